@@ -1,0 +1,181 @@
+//! The derivation registry: one list of every derivation the crate implements, with the paper
+//! and equation it comes from, its error budget and the reason for that budget.
+//!
+//! This is the single place for tolerances (as statrs' `prec.rs` and libm's `precision.rs`):
+//! proofs and tests read budgets from here by name ([`budget`]) instead of writing literals.
+//! `tests/registry_coverage.rs` fails when an entry has no proof file in `proofs/`, no bench in
+//! `benches/`, or no docs chapter in `docs/src/` that names it.
+
+/// How "fast ≈ exact" is measured for one derivation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Budget {
+    /// `|fast − exact| ≤ tol · max(1, |exact|)`: absolute near zero, relative elsewhere. The
+    /// natural budget for logarithms, whose zero crossings carry no relative meaning.
+    AbsOrRel(f64),
+    /// `|fast − exact| ≤ tol · |exact|`.
+    Relative(f64),
+    /// Closed form against numerical quadrature: relative `tol`.
+    Quadrature(f64),
+    /// A sampler judged by a Kolmogorov–Smirnov or χ² test at significance `alpha` with fixed
+    /// seeds, and by moment checks inside a computed `sigmas`-σ Monte Carlo band.
+    Statistical {
+        /// Significance level of the goodness-of-fit test.
+        alpha: f64,
+        /// Width of the Monte Carlo band in standard errors.
+        sigmas: f64,
+    },
+}
+
+/// One derivation: what it is, where it comes from, how well the fast twin must match.
+#[derive(Debug, Clone, Copy)]
+pub struct Derivation {
+    /// Public path of the fast implementation, e.g. `"special::log_bessel_i"`; the exact twin is
+    /// the same path with `exact::` inserted before the last segment.
+    pub name: &'static str,
+    /// Paper and equation (or spec chapter) it implements.
+    pub source: &'static str,
+    /// The error budget of fast against exact.
+    pub budget: Budget,
+    /// One line: why this budget.
+    pub reason: &'static str,
+    /// The proof file in `proofs/` that establishes the budget and the paper's claims.
+    pub proof: &'static str,
+    /// The criterion bench file in `benches/` that times exact against fast.
+    pub bench: &'static str,
+    /// The docs chapter in `docs/src/` that shows worked numbers for it.
+    pub chapter: &'static str,
+}
+
+/// Named budgets, used by the registry below and by every proof and test.
+pub mod budget {
+    /// ln I_ν(x), ln C_M(κ), and the log density: `|Δ| ≤ 4e−15 · max(1, |exact|)` (spec
+    /// README): about 18 ulp of the result, room for a handful of correctly rounded operations.
+    pub const LOG_SPECIAL: f64 = 4e-15;
+    /// I_{ν+1}/I_ν and A_M(κ): relative 1e−14 (spec README).
+    pub const RATIO: f64 = 1e-14;
+    /// Closed form against adaptive quadrature (spec README).
+    pub const QUADRATURE: f64 = 1e-9;
+    /// Goodness-of-fit significance for sampler tests (spec README).
+    pub const SAMPLER_ALPHA: f64 = 1e-6;
+    /// Width of Monte Carlo bands in computed standard errors (spec README).
+    pub const MONTE_CARLO_SIGMAS: f64 = 6.0;
+    /// The exact twins against the committed 50-digit mpmath table (chapter 01).
+    pub const EXACT_VS_TABLE: f64 = 1e-25;
+    /// κ round trip κ → A_M(κ) → `kappa_mle` (chapter 02).
+    pub const KAPPA_ROUND_TRIP: f64 = 1e-12;
+    /// Sra's estimator with two Newton steps against the MLE (chapter 02).
+    pub const KAPPA_SRA2: f64 = 1e-10;
+    /// Unit norm of vMF samples (chapter 02).
+    pub const UNIT_NORM: f64 = 1e-15;
+}
+
+/// Every derivation in the crate.
+pub static DERIVATIONS: &[Derivation] = &[
+    Derivation {
+        name: "special::log_bessel_i",
+        source: "spec 01; Abramowitz & Stegun 9.6.10 (series), 9.7.7 (Debye), 9.7.1 (Hankel)",
+        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
+        reason: "a logarithm: absolute near its zero crossings, relative where large",
+        proof: "special_bessel.rs",
+        bench: "special.rs",
+        chapter: "01-special.md",
+    },
+    Derivation {
+        name: "special::bessel_i_ratio",
+        source: "spec 01; Gauss continued fraction (A&S 9.1.73), Debye (A&S 9.7.7)",
+        budget: Budget::Relative(budget::RATIO),
+        reason: "a positive quantity in (0, 1): relative error is the natural measure",
+        proof: "special_ratio.rs",
+        bench: "special.rs",
+        chapter: "01-special.md",
+    },
+    Derivation {
+        name: "vmf::log_norm_const",
+        source: "spec 01; LAM App. C; nivMF eq. (2)",
+        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
+        reason: "a logarithm that crosses zero as κ grows",
+        proof: "vmf_normaliser.rs",
+        bench: "special.rs",
+        chapter: "01-special.md",
+    },
+    Derivation {
+        name: "vmf::mean_resultant_length",
+        source: "spec 01; LAM App. C (A_M = I_{M/2}/I_{M/2−1})",
+        budget: Budget::Relative(budget::RATIO),
+        reason: "a Bessel ratio",
+        proof: "vmf_normaliser.rs",
+        bench: "special.rs",
+        chapter: "01-special.md",
+    },
+    Derivation {
+        name: "vmf::log_density",
+        source: "spec 02; LAM eq. (3); nivMF eq. (1)",
+        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
+        reason: "ln C_M(κ) plus one dot product",
+        proof: "vmf_density.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "vmf::entropy",
+        source: "spec 02: H = −ln C_M(κ) − κ A_M(κ)",
+        budget: Budget::Quadrature(budget::QUADRATURE),
+        reason: "closed form against the quadrature of −∫ f ln f over the marginal of μᵀx",
+        proof: "vmf_density.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "vmf::kl_to_uniform",
+        source: "spec 02; BTL listing `kl_div_vMF` (refuted)",
+        budget: Budget::Quadrature(budget::QUADRATURE),
+        reason: "closed form against the quadrature of ∫ f ln(f / u)",
+        proof: "vmf_density.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "vmf::sample",
+        source: "spec 02; Wood (1994); LAM App. C",
+        budget: Budget::Statistical {
+            alpha: budget::SAMPLER_ALPHA,
+            sigmas: budget::MONTE_CARLO_SIGMAS,
+        },
+        reason: "a sampler: goodness of fit against the exact marginal CDF, moments in a 6σ band",
+        proof: "vmf_sampler.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "vmf::kappa_mle",
+        source: "spec 02; Sra (2012) eq. (4): the root of A_M(κ) = R̄",
+        budget: Budget::Relative(budget::KAPPA_ROUND_TRIP),
+        reason: "a root of a monotone function solved to machine precision; conditioning of A_M⁻¹",
+        proof: "vmf_kappa.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "vmf::kappa_sra",
+        source: "LAM App. C; Sra (2012) eqs. (5)–(6); Banerjee et al. (2005)",
+        budget: Budget::Relative(budget::KAPPA_SRA2),
+        reason: "two Newton steps from Banerjee's start: quadratic convergence, spec 02",
+        proof: "vmf_kappa.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "vmf::mean_direction",
+        source: "spec 02; LAM App. C: μ̂ = Σx/‖Σx‖, R̄ = ‖Σx‖/n",
+        budget: Budget::Relative(budget::RATIO),
+        reason: "a compensated sum against a plain one: conditioning of ‖Σx‖",
+        proof: "vmf_kappa.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+];
+
+/// Looks a derivation up by its registered name.
+pub fn find(name: &str) -> Option<&'static Derivation> {
+    DERIVATIONS.iter().find(|d| d.name == name)
+}
