@@ -95,7 +95,11 @@ pub(crate) fn require_nonnegative(arg: &'static str, value: f64) -> Result<f64> 
     if value >= 0.0 {
         Ok(value)
     } else {
-        Err(Error::OutOfDomain { arg, value, rule: "must be >= 0" })
+        Err(Error::OutOfDomain {
+            arg,
+            value,
+            rule: "must be >= 0",
+        })
     }
 }
 
@@ -104,6 +108,10 @@ pub(crate) fn require_sphere_dim(arg: &'static str, dim: usize) -> Result<usize>
     if dim >= 2 {
         Ok(dim)
     } else {
-        Err(Error::InvalidDimension { arg, dim, rule: "the sphere S^{M-1} needs M >= 2" })
+        Err(Error::InvalidDimension {
+            arg,
+            dim,
+            rule: "the sphere S^{M-1} needs M >= 2",
+        })
     }
 }

@@ -1,19 +1,25 @@
 //! Special functions: ln I_ν(x) and the Bessel ratio I_{ν+1}(x)/I_ν(x) (spec chapter 01).
 //!
 //! Never form I_ν(x) itself in `f64`: at ν = 255, x = 10 it is ~10⁻⁴⁰⁰ and at ν = 0, x = 10⁵
-//! it is ~10⁴³⁴²⁵. Everything here is in log space.
+//! it is ~10⁴³⁴²⁵. Everything here is in log space, and the fast kernels work with the scaled
+//! logarithm g(ν, x) = ln I_ν(x) − ν ln x, whose regimes are listed in `log_bessel_i.rs`.
 //!
-//! The fast twins live here; the arbitrary-precision references under [`exact`].
+//! The fast twins live here; the arbitrary-precision references under [`exact`], with the same
+//! signatures.
+mod bessel_ratio;
+mod debye;
+mod debye_coefficients;
+pub(crate) mod double_double;
 pub mod exact;
+mod half_order;
+mod hankel;
+mod ln_gamma;
+mod ln_table;
+mod log_bessel_i;
+mod recurrence;
+mod series;
 
-/// ln I_ν(x), the logarithm of the modified Bessel function of the first kind (stub).
-pub fn log_bessel_i(nu: f64, x: f64) -> f64 {
-    let _ = (nu, x);
-    f64::NAN
-}
-
-/// I_{ν+1}(x)/I_ν(x) (stub).
-pub fn bessel_i_ratio(nu: f64, x: f64) -> f64 {
-    let _ = (nu, x);
-    f64::NAN
-}
+pub use bessel_ratio::bessel_i_ratio;
+pub(crate) use ln_table::LN_2PI;
+pub use log_bessel_i::log_bessel_i;
+pub(crate) use log_bessel_i::log_bessel_i_scaled;

@@ -1,0 +1,305 @@
+//! Double-double arithmetic: an unevaluated sum `hi + lo` of two `f64` with |lo| ≤ ulp(hi)/2,
+//! about 106 bits of significand (Dekker 1971; Bailey's QD library, Hida, Li & Bailey 2001).
+//!
+//! Why the fast special functions need it: ln I_ν(x) and ln C_M(κ) are sums of terms of size
+//! ν·ln(ν + √(ν² + x²)) ≈ 10⁶ that cancel to results near zero (ln I_ν(x) crosses zero near
+//! x ≈ 0.66ν; ln C_M(κ) crosses zero as κ grows). The budget is 4e−15·max(1, |result|), so the
+//! large terms are needed to ~10⁻²¹ relative: more than `f64` has. Only those few leading terms
+//! are formed here; the small corrections stay in `f64`.
+//!
+//! Why hand-written: the operations needed are few (add, mul, div, sqrt, ln), must not allocate
+//! and must inline into the Bessel kernels; the logarithm below is table-driven for speed and
+//! carries an accuracy argument we can state. A general crate (`twofloat`) would bring its own
+//! transcendental functions whose accuracy we would have to re-verify anyway.
+
+use super::ln_table::{LN_2, LN_MIDPOINTS};
+
+/// `hi + lo`, normalised so that `hi = fl(hi + lo)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct DoubleDouble {
+    pub(crate) hi: f64,
+    pub(crate) lo: f64,
+}
+
+/// Error-free sum: `a + b = s + e` exactly (Knuth's TwoSum, no precondition).
+#[inline(always)]
+pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
+}
+
+/// Error-free sum when |a| ≥ |b| (Dekker's FastTwoSum).
+#[inline(always)]
+fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let e = b - (s - a);
+    (s, e)
+}
+
+/// Error-free product `a·b = p + e`, with a fused multiply-add where the target has one.
+#[inline(always)]
+pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    #[cfg(target_feature = "fma")]
+    {
+        let p = a * b;
+        (p, a.mul_add(b, -p))
+    }
+    #[cfg(not(target_feature = "fma"))]
+    {
+        two_prod_dekker(a, b)
+    }
+}
+
+/// Dekker's error-free product by Veltkamp splitting: the fallback without FMA, kept callable
+/// on every target so that a test can check it against the FMA route.
+#[inline(always)]
+pub(crate) fn two_prod_dekker(a: f64, b: f64) -> (f64, f64) {
+    // 2^27 + 1 splits a 53-bit significand into two 26-bit halves.
+    const SPLIT: f64 = 134_217_729.0;
+    let split = |v: f64| {
+        let t = SPLIT * v;
+        let h = t - (t - v);
+        (h, v - h)
+    };
+    let p = a * b;
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    let e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    (p, e)
+}
+
+impl DoubleDouble {
+    pub(crate) const ZERO: Self = Self { hi: 0.0, lo: 0.0 };
+
+    #[inline(always)]
+    pub(crate) const fn new(hi: f64, lo: f64) -> Self {
+        Self { hi, lo }
+    }
+
+    #[inline(always)]
+    pub(crate) const fn from_f64(v: f64) -> Self {
+        Self { hi: v, lo: 0.0 }
+    }
+
+    /// The pair `(hi, lo)` of a constant table, renormalised.
+    #[inline(always)]
+    pub(crate) fn from_pair((hi, lo): (f64, f64)) -> Self {
+        let (hi, lo) = two_sum(hi, lo);
+        Self { hi, lo }
+    }
+
+    /// Rounds to the nearest `f64` (up to the last bit of `lo`).
+    #[inline(always)]
+    pub(crate) fn to_f64(self) -> f64 {
+        self.hi + self.lo
+    }
+
+    /// The exact product of two doubles as a double-double.
+    #[inline(always)]
+    pub(crate) fn product(a: f64, b: f64) -> Self {
+        let (hi, lo) = two_prod(a, b);
+        Self { hi, lo }
+    }
+
+    #[inline(always)]
+    pub(crate) fn add(self, b: Self) -> Self {
+        // The accurate ("IEEE") addition of QD: relative error ≤ 2·2⁻¹⁰⁶ even under cancellation.
+        let (s1, s2) = two_sum(self.hi, b.hi);
+        let (t1, t2) = two_sum(self.lo, b.lo);
+        let (s1, s2) = fast_two_sum(s1, s2 + t1);
+        let (hi, lo) = fast_two_sum(s1, s2 + t2);
+        Self { hi, lo }
+    }
+
+    #[inline(always)]
+    pub(crate) fn neg(self) -> Self {
+        Self {
+            hi: -self.hi,
+            lo: -self.lo,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn sub(self, b: Self) -> Self {
+        self.add(b.neg())
+    }
+
+    #[inline(always)]
+    pub(crate) fn add_f64(self, b: f64) -> Self {
+        let (s1, s2) = two_sum(self.hi, b);
+        let (hi, lo) = fast_two_sum(s1, s2 + self.lo);
+        Self { hi, lo }
+    }
+
+    #[inline(always)]
+    pub(crate) fn mul(self, b: Self) -> Self {
+        let (p, e) = two_prod(self.hi, b.hi);
+        let e = e + (self.hi * b.lo + self.lo * b.hi);
+        let (hi, lo) = fast_two_sum(p, e);
+        Self { hi, lo }
+    }
+
+    #[inline(always)]
+    pub(crate) fn mul_f64(self, b: f64) -> Self {
+        let (p, e) = two_prod(self.hi, b);
+        let (hi, lo) = fast_two_sum(p, e + self.lo * b);
+        Self { hi, lo }
+    }
+
+    /// Multiplication by a power of two (exact).
+    #[inline(always)]
+    fn scale(self, factor: f64) -> Self {
+        Self {
+            hi: self.hi * factor,
+            lo: self.lo * factor,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn div(self, b: Self) -> Self {
+        // Long division with two quotient digits: relative error ~2⁻¹⁰⁴.
+        let q1 = self.hi / b.hi;
+        let r = self.sub(b.mul_f64(q1));
+        let q2 = r.hi / b.hi;
+        let r = r.sub(b.mul_f64(q2));
+        let q3 = r.hi / b.hi;
+        let (q1, q2) = fast_two_sum(q1, q2);
+        Self { hi: q1, lo: q2 }.add_f64(q3)
+    }
+
+    #[inline(always)]
+    pub(crate) fn div_f64(self, b: f64) -> Self {
+        let q1 = self.hi / b;
+        let (p, e) = two_prod(q1, b);
+        let (s, f) = two_sum(self.hi, -p);
+        let q2 = ((s + (f - e)) + self.lo) / b;
+        let (hi, lo) = fast_two_sum(q1, q2);
+        Self { hi, lo }
+    }
+
+    /// √self for self ≥ 0: one Newton (Heron) correction of the `f64` root.
+    #[inline(always)]
+    pub(crate) fn sqrt(self) -> Self {
+        if self.hi <= 0.0 {
+            return Self::from_f64(self.hi.sqrt());
+        }
+        let q = self.hi.sqrt();
+        let (p, e) = two_prod(q, q);
+        let correction = (((self.hi - p) - e) + self.lo) / (2.0 * q);
+        let (hi, lo) = fast_two_sum(q, correction);
+        Self { hi, lo }
+    }
+
+    /// ln(self) for self > 0 (finite, normal or subnormal): |error| ≲ 2⁻¹⁰³·|ln self| + 3·10⁻²⁶.
+    ///
+    /// Writes self = 2^e · c_j · (1 + q) with c_j = 1 + (2j + 1)/256 the midpoint of the
+    /// j-th of 128 intervals of [1, 2), so |q| < 1/256. Then
+    /// ln self = e ln 2 + ln c_j + ln(1 + q), with ln c_j from a 40-digit table and
+    /// ln(1 + q) = q − q²/2 + q³/3 + q⁴(−1/4 + q/5 − … − q⁶/10): the first three terms in
+    /// double-double, the rest in `f64` (it is < 6·10⁻¹¹ in size, so its own rounding (a few ulp
+    /// of 6·10⁻¹¹) is < 3·10⁻²⁶ absolute), and the truncation after q¹⁰/10 is < 3·10⁻²⁸.
+    pub(crate) fn ln(self) -> Self {
+        let mut a = self;
+        let mut exponent: i64 = 0;
+        // Bring subnormals into the normal range first (exact scaling).
+        if a.hi < f64::MIN_POSITIVE {
+            a = a.scale(2f64.powi(64));
+            exponent -= 64;
+        }
+        let bits = a.hi.to_bits();
+        exponent += ((bits >> 52) & 0x7ff) as i64 - 1023;
+        // Scale into [1, 2) exactly.
+        let m_hi = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+        let factor = m_hi / a.hi; // a power of two
+        let m = a.scale(factor);
+        let j = (((m.hi - 1.0) * 128.0) as usize).min(127);
+        let c = 1.0 + (2 * j + 1) as f64 / 256.0;
+        // m.hi − c is exact (Sterbenz: both in [1, 2) within a factor 2 of each other).
+        let (d_hi, d_lo) = two_sum(m.hi - c, m.lo);
+        let q = Self { hi: d_hi, lo: d_lo }.div_f64(c);
+        let qf = q.hi;
+        // q⁴(−1/4 + q/5 − … − q⁶/10): below 6·10⁻¹¹ in size, so f64 rounding adds < 3·10⁻²⁶.
+        let tail = qf
+            * qf
+            * qf
+            * qf
+            * (-0.25
+                + qf * (0.2
+                    + qf * (-1.0 / 6.0
+                        + qf * (1.0 / 7.0 + qf * (-0.125 + qf * (1.0 / 9.0 + qf * -0.1))))));
+        let q2 = q.mul(q);
+        let third_q3 = q2.mul(q).div_f64(3.0);
+        let ln_1p_q = q.sub(q2.scale(0.5)).add(third_q3).add_f64(tail);
+        let e_ln2 = Self::from_pair(LN_2).mul_f64(exponent as f64);
+        e_ln2.add(Self::from_pair(LN_MIDPOINTS[j])).add(ln_1p_q)
+    }
+}
+
+/// ln x for a positive `f64`, as a double-double.
+#[inline(always)]
+pub(crate) fn ln_dd(x: f64) -> DoubleDouble {
+    DoubleDouble::from_f64(x).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fma_and_dekker_products_agree() {
+        for &(a, b) in &[
+            (1.0 / 3.0, 3.0),
+            (0.1, 0.7),
+            (123456.789, 9.87654321e-5),
+            (1e300, 1e-300),
+            (-2.5e-7, 4.0e7 + 1.0 / 3.0),
+        ] {
+            let (p1, e1) = two_prod_dekker(a, b);
+            let p = a * b;
+            let e = a.mul_add(b, -p);
+            assert_eq!((p1, e1), (p, e), "a = {a}, b = {b}");
+        }
+    }
+
+    #[test]
+    fn ln_of_exact_powers_of_two_and_e_squared() {
+        // ln 2^k = k ln 2 exactly in double-double.
+        let ln2 = DoubleDouble::from_pair(LN_2);
+        for k in [-1074i32, -1000, -1, 1, 10, 1023] {
+            let x = 2f64.powi(k);
+            let got = ln_dd(x);
+            let want = ln2.mul_f64(k as f64);
+            let err = got.sub(want).to_f64().abs();
+            assert!(err <= 1e-30 * want.hi.abs() + 3e-26, "k = {k}: err {err:e}");
+        }
+        // ln x for doubles x, as (hi, lo) from mpmath at 50 digits:
+        // python3 -c "import mpmath as mp; mp.mp.dps=50; l=mp.log(mp.mpf(x)); h=float(l); print(h, float(l-h))"
+        for &(x, hi, lo) in &[
+            (3.0, 1.0986122886681098, -9.07129723500153e-17),
+            (10.0, 2.302585092994046, -2.1707562233822494e-16),
+            (0.1, -2.3025850929940455, -1.7150243628057985e-16),
+            (123456.789, 11.723646487185881, -4.1025541885795297e-16),
+            (1e-300, -690.7755278982137, -2.3670096176709832e-14),
+            (1.00390625, 0.003898640415657323, 1.2541659038304973e-19),
+        ] {
+            let got = ln_dd(x);
+            let err = got.sub(DoubleDouble::new(hi, lo)).to_f64().abs();
+            // The table's lo has 17 significant digits: ~1e-33 relative to hi; the bound is
+            // the documented one of `ln`.
+            assert!(err <= 1e-30 * hi.abs() + 3e-26, "x = {x}: err {err:e}");
+        }
+    }
+
+    #[test]
+    fn sqrt_and_div_are_inverse() {
+        for &v in &[2.0, 3.0, 1e-10, 12345.678, 1e300] {
+            let r = DoubleDouble::from_f64(v).sqrt();
+            let back = r.mul(r).sub(DoubleDouble::from_f64(v)).to_f64().abs();
+            assert!(back <= 1e-31 * v, "v = {v}: {back:e}");
+            let q = DoubleDouble::from_f64(v).div(r);
+            assert!(q.sub(r).to_f64().abs() <= 1e-31 * r.hi);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The large-argument (Hankel) expansion of I_ν (A&S 9.7.1), used for ν < 20 and x ≥ 32:
+//!
+//!   I_ν(x) ~ e^x / √(2πx) · Σ_{k≥0} (−1)^k a_k(ν) / x^k,
+//!   a_k(ν) = (4ν² − 1²)(4ν² − 3²)⋯(4ν² − (2k−1)²) / (k! 8^k).
+//!
+//! (The companion term of order e^{−x} is below 10⁻²⁷ relative at x ≥ 32.) The terms alternate
+//! and first grow like Π (4ν² − (2k−1)²)/(8kx): the sum is only accurate where they stay small
+//! against the result. For x ≥ max(32, ¾ν²) and ν < 20 the largest term is at most twice the
+//! sum (one bit lost) and the terms fall below 10⁻¹⁷ within 18 steps (checked on a grid of ν and
+//! x by a sweep over ν ∈ [0, 20), x ∈ [32, 2300]); for half-integer ν it terminates. Scaled form:
+//!
+//!   g(ν, x) = ln I_ν(x) − ν ln x = x − (ν + ½) ln x − ½ ln 2π + ln Σ.
+
+use super::double_double::{ln_dd, DoubleDouble};
+use super::ln_table::LN_2PI;
+
+/// The smallest argument for which the expansion is used.
+pub(crate) const HANKEL_MIN_ARGUMENT: f64 = 32.0;
+
+/// Whether the expansion is accurate at (ν, x): x ≥ max(32, ¾ν²).
+#[inline(always)]
+pub(crate) fn hankel_applies(nu: f64, x: f64) -> bool {
+    x >= HANKEL_MIN_ARGUMENT && x >= 0.75 * nu * nu
+}
+
+/// Σ_{k≥1} (−1)^k a_k(ν)/x^k, to a relative 10⁻¹⁷ of the whole sum.
+#[inline]
+fn hankel_tail(nu: f64, x: f64) -> f64 {
+    let mu = 4.0 * nu * nu;
+    let mut term = 1.0;
+    let mut sum = 0.0;
+    let mut k = 1.0f64;
+    while k <= 40.0 {
+        let odd = 2.0 * k - 1.0;
+        term *= -(mu - odd * odd) / (8.0 * k * x);
+        sum += term;
+        if term.abs() <= 1e-17 {
+            break;
+        }
+        k += 1.0;
+    }
+    sum
+}
+
+/// g(ν, x) = ln I_ν(x) − ν ln x for ν < 20, x ≥ 32 finite.
+pub(crate) fn log_bessel_i_scaled_hankel(nu: DoubleDouble, x: f64) -> DoubleDouble {
+    let logs = ln_dd(x)
+        .mul(nu.add_f64(0.5))
+        .add(DoubleDouble::from_pair(LN_2PI).mul_f64(0.5));
+    DoubleDouble::from_f64(x)
+        .sub(logs)
+        .add_f64(hankel_tail(nu.hi, x).ln_1p())
+}
