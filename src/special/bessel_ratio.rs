@@ -1,28 +1,31 @@
-//! The Bessel ratio I_{ν+1}(x)/I_ν(x).
+//! The Bessel ratio I_{ν+1}(x)/I_ν(x), directly in each regime of `log_bessel_i.rs` — never as
+//! a difference of two large logarithms:
 //!
-//! Formed as exp(g(ν+1, x) − g(ν, x) + ln x) from the scaled logarithms of `log_bessel_i.rs`,
-//! whose difference is taken in double-double: each g carries an absolute error of a few 10⁻¹⁶
-//! whatever its size, so the ratio has a relative error of the same order (budget 10⁻¹⁴).
-//! The order ν + 1 is passed as a double-double: rounded to `f64` it could be off by half an
-//! ulp, and g moves by ~ln(2ν) times that. In the recurrence regime the ratio x/Q_0 comes out
-//! of the recurrence itself.
+//! | regime | where | formula |
+//! |---|---|---|
+//! | Debye | ν ≥ 20 | x/(s+ν) − (x/s)·ΣF_k ν^{−k} / ΣU_k ν^{−k} (`debye.rs`) |
+//! | power series | ν < 20, x < 32 | x/(2(ν+1)) · S_{ν+1}/S_ν (`series.rs`) |
+//! | Hankel | ν < 20, x ≥ max(32, ¾(ν+1)²) | Σ_{ν+1}/Σ_ν (`hankel.rs`) |
+//! | recurrence | otherwise | x/Q_0 down from the Debye ratio at ν + N ≥ 20 (`recurrence.rs`) |
+//!
+//! Each is a quotient of sums of like-signed terms (or, for Debye, a difference whose second
+//! term is under a twentieth of the first), so the relative error is a few ulp.
 
-use super::debye::DEBYE_MIN_ORDER;
-use super::double_double::{ln_dd, DoubleDouble};
-use super::hankel::{hankel_applies, HANKEL_MIN_ARGUMENT};
-use super::log_bessel_i::log_bessel_i_scaled;
-use super::recurrence::log_bessel_i_scaled_recurrence;
+use super::debye::{bessel_i_ratio_debye, DEBYE_MIN_ORDER};
+use super::hankel::{bessel_i_ratio_hankel, hankel_applies, HANKEL_MIN_ARGUMENT};
+use super::recurrence::bessel_i_ratio_recurrence;
+use super::series::bessel_i_ratio_series;
 
 /// I_{ν+1}(x)/I_ν(x), the Bessel ratio; for the vMF, A_M(κ) is this ratio at ν = M/2 − 1.
 ///
 /// # Formula
 ///
-/// $$ R_\nu(x) = \frac{I_{\nu+1}(x)}{I_\nu(x)} = \exp\bigl(\ln I_{\nu+1}(x) - \ln I_\nu(x)\bigr),
-///    \qquad 0 \le R_\nu(x) < 1 $$
+/// $$ R_\nu(x) = \frac{I_{\nu+1}(x)}{I_\nu(x)}, \qquad 0 \le R_\nu(x) < 1, $$
 ///
-/// with both logarithms from the regimes of [`log_bessel_i`](super::log_bessel_i) and their
-/// difference taken in double-double. Bounds (Amos 1974): x/(ν+1+√(x²+(ν+1)²)) ≤ R_ν(x) ≤
-/// x/(ν+½+√(x²+(ν+½)²)).
+/// by the regime table of the module docs: the Debye expansion of I'_ν/I_ν − ν/x (A&S 9.7.7,
+/// 9.7.9), the ratio of power series (A&S 9.6.10) or of Hankel sums (A&S 9.7.1), or the
+/// backward recurrence Q_j = 2(ν+j+1) + x²/Q_{j+1} (A&S 9.6.26). Bounds (Amos 1974):
+/// x/(ν+1+√(x²+(ν+1)²)) ≤ R_ν(x) ≤ x/(ν+½+√(x²+(ν+½)²)).
 ///
 /// Error budget: relative 10⁻¹⁴ against [`exact::bessel_i_ratio`](super::exact::bessel_i_ratio)
 /// (proved in `proofs/special_ratio.rs`).
@@ -52,14 +55,13 @@ pub fn bessel_i_ratio(nu: f64, x: f64) -> f64 {
     if x == f64::INFINITY {
         return 1.0;
     }
-    let order = DoubleDouble::from_f64(nu);
-    if nu < DEBYE_MIN_ORDER && x >= HANKEL_MIN_ARGUMENT && !hankel_applies(nu, x) {
-        // The recurrence regime yields Q_0 = x I_ν/I_{ν+1} directly, to a few ulp.
-        return x / log_bessel_i_scaled_recurrence(order, x).1;
+    if nu >= DEBYE_MIN_ORDER {
+        bessel_i_ratio_debye(nu, x)
+    } else if x < HANKEL_MIN_ARGUMENT {
+        bessel_i_ratio_series(nu, x)
+    } else if hankel_applies(nu + 1.0, x) {
+        bessel_i_ratio_hankel(nu, x)
+    } else {
+        bessel_i_ratio_recurrence(nu, x)
     }
-    log_bessel_i_scaled(order.add_f64(1.0), x)
-        .sub(log_bessel_i_scaled(order, x))
-        .add(ln_dd(x))
-        .to_f64()
-        .exp()
 }

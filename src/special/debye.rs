@@ -1,20 +1,29 @@
-//! The uniform asymptotic (Debye) expansion of I_ν for large order (A&S 9.7.7, DLMF 10.41.3),
-//! used for ν ≥ 20 and every x ≥ 0:
+//! The uniform asymptotic (Debye) expansion of I_ν for large order (A&S 9.7.7, 9.7.9;
+//! DLMF 10.41.3–4), used for ν ≥ 20 and every x ≥ 0:
 //!
 //!   I_ν(νz) ~ e^{νη} / (√(2πν) (1 + z²)^{1/4}) · Σ_{k≥0} U_k(p) / ν^k,
+//!   I'_ν(νz) ~ (1 + z²)^{1/4} e^{νη} / (z √(2πν)) · Σ_{k≥0} V_k(p) / ν^k,
 //!   p = 1/√(1+z²),  η = √(1+z²) + ln(z / (1 + √(1+z²))).
 //!
-//! With s = √(ν² + x²) and p = ν/s this is, in the scaled form used by the dispatcher,
+//! With s = √(ν² + x²) and p = ν/s, the scaled logarithm is
 //!
-//!   g(ν, x) = ln I_ν(x) − ν ln x = s − ν ln(ν + s) − ½ ln(2π s) + ln(1 + Σ_{k≥1} U_k(p)/ν^k).
+//!   g(ν, x) = ln I_ν(x) − ν ln x = s − ν ln(ν + s) − ½ ln(2π s) + Σ_{k≥1} W_k(p)/ν^k,
+//!
+//! where Σ W_k t^k = ln(1 + Σ U_k t^k) is the logarithm of the series, expanded once in exact
+//! arithmetic by the generator (so no `ln_1p` at run time). The ratio follows from
+//! I_{ν+1}/I_ν = I'_ν/I_ν − ν/x and V_k − U_k = −(1 − p²) F_k (DLMF 10.41.11):
+//!
+//!   I_{ν+1}(x)/I_ν(x) = x/(s + ν) − (x/s) · (Σ_{k≥1} F_k(p)/ν^k) / (1 + Σ_{k≥1} U_k(p)/ν^k),
+//!
+//! where the second term is at most a twentieth of the first: no cancellation.
 //!
 //! The expansion is uniform in z ∈ [0, ∞), so it also covers x → 0 (where it reduces to
 //! Stirling's series for 1/Γ(ν+1)) and x → ∞. The number of terms is chosen from the maximum
-//! of |U_k| on [0, 1] so that the first omitted term is below 10⁻¹⁷ (see the table in
-//! `terms_for_order`). The leading terms s − ν ln(ν+s) − ½ ln(2πs) reach 10⁶ at ν = 5·10⁴ and
-//! cancel to O(1) near the zero of ln I_ν, so they are formed in double-double.
+//! of |U_k| on [0, 1] so that the first omitted term is below 10⁻¹⁷ (see `terms_for_order`).
+//! The leading terms s − ν ln(ν+s) − ½ ln(2πs) reach 10⁶ at ν = 5·10⁴ and cancel to O(1) near
+//! the zero of ln I_ν, so they are formed in double-double.
 
-use super::debye_coefficients::{DEBYE_TERMS, V};
+use super::debye_coefficients::{DEBYE_TERMS, LOG_TERMS, RATIO_TERMS, SERIES_TERMS};
 use super::double_double::DoubleDouble;
 use super::ln_table::LN_2PI;
 
@@ -22,7 +31,8 @@ use super::ln_table::LN_2PI;
 pub(crate) const DEBYE_MIN_ORDER: f64 = 20.0;
 
 /// Number of terms k = 1..=K with max_p |U_{K+1}(p)| / ν^{K+1} < 10⁻¹⁷ (max |U_k| on [0,1]:
-/// U_6 0.040, U_7 0.065, U_9 0.38, U_11 3.6, U_16 4624 — from the exact polynomials).
+/// U_6 0.040, U_7 0.065, U_9 0.38, U_11 3.6, U_16 4624 — from the exact polynomials; W_k and
+/// F_k are of the same size).
 #[inline(always)]
 fn terms_for_order(nu: f64) -> usize {
     if nu >= 1000.0 {
@@ -38,15 +48,12 @@ fn terms_for_order(nu: f64) -> usize {
     }
 }
 
-/// Σ_{k=1}^{K} U_k(p) / ν^k = Σ_k (p/ν)^k V_k(p²), by Horner in u = p/ν over k.
+/// Σ_{k=1}^{K} u^k P_k(p²) for one coefficient family, by Horner in u over k.
 #[inline(always)]
-fn correction_sum(nu: f64, p: f64) -> f64 {
-    let terms = terms_for_order(nu);
-    let p2 = p * p;
-    let u = p / nu;
+fn expansion_sum(family: &[[f64; DEBYE_TERMS + 1]; DEBYE_TERMS], terms: usize, u: f64, p2: f64) -> f64 {
     let mut sum = 0.0;
     for k in (1..=terms).rev() {
-        let row = &V[k - 1];
+        let row = &family[k - 1];
         let mut v = row[k];
         for j in (0..k).rev() {
             v = v.mul_add(p2, row[j]);
@@ -57,7 +64,7 @@ fn correction_sum(nu: f64, p: f64) -> f64 {
 }
 
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν ≥ 20, x ≥ 0 finite; the order is a double-double so
-/// that ν + 1 is exact for the Bessel ratio (an error δ in the order moves g by ~δ ln 2ν).
+/// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
     let nu = order.hi;
     let s = order.mul(order).add(DoubleDouble::product(x, x)).sqrt();
@@ -68,5 +75,16 @@ pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDo
         .mul(order)
         .add(s.ln().add(DoubleDouble::from_pair(LN_2PI)).mul_f64(0.5));
     let p = nu / s.hi;
-    s.sub(logs).add_f64(correction_sum(nu, p).ln_1p())
+    let correction = expansion_sum(&LOG_TERMS, terms_for_order(nu), p / nu, p * p);
+    s.sub(logs).add_f64(correction)
+}
+
+/// I_{ν+1}(x)/I_ν(x) for ν ≥ 20, x > 0 finite.
+pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
+    let s = if x < 1e150 { nu.mul_add(nu, x * x).sqrt() } else { nu.hypot(x) };
+    let p = nu / s;
+    let (u, p2, terms) = (p / nu, p * p, terms_for_order(nu));
+    let numerator = expansion_sum(&RATIO_TERMS, terms, u, p2);
+    let denominator = 1.0 + expansion_sum(&SERIES_TERMS, terms, u, p2);
+    x / (s + nu) - (x / s) * (numerator / denominator)
 }

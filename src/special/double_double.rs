@@ -12,7 +12,7 @@
 //! carries an accuracy argument we can state. A general crate (`twofloat`) would bring its own
 //! transcendental functions whose accuracy we would have to re-verify anyway.
 
-use super::ln_table::{LN_2, LN_MIDPOINTS};
+use super::ln_table::{LN_2, LN_RECIPROCALS};
 
 /// `hi + lo`, normalised so that `hi = fl(hi + lo)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -103,13 +103,13 @@ impl DoubleDouble {
         Self { hi, lo }
     }
 
+    /// Sum with absolute error ≤ 2⁻¹⁰⁴·(|self| + |b|) (QD's "sloppy" addition). Under
+    /// cancellation the *relative* error can grow, but every caller here needs only an
+    /// absolute accuracy far coarser than 2⁻¹⁰⁴ times its operands (≤ 10⁻²⁶ at ν = 10⁵).
     #[inline(always)]
     pub(crate) fn add(self, b: Self) -> Self {
-        // The accurate ("IEEE") addition of QD: relative error ≤ 2·2⁻¹⁰⁶ even under cancellation.
-        let (s1, s2) = two_sum(self.hi, b.hi);
-        let (t1, t2) = two_sum(self.lo, b.lo);
-        let (s1, s2) = fast_two_sum(s1, s2 + t1);
-        let (hi, lo) = fast_two_sum(s1, s2 + t2);
+        let (s, e) = two_sum(self.hi, b.hi);
+        let (hi, lo) = fast_two_sum(s, e + (self.lo + b.lo));
         Self { hi, lo }
     }
 
@@ -192,14 +192,18 @@ impl DoubleDouble {
         Self { hi, lo }
     }
 
-    /// ln(self) for self > 0 (finite, normal or subnormal): |error| ≲ 2⁻¹⁰³·|ln self| + 3·10⁻²⁶.
+    /// ln(self) for self > 0 (finite, normal or subnormal): |error| ≤ 2⁻¹⁰⁴·|ln self| + 2·10⁻²¹.
     ///
-    /// Writes self = 2^e · c_j · (1 + q) with c_j = 1 + (2j + 1)/256 the midpoint of the
-    /// j-th of 128 intervals of [1, 2), so |q| < 1/256. Then
-    /// ln self = e ln 2 + ln c_j + ln(1 + q), with ln c_j from a 40-digit table and
-    /// ln(1 + q) = q − q²/2 + q³/3 + q⁴(−1/4 + q/5 − … − q⁶/10): the first three terms in
-    /// double-double, the rest in `f64` (it is < 6·10⁻¹¹ in size, so its own rounding (a few ulp
-    /// of 6·10⁻¹¹) is < 3·10⁻²⁶ absolute), and the truncation after q¹⁰/10 is < 3·10⁻²⁸.
+    /// That absolute floor is what the Bessel kernels need: they multiply a logarithm by at most
+    /// ν ≤ 10⁵, which keeps the product's error below 2·10⁻¹⁶, far inside their 4·10⁻¹⁵ budget.
+    ///
+    /// Writes self = 2^e · m with m ∈ [1, 2), picks the j-th of 128 intervals of [1, 2) and the
+    /// tabulated r_j ≈ 1/c_j (c_j the interval's midpoint), and forms q = m r_j − 1 exactly with
+    /// an error-free product (m r_j lies within 2⁻⁸ of 1, so subtracting 1 is exact): no
+    /// division. Then ln self = e ln 2 − ln r_j + ln(1 + q) with −ln r_j from a 40-digit table,
+    /// and ln(1 + q) = q + (−q²/2 + q³/3 − … + q¹⁰/10): q in double-double, the bracket
+    /// (< 8·10⁻⁶ in size) in `f64`, where its rounding stays below 2·10⁻²¹; the first omitted
+    /// term q¹¹/11 is < 3·10⁻²⁸.
     pub(crate) fn ln(self) -> Self {
         let mut a = self;
         let mut exponent: i64 = 0;
@@ -209,31 +213,35 @@ impl DoubleDouble {
             exponent -= 64;
         }
         let bits = a.hi.to_bits();
-        exponent += ((bits >> 52) & 0x7ff) as i64 - 1023;
-        // Scale into [1, 2) exactly.
-        let m_hi = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-        let factor = m_hi / a.hi; // a power of two
-        let m = a.scale(factor);
+        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        exponent += e;
+        // 2^(−e) as a double, exact for e ∈ [−1022, 1022]; the top binade goes in two steps.
+        let m = if e < 1023 {
+            a.scale(f64::from_bits(((1023 - e) as u64) << 52))
+        } else {
+            a.scale(0.5).scale(f64::from_bits(((1024 - e) as u64) << 52))
+        };
         let j = (((m.hi - 1.0) * 128.0) as usize).min(127);
-        let c = 1.0 + (2 * j + 1) as f64 / 256.0;
-        // m.hi − c is exact (Sterbenz: both in [1, 2) within a factor 2 of each other).
-        let (d_hi, d_lo) = two_sum(m.hi - c, m.lo);
-        let q = Self { hi: d_hi, lo: d_lo }.div_f64(c);
-        let qf = q.hi;
-        // q⁴(−1/4 + q/5 − … − q⁶/10): below 6·10⁻¹¹ in size, so f64 rounding adds < 3·10⁻²⁶.
-        let tail = qf
+        let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
+        let (p, p_err) = two_prod(m.hi, r);
+        // p − 1 is exact (Sterbenz), and q = (p − 1) + p_err + m.lo·r.
+        let (q_hi, q_lo) = two_sum(p - 1.0, p_err + m.lo * r);
+        let qf = q_hi;
+        let bracket = qf
             * qf
-            * qf
-            * qf
-            * (-0.25
-                + qf * (0.2
-                    + qf * (-1.0 / 6.0
-                        + qf * (1.0 / 7.0 + qf * (-0.125 + qf * (1.0 / 9.0 + qf * -0.1))))));
-        let q2 = q.mul(q);
-        let third_q3 = q2.mul(q).div_f64(3.0);
-        let ln_1p_q = q.sub(q2.scale(0.5)).add(third_q3).add_f64(tail);
+            * (-0.5
+                + qf * (1.0 / 3.0
+                    + qf * (-0.25
+                        + qf * (0.2
+                            + qf * (-1.0 / 6.0
+                                + qf * (1.0 / 7.0
+                                    + qf * (-0.125 + qf * (1.0 / 9.0 + qf * -0.1))))))));
+        // d/dq of the bracket is ≈ −q, so the q_lo part of q contributes −q_hi·q_lo.
+        let (hi, lo) = fast_two_sum(q_hi, q_lo + (bracket - q_hi * q_lo));
         let e_ln2 = Self::from_pair(LN_2).mul_f64(exponent as f64);
-        e_ln2.add(Self::from_pair(LN_MIDPOINTS[j])).add(ln_1p_q)
+        e_ln2
+            .add(Self::new(neg_ln_r_hi, neg_ln_r_lo))
+            .add(Self::new(hi, lo))
     }
 }
 
@@ -272,7 +280,7 @@ mod tests {
             let got = ln_dd(x);
             let want = ln2.mul_f64(k as f64);
             let err = got.sub(want).to_f64().abs();
-            assert!(err <= 1e-30 * want.hi.abs() + 3e-26, "k = {k}: err {err:e}");
+            assert!(err <= 1e-31 * want.hi.abs() + 2e-21, "k = {k}: err {err:e}");
         }
         // ln x for doubles x, as (hi, lo) from mpmath at 50 digits:
         // python3 -c "import mpmath as mp; mp.mp.dps=50; l=mp.log(mp.mpf(x)); h=float(l); print(h, float(l-h))"
@@ -288,7 +296,7 @@ mod tests {
             let err = got.sub(DoubleDouble::new(hi, lo)).to_f64().abs();
             // The table's lo has 17 significant digits: ~1e-33 relative to hi; the bound is
             // the documented one of `ln`.
-            assert!(err <= 1e-30 * hi.abs() + 3e-26, "x = {x}: err {err:e}");
+            assert!(err <= 1e-31 * hi.abs() + 2e-21, "x = {x}: err {err:e}");
         }
     }
 

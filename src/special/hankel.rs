@@ -51,3 +51,9 @@ pub(crate) fn log_bessel_i_scaled_hankel(nu: DoubleDouble, x: f64) -> DoubleDoub
         .sub(logs)
         .add_f64(hankel_tail(nu.hi, x).ln_1p())
 }
+
+/// I_{ν+1}(x)/I_ν(x) = Σ_{ν+1}/Σ_ν from the two Hankel sums; valid where
+/// `hankel_applies(ν + 1, x)`.
+pub(crate) fn bessel_i_ratio_hankel(nu: f64, x: f64) -> f64 {
+    (1.0 + hankel_tail(nu + 1.0, x)) / (1.0 + hankel_tail(nu, x))
+}

@@ -36,7 +36,7 @@ pub(crate) fn log_bessel_i_scaled(order: DoubleDouble, x: f64) -> DoubleDouble {
     } else if hankel_applies(nu, x) {
         log_bessel_i_scaled_hankel(order, x)
     } else {
-        log_bessel_i_scaled_recurrence(order, x).0
+        log_bessel_i_scaled_recurrence(order, x)
     }
 }
 

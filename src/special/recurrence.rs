@@ -7,30 +7,48 @@
 //!
 //! a sum of positive terms: backward in j it is stable (I is the dominant solution going down in
 //! order) and an error in Q_{j+1} reaches Q_j damped by x²/(Q_j Q_{j+1}) < 1. Starting at
-//! ν' = ν + N ≥ 20 with Q_N = exp(g(ν', x) − g(ν'+1, x)) from the Debye expansion,
+//! ν' = ν + N ≥ 20 with Q_N = x / (I_{ν'+1}/I_{ν'}) from the Debye expansion of the ratio,
 //!
 //!   g(ν, x) = g(ν', x) + ln Π_{j<N} Q_j.
 //!
 //! The product of at most 20 factors below 4·10² cannot overflow, and its rounding (≲ N ulp)
 //! is far inside the budget here, where |ln I_ν(x)| > 20.
 
-use super::debye::{log_bessel_i_scaled_debye, DEBYE_MIN_ORDER};
+use super::debye::{bessel_i_ratio_debye, log_bessel_i_scaled_debye, DEBYE_MIN_ORDER};
 use super::double_double::DoubleDouble;
 
-/// g(ν, x) = ln I_ν(x) − ν ln x and Q_0 = x I_ν(x)/I_{ν+1}(x), for 0 ≤ ν < 20 and finite x > 0.
-pub(crate) fn log_bessel_i_scaled_recurrence(nu: DoubleDouble, x: f64) -> (DoubleDouble, f64) {
+/// The number of steps N = ⌈20 − ν⌉ and the starting order ν' = ν + N.
+#[inline(always)]
+fn start(nu: DoubleDouble) -> (usize, DoubleDouble) {
     let steps = (DEBYE_MIN_ORDER - nu.hi).ceil().max(1.0);
-    let top = nu.add_f64(steps);
-    let g_top = log_bessel_i_scaled_debye(top, x);
-    let g_above = log_bessel_i_scaled_debye(top.add_f64(1.0), x);
-    let mut q = g_top.sub(g_above).to_f64().exp();
+    (steps as usize, nu.add_f64(steps))
+}
+
+/// Runs Q_j = 2(ν+j+1) + x²/Q_{j+1} down from j = N − 1 and returns (Π_{j<N} Q_j, Q_0).
+#[inline(always)]
+fn run_down(steps: usize, top: DoubleDouble, x: f64) -> (f64, f64) {
+    let top_f = top.to_f64();
+    let mut q = x / bessel_i_ratio_debye(top_f, x);
     let x2 = x * x;
     let mut product = 1.0;
-    let mut order = top.to_f64(); // ν + j + 1 for the Q_j being formed
-    for _ in 0..steps as usize {
+    let mut order = top_f; // ν + j + 1 for the Q_j being formed
+    for _ in 0..steps {
         q = 2.0 * order + x2 / q;
         product *= q;
         order -= 1.0;
     }
-    (g_top.add_f64(product.ln()), q)
+    (product, q)
+}
+
+/// g(ν, x) = ln I_ν(x) − ν ln x for 0 ≤ ν < 20 and finite x > 0.
+pub(crate) fn log_bessel_i_scaled_recurrence(nu: DoubleDouble, x: f64) -> DoubleDouble {
+    let (steps, top) = start(nu);
+    let (product, _) = run_down(steps, top, x);
+    log_bessel_i_scaled_debye(top, x).add_f64(product.ln())
+}
+
+/// I_{ν+1}(x)/I_ν(x) = x/Q_0 for 0 ≤ ν < 20 and finite x > 0.
+pub(crate) fn bessel_i_ratio_recurrence(nu: f64, x: f64) -> f64 {
+    let (steps, top) = start(DoubleDouble::from_f64(nu));
+    x / run_down(steps, top, x).1
 }

@@ -46,3 +46,10 @@ pub(crate) fn log_bessel_i_scaled_series(nu: DoubleDouble, x: f64) -> DoubleDoub
     }
     prefactor.add_f64(series_tail(nu.hi, x).ln_1p())
 }
+
+/// I_{ν+1}(x)/I_ν(x) = x/(2(ν+1)) · S_{ν+1}/S_ν from the two power series (ν ≥ 0, x ≥ 0).
+pub(crate) fn bessel_i_ratio_series(nu: f64, x: f64) -> f64 {
+    let upper = 1.0 + series_tail(nu + 1.0, x);
+    let lower = 1.0 + series_tail(nu, x);
+    x / (2.0 * (nu + 1.0)) * (upper / lower)
+}

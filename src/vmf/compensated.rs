@@ -64,12 +64,6 @@ impl Neumaier {
     pub(crate) fn total(&self) -> f64 {
         self.sum + self.compensation
     }
-
-    /// The total as an unevaluated pair `(hi, lo)`, `hi = fl(hi + lo)`.
-    #[inline]
-    pub(crate) fn total_pair(&self) -> (f64, f64) {
-        two_sum(self.sum, self.compensation)
-    }
 }
 
 /// `Σ aᵢbᵢ` as accurate as if computed in twice the working precision (Ogita–Rump–Oishi Dot2).
@@ -165,8 +159,8 @@ mod tests {
 
     #[test]
     fn norm2_scales() {
-        assert_eq!(norm2(&[3e200, 4e200]), 5e200);
-        assert_eq!(norm2(&[3e-200, 4e-200]), 5e-200);
+        assert!((norm2(&[3e200, 4e200]) / 5e200 - 1.0).abs() <= 2.0 * f64::EPSILON);
+        assert!((norm2(&[3e-200, 4e-200]) / 5e-200 - 1.0).abs() <= 2.0 * f64::EPSILON);
         assert_eq!(norm2(&[3.0, 4.0]), 5.0);
         assert_eq!(norm2(&[0.0, 0.0]), 0.0);
     }

@@ -59,7 +59,7 @@ fn stirling(x: f64) -> f64 {
     ];
     let r = 1.0 / x;
     let r2 = r * r;
-    let mut series = 0.0;
+    let mut series = 0.0_f64;
     for &c in C.iter().rev() {
         series = series.mul_add(r2, c);
     }

@@ -1,0 +1,222 @@
+//! `1 − A_M(κ)` and `A_M'(κ)` without cancellation, for concentrated vMFs.
+//!
+//! Near `R̄ → 1` the κ estimators need `1 − A_M(κ) ≈ (M−1)/(2κ)` to full *relative* precision:
+//! at `R̄ = 1 − 10⁻¹²` it is `10⁻¹²`, and `1 − fl(A_M(κ))` would know it only to `±10⁻¹⁶`
+//! absolute, i.e. to 10⁻⁴ relative. Worse, Sra's Newton step divides by
+//! `A_M'(κ) = 1 − A² − (M−1)A/κ ≈ (M−1)/(2κ²)`, three terms of size `(M−1)/κ` that cancel to
+//! `~κ⁻²`: evaluated naively it is pure rounding noise once `κ ≳ 10⁸`.
+//!
+//! Both are computed here from Debye's uniform expansion (A&S 9.7.7, DLMF 10.41.3) of each
+//! Bessel function, written with `R_ν = √(ν² + κ²)` so that it stays valid down to `ν = 0`
+//! (where it is Hankel's expansion, A&S 9.7.1):
+//!
+//! $$ I_\nu(\kappa) \sim \frac{e^{R_\nu - \nu\,\mathrm{asinh}(\nu/\kappa)}}{\sqrt{2\pi R_\nu}}
+//!    \sum_{k\ge0} \frac{u_k(p)}{\nu^k},\qquad p = \nu/R_\nu . $$
+//!
+//! With `ν = M/2 − 1` the log ratio `ln A = ln I_{ν+1} − ln I_ν` becomes a sum of terms that are
+//! each *small and accurately computable*:
+//!
+//! * `R_{ν+1} − R_ν = (2ν+1)/(R_ν + R_{ν+1})`;
+//! * `(ν+1) asinh((ν+1)/κ) − ν asinh(ν/κ) = ν asinh(D) + asinh((ν+1)/κ)`, with
+//!   `D = (2ν+1)/((ν+1)R_ν + νR_{ν+1})` (the asinh subtraction formula, cancellation-free);
+//! * `−¼ ln(R_{ν+1}²/R_ν²) = −¼ ln1p((2ν+1)/R_ν²)`;
+//! * `ln S_{ν+1} − ln S_ν` with `S = Σ u_k(p)/ν^k = Σ q^k Σ_j c_{kj} p^{2j}`, `q = 1/R`;
+//!
+//! so `1 − A = −expm1(ln A)` is accurate to a few ulps. The derivative `d ln A/dκ` is the sum
+//! of the derivatives of the same terms, each again in closed form, which gives `A' = A·d ln A/dκ`
+//! with a cancellation factor of at most 2 instead of `κ`.
+//!
+//! The polynomials `u_k` come from the recurrence (A&S 9.3.10)
+//! `u_{k+1}(p) = ½p²(1−p²)u_k'(p) + ⅛∫_0^p (1−5t²)u_k(t)dt`; fourteen terms are used, and the
+//! expansion is used only where `R_ν ≥ 50`, where the first omitted term is below `10⁻¹⁹`.
+
+use std::sync::OnceLock;
+
+use super::mean_resultant_length;
+
+/// Number of Debye terms.
+const TERMS: usize = 14;
+/// The expansion is used for `√(ν² + κ²) ≥ MIN_RADIUS` (and `κ ≥ ν/2`).
+const MIN_RADIUS: f64 = 50.0;
+
+/// `c[k][j]`: the coefficient of `p^{k+2j}` in `u_k(p)`, `k = 0..=TERMS`.
+fn debye_coefficients() -> &'static [Vec<f64>] {
+    static C: OnceLock<Vec<Vec<f64>>> = OnceLock::new();
+    C.get_or_init(|| {
+        // Full coefficient vectors of u_k in powers of p (degree 3k).
+        let mut u: Vec<Vec<f64>> = vec![vec![1.0]];
+        for k in 0..TERMS {
+            let cur = &u[k];
+            let mut next = vec![0.0; 3 * (k + 1) + 1];
+            // ½ p²(1 − p²) u_k'(p) = ½ Σ i c_i (p^{i+1} − p^{i+3}).
+            for (i, &c) in cur.iter().enumerate().skip(1) {
+                let t = 0.5 * i as f64 * c;
+                next[i + 1] += t;
+                next[i + 3] -= t;
+            }
+            // ⅛ ∫_0^p (1 − 5t²) u_k(t) dt = ⅛ Σ c_i (p^{i+1}/(i+1) − 5 p^{i+3}/(i+3)).
+            for (i, &c) in cur.iter().enumerate() {
+                next[i + 1] += 0.125 * c / (i + 1) as f64;
+                next[i + 3] -= 0.625 * c / (i + 3) as f64;
+            }
+            u.push(next);
+        }
+        // u_k has the parity of k: keep the coefficients of p^k, p^{k+2}, ….
+        u.iter()
+            .enumerate()
+            .map(|(k, poly)| poly.iter().skip(k).step_by(2).copied().collect())
+            .collect()
+    })
+}
+
+/// `(S − 1, dS/dκ)` for `S = Σ_k u_k(p)/ν^k` at order `nu`.
+fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
+    let c = debye_coefficients();
+    let r = nu.hypot(kappa);
+    let q = r.recip();
+    let p2 = (nu * q) * (nu * q);
+    let (mut sum, mut dsum) = (0.0, 0.0);
+    let mut qk = 1.0;
+    for (k, ck) in c.iter().enumerate().skip(1) {
+        qk *= q;
+        // P_k(y) and P_k'(y) at y = p², by Horner.
+        let (mut pk, mut dpk) = (0.0, 0.0);
+        for &cj in ck.iter().rev() {
+            dpk = dpk * p2 + pk;
+            pk = pk * p2 + cj;
+        }
+        sum += qk * pk;
+        dsum += qk * (k as f64 * pk + 2.0 * p2 * dpk);
+    }
+    // d(q^k P_k(p²))/dκ = −κ q^{k+2} [k P_k + 2 p² P_k'].
+    (sum, -kappa * q * q * dsum)
+}
+
+/// `(ln A_M(κ), d ln A_M/dκ)` from the Debye expansion. Requires `√(ν²+κ²) ≥ 50`, `κ > 0`.
+pub(crate) fn debye_log_ratio(dim: usize, kappa: f64) -> (f64, f64) {
+    let nu = 0.5 * dim as f64 - 1.0;
+    let n1 = nu + 1.0;
+    let c = 2.0 * nu + 1.0;
+    let r0 = nu.hypot(kappa);
+    let r1 = n1.hypot(kappa);
+    let p1 = c / (r0 + r1);
+    let d = c / (n1 * r0 + nu * r1);
+    let p23 = -(nu * d.asinh() + (n1 / kappa).asinh());
+    let p4 = -0.25 * (c / (r0 * r0)).ln_1p();
+    let (s0, ds0) = debye_series(nu, kappa);
+    let (s1, ds1) = debye_series(n1, kappa);
+    let p5 = s1.ln_1p() - s0.ln_1p();
+
+    let dp1 = -c * (kappa / r0 + kappa / r1) / ((r0 + r1) * (r0 + r1));
+    let dp23 = c * (kappa * kappa + r0 * r1) / (kappa * r0 * r1 * (r0 + r1));
+    let dp4 = c * kappa / (2.0 * r0 * r0 * r1 * r1);
+    let dp5 = ds1 / (1.0 + s1) - ds0 / (1.0 + s0);
+    ((p1 + p23) + p4 + p5, (dp1 + dp23) + dp4 + dp5)
+}
+
+/// `true` where [`debye_log_ratio`] is used.
+#[inline]
+fn use_debye(dim: usize, kappa: f64) -> bool {
+    let nu = 0.5 * dim as f64 - 1.0;
+    nu.hypot(kappa) >= MIN_RADIUS && 2.0 * kappa >= nu
+}
+
+/// `(1 − A_M(κ), A_M'(κ))` for `κ > 0`, both relatively accurate.
+pub(crate) fn complement_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
+    if use_debye(dim, kappa) {
+        let (ln_a, dln_a) = debye_log_ratio(dim, kappa);
+        (-ln_a.exp_m1(), ln_a.exp() * dln_a)
+    } else {
+        let a = mean_resultant_length(dim, kappa);
+        let delta = 1.0 - a;
+        // κ < 50 or A ≲ ½ here: the Riccati form loses at most ~κ·2⁻⁵¹ ≤ 3·10⁻¹⁴ relative.
+        (delta, delta * (1.0 + a) - (dim as f64 - 1.0) * a / kappa)
+    }
+}
+
+/// `1 − A_M(κ)`, accurate to a few ulps *relative* even where `A_M(κ)` rounds to 1.
+///
+/// # Formula
+///
+/// $$ 1 - A_M(\kappa) = 1 - \frac{I_{M/2}(\kappa)}{I_{M/2-1}(\kappa)}
+///    \sim \frac{M-1}{2\kappa} - \frac{(M-1)(M-3)}{8\kappa^2} + O(\kappa^{-3}) $$
+///
+/// computed as `−expm1(ln A)` from Debye's uniform expansion where `√(ν² + κ²) ≥ 50` and
+/// `κ ≥ ν/2` (`ν = M/2 − 1`; see the module docs), and as `1 −`
+/// [`mean_resultant_length`](super::mean_resultant_length) elsewhere (where `1 − A ≥ 0.01`).
+/// This is what [`kappa_mle`](super::kappa_mle) and [`kappa_sra`](super::kappa_sra) solve
+/// against when `R̄ > ½`, so that `R̄ = 1 − 10⁻¹²` still determines κ to 15 digits.
+///
+/// Raw kernel: NaN for `dim < 2` or `κ` negative, NaN or infinite; 1 at `κ = 0`.
+///
+/// # Errors
+///
+/// None (NaN outside the domain).
+///
+/// # Examples
+///
+/// ```
+/// use probdml::vmf::mean_resultant_length_complement;
+/// // M = 3: 1 − A_3(κ) = 1 − coth κ + 1/κ; at κ = 10⁸ that is 10⁻⁸ − 2e^{−2κ}… = 10⁻⁸.
+/// let d = mean_resultant_length_complement(3, 1e8);
+/// assert!((d / 1e-8 - 1.0).abs() < 1e-15);
+/// // At κ = 30 both routes apply: 1/κ − 2e^{−2κ}/(1 − e^{−2κ}).
+/// let k = 30.0_f64;
+/// let want = 1.0 / k - 2.0 * (-2.0 * k).exp() / (-(-2.0 * k).exp_m1());
+/// assert!((mean_resultant_length_complement(3, k) / want - 1.0).abs() < 1e-14);
+/// ```
+pub fn mean_resultant_length_complement(dim: usize, kappa: f64) -> f64 {
+    if dim < 2 || !(kappa >= 0.0) || !kappa.is_finite() {
+        return f64::NAN;
+    }
+    if kappa == 0.0 {
+        return 1.0;
+    }
+    complement_and_slope(dim, kappa).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_debye_polynomials() {
+        // A&S 9.3.9: u_1 = (3p − 5p³)/24, u_2 = (81p² − 462p⁴ + 385p⁶)/1152,
+        // u_3 = (30375p³ − 369603p⁵ + 765765p⁷ − 425425p⁹)/414720.
+        let c = debye_coefficients();
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-15 * b.abs();
+        assert!(close(c[1][0], 3.0 / 24.0) && close(c[1][1], -5.0 / 24.0));
+        assert!(close(c[2][0], 81.0 / 1152.0));
+        assert!(close(c[2][1], -462.0 / 1152.0));
+        assert!(close(c[2][2], 385.0 / 1152.0));
+        let want3 = [30375.0, -369_603.0, 765_765.0, -425_425.0];
+        for (j, w) in want3.iter().enumerate() {
+            assert!(close(c[3][j], w / 414_720.0), "u_3 coefficient {j}");
+        }
+    }
+
+    #[test]
+    fn m3_closed_form_in_the_debye_regime() {
+        // 1 − A_3(κ) = 1/κ − (coth κ − 1).
+        for &k in &[50.0_f64, 1e3, 1e6, 1e12, 1e16] {
+            let coth_minus_1 = 2.0 * (-2.0 * k).exp() / (-(-2.0 * k).exp_m1());
+            let want = 1.0 / k - coth_minus_1;
+            let (ln_a, dln_a) = debye_log_ratio(3, k);
+            let d = -ln_a.exp_m1();
+            assert!((d / want - 1.0).abs() < 4e-16 * 8.0, "κ = {k}: {d} vs {want}");
+            // A_3' = 1/κ² − csch²κ.
+            let slope = ln_a.exp() * dln_a;
+            let want_slope = 1.0 / (k * k) - 1.0 / k.sinh().powi(2);
+            assert!((slope / want_slope - 1.0).abs() < 1e-14, "κ = {k}: slope");
+        }
+    }
+
+    #[test]
+    fn m2_large_kappa_against_hankel() {
+        // M = 2: 1 − I_1/I_0 = 1/(2κ) + 1/(8κ²) + 1/(8κ³) + O(κ⁻⁴) (from A&S 9.7.1).
+        let k = 1e6_f64;
+        let want = 1.0 / (2.0 * k) + 1.0 / (8.0 * k * k) + 1.0 / (8.0 * k * k * k);
+        let d = -debye_log_ratio(2, k).0.exp_m1();
+        assert!((d / want - 1.0).abs() < 1e-15);
+    }
+}
