@@ -69,12 +69,14 @@ pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDo
     let nu = order.hi;
     let s = order.mul(order).add(DoubleDouble::product(x, x)).sqrt();
     let nu_plus_s = s.add(order);
-    // ν ln(ν+s) + ½ ln s + ½ ln 2π, all in double-double.
+    let p = nu / s.hi;
+    // ν ln(ν+s) + ½ ln s = (ν + ½) ln(ν+s) − ½ ln(1 + p), since (ν+s)/s = 1 + p: one
+    // double-double logarithm, and an f64 ln_1p of p ∈ (0, 1] whose absolute error is < 10⁻¹⁶.
     let logs = nu_plus_s
         .ln()
-        .mul(order)
-        .add(s.ln().add(DoubleDouble::from_pair(LN_2PI)).mul_f64(0.5));
-    let p = nu / s.hi;
+        .mul(order.add_f64(0.5))
+        .add(DoubleDouble::from_pair(LN_2PI).mul_f64(0.5))
+        .add_f64(-0.5 * p.ln_1p());
     let correction = expansion_sum(&LOG_TERMS, terms_for_order(nu), p / nu, p * p);
     s.sub(logs).add_f64(correction)
 }
