@@ -1,1 +1,167 @@
-fn main() {}
+//! Exact vs fast for the vMF derivations of chapter 02, at the sizes the papers use
+//! (embedding dimension M = 512, concentration κ = 50: nivMF's embedding norms at M = 512 run
+//! from 46 to 140), and Wood's sampler against the cost of the `M` standard normals it needs
+//! anyway.
+//!
+//! Run: `cargo bench --bench vmf` (or `-- --quick`). Criterion reports the median per call.
+
+// derivation: vmf::log_density
+// derivation: vmf::entropy
+// derivation: vmf::kl_to_uniform
+// derivation: vmf::sample
+// derivation: vmf::kappa_mle
+// derivation: vmf::kappa_sra
+// derivation: vmf::mean_direction
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use probdml::vmf;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use std::hint::black_box;
+use std::time::Duration;
+
+const DIM: usize = 512;
+const KAPPA: f64 = 50.0;
+
+/// A seeded unit vector of length `dim`.
+fn unit(dim: usize, seed: u64) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let v: Vec<f64> = (0..dim).map(|_| rng.sample(StandardNormal)).collect();
+    let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.iter().map(|x| x / n).collect()
+}
+
+fn quick(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
+    group.sample_size(20).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+}
+
+fn bench_density(c: &mut Criterion) {
+    let mu = unit(DIM, 1);
+    let x = unit(DIM, 2);
+    let mut group = c.benchmark_group("vmf::log_density");
+    quick(&mut group);
+    group.bench_function("fast", |b| b.iter(|| vmf::log_density(black_box(&x), black_box(&mu), black_box(KAPPA))));
+    group.bench_function("exact", |b| {
+        b.iter(|| vmf::exact::log_density(black_box(&x), black_box(&mu), black_box(KAPPA)))
+    });
+    group.finish();
+
+    for (name, fast, exact) in [
+        ("vmf::entropy", vmf::entropy as fn(usize, f64) -> f64, vmf::exact::entropy as fn(usize, f64) -> f64),
+        ("vmf::kl_to_uniform", vmf::kl_to_uniform, vmf::exact::kl_to_uniform),
+    ] {
+        let mut group = c.benchmark_group(name);
+        quick(&mut group);
+        // κ = 50 at M = 512 is in the series regime of the KL (κ² ≤ 32M); κ = 500 is not.
+        for kappa in [KAPPA, 500.0] {
+            group.bench_with_input(BenchmarkId::new("fast", kappa), &kappa, |b, &k| {
+                b.iter(|| fast(black_box(DIM), black_box(k)))
+            });
+            group.bench_with_input(BenchmarkId::new("exact", kappa), &kappa, |b, &k| {
+                b.iter(|| exact(black_box(DIM), black_box(k)))
+            });
+        }
+        group.finish();
+    }
+}
+
+fn bench_kappa(c: &mut Criterion) {
+    // R̄ = A_512(50) ≈ 0.095 (plain branch) and R̄ = 0.99 (complement branch).
+    let rbars = [vmf::mean_resultant_length(DIM, KAPPA), 0.99];
+    let mut group = c.benchmark_group("vmf::kappa_mle");
+    quick(&mut group);
+    for rbar in rbars {
+        group.bench_with_input(BenchmarkId::new("fast", rbar), &rbar, |b, &r| {
+            b.iter(|| vmf::kappa_mle(black_box(DIM), black_box(r)))
+        });
+        group.bench_with_input(BenchmarkId::new("exact", rbar), &rbar, |b, &r| {
+            b.iter(|| vmf::exact::kappa_mle(black_box(DIM), black_box(r)))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("vmf::kappa_sra");
+    quick(&mut group);
+    for rbar in rbars {
+        for steps in 0..=2usize {
+            let id = format!("R̄={rbar:.3}/steps={steps}");
+            group.bench_with_input(BenchmarkId::new("fast", &id), &(rbar, steps), |b, &(r, s)| {
+                b.iter(|| vmf::kappa_sra(black_box(DIM), black_box(r), black_box(s)))
+            });
+            group.bench_with_input(BenchmarkId::new("exact", &id), &(rbar, steps), |b, &(r, s)| {
+                b.iter(|| vmf::exact::kappa_sra(black_box(DIM), black_box(r), black_box(s)))
+            });
+        }
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("vmf::mean_resultant_length_complement");
+    quick(&mut group);
+    for kappa in [KAPPA, 1e6] {
+        group.bench_with_input(BenchmarkId::new("fast", kappa), &kappa, |b, &k| {
+            b.iter(|| vmf::mean_resultant_length_complement(black_box(DIM), black_box(k)))
+        });
+        group.bench_with_input(BenchmarkId::new("exact", kappa), &kappa, |b, &k| {
+            b.iter(|| vmf::exact::mean_resultant_length_complement(black_box(DIM), black_box(k)))
+        });
+    }
+    group.finish();
+}
+
+fn bench_mean_resultant(c: &mut Criterion) {
+    // S = 1000 sampled embeddings of dimension 512 (LAM's uncertainty from sampled networks).
+    let n = 1000;
+    let vmf = vmf::VonMisesFisher::new(&unit(DIM, 3), KAPPA).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let samples: Vec<f64> = (0..n).flat_map(|_| vmf.sample(&mut rng)).collect();
+    let mut group = c.benchmark_group("vmf::mean_direction");
+    quick(&mut group);
+    group.bench_function("fast", |b| b.iter(|| vmf::mean_resultant(black_box(&samples), DIM)));
+    group.bench_function("exact", |b| b.iter(|| vmf::exact::mean_resultant(black_box(&samples), DIM)));
+    group.bench_function("lam_uncertainty/fast", |b| {
+        b.iter(|| vmf::lam_uncertainty(black_box(&samples), DIM))
+    });
+    group.finish();
+}
+
+fn bench_sampler(c: &mut Criterion) {
+    let mu = unit(DIM, 5);
+    let fast = vmf::VonMisesFisher::new(&mu, KAPPA).unwrap();
+    let exact = vmf::exact::VonMisesFisher::new(&mu, KAPPA).unwrap();
+    let mut out = vec![0.0; DIM];
+    let mut group = c.benchmark_group("vmf::sample");
+    quick(&mut group);
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    group.bench_function("fast/sample_into", |b| {
+        b.iter(|| {
+            fast.sample_into(&mut rng, &mut out);
+            black_box(out[0])
+        })
+    });
+    group.bench_function("fast/sample_cosine", |b| b.iter(|| fast.sample_cosine(&mut rng)));
+    group.bench_function("exact/sample_into", |b| {
+        b.iter(|| {
+            exact.sample_into(&mut rng, &mut out);
+            black_box(out[0])
+        })
+    });
+    group.bench_function("exact/sample_cosine", |b| b.iter(|| exact.sample_cosine(&mut rng)));
+    // The floor: the M standard normals (M − 1 for the tangent direction) any method draws.
+    group.bench_function("baseline/512_standard_normals", |b| {
+        b.iter(|| {
+            for v in out.iter_mut() {
+                *v = rng.sample(StandardNormal);
+            }
+            black_box(out[0])
+        })
+    });
+    group.bench_function("construct/fast", |b| b.iter(|| vmf::VonMisesFisher::new(black_box(&mu), KAPPA)));
+    group.bench_function("construct/exact", |b| {
+        b.iter(|| vmf::exact::VonMisesFisher::new(black_box(&mu), KAPPA))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_density, bench_kappa, bench_mean_resultant, bench_sampler);
+criterion_main!(benches);

@@ -1,14 +1,12 @@
 use probdml::vmf;
 #[test]
 fn scan() {
-    for dim in [20usize, 25, 28, 30, 32, 34, 36, 38, 40, 45, 50, 60] {
-        let mut worst = (0.0f64, 0.0f64);
-        for i in 1..20000 {
-            let rbar = i as f64 / 20000.0;
-            let mle = vmf::kappa_mle(dim, rbar).unwrap();
-            let e2 = (vmf::kappa_sra(dim, rbar, 2).unwrap() - mle).abs() / mle;
-            if e2 > worst.0 { worst = (e2, rbar); }
-        }
-        println!("M={dim}: worst e2 {:.3e} at R̄={}", worst.0, worst.1);
+    for &k in &[5.0f64, 10.0, 20.0, 30.0, 40.0, 49.0, 51.0] {
+        let want = 1.0 / k - 2.0 * (-2.0 * k).exp() / (-(-2.0 * k).exp_m1());
+        let (hi, lo) = vmf::exact::mean_resultant_length_dd(3, k);
+        let dd = (1.0 - hi) - lo;
+        let f = vmf::mean_resultant_length_complement(3, k);
+        let a = vmf::mean_resultant_length(3, k);
+        println!("κ={k}: fast {:.2e} dd {:.2e}; A fast - hi = {:e} (ulp {:e})", f / want - 1.0, dd / want - 1.0, a - hi, hi.next_up() - hi);
     }
 }

@@ -33,3 +33,7 @@ v = mp.log(2 * mp.pi)
 hi = float(v)
 print("/// ln 2π as a double-double.")
 print(f"pub(crate) const LN_2PI: (f64, f64) = ({hi!r}, {float(v - mp.mpf(hi))!r});")
+v = mp.log(2 * mp.pi) / 2
+hi = float(v)
+print("/// ½ ln 2π as a double-double.")
+print(f"pub(crate) const HALF_LN_2PI: (f64, f64) = ({hi!r}, {float(v - mp.mpf(hi))!r});")

@@ -83,10 +83,10 @@ impl DoubleDouble {
         Self { hi: v, lo: 0.0 }
     }
 
-    /// The pair `(hi, lo)` of a constant table, renormalised.
+    /// The pair `(hi, lo)` of a generated constant table, already normalised by its generator
+    /// (hi = fl(v), lo = fl(v − hi)).
     #[inline(always)]
-    pub(crate) fn from_pair((hi, lo): (f64, f64)) -> Self {
-        let (hi, lo) = two_sum(hi, lo);
+    pub(crate) const fn from_pair((hi, lo): (f64, f64)) -> Self {
         Self { hi, lo }
     }
 
@@ -243,6 +243,22 @@ impl DoubleDouble {
             .add(Self::new(neg_ln_r_hi, neg_ln_r_lo))
             .add(Self::new(hi, lo))
     }
+}
+
+/// ln y for y ∈ [1, 2] in plain `f64` with absolute error < 2·10⁻¹⁶, by the same table as
+/// [`DoubleDouble::ln`]: q = y r_j − 1 by one fused multiply-add (|q| ≤ 2⁻⁸, error ≤ 2⁻⁶²),
+/// then −ln r_j + q − q²/2 + … + q⁷/7 (omitted q⁸/8 < 2·10⁻²⁰). Cheaper than `ln_1p` where
+/// the kernels need only an absolute accuracy on a quantity in [0, ln 2].
+#[inline(always)]
+pub(crate) fn ln_1_to_2(y: f64) -> f64 {
+    let j = (((y - 1.0) * 128.0) as usize).min(127);
+    let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
+    let q = y.mul_add(r, -1.0);
+    let poly = q
+        * q
+        * (-0.5
+            + q * (1.0 / 3.0 + q * (-0.25 + q * (0.2 + q * (-1.0 / 6.0 + q * (1.0 / 7.0))))));
+    neg_ln_r_hi + (q + (poly + neg_ln_r_lo))
 }
 
 /// ln x for a positive `f64`, as a double-double.

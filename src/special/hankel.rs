@@ -12,7 +12,7 @@
 //!   g(ν, x) = ln I_ν(x) − ν ln x = x − (ν + ½) ln x − ½ ln 2π + ln Σ.
 
 use super::double_double::{ln_dd, DoubleDouble};
-use super::ln_table::LN_2PI;
+use super::ln_table::HALF_LN_2PI;
 
 /// The smallest argument for which the expansion is used.
 pub(crate) const HANKEL_MIN_ARGUMENT: f64 = 32.0;
@@ -46,7 +46,7 @@ fn hankel_tail(nu: f64, x: f64) -> f64 {
 pub(crate) fn log_bessel_i_scaled_hankel(nu: DoubleDouble, x: f64) -> DoubleDouble {
     let logs = ln_dd(x)
         .mul(nu.add_f64(0.5))
-        .add(DoubleDouble::from_pair(LN_2PI).mul_f64(0.5));
+        .add(DoubleDouble::from_pair(HALF_LN_2PI));
     DoubleDouble::from_f64(x)
         .sub(logs)
         .add_f64(hankel_tail(nu.hi, x).ln_1p())

@@ -138,3 +138,5 @@ pub(crate) static LN_RECIPROCALS: [(f64, f64, f64); 128] = [
 pub(crate) const LN_2: (f64, f64) = (0.6931471805599453, 2.3190468138462996e-17);
 /// ln 2π as a double-double.
 pub(crate) const LN_2PI: (f64, f64) = (1.8378770664093456, -7.756588316134483e-17);
+/// ½ ln 2π as a double-double.
+pub(crate) const HALF_LN_2PI: (f64, f64) = (0.9189385332046728, -3.8782941580672414e-17);

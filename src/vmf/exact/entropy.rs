@@ -16,7 +16,7 @@
 //!   `2 cos θ sinh(κ cos θ) w` are positive: as `κ → 0` the KL (`≈ κ²/2M`) keeps its relative
 //!   accuracy instead of being the difference of two numbers of size `κ`.
 
-use super::marginal::{ln_two_sinh, CosineMarginal};
+use super::marginal::{ln_two_sinh, CosineMarginal, Kernel};
 use super::quadrature::integrate_log;
 use super::sphere_area::log_sphere_area;
 use crate::vmf::compensated::Neumaier;
@@ -36,15 +36,10 @@ fn log_half_integral<G: Fn(f64) -> f64>(dim: usize, ln_g: G) -> f64 {
         .map(|k| FRAC_PI_2 - width * 2f64.powi(k))
         .filter(|&h| h > 0.0)
         .collect();
+    // sin^{M−2} θ relative to θ = π/2, where it is 1 (accurate near the peak; see `Kernel`).
+    let weight = Kernel::new(dim, 0.0, FRAC_PI_2);
     integrate_log(
-        |t| {
-            let base = ln_g(t);
-            if dim == 2 {
-                base
-            } else {
-                base + (dim - 2) as f64 * t.sin().ln()
-            }
-        },
+        |t| ln_g(t) + weight.relative(t),
         0.0,
         FRAC_PI_2,
         &hints,

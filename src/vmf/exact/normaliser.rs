@@ -30,7 +30,7 @@ const DIM_MAX: usize = 1 << 53;
 
 /// Whether (M, κ) is in the domain: M ≥ 2 (and M ≤ 2^53), κ finite in [0, SERIES_X_MAX].
 fn in_domain(dim: usize, kappa: f64) -> bool {
-    (2..=DIM_MAX).contains(&dim) && kappa >= 0.0 && kappa <= SERIES_X_MAX
+    (2..=DIM_MAX).contains(&dim) && (0.0..=SERIES_X_MAX).contains(&kappa)
 }
 
 /// ln C_M(κ), the logarithm of the vMF normalising constant on S^{M−1} ⊂ ℝ^M, reference
