@@ -33,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod metrics;
 pub mod registry;
 pub mod special;
 pub mod vmf;
@@ -49,4 +50,8 @@ pub mod book {
     pub struct Special;
     #[doc = include_str!("../docs/src/02-vmf.md")]
     pub struct Vmf;
+    #[doc = include_str!("../docs/src/08-metrics.md")]
+    pub struct Metrics;
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
 }

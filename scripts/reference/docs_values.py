@@ -18,6 +18,7 @@ cross-checked and the script aborts on disagreement. The kappa MLE is the root o
 A_M(kappa) = Rbar by Newton's method at 60 digits, and Banerjee's start and Sra's Newton steps are
 iterated in the same arithmetic (spec 02).
 """
+import math
 import sys
 
 import mpmath as mp
@@ -259,7 +260,7 @@ def chapter_02():
     out("ln f(x) = ln C_3(5) + 5 * 0.8", ln_c(3, 5.0) + 4)
 
     head("02: Wood's b")
-    for m, kk in [(3, 1e8), (128, 100.0)]:
+    for m, kk in [(3, 1e3), (3, 1e5), (3, 1e7), (3, 1e8), (128, 100.0)]:
         m1 = mp.mpf(m - 1)
         kk = mp.mpf(kk)
         b = m1 / (2 * kk + mp.sqrt(4 * kk * kk + m1 * m1))
@@ -267,12 +268,16 @@ def chapter_02():
         # the naive form in IEEE double arithmetic (Python floats are IEEE doubles and sqrt is
         # correctly rounded, so this is what any f64 code computes)
         mf, kf = float(m - 1), float(kk)
-        naive = (-2.0 * kf + (4.0 * kf * kf + mf * mf) ** 0.5) / mf
+        naive = (-2.0 * kf + math.sqrt(4.0 * kf * kf + mf * mf)) / mf
         print(f"{'  naive f64 (-2k + sqrt(4k^2 + (M-1)^2))/(M-1)':<58} {naive!r}")
+        out("  naive relative error", (naive - b) / b, 6)
     out("A_128(100)", a_m(128, 100.0))
     a = a_m(128, 100.0)
     out("A'_128(100) = 1 - A^2 - 127 A / 100 = Var[mu^T X]", 1 - a * a - mp.mpf(127) / 100 * a)
     out("1 - A_3(1e8)", 1 - a_m(3, 1e8))
+    out("sigma of the mean of mu^T X, n = 10000", mp.sqrt((1 - a * a - mp.mpf(127) / 100 * a) / 10000))
+    out("sigma of kappa-hat = sigma / A'", mp.sqrt((1 - a * a - mp.mpf(127) / 100 * a) / 10000)
+        / (1 - a * a - mp.mpf(127) / 100 * a))
 
     head("02: kappa estimators, relative error (kappa_t - mle)/mle")
     rows = []

@@ -1,0 +1,1 @@
+//! Retrieval and uncertainty metrics (spec chapter 08).
