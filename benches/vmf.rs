@@ -11,7 +11,7 @@
 // derivation: vmf::sample
 // derivation: vmf::kappa_mle
 // derivation: vmf::kappa_sra
-// derivation: vmf::mean_direction
+// derivation: vmf::mean_resultant
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::vmf;
@@ -33,7 +33,10 @@ fn unit(dim: usize, seed: u64) -> Vec<f64> {
 }
 
 fn quick(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>) {
-    group.sample_size(20).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
 }
 
 fn bench_density(c: &mut Criterion) {
@@ -41,15 +44,25 @@ fn bench_density(c: &mut Criterion) {
     let x = unit(DIM, 2);
     let mut group = c.benchmark_group("vmf::log_density");
     quick(&mut group);
-    group.bench_function("fast", |b| b.iter(|| vmf::log_density(black_box(&x), black_box(&mu), black_box(KAPPA))));
+    group.bench_function("fast", |b| {
+        b.iter(|| vmf::log_density(black_box(&x), black_box(&mu), black_box(KAPPA)))
+    });
     group.bench_function("exact", |b| {
         b.iter(|| vmf::exact::log_density(black_box(&x), black_box(&mu), black_box(KAPPA)))
     });
     group.finish();
 
     for (name, fast, exact) in [
-        ("vmf::entropy", vmf::entropy as fn(usize, f64) -> f64, vmf::exact::entropy as fn(usize, f64) -> f64),
-        ("vmf::kl_to_uniform", vmf::kl_to_uniform, vmf::exact::kl_to_uniform),
+        (
+            "vmf::entropy",
+            vmf::entropy as fn(usize, f64) -> f64,
+            vmf::exact::entropy as fn(usize, f64) -> f64,
+        ),
+        (
+            "vmf::kl_to_uniform",
+            vmf::kl_to_uniform,
+            vmf::exact::kl_to_uniform,
+        ),
     ] {
         let mut group = c.benchmark_group(name);
         quick(&mut group);
@@ -86,12 +99,18 @@ fn bench_kappa(c: &mut Criterion) {
     for rbar in rbars {
         for steps in 0..=2usize {
             let id = format!("R̄={rbar:.3}/steps={steps}");
-            group.bench_with_input(BenchmarkId::new("fast", &id), &(rbar, steps), |b, &(r, s)| {
-                b.iter(|| vmf::kappa_sra(black_box(DIM), black_box(r), black_box(s)))
-            });
-            group.bench_with_input(BenchmarkId::new("exact", &id), &(rbar, steps), |b, &(r, s)| {
-                b.iter(|| vmf::exact::kappa_sra(black_box(DIM), black_box(r), black_box(s)))
-            });
+            group.bench_with_input(
+                BenchmarkId::new("fast", &id),
+                &(rbar, steps),
+                |b, &(r, s)| b.iter(|| vmf::kappa_sra(black_box(DIM), black_box(r), black_box(s))),
+            );
+            group.bench_with_input(
+                BenchmarkId::new("exact", &id),
+                &(rbar, steps),
+                |b, &(r, s)| {
+                    b.iter(|| vmf::exact::kappa_sra(black_box(DIM), black_box(r), black_box(s)))
+                },
+            );
         }
     }
     group.finish();
@@ -115,10 +134,14 @@ fn bench_mean_resultant(c: &mut Criterion) {
     let vmf = vmf::VonMisesFisher::new(&unit(DIM, 3), KAPPA).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let samples: Vec<f64> = (0..n).flat_map(|_| vmf.sample(&mut rng)).collect();
-    let mut group = c.benchmark_group("vmf::mean_direction");
+    let mut group = c.benchmark_group("vmf::mean_resultant");
     quick(&mut group);
-    group.bench_function("fast", |b| b.iter(|| vmf::mean_resultant(black_box(&samples), DIM)));
-    group.bench_function("exact", |b| b.iter(|| vmf::exact::mean_resultant(black_box(&samples), DIM)));
+    group.bench_function("fast", |b| {
+        b.iter(|| vmf::mean_resultant(black_box(&samples), DIM))
+    });
+    group.bench_function("exact", |b| {
+        b.iter(|| vmf::exact::mean_resultant(black_box(&samples), DIM))
+    });
     group.bench_function("lam_uncertainty/fast", |b| {
         b.iter(|| vmf::lam_uncertainty(black_box(&samples), DIM))
     });
@@ -139,14 +162,18 @@ fn bench_sampler(c: &mut Criterion) {
             black_box(out[0])
         })
     });
-    group.bench_function("fast/sample_cosine", |b| b.iter(|| fast.sample_cosine(&mut rng)));
+    group.bench_function("fast/sample_cosine", |b| {
+        b.iter(|| fast.sample_cosine(&mut rng))
+    });
     group.bench_function("exact/sample_into", |b| {
         b.iter(|| {
             exact.sample_into(&mut rng, &mut out);
             black_box(out[0])
         })
     });
-    group.bench_function("exact/sample_cosine", |b| b.iter(|| exact.sample_cosine(&mut rng)));
+    group.bench_function("exact/sample_cosine", |b| {
+        b.iter(|| exact.sample_cosine(&mut rng))
+    });
     // The floor: the M standard normals (M − 1 for the tangent direction) any method draws.
     group.bench_function("baseline/512_standard_normals", |b| {
         b.iter(|| {
@@ -156,12 +183,20 @@ fn bench_sampler(c: &mut Criterion) {
             black_box(out[0])
         })
     });
-    group.bench_function("construct/fast", |b| b.iter(|| vmf::VonMisesFisher::new(black_box(&mu), KAPPA)));
+    group.bench_function("construct/fast", |b| {
+        b.iter(|| vmf::VonMisesFisher::new(black_box(&mu), KAPPA))
+    });
     group.bench_function("construct/exact", |b| {
         b.iter(|| vmf::exact::VonMisesFisher::new(black_box(&mu), KAPPA))
     });
     group.finish();
 }
 
-criterion_group!(benches, bench_density, bench_kappa, bench_mean_resultant, bench_sampler);
+criterion_group!(
+    benches,
+    bench_density,
+    bench_kappa,
+    bench_mean_resultant,
+    bench_sampler
+);
 criterion_main!(benches);

@@ -45,8 +45,7 @@ use probdml::registry::budget;
 use probdml::vmf;
 use proptest::prelude::*;
 use proptest::test_runner::{
-    Config as ProptestConfig, FileFailurePersistence, RngAlgorithm, RngSeed, TestError,
-    TestRunner,
+    Config as ProptestConfig, FileFailurePersistence, RngAlgorithm, RngSeed, TestError, TestRunner,
 };
 
 /// The spec's dimension grid.
@@ -168,11 +167,17 @@ fn entropy_and_kl_on_the_spec_grid() {
             let h = vmf::entropy(dim, kappa);
             let h_quad = vmf::exact::entropy(dim, kappa);
             let err_h = (h - h_quad).abs() / h_quad.abs().max(1.0);
-            assert!(err_h <= budget::QUADRATURE, "H: M = {dim}, κ = {kappa}: {h} vs {h_quad}");
+            assert!(
+                err_h <= budget::QUADRATURE,
+                "H: M = {dim}, κ = {kappa}: {h} vs {h_quad}"
+            );
             let kl = vmf::kl_to_uniform(dim, kappa);
             let kl_quad = vmf::exact::kl_to_uniform(dim, kappa);
             let err_kl = (kl - kl_quad).abs() / kl_quad;
-            assert!(err_kl <= budget::QUADRATURE, "KL: M = {dim}, κ = {kappa}: {kl} vs {kl_quad}");
+            assert!(
+                err_kl <= budget::QUADRATURE,
+                "KL: M = {dim}, κ = {kappa}: {kl} vs {kl_quad}"
+            );
             worst_h = worst_h.max(err_h);
             worst_kl = worst_kl.max(err_kl);
         }
@@ -204,7 +209,8 @@ fn kl_limits_and_monotonicity() {
         assert_eq!(vmf::kl_to_uniform(dim, 0.0), 0.0);
         let m = dim as f64;
         for &kappa in &[1e-8, 1e-6, 1e-4, 1e-3] {
-            let series = kappa * kappa / (2.0 * m) - 3.0 * kappa.powi(4) / (4.0 * m * m * (m + 2.0));
+            let series =
+                kappa * kappa / (2.0 * m) - 3.0 * kappa.powi(4) / (4.0 * m * m * (m + 2.0));
             let kl = vmf::kl_to_uniform(dim, kappa);
             assert!(
                 (kl - series).abs() <= budget::QUADRATURE * series,
@@ -255,17 +261,34 @@ fn bad_input() {
     let mu = [0.0, 1.0, 0.0];
     let x = [1.0, 0.0, 0.0];
     assert!(vmf::log_density(&x, &mu, 1.0).is_ok());
-    assert!(vmf::log_density(&x[..2], &mu, 1.0).is_err(), "dimension mismatch");
+    assert!(
+        vmf::log_density(&x[..2], &mu, 1.0).is_err(),
+        "dimension mismatch"
+    );
     assert!(vmf::log_density(&[1.0], &[1.0], 1.0).is_err(), "M < 2");
     assert!(vmf::log_density(&x, &mu, -1.0).is_err(), "κ < 0");
     assert!(vmf::log_density(&x, &mu, f64::NAN).is_err(), "κ NaN");
     assert!(vmf::log_density(&x, &mu, f64::INFINITY).is_err(), "κ ∞");
-    assert!(vmf::log_density(&[1.0, 1e-5, 0.0], &mu, 1.0).is_err(), "non-unit x");
-    assert!(vmf::log_density(&x, &[0.0, 2.0, 0.0], 1.0).is_err(), "non-unit μ");
-    assert!(vmf::log_density(&[f64::NAN, 0.0, 1.0], &mu, 1.0).is_err(), "NaN x");
+    assert!(
+        vmf::log_density(&[1.0, 1e-5, 0.0], &mu, 1.0).is_err(),
+        "non-unit x"
+    );
+    assert!(
+        vmf::log_density(&x, &[0.0, 2.0, 0.0], 1.0).is_err(),
+        "non-unit μ"
+    );
+    assert!(
+        vmf::log_density(&[f64::NAN, 0.0, 1.0], &mu, 1.0).is_err(),
+        "NaN x"
+    );
     // Within the documented tolerance 10⁻¹²√M a vector is accepted.
     assert!(vmf::log_density(&[1.0 + 1e-13, 0.0, 0.0], &mu, 1.0).is_ok());
-    for f in [vmf::entropy, vmf::kl_to_uniform, vmf::exact::entropy, vmf::exact::kl_to_uniform] {
+    for f in [
+        vmf::entropy,
+        vmf::kl_to_uniform,
+        vmf::exact::entropy,
+        vmf::exact::kl_to_uniform,
+    ] {
         assert!(f(1, 1.0).is_nan());
         assert!(f(3, -1.0).is_nan());
         assert!(f(3, f64::NAN).is_nan());
@@ -287,7 +310,10 @@ fn btl_kl_div_vmf(dim: usize, kappa: f64) -> f64 {
 #[test]
 fn refutation_btl_kl_is_negative_found_by_proptest() {
     // κ first, so that the shrinker drives κ to 0 and then D to its minimum.
-    let mut runner = TestRunner::new(ProptestConfig { failure_persistence: None, ..config(256) });
+    let mut runner = TestRunner::new(ProptestConfig {
+        failure_persistence: None,
+        ..config(256)
+    });
     let strategy = (0.0f64..1e4, 2usize..=4096);
     let result = runner.run(&strategy, |(kappa, dim)| {
         prop_assert!(btl_kl_div_vmf(dim, kappa) >= 0.0);
@@ -343,6 +369,34 @@ fn refutation_btl_kl_negative_region() {
             let kappa = dim as f64 * std::f64::consts::LN_2 * i as f64 / 10.0;
             assert!(btl_kl_div_vmf(dim, kappa) < 0.0);
             assert!(vmf::kl_to_uniform(dim, kappa) > 0.0);
+        }
+    }
+}
+
+/// Torture run (ignored by default; `cargo test --release --test vmf_density -- --ignored`):
+/// claims 3 and 4 for every `M ≤ 64` and a log grid of `M` to 4096, at 41 values of κ per
+/// decade-spaced grid on `[10⁻³, 10⁵]`.
+#[test]
+#[ignore]
+fn torture_quadrature_dense_grid() {
+    let dims: Vec<usize> = (2..=64)
+        .chain((0..16).map(|i| (64.0 * 64f64.powf(i as f64 / 15.0)) as usize))
+        .collect();
+    for &dim in &dims {
+        for i in 0..=40 {
+            let kappa = 10f64.powf(-3.0 + 8.0 * i as f64 / 40.0);
+            let h = vmf::entropy(dim, kappa);
+            let h_quad = vmf::exact::entropy(dim, kappa);
+            assert!(
+                (h - h_quad).abs() <= budget::QUADRATURE * h_quad.abs().max(1.0),
+                "H: M = {dim}, κ = {kappa}"
+            );
+            let kl = vmf::kl_to_uniform(dim, kappa);
+            let kl_quad = vmf::exact::kl_to_uniform(dim, kappa);
+            assert!(
+                (kl - kl_quad).abs() <= budget::QUADRATURE * kl_quad,
+                "KL: M = {dim}, κ = {kappa}"
+            );
         }
     }
 }

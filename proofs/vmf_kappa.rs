@@ -38,12 +38,14 @@
 
 // derivation: vmf::kappa_mle
 // derivation: vmf::kappa_sra
-// derivation: vmf::mean_direction
+// derivation: vmf::mean_resultant
 
 use probdml::registry::budget;
 use probdml::vmf::{self, VonMisesFisher};
 use proptest::prelude::*;
-use proptest::test_runner::{Config as ProptestConfig, FileFailurePersistence, RngAlgorithm, RngSeed};
+use proptest::test_runner::{
+    Config as ProptestConfig, FileFailurePersistence, RngAlgorithm, RngSeed,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -83,7 +85,13 @@ fn dims_two_steps() -> impl Strategy<Value = usize> {
 /// log-uniform in `R̄` (small) and in `1 − R̄` (near 1), uniform in between.
 fn rbars() -> impl Strategy<Value = f64> {
     prop_oneof![
-        prop::sample::select(vec![1e-6, 1.0 - 1e-12, 0.5, 0.5f64.next_down(), 0.5f64.next_up()]),
+        prop::sample::select(vec![
+            1e-6,
+            1.0 - 1e-12,
+            0.5,
+            0.5f64.next_down(),
+            0.5f64.next_up()
+        ]),
         (-6.0f64..-0.3).prop_map(|e| 10f64.powf(e)),
         (-12.0f64..-0.3).prop_map(|e| 1.0 - 10f64.powf(e)),
         1e-6f64..(1.0 - 1e-12),
@@ -216,7 +224,20 @@ fn ulp(x: f64) -> f64 {
 #[test]
 fn sra_error_table() {
     let dims = [2usize, 3, 10, 44, 45, 100, 1_000, 10_000, 100_000];
-    let rbars = [1e-6, 0.1, 0.3, 0.5, 0.7, 0.716, 0.87, 0.9, 0.99, 0.999, 1.0 - 1e-6, 1.0 - 1e-12];
+    let rbars = [
+        1e-6,
+        0.1,
+        0.3,
+        0.5,
+        0.7,
+        0.716,
+        0.87,
+        0.9,
+        0.99,
+        0.999,
+        1.0 - 1e-6,
+        1.0 - 1e-12,
+    ];
     println!("| M | R̄ | κ̂ (MLE) | Banerjee | 1 step | 2 steps | 4 steps |");
     println!("|---|---|---|---|---|---|---|");
     let mut worst = [0.0_f64; 4];
@@ -232,12 +253,24 @@ fn sra_error_table() {
                 err[0], err[1], err[2], err[3]
             );
             if dim >= 45 {
-                assert!(err[2] <= budget::KAPPA_SRA2, "M = {dim}, R̄ = {rbar}: {err:?}");
+                assert!(
+                    err[2] <= budget::KAPPA_SRA2,
+                    "M = {dim}, R̄ = {rbar}: {err:?}"
+                );
             }
-            assert!(err[3] <= budget::KAPPA_SRA2, "M = {dim}, R̄ = {rbar}: {err:?}");
+            assert!(
+                err[3] <= budget::KAPPA_SRA2,
+                "M = {dim}, R̄ = {rbar}: {err:?}"
+            );
             // Each Newton step improves on its start unless both are at rounding level.
-            assert!(err[1] <= err[0].max(1e-14), "M = {dim}, R̄ = {rbar}: {err:?}");
-            assert!(err[2] <= err[1].max(1e-14), "M = {dim}, R̄ = {rbar}: {err:?}");
+            assert!(
+                err[1] <= err[0].max(1e-14),
+                "M = {dim}, R̄ = {rbar}: {err:?}"
+            );
+            assert!(
+                err[2] <= err[1].max(1e-14),
+                "M = {dim}, R̄ = {rbar}: {err:?}"
+            );
             for s in 0..4 {
                 worst[s] = worst[s].max(err[s]);
             }
@@ -254,13 +287,22 @@ fn sra_error_table() {
 #[test]
 fn refutation_sra_two_steps_in_low_dimension() {
     // (M, R̄): the worst R̄ of a 5·10⁻⁵ grid at M = 2, 3, 10 and 43.
-    for (dim, rbar, at_least) in [(2usize, 0.8695, 2e-5), (3, 0.807, 5e-6), (10, 0.7345, 3e-8), (43, 0.7156, 1.05e-10)] {
+    for (dim, rbar, at_least) in [
+        (2usize, 0.8695, 2e-5),
+        (3, 0.807, 5e-6),
+        (10, 0.7345, 3e-8),
+        (43, 0.7156, 1.05e-10),
+    ] {
         let mle = vmf::exact::kappa_mle(dim, rbar).unwrap();
         let sra2 = vmf::exact::kappa_sra(dim, rbar, 2).unwrap();
         let err = (sra2 - mle).abs() / mle;
-        assert!(err > budget::KAPPA_SRA2 && err > at_least, "M = {dim}, R̄ = {rbar}: {err:e}");
+        assert!(
+            err > budget::KAPPA_SRA2 && err > at_least,
+            "M = {dim}, R̄ = {rbar}: {err:e}"
+        );
         // The fast twins agree that the claim fails there.
-        let fast = (vmf::kappa_sra(dim, rbar, 2).unwrap() - vmf::kappa_mle(dim, rbar).unwrap()).abs();
+        let fast =
+            (vmf::kappa_sra(dim, rbar, 2).unwrap() - vmf::kappa_mle(dim, rbar).unwrap()).abs();
         assert!(fast / mle > budget::KAPPA_SRA2);
         // The corrected statement holds at the same points.
         let sra4 = vmf::exact::kappa_sra(dim, rbar, 4).unwrap();
@@ -274,8 +316,12 @@ fn mle_m3_closed_form() {
     for &kappa in &[0.5_f64, 1.0, 2.0, 10.0, 100.0] {
         let rbar = 1.0 / kappa.tanh() - 1.0 / kappa;
         let k = vmf::kappa_mle(3, rbar).unwrap();
-        let resolution = 0.5 * ulp(rbar) / (kappa * (1.0 / (kappa * kappa) - 1.0 / kappa.sinh().powi(2)));
-        assert!((k - kappa).abs() <= (1e-14 + 4.0 * resolution) * kappa, "κ = {kappa}: {k}");
+        let resolution =
+            0.5 * ulp(rbar) / (kappa * (1.0 / (kappa * kappa) - 1.0 / kappa.sinh().powi(2)));
+        assert!(
+            (k - kappa).abs() <= (1e-14 + 4.0 * resolution) * kappa,
+            "κ = {kappa}: {k}"
+        );
     }
     // 1 − A_3(κ) = 1/κ for κ ≥ 40 (to e^{−80}): R̄ = 1 − 2⁻ᵏ gives κ = 2ᵏ exactly.
     for k in [10, 20, 30, 40] {
@@ -295,7 +341,14 @@ fn edges_and_bad_input() {
             assert_eq!(vmf::kappa_sra(dim, 0.0, steps).unwrap(), 0.0);
             assert_eq!(vmf::exact::kappa_sra(dim, 0.0, steps).unwrap(), 0.0);
         }
-        for bad in [1.0, 1.5, -1e-300, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        for bad in [
+            1.0,
+            1.5,
+            -1e-300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
             assert!(vmf::kappa_mle(dim, bad).is_err(), "R̄ = {bad}");
             assert!(vmf::kappa_sra(dim, bad, 2).is_err(), "R̄ = {bad}");
             assert!(vmf::exact::kappa_mle(dim, bad).is_err(), "R̄ = {bad}");
@@ -349,14 +402,20 @@ fn mean_resultant_fast_matches_exact() {
                 let abs_sums: Vec<f64> = (0..dim)
                     .map(|j| samples.iter().skip(j).step_by(dim).map(|v| v.abs()).sum())
                     .collect();
-                let cond = abs_sums.iter().map(|v| v * v).sum::<f64>().sqrt() / (exact.rbar * n as f64);
+                let cond =
+                    abs_sums.iter().map(|v| v * v).sum::<f64>().sqrt() / (exact.rbar * n as f64);
                 assert_eq!(fast.n, n);
                 assert!(
                     (fast.rbar - exact.rbar).abs() <= budget::RATIO * cond * exact.rbar,
-                    "M = {dim}, κ = {kappa}, n = {n}: R̄ {} vs {}", fast.rbar, exact.rbar
+                    "M = {dim}, κ = {kappa}, n = {n}: R̄ {} vs {}",
+                    fast.rbar,
+                    exact.rbar
                 );
                 for (a, b) in fast.direction.iter().zip(&exact.direction) {
-                    assert!((a - b).abs() <= budget::RATIO * cond, "M = {dim}, κ = {kappa}, n = {n}: μ̂");
+                    assert!(
+                        (a - b).abs() <= budget::RATIO * cond,
+                        "M = {dim}, κ = {kappa}, n = {n}: μ̂"
+                    );
                 }
             }
         }
@@ -383,10 +442,14 @@ fn mean_resultant_estimates_the_parameters() {
             // R̄ ≥ μᵀx̄ = mean of w, and R̄ − w̄ = O(1/n): judge w̄ against A_M in 6σ.
             let nf = n as f64;
             let mean = w.iter().sum::<f64>() / nf;
-            let sigma = (w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (nf - 1.0) / nf).sqrt();
+            let sigma =
+                (w.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (nf - 1.0) / nf).sqrt();
             let a = vmf::exact::mean_resultant_length(dim, kappa);
             assert!((mean - a).abs() <= budget::MONTE_CARLO_SIGMAS * sigma);
-            assert!(mr.rbar >= mean && mr.rbar - mean <= budget::MONTE_CARLO_SIGMAS * sigma + (dim as f64) / nf);
+            assert!(
+                mr.rbar >= mean
+                    && mr.rbar - mean <= budget::MONTE_CARLO_SIGMAS * sigma + (dim as f64) / nf
+            );
             // μ̂ → μ: the tangent part t̄ of the sample mean has R̄² = w̄² + ‖t̄‖² exactly, and
             // n‖t̄‖²(M−1)/(1 − E w²) ~ χ²_{M−1}; Laurent–Massart: P(χ²_k > k + 2√(kx) + 2x) ≤ e^{−x}.
             let k = (dim - 1) as f64;
@@ -394,7 +457,10 @@ fn mean_resultant_estimates_the_parameters() {
             let mean_sq = w.iter().map(|v| v * v).sum::<f64>() / nf;
             let tangent_sq = mr.rbar * mr.rbar - mean * mean;
             let bound = (k + 2.0 * (k * x).sqrt() + 2.0 * x) * (1.0 - mean_sq) / (k * nf);
-            assert!(tangent_sq <= bound, "M = {dim}, κ = {kappa}: ‖t̄‖² = {tangent_sq:e} > {bound:e}");
+            assert!(
+                tangent_sq <= bound,
+                "M = {dim}, κ = {kappa}: ‖t̄‖² = {tangent_sq:e} > {bound:e}"
+            );
             assert!((mr.direction[1] - mean / mr.rbar).abs() < 1e-12);
             let u = vmf::lam_uncertainty(&samples, dim).unwrap();
             assert!((u * vmf::kappa_sra(dim, mr.rbar, 0).unwrap() - 1.0).abs() < 1e-14);
@@ -412,8 +478,71 @@ fn mean_resultant_bad_input() {
     assert!(vmf::mean_resultant(&[1.0], 1).is_err());
     assert!(vmf::mean_resultant(&[1.0, 1.0], 2).is_err());
     assert!(vmf::mean_resultant(&[f64::NAN, 1.0], 2).is_err());
-    assert!(vmf::mean_resultant(&[1.0, 0.0, -1.0, 0.0], 2).is_err(), "Σx = 0");
-    assert!(vmf::exact::mean_resultant(&[1.0, 0.0, -1.0, 0.0], 2).is_err(), "Σx = 0");
-    assert_eq!(vmf::lam_uncertainty(&[1.0, 0.0, -1.0, 0.0], 2).unwrap(), f64::INFINITY);
+    assert!(
+        vmf::mean_resultant(&[1.0, 0.0, -1.0, 0.0], 2).is_err(),
+        "Σx = 0"
+    );
+    assert!(
+        vmf::exact::mean_resultant(&[1.0, 0.0, -1.0, 0.0], 2).is_err(),
+        "Σx = 0"
+    );
+    assert_eq!(
+        vmf::lam_uncertainty(&[1.0, 0.0, -1.0, 0.0], 2).unwrap(),
+        f64::INFINITY
+    );
     assert_eq!(vmf::lam_uncertainty(&[0.0, 1.0, 0.0, 1.0], 2).unwrap(), 0.0);
+}
+
+/// Torture run (ignored by default; `cargo test --release --test vmf_kappa -- --ignored`):
+/// claims 3 and 4 on a dense grid — every `M ≤ 200` and a log grid to `10⁵`, 400 values of `R̄`
+/// per dimension spread over `[10⁻⁶, 1 − 10⁻¹²]` — and the fast MLE against the reference on
+/// 500 seeded random cases.
+#[test]
+#[ignore]
+fn torture_dense_grid() {
+    let dim_grid: Vec<usize> = (2..=200)
+        .chain((0..40).map(|i| (200.0 * 500f64.powf(i as f64 / 39.0)) as usize))
+        .collect();
+    let rbar_grid: Vec<f64> = (0..400)
+        .map(|i| {
+            let t = i as f64 / 399.0;
+            if i % 2 == 0 {
+                10f64.powf(-6.0 + 5.7 * t)
+            } else {
+                1.0 - 10f64.powf(-12.0 + 11.7 * t)
+            }
+        })
+        .collect();
+    let mut worst2: f64 = 0.0;
+    for &dim in &dim_grid {
+        for &rbar in &rbar_grid {
+            let mle = vmf::kappa_mle(dim, rbar).unwrap();
+            let e4 = (vmf::kappa_sra(dim, rbar, 4).unwrap() - mle).abs() / mle;
+            assert!(
+                e4 <= budget::KAPPA_SRA2,
+                "four steps: M = {dim}, R̄ = {rbar}: {e4:e}"
+            );
+            if dim >= 45 {
+                let e2 = (vmf::kappa_sra(dim, rbar, 2).unwrap() - mle).abs() / mle;
+                assert!(
+                    e2 <= budget::KAPPA_SRA2,
+                    "two steps: M = {dim}, R̄ = {rbar}: {e2:e}"
+                );
+                worst2 = worst2.max(e2);
+            }
+        }
+    }
+    println!("largest two-step error for M ≥ 45: {worst2:.2e}");
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        failure_persistence: None,
+        ..config(500)
+    });
+    runner
+        .run(&(dims(), rbars()), |(dim, rbar)| {
+            let exact = vmf::exact::kappa_mle(dim, rbar).unwrap();
+            let fast = vmf::kappa_mle(dim, rbar).unwrap();
+            prop_assert!((fast - exact).abs() <= budget::KAPPA_ROUND_TRIP * exact);
+            Ok(())
+        })
+        .unwrap();
 }

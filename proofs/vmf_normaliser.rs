@@ -1,7 +1,6 @@
+// derivation: vmf::log_norm_const
+// derivation: vmf::mean_resultant_length
 //! # The vMF normaliser ln C_M(κ) and A_M(κ) (spec chapter 01)
-//!
-//! // derivation: vmf::log_norm_const
-//! // derivation: vmf::mean_resultant_length
 //!
 //! **Claim 1 (budget).** For M ∈ [2, 10⁵] and κ ∈ [0, 10⁸]:
 //! |log_norm_const(M, κ) − ln C_M(κ)| ≤ 4·10⁻¹⁵·max(1, |ln C_M(κ)|) and

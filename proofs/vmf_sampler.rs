@@ -78,7 +78,10 @@ fn ks_cosine_fast_sampler_on_the_spec_grid() {
             let mut r = rng(1, dim, cell);
             let mut w: Vec<f64> = (0..N_FAST).map(|_| vmf.sample_cosine(&mut r)).collect();
             let (d, p) = ks_test(&mut w, |t| law.cdf(t));
-            assert!(p >= budget::SAMPLER_ALPHA, "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}");
+            assert!(
+                p >= budget::SAMPLER_ALPHA,
+                "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}"
+            );
             worst = worst.min(p);
         }
     }
@@ -96,7 +99,10 @@ fn ks_cosine_exact_sampler_on_the_spec_grid() {
             let mut w: Vec<f64> = (0..N_EXACT).map(|_| vmf.sample_cosine(&mut r)).collect();
             let law = vmf.marginal();
             let (d, p) = ks_test(&mut w, |t| law.cdf(t));
-            assert!(p >= budget::SAMPLER_ALPHA, "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}");
+            assert!(
+                p >= budget::SAMPLER_ALPHA,
+                "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}"
+            );
             worst = worst.min(p);
         }
     }
@@ -121,12 +127,20 @@ fn ks_cosine_of_full_vectors() {
                 })
                 .collect();
             let (d, p) = ks_test(&mut w, |t| law.cdf(t));
-            assert!(p >= budget::SAMPLER_ALPHA, "fast M = {dim}, κ = {kappa}: D = {d}, p = {p:e}");
+            assert!(
+                p >= budget::SAMPLER_ALPHA,
+                "fast M = {dim}, κ = {kappa}: D = {d}, p = {p:e}"
+            );
 
             let exact = vmf::exact::VonMisesFisher::new(&mu, kappa).unwrap();
-            let mut w: Vec<f64> = (0..n / 5).map(|_| dot(&mu, &exact.sample(&mut r))).collect();
+            let mut w: Vec<f64> = (0..n / 5)
+                .map(|_| dot(&mu, &exact.sample(&mut r)))
+                .collect();
             let (d, p) = ks_test(&mut w, |t| law.cdf(t));
-            assert!(p >= budget::SAMPLER_ALPHA, "exact M = {dim}, κ = {kappa}: D = {d}, p = {p:e}");
+            assert!(
+                p >= budget::SAMPLER_ALPHA,
+                "exact M = {dim}, κ = {kappa}: D = {d}, p = {p:e}"
+            );
         }
     }
 }
@@ -139,7 +153,10 @@ fn ks_has_power_against_a_wrong_kappa() {
     let mut r = rng(4, 3, 0);
     let mut w: Vec<f64> = (0..N_FAST).map(|_| vmf.sample_cosine(&mut r)).collect();
     let (d, p) = ks_test(&mut w, |t| wrong.cdf(t));
-    assert!(p < budget::SAMPLER_ALPHA, "D = {d}, p = {p:e}: the test should reject");
+    assert!(
+        p < budget::SAMPLER_ALPHA,
+        "D = {d}, p = {p:e}: the test should reject"
+    );
 }
 
 /// Claim 2: `E[μᵀX] = A_M(κ)` within a computed 6σ band, on the spec grid.
@@ -211,14 +228,20 @@ fn samples_have_unit_norm() {
             for _ in 0..2_000 {
                 fast.sample_into(&mut r, &mut x);
                 let err = (accurate_norm(&x) - 1.0).abs();
-                assert!(err <= budget::UNIT_NORM, "fast M = {dim}, κ = {kappa}: |‖x‖ − 1| = {err:e}");
+                assert!(
+                    err <= budget::UNIT_NORM,
+                    "fast M = {dim}, κ = {kappa}: |‖x‖ − 1| = {err:e}"
+                );
                 worst = worst.max(err);
             }
             let exact = vmf::exact::VonMisesFisher::new(&mu, kappa).unwrap();
             for _ in 0..100 {
                 exact.sample_into(&mut r, &mut x);
                 let err = (accurate_norm(&x) - 1.0).abs();
-                assert!(err <= budget::UNIT_NORM, "exact M = {dim}, κ = {kappa}: |‖x‖ − 1| = {err:e}");
+                assert!(
+                    err <= budget::UNIT_NORM,
+                    "exact M = {dim}, κ = {kappa}: |‖x‖ − 1| = {err:e}"
+                );
             }
         }
     }
@@ -233,7 +256,9 @@ struct Rotation {
 
 impl Rotation {
     fn random(dim: usize, rng: &mut ChaCha8Rng) -> Self {
-        Self { reflections: (0..3).map(|_| random_unit(dim, rng)).collect() }
+        Self {
+            reflections: (0..3).map(|_| random_unit(dim, rng)).collect(),
+        }
     }
 
     /// `R x = H₁ H₂ H₃ x`, `Hᵢ = I − 2vᵢvᵢᵀ`.
@@ -263,12 +288,17 @@ fn rotational_equivariance() {
             let around_mu = VonMisesFisher::new(&mu, kappa).unwrap();
             let directions = [random_unit(dim, &mut r), random_unit(dim, &mut r)];
             let xs: Vec<Vec<f64>> = (0..n).map(|_| around_rmu.sample(&mut r)).collect();
-            let ys: Vec<Vec<f64>> = (0..n).map(|_| rot.apply(&around_mu.sample(&mut r))).collect();
+            let ys: Vec<Vec<f64>> = (0..n)
+                .map(|_| rot.apply(&around_mu.sample(&mut r)))
+                .collect();
             for a in &directions {
                 let mut px: Vec<f64> = xs.iter().map(|x| dot(a, x)).collect();
                 let mut py: Vec<f64> = ys.iter().map(|y| dot(a, y)).collect();
                 let (d, p) = ks_two_sample(&mut px, &mut py);
-                assert!(p >= budget::SAMPLER_ALPHA, "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}");
+                assert!(
+                    p >= budget::SAMPLER_ALPHA,
+                    "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}"
+                );
             }
         }
     }
@@ -332,7 +362,10 @@ fn wood_by_hand(mu: &[f64], kappa: f64, rng: &mut ChaCha8Rng) -> Vec<f64> {
     u[0] += s;
     let uu: f64 = u.iter().map(|v| v * v).sum();
     let uy = dot(&u, &y);
-    y.iter().zip(&u).map(|(yi, ui)| -s * (yi - 2.0 * uy / uu * ui)).collect()
+    y.iter()
+        .zip(&u)
+        .map(|(yi, ui)| -s * (yi - 2.0 * uy / uu * ui))
+        .collect()
 }
 
 /// The pinned values below were printed once by `wood_by_hand` (not by the crate) with
@@ -358,22 +391,52 @@ fn value_stability() {
                 continue;
             }
             for j in 0..mu.len() {
-                assert!((by_hand[j] - want[j]).abs() <= 1e-15, "by hand vs pinned: {by_hand:?}");
-                assert!((got[j] - want[j]).abs() <= 1e-14, "crate vs pinned: {got:?} vs {want:?}");
+                assert!(
+                    (by_hand[j] - want[j]).abs() <= 1e-15,
+                    "by hand vs pinned: {by_hand:?}"
+                );
+                assert!(
+                    (got[j] - want[j]).abs() <= 1e-14,
+                    "crate vs pinned: {got:?} vs {want:?}"
+                );
             }
         }
     }
 }
 
-const PINNED_M2: [&[f64]; 2] =
-    [&[0.3764601791802211, 0.926432800310738], &[0.05086479511012554, 0.9987055485068685]];
+const PINNED_M2: [&[f64]; 2] = [
+    &[0.3764601791802211, 0.926432800310738],
+    &[0.05086479511012554, 0.9987055485068685],
+];
 const PINNED_M5: [&[f64]; 2] = [
-    &[-0.23842065021419345, -0.3210241464801862, 0.5421176631292985, 0.7389197151477457, 0.01432427370975661],
-    &[-0.21037159599822422, -0.5201232691523027, 0.1407904192362394, -0.05329593739344327, -0.8139736957617976],
+    &[
+        -0.23842065021419345,
+        -0.3210241464801862,
+        0.5421176631292985,
+        0.7389197151477457,
+        0.01432427370975661,
+    ],
+    &[
+        -0.21037159599822422,
+        -0.5201232691523027,
+        0.1407904192362394,
+        -0.05329593739344327,
+        -0.8139736957617976,
+    ],
 ];
 const PINNED_M4_UNIFORM: [&[f64]; 2] = [
-    &[-0.3144228967054766, 0.626691769688466, 0.19894652422217424, 0.684701357039689],
-    &[0.20708446887623577, -0.009727312346726382, -0.8541744316367107, -0.47687256419599044],
+    &[
+        -0.3144228967054766,
+        0.626691769688466,
+        0.19894652422217424,
+        0.684701357039689,
+    ],
+    &[
+        0.20708446887623577,
+        -0.009727312346726382,
+        -0.8541744316367107,
+        -0.47687256419599044,
+    ],
 ];
 
 /// Claim 6: `from_natural(κμ)` is `vMF(μ, κ)`, and `ν = 0` is the uniform law.
@@ -389,7 +452,10 @@ fn natural_parameters() {
     let mut r = rng(10, 10, 0);
     let mut w: Vec<f64> = (0..N_FAST).map(|_| uniform.sample(&mut r)[0]).collect();
     let (d, p) = ks_test(&mut w, |t| law.cdf(t));
-    assert!(p >= budget::SAMPLER_ALPHA, "uniform from ν = 0: D = {d}, p = {p:e}");
+    assert!(
+        p >= budget::SAMPLER_ALPHA,
+        "uniform from ν = 0: D = {d}, p = {p:e}"
+    );
     let exact = vmf::exact::VonMisesFisher::from_natural(&[0.0, -6.0, 8.0]).unwrap();
     assert_eq!((exact.kappa(), exact.mu()), (10.0, &[0.0, -0.6, 0.8][..]));
 }
@@ -405,7 +471,15 @@ fn bad_input() {
     assert!(VonMisesFisher::new(&[f64::NAN, 1.0], 1.0).is_err());
     assert!(VonMisesFisher::from_natural(&[f64::INFINITY, 0.0]).is_err());
     assert!(VonMisesFisher::from_natural(&[f64::MAX, f64::MAX]).is_err()); // ‖ν‖ overflows
-    assert!((VonMisesFisher::from_natural(&[3e300, 4e300]).unwrap().kappa() / 5e300 - 1.0).abs() < 1e-15);
+    assert!(
+        (VonMisesFisher::from_natural(&[3e300, 4e300])
+            .unwrap()
+            .kappa()
+            / 5e300
+            - 1.0)
+            .abs()
+            < 1e-15
+    );
     assert!(VonMisesFisher::from_natural(&[1.0]).is_err());
     assert!(vmf::exact::VonMisesFisher::new(&[1.0, 0.1], 1.0).is_err());
     assert!(vmf::exact::VonMisesFisher::new(&[1.0, 0.0], -1.0).is_err());
@@ -424,7 +498,10 @@ fn torture_ks_million_draws() {
             let mut w: Vec<f64> = (0..1_000_000).map(|_| vmf.sample_cosine(&mut r)).collect();
             let (d, p) = ks_test(&mut w, |t| law.cdf(t));
             println!("M = {dim:5}, κ = {kappa:8.0e}: D = {d:.2e}, p = {p:.3e}");
-            assert!(p >= budget::SAMPLER_ALPHA, "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}");
+            assert!(
+                p >= budget::SAMPLER_ALPHA,
+                "M = {dim}, κ = {kappa}: D = {d}, p = {p:e}"
+            );
         }
     }
 }

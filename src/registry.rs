@@ -165,7 +165,7 @@ pub static DERIVATIONS: &[Derivation] = &[
         chapter: "02-vmf.md",
     },
     Derivation {
-        name: "vmf::mean_direction",
+        name: "vmf::mean_resultant",
         source: "spec 02; LAM App. C: μ̂ = Σx/‖Σx‖, R̄ = ‖Σx‖/n",
         budget: Budget::Relative(budget::RATIO),
         reason: "a compensated sum against a plain one: conditioning of ‖Σx‖",

@@ -41,7 +41,10 @@ pub(crate) struct Neumaier {
 impl Neumaier {
     /// An empty sum.
     pub(crate) const fn new() -> Self {
-        Self { sum: 0.0, compensation: 0.0 }
+        Self {
+            sum: 0.0,
+            compensation: 0.0,
+        }
     }
 
     /// Adds one term.
@@ -67,12 +70,35 @@ impl Neumaier {
 }
 
 /// `Σ aᵢbᵢ` as accurate as if computed in twice the working precision (Ogita–Rump–Oishi Dot2).
+///
+/// Four independent lanes, each its own Dot2 (TwoProduct + TwoSum, errors collected in a
+/// compensation term), combined by a compensated sum at the end: the error bound is that of
+/// Dot2 (`|Δ| ≤ u|Σ| + γ²_{n} Σ|aᵢbᵢ|`), and the lanes break the TwoSum dependency chain so the
+/// loop runs at about the speed of a naive dot product.
 pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
-    let mut acc = Neumaier::new();
-    for (&x, &y) in a.iter().zip(b) {
+    let mut s = [0.0_f64; 4];
+    let mut c = [0.0_f64; 4];
+    let ca = a.chunks_exact(4);
+    let cb = b.chunks_exact(4);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            let (p, e) = two_prod(x[l], y[l]);
+            let (t, e2) = two_sum(s[l], p);
+            s[l] = t;
+            c[l] += e + e2;
+        }
+    }
+    for (&x, &y) in ra.iter().zip(rb) {
         let (p, e) = two_prod(x, y);
-        acc.add_pair(p, e);
+        let (t, e2) = two_sum(s[0], p);
+        s[0] = t;
+        c[0] += e + e2;
+    }
+    let mut acc = Neumaier::new();
+    for l in 0..4 {
+        acc.add_pair(s[l], c[l]);
     }
     acc.total()
 }

@@ -169,7 +169,7 @@ pub(crate) fn complement_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
 /// assert!((mean_resultant_length_complement(3, k) / want - 1.0).abs() < 1e-14);
 /// ```
 pub fn mean_resultant_length_complement(dim: usize, kappa: f64) -> f64 {
-    if dim < 2 || !(kappa >= 0.0) || !kappa.is_finite() {
+    if dim < 2 || kappa.is_nan() || kappa < 0.0 || !kappa.is_finite() {
         return f64::NAN;
     }
     if kappa == 0.0 {
@@ -206,7 +206,10 @@ mod tests {
             let want = 1.0 / k - coth_minus_1;
             let (ln_a, dln_a) = debye_log_ratio(3, k);
             let d = -ln_a.exp_m1();
-            assert!((d / want - 1.0).abs() < 4e-16 * 8.0, "κ = {k}: {d} vs {want}");
+            assert!(
+                (d / want - 1.0).abs() < 4e-16 * 8.0,
+                "κ = {k}: {d} vs {want}"
+            );
             // A_3' = 1/κ² − csch²κ.
             let slope = ln_a.exp() * dln_a;
             let want_slope = 1.0 / (k * k) - 1.0 / k.sinh().powi(2);

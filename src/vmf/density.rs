@@ -37,7 +37,11 @@ pub(crate) fn require_unit(arg: &'static str, v: &[f64]) -> Result<()> {
     if (norm - 1.0).abs() <= tolerance {
         Ok(())
     } else {
-        Err(Error::NotUnitVector { arg, norm, tolerance })
+        Err(Error::NotUnitVector {
+            arg,
+            norm,
+            tolerance,
+        })
     }
 }
 
@@ -46,7 +50,11 @@ pub(crate) fn require_unit(arg: &'static str, v: &[f64]) -> Result<()> {
 pub(crate) fn check_density_args(x: &[f64], mu: &[f64], kappa: f64) -> Result<usize> {
     let dim = require_sphere_dim("mu", mu.len())?;
     if x.len() != dim {
-        return Err(Error::DimensionMismatch { arg: "x", expected: dim, got: x.len() });
+        return Err(Error::DimensionMismatch {
+            arg: "x",
+            expected: dim,
+            got: x.len(),
+        });
     }
     require_nonnegative("kappa", kappa)?;
     require_unit("mu", mu)?;

@@ -161,7 +161,10 @@ mod tests {
         // M = 3: KL = ln(κ / sinh κ) + κ coth κ − 1, well conditioned at κ ~ 1..9.
         for &k in &[0.5_f64, 1.0, 3.0, 9.0] {
             let want = (k / k.sinh()).ln() + k / k.tanh() - 1.0;
-            assert!((kl_series(3.0, k) - want).abs() < 4e-15 * want.max(1.0), "κ={k}");
+            assert!(
+                (kl_series(3.0, k) - want).abs() < 4e-15 * want.max(1.0),
+                "κ={k}"
+            );
         }
     }
 }

@@ -27,7 +27,11 @@ pub(crate) fn check_rbar(dim: usize, rbar: f64) -> Result<()> {
     if (0.0..1.0).contains(&rbar) {
         Ok(())
     } else {
-        Err(Error::OutOfDomain { arg: "rbar", value: rbar, rule: "must satisfy 0 <= rbar < 1" })
+        Err(Error::OutOfDomain {
+            arg: "rbar",
+            value: rbar,
+            rule: "must satisfy 0 <= rbar < 1",
+        })
     }
 }
 
@@ -83,7 +87,10 @@ pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<
             g = residual.eval(lo).0;
             expansions += 1;
             if expansions > 2200 || lo == 0.0 || g.is_nan() {
-                return Err(Error::NoConvergence { method: METHOD, iterations: expansions });
+                return Err(Error::NoConvergence {
+                    method: METHOD,
+                    iterations: expansions,
+                });
             }
         }
     } else {
@@ -93,7 +100,10 @@ pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<
             g = residual.eval(hi).0;
             expansions += 1;
             if expansions > 2200 || !hi.is_finite() || g.is_nan() {
-                return Err(Error::NoConvergence { method: METHOD, iterations: expansions });
+                return Err(Error::NoConvergence {
+                    method: METHOD,
+                    iterations: expansions,
+                });
             }
         }
     }
@@ -131,7 +141,10 @@ pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<
         gx = gn;
         dg = dgn;
     }
-    Err(Error::NoConvergence { method: METHOD, iterations: 200 })
+    Err(Error::NoConvergence {
+        method: METHOD,
+        iterations: 200,
+    })
 }
 
 /// Banerjee's start plus `newton_steps` of Sra's Newton iteration on a residual.
@@ -139,7 +152,7 @@ pub(crate) fn sra_iterate<R: Residual>(residual: &R, start: f64, newton_steps: u
     let mut kappa = start;
     for _ in 0..newton_steps {
         let (g, slope) = residual.eval(kappa);
-        if g == 0.0 || !(slope > 0.0) || !slope.is_finite() {
+        if g == 0.0 || slope.is_nan() || slope <= 0.0 || !slope.is_finite() {
             break;
         }
         let next = kappa - g / slope;
@@ -232,5 +245,9 @@ pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
     if rbar == 0.0 {
         return Ok(0.0);
     }
-    Ok(sra_iterate(&FastResidual { dim, rbar }, banerjee(dim, rbar), newton_steps))
+    Ok(sra_iterate(
+        &FastResidual { dim, rbar },
+        banerjee(dim, rbar),
+        newton_steps,
+    ))
 }

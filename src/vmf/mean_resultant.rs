@@ -24,7 +24,11 @@ const BLOCK_ROWS: usize = 32;
 pub(crate) fn check_samples(samples: &[f64], dim: usize) -> Result<usize> {
     require_sphere_dim("dim", dim)?;
     if samples.is_empty() {
-        return Err(Error::TooFew { arg: "samples", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "samples",
+            min: 1,
+            got: 0,
+        });
     }
     if samples.len() % dim != 0 {
         return Err(Error::DimensionMismatch {
@@ -99,7 +103,11 @@ pub(crate) fn finish(sum: Vec<f64>, norm: f64, n: usize) -> Result<MeanResultant
         });
     }
     let direction = sum.into_iter().map(|s| s / norm).collect();
-    Ok(MeanResultant { direction, rbar: norm / n as f64, n })
+    Ok(MeanResultant {
+        direction,
+        rbar: norm / n as f64,
+        n,
+    })
 }
 
 /// Mean direction and mean resultant length of `n` unit vectors in `ℝ^M`.

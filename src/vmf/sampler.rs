@@ -76,7 +76,7 @@ impl Wood {
             let g2 = self.gamma.sample(rng);
             let u: f64 = rng.random();
             let den = self.b.mul_add(g1, g2);
-            if !(den > 0.0) {
+            if den.is_nan() || den <= 0.0 {
                 continue;
             }
             let exponent = self.slope * (g2 - g1) / den
@@ -180,11 +180,17 @@ impl VonMisesFisher {
     pub fn from_natural(nu: &[f64]) -> Result<Self> {
         require_sphere_dim("nu", nu.len())?;
         if let Some(&bad) = nu.iter().find(|x| !x.is_finite()) {
-            return Err(Error::NotFinite { arg: "nu", value: bad });
+            return Err(Error::NotFinite {
+                arg: "nu",
+                value: bad,
+            });
         }
         let kappa = norm2(nu);
         if !kappa.is_finite() {
-            return Err(Error::NotFinite { arg: "nu", value: kappa });
+            return Err(Error::NotFinite {
+                arg: "nu",
+                value: kappa,
+            });
         }
         if kappa == 0.0 {
             let mut e1 = vec![0.0; nu.len()];
@@ -202,7 +208,14 @@ impl VonMisesFisher {
         let mut householder = mu.clone();
         householder[0] += sign * norm2(&mu);
         let tau = 2.0 / sum_sq2(&householder);
-        Self { wood: Wood::new(mu.len(), kappa), mu, kappa, householder, tau, sign }
+        Self {
+            wood: Wood::new(mu.len(), kappa),
+            mu,
+            kappa,
+            householder,
+            tau,
+            sign,
+        }
     }
 
     /// The mean direction `μ` (unit).
@@ -244,12 +257,33 @@ impl VonMisesFisher {
 
     /// Draws one sample into `out` without allocating.
     ///
+    /// # Formula
+    ///
+    /// $$ X = Q\bigl(W,\ \sqrt{1-W^2}\,v\bigr),\qquad Q = -s(I - \tau uu^\top),\ u = \mu + s e_1 $$
+    ///
     /// # Panics
     ///
     /// If `out.len() != self.dim()`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::VonMisesFisher;
+    /// use rand::SeedableRng;
+    /// let s = 0.5_f64.sqrt();
+    /// let vmf = VonMisesFisher::new(&[s, -s], 0.0).unwrap(); // κ = 0: uniform on the circle
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    /// let mut x = [0.0; 2];
+    /// vmf.sample_into(&mut rng, &mut x);
+    /// assert!((x[0].hypot(x[1]) - 1.0).abs() < 1e-15);
+    /// ```
     pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
         let dim = self.mu.len();
-        assert_eq!(out.len(), dim, "sample_into: `out` must have length M = {dim}");
+        assert_eq!(
+            out.len(),
+            dim,
+            "sample_into: `out` must have length M = {dim}"
+        );
         if self.kappa == 0.0 {
             loop {
                 for v in out.iter_mut() {
@@ -291,7 +325,20 @@ impl VonMisesFisher {
         }
     }
 
-    /// Draws one sample.
+    /// Draws one sample (allocates the output; see [`sample_into`](Self::sample_into)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::VonMisesFisher;
+    /// use rand::distr::Distribution;
+    /// use rand::SeedableRng;
+    /// let vmf = VonMisesFisher::new(&[1.0, 0.0, 0.0, 0.0], 1e5).unwrap();
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    /// // Through the `Distribution` trait as well: 1 − μᵀx ≈ (M−1)/(2κ) = 1.5·10⁻⁵.
+    /// let x: Vec<f64> = Distribution::sample(&vmf, &mut rng);
+    /// assert!(1.0 - x[0] < 1.5e-4);
+    /// ```
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
         let mut out = vec![0.0; self.mu.len()];
         self.sample_into(rng, &mut out);

@@ -38,13 +38,7 @@ fn log_half_integral<G: Fn(f64) -> f64>(dim: usize, ln_g: G) -> f64 {
         .collect();
     // sin^{M−2} θ relative to θ = π/2, where it is 1 (accurate near the peak; see `Kernel`).
     let weight = Kernel::new(dim, 0.0, FRAC_PI_2);
-    integrate_log(
-        |t| ln_g(t) + weight.relative(t),
-        0.0,
-        FRAC_PI_2,
-        &hints,
-    )
-    .ln_value()
+    integrate_log(|t| ln_g(t) + weight.relative(t), 0.0, FRAC_PI_2, &hints).ln_value()
 }
 
 /// Reference twin of [`crate::vmf::entropy`], by quadrature.
@@ -149,7 +143,10 @@ mod tests {
         for &m in &[2usize, 3, 4, 10, 128, 2048] {
             let ln_z0 = LN_2 + log_half_integral(m, |_| 0.0);
             let want = log_sphere_area(m) - log_sphere_area(m - 1);
-            assert!((ln_z0 - want).abs() < 1e-14 * want.abs().max(1.0), "M = {m}");
+            assert!(
+                (ln_z0 - want).abs() < 1e-14 * want.abs().max(1.0),
+                "M = {m}"
+            );
         }
     }
 

@@ -78,7 +78,11 @@ pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
     if rbar == 0.0 {
         return Ok(0.0);
     }
-    Ok(sra_iterate(&ExactResidual { dim, rbar }, banerjee(dim, rbar), newton_steps))
+    Ok(sra_iterate(
+        &ExactResidual { dim, rbar },
+        banerjee(dim, rbar),
+        newton_steps,
+    ))
 }
 
 /// Reference twin of [`crate::vmf::mean_resultant_length_complement`], by quadrature.

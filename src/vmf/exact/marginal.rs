@@ -44,8 +44,19 @@ impl Kernel {
         let sin_r = theta_r.sin();
         let ln_sin_r = sin_r.ln();
         let h = (0.5 * theta_r).sin();
-        let phi_r = if dim == 2 { -2.0 * kappa * h * h } else { -2.0 * kappa * h * h + (dim - 2) as f64 * ln_sin_r };
-        Self { dim, kappa, theta_r, sin_r, ln_sin_r, phi_r }
+        let phi_r = if dim == 2 {
+            -2.0 * kappa * h * h
+        } else {
+            -2.0 * kappa * h * h + (dim - 2) as f64 * ln_sin_r
+        };
+        Self {
+            dim,
+            kappa,
+            theta_r,
+            sin_r,
+            ln_sin_r,
+            phi_r,
+        }
     }
 
     /// The kernel relative to its mode (`θ* = 0` for `M = 2`).
@@ -76,7 +87,11 @@ impl Kernel {
         }
         // sin θ / sin θ_r − 1 = 2 cos((θ+θ_r)/2) sin((θ−θ_r)/2) / sin θ_r.
         let q = 2.0 * half_sum.cos() * sd / self.sin_r;
-        let ln_ratio = if q > -0.5 { q.ln_1p() } else { theta.sin().ln() - self.ln_sin_r };
+        let ln_ratio = if q > -0.5 {
+            q.ln_1p()
+        } else {
+            theta.sin().ln() - self.ln_sin_r
+        };
         exponent + (self.dim - 2) as f64 * ln_ratio
     }
 }
@@ -181,7 +196,13 @@ impl CosineMarginal {
             acc.add(p.value);
             cumulative.push(acc.total());
         }
-        Ok(Self { dim, kappa, kernel, integral, cumulative })
+        Ok(Self {
+            dim,
+            kappa,
+            kernel,
+            integral,
+            cumulative,
+        })
     }
 
     /// `M`.
@@ -232,12 +253,19 @@ impl CosineMarginal {
             return 1.0;
         }
         let panels = &self.integral.panels;
-        let i = panels.partition_point(|p| p.b <= theta).min(panels.len() - 1);
+        let i = panels
+            .partition_point(|p| p.b <= theta)
+            .min(panels.len() - 1);
         let p = panels[i];
         let partial = if theta <= p.a {
             0.0
         } else {
-            gauss_legendre(&|t| self.kernel.relative(t), self.integral.shift, p.a, theta)
+            gauss_legendre(
+                &|t| self.kernel.relative(t),
+                self.integral.shift,
+                p.a,
+                theta,
+            )
         };
         ((self.cumulative[i] + partial) / self.total()).clamp(0.0, 1.0)
     }
@@ -273,7 +301,11 @@ impl CosineMarginal {
             return PI;
         }
         let target = p * self.total();
-        let i = self.cumulative.partition_point(|&c| c <= target).clamp(1, self.integral.panels.len()) - 1;
+        let i = self
+            .cumulative
+            .partition_point(|&c| c <= target)
+            .clamp(1, self.integral.panels.len())
+            - 1;
         let panel = self.integral.panels[i];
         let need = target - self.cumulative[i];
         let ln_f = |t: f64| self.kernel.relative(t);
@@ -302,11 +334,29 @@ impl CosineMarginal {
     }
 
     /// The `p`-quantile of `t = μᵀX`: `cos` of the `(1 − p)`-quantile of the angle.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::exact::CosineMarginal;
+    /// // M = 3, κ = 0: t is uniform on [−1, 1] (Archimedes), so the p-quantile is 2p − 1.
+    /// let law = CosineMarginal::new(3, 0.0).unwrap();
+    /// assert!((law.quantile(0.75) - 0.5).abs() < 1e-14);
+    /// ```
     pub fn quantile(&self, p: f64) -> f64 {
         self.quantile_angle(1.0 - p).cos()
     }
 
     /// `1 − A_M(κ) = E[1 − μᵀX] = E[2 sin²(θ/2)]`, relatively accurate for every `κ`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::exact::CosineMarginal;
+    /// // M = 3: 1 − A_3(κ) = 1/κ − (coth κ − 1) = 1/κ to e^{−2κ} at κ = 10⁶.
+    /// let law = CosineMarginal::new(3, 1e6).unwrap();
+    /// assert!((law.mean_complement() / 1e-6 - 1.0).abs() < 1e-14);
+    /// ```
     pub fn mean_complement(&self) -> f64 {
         let ln_num = log_moment_relative(&self.kernel, self.dim, self.kappa, |t| {
             let h = (0.5 * t).sin();
@@ -381,7 +431,10 @@ mod tests {
         for &k in &[1e-3_f64, 0.1, 1.0, 10.0, 100.0, 1e3, 1e5] {
             let law = CosineMarginal::new(3, k).unwrap();
             let ln_c = k.ln() - (4.0 * PI).ln() - (k + (-(-2.0 * k).exp_m1()).ln() - 2f64.ln());
-            assert!((law.log_norm_const() - ln_c).abs() <= 1e-14 * ln_c.abs().max(1.0), "κ={k}");
+            assert!(
+                (law.log_norm_const() - ln_c).abs() <= 1e-14 * ln_c.abs().max(1.0),
+                "κ={k}"
+            );
             // coth κ − 1/κ cancels for small κ; use its series there.
             let a = if k < 0.1 {
                 k / 3.0 - k.powi(3) / 45.0 + 2.0 * k.powi(5) / 945.0
@@ -426,7 +479,10 @@ mod tests {
             let law = CosineMarginal::new(m, k).unwrap();
             let a = crate::vmf::exact::mean_resultant_length(m, k);
             let riccati = 1.0 - a * a - (m as f64 - 1.0) * a / k;
-            assert!((law.variance() - riccati).abs() < 1e-13 * riccati, "M={m} κ={k}");
+            assert!(
+                (law.variance() - riccati).abs() < 1e-13 * riccati,
+                "M={m} κ={k}"
+            );
         }
     }
 }

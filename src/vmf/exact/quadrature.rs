@@ -37,6 +37,8 @@ struct Rule {
 /// Legendre recurrence in `f64` reproduces these nodes to 1 ulp but the weights only to
 /// ~10⁻¹⁵; the unit tests check that the table integrates `x^{2k}`, `2k ≤ 38`, to a few ulps.
 fn rule() -> &'static Rule {
+    // The digits beyond f64 are kept as published, for checking against the table.
+    #[allow(clippy::excessive_precision)]
     const RULE: Rule = Rule {
         nodes: [
             0.076_526_521_133_497_333_754_640_4,
@@ -85,7 +87,9 @@ fn max_on_nodes<F: Fn(f64) -> f64>(ln_f: &F, a: f64, b: f64) -> f64 {
     let r = rule();
     let c = 0.5 * (a + b);
     let h = 0.5 * (b - a);
-    r.nodes.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(ln_f(c - h * x)).max(ln_f(c + h * x)))
+    r.nodes.iter().fold(f64::NEG_INFINITY, |m, &x| {
+        m.max(ln_f(c - h * x)).max(ln_f(c + h * x))
+    })
 }
 
 /// One accepted panel `[a, b]` and `∫_a^b exp(ln f − shift)`.
@@ -119,21 +123,33 @@ impl Integral {
 pub(crate) fn integrate_log<F: Fn(f64) -> f64>(ln_f: F, a: f64, b: f64, hints: &[f64]) -> Integral {
     debug_assert!(a < b);
     let mut cuts: Vec<f64> = (0..=GRID_CELLS)
-        .map(|i| if i == GRID_CELLS { b } else { a + (b - a) * (i as f64 / GRID_CELLS as f64) })
+        .map(|i| {
+            if i == GRID_CELLS {
+                b
+            } else {
+                a + (b - a) * (i as f64 / GRID_CELLS as f64)
+            }
+        })
         .collect();
     cuts.extend(hints.iter().copied().filter(|&h| h > a && h < b));
     cuts.sort_by(f64::total_cmp);
     cuts.dedup();
 
-    let shift = cuts
-        .windows(2)
-        .fold(f64::NEG_INFINITY, |m, w| m.max(max_on_nodes(&ln_f, w[0], w[1])));
+    let shift = cuts.windows(2).fold(f64::NEG_INFINITY, |m, w| {
+        m.max(max_on_nodes(&ln_f, w[0], w[1]))
+    });
     if shift == f64::NEG_INFINITY {
-        return Integral { shift: 0.0, total: 0.0, panels: vec![Panel { a, b, value: 0.0 }] };
+        return Integral {
+            shift: 0.0,
+            total: 0.0,
+            panels: vec![Panel { a, b, value: 0.0 }],
+        };
     }
 
-    let first: Vec<(f64, f64, f64)> =
-        cuts.windows(2).map(|w| (w[0], w[1], gauss_legendre(&ln_f, shift, w[0], w[1]))).collect();
+    let first: Vec<(f64, f64, f64)> = cuts
+        .windows(2)
+        .map(|w| (w[0], w[1], gauss_legendre(&ln_f, shift, w[0], w[1])))
+        .collect();
     let estimate: f64 = first.iter().map(|p| p.2).sum();
     let tolerance = RELATIVE_TOLERANCE * estimate;
 
@@ -150,7 +166,11 @@ pub(crate) fn integrate_log<F: Fn(f64) -> f64>(ln_f: F, a: f64, b: f64, hints: &
         let halves = left + right;
         let converged = (whole - halves).abs() <= tolerance;
         if converged || depth >= MAX_DEPTH || m <= pa || m >= pb {
-            panels.push(Panel { a: pa, b: pb, value: halves });
+            panels.push(Panel {
+                a: pa,
+                b: pb,
+                value: halves,
+            });
         } else {
             stack.push((m, pb, right, depth + 1));
             stack.push((pa, m, left, depth + 1));
@@ -160,7 +180,11 @@ pub(crate) fn integrate_log<F: Fn(f64) -> f64>(ln_f: F, a: f64, b: f64, hints: &
     for p in &panels {
         acc.add(p.value);
     }
-    Integral { shift, total: acc.total(), panels }
+    Integral {
+        shift,
+        total: acc.total(),
+        panels,
+    }
 }
 
 #[cfg(test)]
@@ -173,9 +197,18 @@ mod tests {
         // ∫_{−1}^{1} x^{2k} dx = 2/(2k+1) for 2k ≤ 38 (odd powers vanish by symmetry).
         let r = rule();
         for k in 0..=19 {
-            let v: f64 = r.nodes.iter().zip(&r.weights).map(|(x, w)| 2.0 * w * x.powi(2 * k)).sum();
+            let v: f64 = r
+                .nodes
+                .iter()
+                .zip(&r.weights)
+                .map(|(x, w)| 2.0 * w * x.powi(2 * k))
+                .sum();
             let want = 2.0 / (2.0 * k as f64 + 1.0);
-            assert!((v - want).abs() <= 4.0 * f64::EPSILON * want, "x^{}: {v} vs {want}", 2 * k);
+            assert!(
+                (v - want).abs() <= 4.0 * f64::EPSILON * want,
+                "x^{}: {v} vs {want}",
+                2 * k
+            );
         }
     }
 

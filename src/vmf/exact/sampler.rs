@@ -51,6 +51,16 @@ impl VonMisesFisher {
     /// # Errors
     ///
     /// As [`crate::vmf::VonMisesFisher::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::exact::VonMisesFisher;
+    /// let vmf = VonMisesFisher::new(&[0.0, 0.0, 1.0], 2.0).unwrap();
+    /// // The tabulated marginal is the M = 3 law: mean coth 2 − 1/2.
+    /// assert!((vmf.marginal().mean() - (1.0 / 2.0_f64.tanh() - 0.5)).abs() < 1e-14);
+    /// assert!(VonMisesFisher::new(&[0.0, 0.0, 1.1], 2.0).is_err());
+    /// ```
     pub fn new(mu: &[f64], kappa: f64) -> Result<Self> {
         require_sphere_dim("mu", mu.len())?;
         require_nonnegative("kappa", kappa)?;
@@ -60,17 +70,35 @@ impl VonMisesFisher {
 
     /// Reference twin of [`crate::vmf::VonMisesFisher::from_natural`].
     ///
+    /// # Formula
+    ///
+    /// $$ \kappa = \lVert\nu\rVert,\qquad \mu = \nu/\lVert\nu\rVert $$
+    ///
     /// # Errors
     ///
     /// As [`crate::vmf::VonMisesFisher::from_natural`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::exact::VonMisesFisher;
+    /// let vmf = VonMisesFisher::from_natural(&[0.0, 3.0, 4.0]).unwrap();
+    /// assert_eq!((vmf.kappa(), vmf.mu()), (5.0, &[0.0, 0.6, 0.8][..]));
+    /// ```
     pub fn from_natural(nu: &[f64]) -> Result<Self> {
         require_sphere_dim("nu", nu.len())?;
         if let Some(&bad) = nu.iter().find(|x| !x.is_finite()) {
-            return Err(Error::NotFinite { arg: "nu", value: bad });
+            return Err(Error::NotFinite {
+                arg: "nu",
+                value: bad,
+            });
         }
         let kappa = norm2(nu);
         if !kappa.is_finite() {
-            return Err(Error::NotFinite { arg: "nu", value: kappa });
+            return Err(Error::NotFinite {
+                arg: "nu",
+                value: kappa,
+            });
         }
         if kappa == 0.0 {
             let mut e1 = vec![0.0; nu.len()];
@@ -90,7 +118,14 @@ impl VonMisesFisher {
         let mut householder = mu.clone();
         householder[0] += sign * norm2(&mu);
         let tau = 2.0 / sum_sq2(&householder);
-        Ok(Self { mu, kappa, law, householder, tau, sign })
+        Ok(Self {
+            mu,
+            kappa,
+            law,
+            householder,
+            tau,
+            sign,
+        })
     }
 
     /// The mean direction `μ` (unit).
@@ -114,6 +149,17 @@ impl VonMisesFisher {
     }
 
     /// Draws `w = μᵀX = cos F⁻¹(U)`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::vmf::exact::VonMisesFisher;
+    /// use rand::SeedableRng;
+    /// let vmf = VonMisesFisher::new(&[1.0, 0.0], 1e5).unwrap();
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+    /// let w = vmf.sample_cosine(&mut rng);
+    /// assert!(w > 0.999 && w <= 1.0);
+    /// ```
     pub fn sample_cosine<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         let u: f64 = rng.random();
         self.law.quantile_angle(u).cos()
@@ -126,7 +172,11 @@ impl VonMisesFisher {
     /// If `out.len() != self.dim()`.
     pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
         let dim = self.mu.len();
-        assert_eq!(out.len(), dim, "sample_into: `out` must have length M = {dim}");
+        assert_eq!(
+            out.len(),
+            dim,
+            "sample_into: `out` must have length M = {dim}"
+        );
         let u: f64 = rng.random();
         let theta = self.law.quantile_angle(u);
         let tail = &mut out[1..];

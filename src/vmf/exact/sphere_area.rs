@@ -61,7 +61,10 @@ mod tests {
         for m in dims {
             let e = super::log_sphere_area(m);
             let f = crate::vmf::log_sphere_area(m);
-            assert!((e - f).abs() <= 4e-15 * e.abs().max(1.0), "M = {m}: exact {e}, fast {f}");
+            assert!(
+                (e - f).abs() <= 4e-15 * e.abs().max(1.0),
+                "M = {m}: exact {e}, fast {f}"
+            );
         }
     }
 }
