@@ -75,6 +75,65 @@ pub enum Error {
         /// How many iterations it ran.
         iterations: usize,
     },
+    /// One element of a slice argument is NaN or ±∞ (scores, embeddings, uncertainties).
+    #[error("argument `{arg}` must be finite: element {index} is {value}")]
+    NotFiniteElement {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The position of the first offending element.
+        index: usize,
+        /// Its value.
+        value: f64,
+    },
+    /// A count or cut-off (k, a number of bins) lies outside the range the input allows.
+    #[error("argument `{arg}` = {value} is out of range: must satisfy {min} <= {arg} <= {max} ({reason})")]
+    CountOutOfRange {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The value received.
+        value: usize,
+        /// The smallest valid value.
+        min: usize,
+        /// The largest valid value for this input.
+        max: usize,
+        /// Where the bounds come from, e.g. "k cannot exceed the database a query sees".
+        reason: &'static str,
+    },
+    /// An index inside an argument points outside the collection it refers to.
+    #[error("argument `{arg}`: entry {position} is index {index}, but the {target} has only {len} item(s)")]
+    IndexOutOfRange {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// Which entry of the argument (flattened position).
+        position: usize,
+        /// The index found there.
+        index: usize,
+        /// What the index points into, e.g. "database".
+        target: &'static str,
+        /// The length of that collection.
+        len: usize,
+    },
+    /// A flat row-major matrix whose length is not a whole number of rows.
+    #[error("argument `{arg}` has length {len}, which is not a multiple of the row width {dim}")]
+    RaggedRows {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The slice length received.
+        len: usize,
+        /// The row width (embedding dimension).
+        dim: usize,
+    },
+    /// The quantity is undefined on this input (a 0/0: a constant sequence for Kendall's τ-b,
+    /// no query with a positive for a retrieval metric).
+    #[error("{quantity} is undefined for argument `{arg}`: {reason}")]
+    Undefined {
+        /// The argument whose content makes it undefined.
+        arg: &'static str,
+        /// What cannot be computed, e.g. "Kendall's tau-b".
+        quantity: &'static str,
+        /// Why, e.g. "all values are equal (no pair is untied)".
+        reason: &'static str,
+    },
 }
 
 /// `Result` with [`Error`].

@@ -11,10 +11,15 @@
 //!
 //! Method. The interval is cut at a uniform grid of 256 cells plus caller-supplied *hints* (the
 //! peak and a ladder of peak ± 2ᵏ·width), so no peak can hide between two evaluations. On each
-//! cell a 20-point Gauss–Legendre rule (exact for polynomials of degree 39) is compared with the same rule on the two halves; a panel is accepted when the
-//! two agree to `2·10⁻¹⁵` of the whole integral, otherwise both halves are refined. For analytic
-//! integrands the accepted estimate (the halves) is far more accurate than the test: the
-//! Gauss–Legendre error on a panel `h` shrinks like `(h/σ)⁴⁰`.
+//! cell a 20-point Gauss–Legendre rule (exact for polynomials of degree 39) is compared with the
+//! same rule on the two halves; a panel is accepted when the two agree to `2·10⁻¹⁵` of the whole
+//! integral, otherwise both halves are refined. For analytic integrands the accepted estimate
+//! (the halves) is far more accurate than the test: the Gauss–Legendre error on a panel `h`
+//! shrinks like `(h/σ)⁴⁰`.
+//!
+//! The accuracy of the result is then that of the integrand values: callers pass `ln f`
+//! relative to its value at the peak (see `marginal::Kernel`), because an absolute rounding
+//! error in `ln f` is a relative error of the integral.
 
 use crate::vmf::compensated::Neumaier;
 

@@ -1,0 +1,31 @@
+//! Exact twins of the chapter-08 metrics: the definitions followed literally.
+//!
+//! Brute force throughout — every distance in f64 by its formula (Σ(q − x)² or
+//! 1 − ⟨q, x⟩/(‖q‖‖x‖)), a full sort of the database per query, precision@i recounted at every
+//! rank, AUROC as the O(n_ID · n_OOD) Mann–Whitney pair count, AUPRC as the step sum over every
+//! distinct threshold with TP and FP recounted, Kendall's τ-b from all n(n−1)/2 pairs, and the
+//! sparsification curve re-sorted and re-summed at every point. Nothing here calls the fast
+//! twins; the two share only the input types and their validation, so they fail alike.
+//!
+//! Signatures are those of the fast functions in [`crate::metrics`]; the proofs
+//! (`proofs/metrics_*.rs`) check fast = exact within the registry's budgets, exactly where the
+//! result is a ratio of integers.
+
+mod binned_correlation;
+mod calibration;
+mod kendall;
+mod neighbours;
+mod ood;
+mod retrieval;
+mod sparsification;
+
+pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification};
+pub use calibration::{closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error};
+pub use kendall::kendall_tau_b;
+pub use neighbours::nearest_neighbours;
+pub use ood::{auprc, auroc, roc_curve};
+pub use retrieval::{
+    evaluate_retrieval, map_at_k, map_at_r, per_query_at_k, precision_at_k, r_precision,
+    recall_at_k,
+};
+pub use sparsification::{query_neighbour_uncertainty, sparsification_curve};

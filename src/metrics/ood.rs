@@ -1,0 +1,173 @@
+//! Out-of-distribution detection: AUROC and AUPRC of an uncertainty score, OOD as the positive
+//! class, by one sort of each class and one pass over the tie groups.
+
+use crate::error::Result;
+use crate::metrics::checks;
+use crate::metrics::score_sort::{score_of_key, sorted_keys, tie_groups_descending};
+
+/// The ROC curve of an OOD detector (see [`roc_curve`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RocCurve {
+    /// False-positive rate (ID scored at or above the threshold / number of ID), from 0 to 1.
+    pub false_positive_rate: Vec<f64>,
+    /// True-positive rate (OOD scored at or above the threshold / number of OOD), from 0 to 1.
+    pub true_positive_rate: Vec<f64>,
+    /// The thresholds, decreasing; the first is +∞ (nothing flagged).
+    pub thresholds: Vec<f64>,
+}
+
+/// Checks the two score sets of an OOD detector: non-empty (both classes present) and finite.
+pub(crate) fn check_scores(id_scores: &[f64], ood_scores: &[f64]) -> Result<()> {
+    checks::at_least("id_scores", id_scores, 1)?;
+    checks::at_least("ood_scores", ood_scores, 1)?;
+    checks::all_finite("id_scores", id_scores)?;
+    checks::all_finite("ood_scores", ood_scores)
+}
+
+/// Twice the Mann–Whitney U of the positives over the negatives (an integer: ties count ½).
+pub(crate) fn twice_mann_whitney(negatives: &[u64], positives: &[u64]) -> u128 {
+    let mut at_or_above = 0u128;
+    let n_neg = negatives.len() as u128;
+    let mut u2 = 0u128;
+    tie_groups_descending(negatives, positives, |_, a, b| {
+        at_or_above += a as u128;
+        let below = n_neg - at_or_above;
+        u2 += b as u128 * (2 * below + a as u128);
+    });
+    u2
+}
+
+/// Average precision of the positives, as scikit-learn's `average_precision_score` computes it:
+/// Σ over distinct thresholds (decreasing) of (R_t − R_{t−1}) · P_t, all tied scores entering
+/// at the same threshold.
+pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> f64 {
+    let n_pos = positives.len() as f64;
+    let (mut tp, mut fp) = (0usize, 0usize);
+    let (mut previous_recall, mut ap) = (0.0, 0.0);
+    tie_groups_descending(negatives, positives, |_, a, b| {
+        tp += b;
+        fp += a;
+        if b > 0 {
+            let recall = tp as f64 / n_pos;
+            let precision = tp as f64 / (tp + fp) as f64;
+            ap += (recall - previous_recall) * precision;
+            previous_recall = recall;
+        }
+    });
+    ap
+}
+
+/// AUROC of an uncertainty score for out-of-distribution detection, OOD the positive class.
+///
+/// Fast twin of [`exact::auroc`](crate::metrics::exact::auroc) (O(n log n) by one radix sort
+/// per class and one pass over tie groups; exactly equal to it, both being one integer divided
+/// by n_ID·n_OOD). Equal to scikit-learn's `roc_auc_score(y, s)` with y = 1 for OOD.
+///
+/// # Formula
+///
+/// AUROC = P(s_OOD > s_ID) + ½ P(s_OOD = s_ID)
+///       = (1/(n_ID n_OOD)) Σ_{o, i} ([s_o > s_i] + ½[s_o = s_i])  (Mann–Whitney; spec 08,
+/// LAM Table 2, Fig. 6).
+///
+/// # Errors
+///
+/// [`Error::TooFew`](crate::Error::TooFew) if either set is empty (a single class);
+/// [`Error::NotFiniteElement`](crate::Error::NotFiniteElement) for a NaN or infinite score.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::metrics::auroc;
+/// // Pairs (OOD, ID): 0.35 beats 0.1, loses to 0.4; 0.8 beats both; ties would count ½.
+/// assert_eq!(auroc(&[0.1, 0.4], &[0.35, 0.8])?, 0.75);
+/// assert_eq!(auroc(&[0.5], &[0.5])?, 0.5);
+/// assert!(auroc(&[0.1], &[]).is_err());
+/// # Ok::<(), probdml::Error>(())
+/// ```
+pub fn auroc(id_scores: &[f64], ood_scores: &[f64]) -> Result<f64> {
+    check_scores(id_scores, ood_scores)?;
+    let negatives = sorted_keys(id_scores);
+    let positives = sorted_keys(ood_scores);
+    let u2 = twice_mann_whitney(&negatives, &positives);
+    let pairs = 2 * id_scores.len() as u128 * ood_scores.len() as u128;
+    Ok(u2 as f64 / pairs as f64)
+}
+
+/// AUPRC of an uncertainty score for out-of-distribution detection: the average precision of
+/// the OOD class, as scikit-learn's `average_precision_score` defines it (ties included).
+///
+/// Fast twin of [`exact::auprc`](crate::metrics::exact::auprc).
+///
+/// # Formula
+///
+/// With thresholds t_1 > t_2 > … the distinct scores, TP_t = #{OOD ≥ t}, FP_t = #{ID ≥ t},
+/// R_t = TP_t/n_OOD, P_t = TP_t/(TP_t + FP_t):
+/// AP = Σ_t (R_t − R_{t−1}) P_t, R_0 = 0 (a step function, no interpolation; LAM Table 2
+/// reports AUPRC — its code integrates the PR curve by trapezoids, which differs slightly).
+///
+/// # Errors
+///
+/// As [`auroc`].
+///
+/// # Examples
+///
+/// ```
+/// use probdml::metrics::auprc;
+/// // Descending: 0.8 (OOD) → P = 1, R = ½; 0.4 (ID); 0.35 (OOD) → P = 2/3, R = 1.
+/// let ap = auprc(&[0.1, 0.4], &[0.35, 0.8])?;
+/// assert!((ap - (0.5 * 1.0 + 0.5 * 2.0 / 3.0)).abs() < 1e-15);
+/// // One tie group holding everything: precision = share of OOD.
+/// assert_eq!(auprc(&[1.0, 1.0, 1.0], &[1.0])?, 0.25);
+/// # Ok::<(), probdml::Error>(())
+/// ```
+pub fn auprc(id_scores: &[f64], ood_scores: &[f64]) -> Result<f64> {
+    check_scores(id_scores, ood_scores)?;
+    let negatives = sorted_keys(id_scores);
+    let positives = sorted_keys(ood_scores);
+    Ok(average_precision_sorted(&negatives, &positives))
+}
+
+/// The ROC curve of an OOD detector: one point per distinct score, from (0, 0) to (1, 1).
+///
+/// Fast twin of [`exact::roc_curve`](crate::metrics::exact::roc_curve); scikit-learn's
+/// `roc_curve(y, s, drop_intermediate=False)` with the (0, 0) point at threshold +∞. Its
+/// trapezoid area is [`auroc`] (tie groups give the diagonal segments worth ½).
+///
+/// # Formula
+///
+/// For each distinct score t (decreasing): FPR_t = #{ID ≥ t}/n_ID, TPR_t = #{OOD ≥ t}/n_OOD.
+///
+/// # Errors
+///
+/// As [`auroc`].
+///
+/// # Examples
+///
+/// ```
+/// use probdml::metrics::roc_curve;
+/// let roc = roc_curve(&[0.1, 0.4], &[0.35, 0.8])?;
+/// assert_eq!(roc.false_positive_rate, vec![0.0, 0.0, 0.5, 0.5, 1.0]);
+/// assert_eq!(roc.true_positive_rate, vec![0.0, 0.5, 0.5, 1.0, 1.0]);
+/// assert_eq!(roc.thresholds[1], 0.8);
+/// # Ok::<(), probdml::Error>(())
+/// ```
+pub fn roc_curve(id_scores: &[f64], ood_scores: &[f64]) -> Result<RocCurve> {
+    check_scores(id_scores, ood_scores)?;
+    let negatives = sorted_keys(id_scores);
+    let positives = sorted_keys(ood_scores);
+    let (n_id, n_ood) = (id_scores.len() as f64, ood_scores.len() as f64);
+    let mut curve = RocCurve {
+        false_positive_rate: vec![0.0],
+        true_positive_rate: vec![0.0],
+        thresholds: vec![f64::INFINITY],
+    };
+    let (mut tp, mut fp) = (0usize, 0usize);
+    tie_groups_descending(&negatives, &positives, |key, a, b| {
+        fp += a;
+        tp += b;
+        curve.false_positive_rate.push(fp as f64 / n_id);
+        curve.true_positive_rate.push(tp as f64 / n_ood);
+        curve.thresholds.push(score_of_key(key));
+    });
+    Ok(curve)
+}
