@@ -39,6 +39,7 @@
 // derivation: vmf::kappa_mle
 // derivation: vmf::kappa_sra
 // derivation: vmf::mean_resultant
+// derivation: vmf::mean_resultant_length_complement
 
 use probdml::registry::budget;
 use probdml::vmf::{self, VonMisesFisher};

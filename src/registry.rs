@@ -65,6 +65,9 @@ pub mod budget {
     pub const KAPPA_ROUND_TRIP: f64 = 1e-12;
     /// Sra's estimator with two Newton steps against the MLE (chapter 02).
     pub const KAPPA_SRA2: f64 = 1e-10;
+    /// 1 − A_M(κ) against quadrature: relative 10⁻¹³ (below κ = 50 it is formed as 1 − A_M from
+    /// the ratio, whose 10⁻¹⁴ relative error is amplified by A_M/(1 − A_M) ≤ 10).
+    pub const COMPLEMENT: f64 = 1e-13;
     /// Unit norm of vMF samples (chapter 02).
     pub const UNIT_NORM: f64 = 1e-15;
 }
@@ -147,6 +150,15 @@ pub static DERIVATIONS: &[Derivation] = &[
         chapter: "02-vmf.md",
     },
     Derivation {
+        name: "vmf::mean_resultant_length_complement",
+        source: "spec 01 (1 − A_M, with A_M' for Newton on R̄ near 1); A&S 9.7.7, 9.7.9",
+        budget: Budget::Relative(budget::COMPLEMENT),
+        reason: "1 − A_M is tiny where A_M → 1; below κ = 50 it is 1 − A_M itself, whose budget then sets it",
+        proof: "vmf_kappa.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
+    Derivation {
         name: "vmf::kappa_mle",
         source: "spec 02; Sra (2012) eq. (4): the root of A_M(κ) = R̄",
         budget: Budget::Relative(budget::KAPPA_ROUND_TRIP),
@@ -159,7 +171,7 @@ pub static DERIVATIONS: &[Derivation] = &[
         name: "vmf::kappa_sra",
         source: "LAM App. C; Sra (2012) eqs. (5)–(6); Banerjee et al. (2005)",
         budget: Budget::Relative(budget::KAPPA_SRA2),
-        reason: "two Newton steps from Banerjee's start: quadratic convergence, spec 02",
+        reason: "two Newton steps from Banerjee's start, for M ≥ 45 (the spec's M ≥ 2 is refuted in the proof; four steps reach it for every M)",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",

@@ -21,6 +21,10 @@ Method
   in steps of 20 digits (this is needed where ln I is close to 0, e.g. nu = 0 at tiny x,
   since ln(1 + eps) loses digits, and in ln C where terms cancel).  The higher-precision
   value is the one printed.
+* Where besseli is impractically slow (it falls back to its power series with ~x terms;
+  see ``use_miller``), I_nu and I_{nu+1} come from Miller's backward recurrence,
+  normalised with besseli at the fractional order; a self-test checks Miller against
+  besseli at points where both are practical.
 * Independent check of EVERY row: the defining positive series
       I_nu(x) = sum_k (x/2)^(2k+nu) / (k! Gamma(k+nu+1))
   summed in mpmath (own code, no besseli), in log-scaled form: the sum starts at the
@@ -85,10 +89,10 @@ M_VMF = [2, 3, 4, 5, 10, 64, 128, 129, 256, 512, 1024, 2048, 4096, 10000, 100000
 KAPPA_VMF = [0.0, 1e-8, 1e-3, 0.1, 1.0, 5.0, 10.0, 50.0, 100.0, 140.0, 200.0, 500.0, 1e3,
              1e4, 1e5, 1e6, 1e8]
 
-SPOT = {  # (M, kappa) -> leading digits of ln C_M(kappa)
+SPOT = {  # (M, kappa) -> ln C_M(kappa) as quoted in the spec (rounded to the digits shown)
     (128, 50.0): "117.906858685",
-    (512, 50.0): "865.538149369",
-    (128, 200.0): "29.604",
+    (512, 50.0): "865.538149369",  # the full value is 865.53814936874...: rounded, not truncated
+    (128, 200.0): "29.604",  # spec README, known error 4
 }
 
 
@@ -229,9 +233,10 @@ def besseli(nu, x):
 def use_miller(nu_f, x_f):
     """True where mpmath.besseli is impractically slow: its large-argument expansion does
     not reach the precision (nu^2/(2x) large) and it falls back to the power series with
-    ~x terms (nu = 5e4, x = 1e6 takes ~15 min per call).  Deterministic in (nu, x)."""
-    kstar = (-nu_f + math.sqrt(nu_f * nu_f + x_f * x_f)) / 2
-    return kstar > 1e5 and nu_f * nu_f / (2 * x_f) > 100
+    ~x terms: nu = 5e4 at x = 1e6 takes ~15 min per call, at x = 1.5e5 ~10-40 s).
+    The rule is a fixed function of (nu, x), so the output does not depend on timing."""
+    kstar = (-nu_f + math.sqrt(nu_f * nu_f + x_f * x_f)) / 2  # index of the largest term
+    return kstar > 4e4 and nu_f * nu_f / (2 * x_f) > 100
 
 
 def miller_pair(nu_f, x_f):
@@ -308,6 +313,8 @@ def task_bessel(args):
         return (mp.log(i0), i1 / i0)
 
     (lni, ratio), dps = adaptive(fn, label, notes)
+    if use_miller(nu_f, x_f):
+        notes.append("%s: Miller recurrence (besseli too slow)" % label)
 
     with mp.workdps(series_dps(nu_f, x_f)):
         s0 = log_series(nu_f, x_f)
@@ -355,6 +362,8 @@ def task_vmf(args):
         return (a_part() - mp.log(i0), i1 / i0)
 
     (lnc, amk), dps = adaptive(fn, label, notes)
+    if use_miller(nu_f, k_f):
+        notes.append("%s: Miller recurrence (besseli too slow)" % label)
 
     with mp.workdps(series_dps(nu_f, k_f)):
         s0 = log_series(nu_f, k_f)
@@ -396,7 +405,7 @@ def run_task(t):
 # ---------------------------------------------------------------------------------------
 
 MILLER_SELFTEST = [(0.0, 1.0), (0.5, 3.0), (2.5, 1e-3), (63.0, 140.0), (1023.0, 1e4),
-                   (4095.0, 1e4), (50000.0, 150000.0)]
+                   (4095.0, 1e4), (50000.0, 5e4), (49999.0, 1e5)]
 
 
 def miller_selftest():
@@ -460,7 +469,8 @@ def main():
     # spot values from the spec
     lnc = {(int(r[1]), float(r[2])): r[3] for r in rows if r[0] == "log_norm_const"}
     for key, prefix in SPOT.items():
-        if not lnc[key].startswith(prefix):
+        half_ulp = Decimal(5) * Decimal(10) ** (-len(prefix.split(".")[1]) - 1)
+        if abs(Decimal(lnc[key]) - Decimal(prefix)) > half_ulp:
             raise SystemExit("spot value mismatch at M=%d kappa=%r: %s (expected %s...)"
                              % (key[0], key[1], lnc[key], prefix))
 

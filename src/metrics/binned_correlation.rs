@@ -162,7 +162,13 @@ pub fn binned_kendall_tau_verification(
             return Err(bin_without_match());
         }
         bin_uncertainty.push(members.iter().map(|&i| uncertainty[i]).sum::<f64>() / members.len() as f64);
-        bin_performance.push(average_precision_sorted(&sorted_keys(&negatives), &sorted_keys(&positives)));
+        bin_performance.push(if negatives.is_empty() {
+            // Only matches: precision is 1 at every threshold (the step sum would only round
+            // its telescoping recall increments).
+            1.0
+        } else {
+            average_precision_sorted(&sorted_keys(&negatives), &sorted_keys(&positives))
+        });
     }
     finish(bin_uncertainty, bin_performance)
 }

@@ -54,6 +54,7 @@ pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
 
 /// Dekker's error-free product by Veltkamp splitting: the fallback without FMA, kept callable
 /// on every target so that a test can check it against the FMA route.
+#[cfg_attr(target_feature = "fma", allow(dead_code))]
 #[inline(always)]
 pub(crate) fn two_prod_dekker(a: f64, b: f64) -> (f64, f64) {
     // 2^27 + 1 splits a 53-bit significand into two 26-bit halves.
@@ -71,6 +72,7 @@ pub(crate) fn two_prod_dekker(a: f64, b: f64) -> (f64, f64) {
 }
 
 impl DoubleDouble {
+    #[cfg(test)]
     pub(crate) const ZERO: Self = Self { hi: 0.0, lo: 0.0 };
 
     #[inline(always)]
@@ -167,16 +169,6 @@ impl DoubleDouble {
         let q3 = r.hi / b.hi;
         let (q1, q2) = fast_two_sum(q1, q2);
         Self { hi: q1, lo: q2 }.add_f64(q3)
-    }
-
-    #[inline(always)]
-    pub(crate) fn div_f64(self, b: f64) -> Self {
-        let q1 = self.hi / b;
-        let (p, e) = two_prod(q1, b);
-        let (s, f) = two_sum(self.hi, -p);
-        let q2 = ((s + (f - e)) + self.lo) / b;
-        let (hi, lo) = fast_two_sum(q1, q2);
-        Self { hi, lo }
     }
 
     /// √self for self ≥ 0: one Newton (Heron) correction of the `f64` root.

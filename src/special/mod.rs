@@ -8,7 +8,7 @@
 //! signatures.
 mod bessel_ratio;
 mod debye;
-mod debye_coefficients;
+pub(crate) mod debye_coefficients;
 pub(crate) mod double_double;
 pub mod exact;
 mod half_order;

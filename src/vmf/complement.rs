@@ -26,58 +26,28 @@
 //! of the derivatives of the same terms, each again in closed form, which gives `A' = A·d ln A/dκ`
 //! with a cancellation factor of at most 2 instead of `κ`.
 //!
-//! The polynomials `u_k` come from the recurrence (A&S 9.3.10)
-//! `u_{k+1}(p) = ½p²(1−p²)u_k'(p) + ⅛∫_0^p (1−5t²)u_k(t)dt`; fourteen terms are used, and the
-//! expansion is used only where `R_ν ≥ 50`, where the first omitted term is below `10⁻¹⁹`.
-
-use std::sync::OnceLock;
+//! The polynomials `u_k` (A&S 9.3.9–9.3.10) are the exact-rational table generated for the Bessel
+//! kernels (`special/debye_coefficients.rs`); fourteen terms are used, and the expansion is used
+//! only where `R_ν ≥ 50`, where the first omitted term is below `10⁻¹⁹`.
 
 use super::mean_resultant_length;
+use crate::special::debye_coefficients::SERIES_TERMS;
 
 /// Number of Debye terms.
 const TERMS: usize = 14;
 /// The expansion is used for `√(ν² + κ²) ≥ MIN_RADIUS` (and `κ ≥ ν/2`).
 const MIN_RADIUS: f64 = 50.0;
 
-/// `c[k][j]`: the coefficient of `p^{k+2j}` in `u_k(p)`, `k = 0..=TERMS`.
-fn debye_coefficients() -> &'static [Vec<f64>] {
-    static C: OnceLock<Vec<Vec<f64>>> = OnceLock::new();
-    C.get_or_init(|| {
-        // Full coefficient vectors of u_k in powers of p (degree 3k).
-        let mut u: Vec<Vec<f64>> = vec![vec![1.0]];
-        for k in 0..TERMS {
-            let cur = &u[k];
-            let mut next = vec![0.0; 3 * (k + 1) + 1];
-            // ½ p²(1 − p²) u_k'(p) = ½ Σ i c_i (p^{i+1} − p^{i+3}).
-            for (i, &c) in cur.iter().enumerate().skip(1) {
-                let t = 0.5 * i as f64 * c;
-                next[i + 1] += t;
-                next[i + 3] -= t;
-            }
-            // ⅛ ∫_0^p (1 − 5t²) u_k(t) dt = ⅛ Σ c_i (p^{i+1}/(i+1) − 5 p^{i+3}/(i+3)).
-            for (i, &c) in cur.iter().enumerate() {
-                next[i + 1] += 0.125 * c / (i + 1) as f64;
-                next[i + 3] -= 0.625 * c / (i + 3) as f64;
-            }
-            u.push(next);
-        }
-        // u_k has the parity of k: keep the coefficients of p^k, p^{k+2}, ….
-        u.iter()
-            .enumerate()
-            .map(|(k, poly)| poly.iter().skip(k).step_by(2).copied().collect())
-            .collect()
-    })
-}
-
 /// `(S − 1, dS/dκ)` for `S = Σ_k u_k(p)/ν^k` at order `nu`.
 fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
-    let c = debye_coefficients();
     let r = nu.hypot(kappa);
     let q = r.recip();
     let p2 = (nu * q) * (nu * q);
     let (mut sum, mut dsum) = (0.0, 0.0);
     let mut qk = 1.0;
-    for (k, ck) in c.iter().enumerate().skip(1) {
+    for (row, k) in SERIES_TERMS.iter().take(TERMS).zip(1..) {
+        // u_k(p) = p^k P_k(p²), P_k of degree k (the generated table of chapter 01).
+        let ck = &row[..=k];
         qk *= q;
         // P_k(y) and P_k'(y) at y = p², by Horner.
         let (mut pk, mut dpk) = (0.0, 0.0);
@@ -186,15 +156,15 @@ mod tests {
     fn first_debye_polynomials() {
         // A&S 9.3.9: u_1 = (3p − 5p³)/24, u_2 = (81p² − 462p⁴ + 385p⁶)/1152,
         // u_3 = (30375p³ − 369603p⁵ + 765765p⁷ − 425425p⁹)/414720.
-        let c = debye_coefficients();
+        let c = |k: usize| &SERIES_TERMS[k - 1];
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-15 * b.abs();
-        assert!(close(c[1][0], 3.0 / 24.0) && close(c[1][1], -5.0 / 24.0));
-        assert!(close(c[2][0], 81.0 / 1152.0));
-        assert!(close(c[2][1], -462.0 / 1152.0));
-        assert!(close(c[2][2], 385.0 / 1152.0));
+        assert!(close(c(1)[0], 3.0 / 24.0) && close(c(1)[1], -5.0 / 24.0));
+        assert!(close(c(2)[0], 81.0 / 1152.0));
+        assert!(close(c(2)[1], -462.0 / 1152.0));
+        assert!(close(c(2)[2], 385.0 / 1152.0));
         let want3 = [30375.0, -369_603.0, 765_765.0, -425_425.0];
         for (j, w) in want3.iter().enumerate() {
-            assert!(close(c[3][j], w / 414_720.0), "u_3 coefficient {j}");
+            assert!(close(c(3)[j], w / 414_720.0), "u_3 coefficient {j}");
         }
     }
 

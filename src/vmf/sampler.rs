@@ -261,9 +261,10 @@ impl VonMisesFisher {
     ///
     /// $$ X = Q\bigl(W,\ \sqrt{1-W^2}\,v\bigr),\qquad Q = -s(I - \tau uu^\top),\ u = \mu + s e_1 $$
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `out.len() != self.dim()`.
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if
+    /// `out.len() != self.dim()`; `out` is left untouched.
     ///
     /// # Examples
     ///
@@ -274,16 +275,26 @@ impl VonMisesFisher {
     /// let vmf = VonMisesFisher::new(&[s, -s], 0.0).unwrap(); // κ = 0: uniform on the circle
     /// let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     /// let mut x = [0.0; 2];
-    /// vmf.sample_into(&mut rng, &mut x);
+    /// vmf.sample_into(&mut rng, &mut x).unwrap();
+/// assert!(vmf.sample_into(&mut rng, &mut [0.0; 3]).is_err());
     /// assert!((x[0].hypot(x[1]) - 1.0).abs() < 1e-15);
     /// ```
-    pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
+    pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) -> crate::Result<()> {
         let dim = self.mu.len();
-        assert_eq!(
-            out.len(),
-            dim,
-            "sample_into: `out` must have length M = {dim}"
-        );
+        if out.len() != dim {
+            return Err(crate::Error::DimensionMismatch {
+                arg: "out",
+                expected: dim,
+                got: out.len(),
+            });
+        }
+        self.fill(rng, out);
+        Ok(())
+    }
+
+    /// The sampler proper; `out.len() == self.dim()` is the caller's to guarantee.
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
+        let dim = self.mu.len();
         if self.kappa == 0.0 {
             loop {
                 for v in out.iter_mut() {
@@ -341,7 +352,7 @@ impl VonMisesFisher {
     /// ```
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
         let mut out = vec![0.0; self.mu.len()];
-        self.sample_into(rng, &mut out);
+        self.fill(rng, &mut out);
         out
     }
 }

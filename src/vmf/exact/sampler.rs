@@ -167,16 +167,25 @@ impl VonMisesFisher {
 
     /// Draws one sample into `out`.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `out.len() != self.dim()`.
-    pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
+    /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if
+    /// `out.len() != self.dim()`; `out` is left untouched.
+    pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) -> crate::Result<()> {
         let dim = self.mu.len();
-        assert_eq!(
-            out.len(),
-            dim,
-            "sample_into: `out` must have length M = {dim}"
-        );
+        if out.len() != dim {
+            return Err(crate::Error::DimensionMismatch {
+                arg: "out",
+                expected: dim,
+                got: out.len(),
+            });
+        }
+        self.fill(rng, out);
+        Ok(())
+    }
+
+    /// The sampler proper; `out.len() == self.dim()` is the caller's to guarantee.
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
         let u: f64 = rng.random();
         let theta = self.law.quantile_angle(u);
         let tail = &mut out[1..];
@@ -201,7 +210,7 @@ impl VonMisesFisher {
     /// Draws one sample.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
         let mut out = vec![0.0; self.mu.len()];
-        self.sample_into(rng, &mut out);
+        self.fill(rng, &mut out);
         out
     }
 }
