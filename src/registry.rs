@@ -70,6 +70,15 @@ pub mod budget {
     pub const COMPLEMENT: f64 = 1e-13;
     /// Unit norm of vMF samples (chapter 02).
     pub const UNIT_NORM: f64 = 1e-15;
+    /// Chapter-08 metrics, fast against exact: |Δ| ≤ 10⁻¹² (spec 08). Metrics that are ratios
+    /// of integers (recall@k, AUROC, τ-b, ECE bin counts) agree exactly and the proofs assert
+    /// equality; sums of the same terms in another order (suffix sums, closed-form bin
+    /// confidences) stay within a few ulp of values in [−1, 1].
+    pub const METRIC: f64 = 1e-12;
+    /// Chapter-08 metrics against scikit-learn 1.7.2, SciPy 1.16.3 and the plain-Python
+    /// definitions (tests/data/metrics_reference.tsv): numpy's pairwise summation against
+    /// sequential sums, |Δ| ≤ 10⁻¹² on values in [−1, 1].
+    pub const METRIC_REFERENCE: f64 = 1e-12;
 }
 
 /// Every derivation in the crate.
@@ -184,6 +193,132 @@ pub static DERIVATIONS: &[Derivation] = &[
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
+    },
+    Derivation {
+        name: "metrics::nearest_neighbours",
+        source: "spec 08: brute-force k-NN with the tie rule (equal distance → smaller database index)",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "a ranking of database indices: equal to the exact twin wherever distances tie exactly or differ beyond rounding (cosine keys are bitwise the exact twin's)",
+        proof: "metrics_retrieval.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::recall_at_k",
+        source: "spec 08; BTL §5 (R@k), LAM §5 and Tables 3–5",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "a ratio of integers: equal to the exact twin",
+        proof: "metrics_retrieval.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::precision_at_k",
+        source: "spec 08: mean over queries of (positives among the k nearest)/k",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same terms summed in the same order: equal to the exact twin",
+        proof: "metrics_retrieval.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::map_at_k",
+        source: "spec 08; LAM Tables 1–3 (mAP@k), BTL §5: AP@k = (1/min(R, k)) Σ precision@i · rel_i",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same terms summed in the same order: equal to the exact twin",
+        proof: "metrics_retrieval.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::map_at_r",
+        source: "spec 08; Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same terms summed in the same order: equal to the exact twin",
+        proof: "metrics_retrieval.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::r_precision",
+        source: "spec 08; Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "a ratio of integers per query, averaged in the same order: equal to the exact twin",
+        proof: "metrics_retrieval.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::auroc",
+        source: "spec 08; LAM Table 2, Fig. 6: P(s_OOD > s_ID) + ½ P(tie) (Mann–Whitney)",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "one integer divided by 2 n_ID n_OOD in both twins: equal",
+        proof: "metrics_ood.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::auprc",
+        source: "spec 08; LAM Table 2; scikit-learn average_precision_score with tie groups",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same step sum over the same thresholds: equal to the exact twin",
+        proof: "metrics_ood.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::kendall_tau_b",
+        source: "spec 08; HIB §4.3, Table 2; Kendall (1945) τ-b, Knight (1966), scipy kendalltau",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same pair counts and the same three operations: equal to the exact twin",
+        proof: "metrics_kendall.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::binned_kendall_tau",
+        source: "HIB §4.3: uncertainty in 20 equal-count bins against per-bin performance, sign inverted",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "bin means summed in the same order and τ-b's exact counts: equal to the exact twin",
+        proof: "metrics_kendall.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::sparsification_curve",
+        source: "spec 08; LAM App. G.3 and Tables 1–5 (AUSC), Fig. 8",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "suffix sums against fresh sums: a few ulp on means in [0, 1]",
+        proof: "metrics_uncertainty.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::expected_calibration_error",
+        source: "spec 08; Guo et al. (2017); LAM eq. (121) with confidence 1.0 in the last bin",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same bins (edge-checked) and sums in the same order: equal to the exact twin",
+        proof: "metrics_uncertainty.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::closed_set_ece",
+        source: "spec 08; LAM App. G.3: S samples → 1-NN votes → mode and its share",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "the same votes, modes and bins: equal to the exact twin",
+        proof: "metrics_uncertainty.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "metrics::ece_at_k",
+        source: "spec 08; BTL eq. (14): equal-count bins by uncertainty, mAP@k against percentile confidence",
+        budget: Budget::AbsOrRel(budget::METRIC),
+        reason: "closed-form bin confidence against the mean of per-query confidences: a few ulp",
+        proof: "metrics_uncertainty.rs",
+        bench: "metrics.rs",
+        chapter: "08-metrics.md",
     },
 ];
 

@@ -21,7 +21,7 @@ pub(crate) const NR: usize = 8;
 pub(crate) const DB_BLOCK: usize = 256;
 
 /// The database packed into dimension-major panels of [`NR`] items, zero-padded at the end,
-/// with ‖x‖² (Euclidean key offset) and ‖x‖ (cosine key scale) of every item.
+/// with ‖x‖² (Euclidean key offset) and ‖x‖ (cosine key scale) of every item, padded likewise.
 pub(crate) struct PackedDatabase {
     pub(crate) panels: Vec<f64>,
     pub(crate) squared_norms: Vec<f64>,
@@ -40,14 +40,36 @@ pub(crate) fn squared_norm(x: &[f64]) -> f64 {
     s
 }
 
-/// The ranking key of database item j for a query, from ⟨q, x_j⟩: increasing in the distance.
+/// The ranking keys of the [`NR`] items of panel `p` for one query, from its inner products
+/// with them (padding lanes give finite garbage): increasing in the distance.
 #[inline(always)]
-pub(crate) fn key(distance: Distance, dot: f64, query_norm: f64, db: &PackedDatabase, j: usize) -> f64 {
+pub(crate) fn tile_keys(
+    distance: Distance,
+    dots: &[f64; NR],
+    query_norm: f64,
+    db: &PackedDatabase,
+    p: usize,
+) -> [f64; NR] {
+    let mut keys = [0.0; NR];
     match distance {
-        Distance::Euclidean => db.squared_norms[j] - 2.0 * dot,
-        // The exact twin's cosine distance, operation for operation: 1 − ⟨q, x⟩ / (‖q‖ ‖x‖).
-        Distance::Cosine => 1.0 - dot / (query_norm * db.norms[j]),
+        Distance::Euclidean => {
+            let sq: &[f64; NR] = db.squared_norms[p * NR..(p + 1) * NR]
+                .try_into()
+                .expect("NR lanes");
+            for j in 0..NR {
+                keys[j] = sq[j] - 2.0 * dots[j];
+            }
+        }
+        Distance::Cosine => {
+            let norms: &[f64; NR] = db.norms[p * NR..(p + 1) * NR].try_into().expect("NR lanes");
+            for j in 0..NR {
+                // The exact twin's cosine distance, operation for operation:
+                // 1 − ⟨q, x⟩ / (‖q‖ ‖x‖).
+                keys[j] = 1.0 - dots[j] / (query_norm * norms[j]);
+            }
+        }
     }
+    keys
 }
 
 impl PackedDatabase {
@@ -63,7 +85,9 @@ impl PackedDatabase {
                 panel[d * NR + lane] = x;
             }
         }
-        let squared_norms: Vec<f64> = rows.chunks_exact(dim).map(squared_norm).collect();
+        // Padded to whole panels (‖x‖ = 1 there, so no lane divides by zero).
+        let mut squared_norms: Vec<f64> = rows.chunks_exact(dim).map(squared_norm).collect();
+        squared_norms.resize(n_panels * NR, 1.0);
         let norms = squared_norms.iter().map(|s| s.sqrt()).collect();
         Self {
             panels,

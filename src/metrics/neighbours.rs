@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use crate::error::Result;
 use crate::metrics::distance_kernel::{
-    key, squared_norm, tile_inner_products, PackedDatabase, DB_BLOCK, MR, NR,
+    squared_norm, tile_inner_products, tile_keys, PackedDatabase, DB_BLOCK, MR, NR,
 };
 use crate::metrics::embeddings::Distance;
 use crate::metrics::retrieval_task::Retrieval;
@@ -180,14 +180,15 @@ fn search_chunk(
                 let lanes = NR.min(packed.len - base);
                 for (i, acc_row) in acc.iter().enumerate().take(live) {
                     let q = first + m + i;
-                    let query_norm = query_norms[m + i];
+                    let keys = tile_keys(distance, acc_row, query_norms[m + i], packed, p);
                     let top = &mut tops[m + i];
-                    for (lane, &dot) in acc_row.iter().enumerate().take(lanes) {
+                    // Most candidates lose to the current k-th best: one comparison each.
+                    let bound = top.threshold_key();
+                    for (lane, &key) in keys.iter().enumerate().take(lanes) {
                         let j = base + lane;
-                        if leave_one_out && j == q {
-                            continue;
+                        if key <= bound && !(leave_one_out && j == q) {
+                            top.push(key, j as u32);
                         }
-                        top.push(key(distance, dot, query_norm, packed, j), j as u32);
                     }
                 }
             }

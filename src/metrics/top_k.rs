@@ -45,6 +45,12 @@ impl TopK {
         }
     }
 
+    /// No key above this can enter (a key equal to it may, with a smaller index).
+    #[inline(always)]
+    pub(crate) fn threshold_key(&self) -> f64 {
+        self.threshold.0
+    }
+
     /// Offers one candidate.
     #[inline(always)]
     pub(crate) fn push(&mut self, key: f64, index: u32) {

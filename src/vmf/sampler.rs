@@ -58,10 +58,20 @@ struct Wood {
 impl Wood {
     fn new(dim: usize, kappa: f64) -> Self {
         let m1 = (dim - 1) as f64;
-        let b = m1 / (2.0 * kappa + m1.hypot(2.0 * kappa));
+        // b = (M−1)/(2κ + √((M−1)² + 4κ²)) and κb; above 10³⁰⁰ the same quantities are written
+        // with t = (M−1)/(2κ) ≤ 1 so that 2κ cannot overflow (at κ = f64::MAX the first form
+        // gives b = 0, κb = NaN, and the rejection loop would never accept).
+        let (b, kappa_b) = if kappa < 1e300 {
+            let b = m1 / (2.0 * kappa + m1.hypot(2.0 * kappa));
+            (b, kappa * b)
+        } else {
+            let t = 0.5 * m1 / kappa;
+            let d = 1.0 + t.hypot(1.0);
+            (t / d, 0.5 * m1 / d)
+        };
         Self {
             b,
-            slope: 2.0 * kappa * b / (1.0 + b),
+            slope: 2.0 * kappa_b / (1.0 + b),
             m1,
             ln_half_one_plus_b: b.ln_1p() - std::f64::consts::LN_2,
             gamma: Gamma::new(0.5 * m1, 1.0).expect("shape (M−1)/2 > 0"),

@@ -26,7 +26,7 @@ const SERIES_LIMIT: f64 = 32.0;
 
 #[inline]
 fn in_domain(dim: usize, kappa: f64) -> bool {
-    dim >= 2 && kappa >= 0.0 && kappa.is_finite()
+    dim >= 2 && (0.0..=super::marginal::KAPPA_MAX).contains(&kappa)
 }
 
 /// `ln ∫_0^{π/2} exp(ln_g(θ)) sin^{M−2} θ dθ` with hints around `π/2 − k/√M`.

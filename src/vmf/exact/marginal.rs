@@ -176,16 +176,29 @@ pub struct CosineMarginal {
     cumulative: Vec<f64>,
 }
 
+/// The largest κ the reference quadrature accepts (beyond it the exact twins return NaN or an
+/// error; the fast twins have no such limit).
+pub const KAPPA_MAX: f64 = 1e300;
+
 impl CosineMarginal {
-    /// Tabulates the law for `M = dim ≥ 2`, `κ ≥ 0`.
+    /// Tabulates the law for `M = dim ≥ 2`, `0 ≤ κ ≤` [`KAPPA_MAX`].
     ///
     /// # Errors
     ///
     /// [`crate::Error::InvalidDimension`] for `dim < 2`; [`crate::Error::NotFinite`] or
-    /// [`crate::Error::OutOfDomain`] for `κ` NaN, infinite or negative.
+    /// [`crate::Error::OutOfDomain`] for `κ` NaN, infinite or negative, or above
+    /// [`KAPPA_MAX`] (where the angular scale 1/√κ of the peak leaves the range the
+    /// quadrature's panels can resolve).
     pub fn new(dim: usize, kappa: f64) -> Result<Self> {
         require_sphere_dim("dim", dim)?;
         require_nonnegative("kappa", kappa)?;
+        if kappa > KAPPA_MAX {
+            return Err(crate::Error::OutOfDomain {
+                arg: "kappa",
+                value: kappa,
+                rule: "the reference quadrature covers κ ≤ 1e300",
+            });
+        }
         let hints = ladder(dim, kappa, 0.0, PI);
         let kernel = Kernel::at_peak(dim, kappa);
         let integral = integrate_log(|t| kernel.relative(t), 0.0, PI, &hints);

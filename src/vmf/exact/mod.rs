@@ -22,7 +22,7 @@ mod sphere_area;
 pub use density::log_density;
 pub use entropy::{entropy, kl_to_uniform};
 pub use kappa::{kappa_mle, kappa_sra, mean_resultant_length_complement};
-pub use marginal::CosineMarginal;
+pub use marginal::{CosineMarginal, KAPPA_MAX};
 pub use mean_resultant::{lam_uncertainty, mean_resultant};
 pub use normaliser::{
     log_norm_const, log_norm_const_dd, mean_resultant_length, mean_resultant_length_dd,

@@ -1,0 +1,433 @@
+//! # Retrieval metrics: recall@k, precision@k, mAP@k, mAP@R, R-precision (spec chapter 08)
+//!
+//! Definitions (spec 08; BTL §5; LAM §5 and Tables 1–5; Musgrave et al. 2020 for mAP@R):
+//! with rel_i(q) = [the i-th nearest database item is a positive of q] and R(q) the number of
+//! positives q can retrieve, recall@k = mean_q [∃ i ≤ k: rel_i], precision@k = mean_q
+//! (1/k)Σ_{i≤k} rel_i, AP@k = (1/min(R, k)) Σ_{i≤k} precision@i · rel_i, MAP@R = AP over the
+//! first R with normaliser R, R-precision = (1/R)Σ_{i≤R} rel_i; means over queries with
+//! R ≥ 1. Ties in distance go to the smaller database index.
+//!
+//! Claims:
+//!
+//! 1. **Fast = exact.** The blocked, top-k, parallel twins return exactly the exact twins'
+//!    neighbours and metrics (bitwise equal `f64`s: both reduce to the same ratios of integers
+//!    summed in the same order) on inputs whose distance ties are exact: small-integer grids
+//!    (every operation exact), rows drawn with repetition from a small pool of random reals
+//!    (duplicates), and — for cosine, whose fast keys are the exact twin's operation for
+//!    operation — arbitrary reals. Leave-one-out and separate queries, labels and positive sets.
+//! 2. **Structure.** recall@k is nondecreasing in k and reaches 1 at k = max_k; every metric
+//!    lies in [0, 1]; precision@k ≤ recall@k; labels and the equivalent positive sets give the
+//!    same numbers; relabelling classes by a bijection changes nothing; queries without a
+//!    positive are excluded and counted.
+//! 3. **Invariances of the ranking.** Scaling all coordinates by 2 and translating them by an
+//!    integer (Euclidean; exact on grids), or scaling rows by powers of two (cosine), leaves
+//!    every metric unchanged; on unit vectors Euclidean and cosine rank alike.
+//! 4. **Reference.** The metrics agree with the plain-Python definitions of
+//!    `scripts/reference/metrics/gen_metrics_reference.py` on the committed cases within
+//!    `METRIC_REFERENCE`.
+
+// derivation: metrics::nearest_neighbours
+// derivation: metrics::recall_at_k
+// derivation: metrics::precision_at_k
+// derivation: metrics::map_at_k
+// derivation: metrics::map_at_r
+// derivation: metrics::r_precision
+
+#[path = "support/mod.rs"]
+mod support;
+#[path = "metrics_reference_data.rs"]
+mod reference;
+
+use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
+use probdml::registry::budget::METRIC_REFERENCE;
+use proptest::prelude::*;
+use support::config;
+
+/// An owned retrieval problem (the task borrows from it).
+#[derive(Debug, Clone)]
+struct Case {
+    dim: usize,
+    database: Vec<f64>,
+    queries: Option<Vec<f64>>,
+    query_labels: Vec<usize>,
+    database_labels: Vec<usize>,
+    positives: Option<Vec<Vec<usize>>>,
+    distance: Distance,
+}
+
+impl Case {
+    fn task(&self) -> Retrieval<'_> {
+        let db = Embeddings::new(&self.database, self.dim).expect("valid database");
+        let q = self.queries.as_ref().map(|q| Embeddings::new(q, self.dim).expect("valid queries"));
+        match (q, &self.positives) {
+            (None, None) => Retrieval::leave_one_out(db, &self.database_labels, self.distance),
+            (None, Some(p)) => Retrieval::leave_one_out_positives(db, p, self.distance),
+            (Some(q), None) => {
+                Retrieval::query_database(q, &self.query_labels, db, &self.database_labels, self.distance)
+            }
+            (Some(q), Some(p)) => Retrieval::query_database_positives(q, db, p, self.distance),
+        }
+        .expect("valid task")
+    }
+
+    fn query_rows(&self) -> usize {
+        self.queries.as_ref().map_or(self.database.len(), Vec::len) / self.dim
+    }
+}
+
+/// How coordinates are drawn: where distance ties come from.
+#[derive(Debug, Clone, Copy)]
+enum Values {
+    /// Integers in [−2, 2]: exact arithmetic, ties between different rows.
+    Grid,
+    /// Rows repeated from a pool of four random real rows: ties between duplicates.
+    Pool,
+    /// Independent reals: no ties (w.p. 1); only used where both twins round alike.
+    Continuous,
+}
+
+fn rows(values: Values, n: usize, dim: usize, nonzero: bool) -> BoxedStrategy<Vec<f64>> {
+    let fix = move |mut v: Vec<f64>| {
+        if nonzero {
+            for row in v.chunks_exact_mut(dim) {
+                if row.iter().all(|&x| x == 0.0) {
+                    row[0] = 1.0;
+                }
+            }
+        }
+        v
+    };
+    match values {
+        Values::Grid => prop::collection::vec((-2i32..=2).prop_map(f64::from), n * dim)
+            .prop_map(fix)
+            .boxed(),
+        Values::Pool => (
+            prop::collection::vec(-1.0..1.0f64, 4 * dim),
+            prop::collection::vec(0usize..4, n),
+        )
+            .prop_map(move |(pool, pick)| {
+                pick.iter().flat_map(|&p| pool[p * dim..(p + 1) * dim].to_vec()).collect()
+            })
+            .prop_map(fix)
+            .boxed(),
+        Values::Continuous => prop::collection::vec(-1.0..1.0f64, n * dim).prop_map(fix).boxed(),
+    }
+}
+
+/// Retrieval problems with many ties: 1–4 dimensions, 2–24 database items, 1–10 separate
+/// queries or leave-one-out, 4 labels (some classes absent or single) or random positive sets.
+fn case_with(values: impl Strategy<Value = Values>, distance: impl Strategy<Value = Distance>) -> impl Strategy<Value = Case> {
+    (1usize..=4, 2usize..=24, 1usize..=10, any::<bool>(), any::<bool>(), values, distance)
+        .prop_flat_map(|(dim, n_db, n_sep, separate, use_positives, values, distance)| {
+            let n_q = if separate { n_sep } else { n_db };
+            let nonzero = distance == Distance::Cosine;
+            (
+                rows(values, n_db, dim, nonzero),
+                if separate {
+                    rows(values, n_q, dim, nonzero).prop_map(Some).boxed()
+                } else {
+                    Just(None).boxed()
+                },
+                prop::collection::vec(0usize..4, n_q),
+                prop::collection::vec(0usize..4, n_db),
+                if use_positives {
+                    prop::collection::vec(prop::collection::vec(0..n_db, 0..5), n_q)
+                        .prop_map(Some)
+                        .boxed()
+                } else {
+                    Just(None).boxed()
+                },
+                Just((dim, separate, distance)),
+            )
+        })
+        .prop_map(|(database, queries, query_labels, database_labels, positives, (dim, separate, distance))| {
+            let database_labels_for_queries = if separate { query_labels } else { database_labels.clone() };
+            Case {
+                dim,
+                database,
+                queries,
+                query_labels: database_labels_for_queries,
+                database_labels,
+                positives,
+                distance,
+            }
+        })
+}
+
+/// Inputs on which both twins see exactly the same ties.
+fn tied_case() -> impl Strategy<Value = Case> {
+    prop_oneof![
+        case_with(prop_oneof![Just(Values::Grid), Just(Values::Pool)], Just(Distance::Euclidean)),
+        case_with(
+            prop_oneof![Just(Values::Grid), Just(Values::Pool), Just(Values::Continuous)],
+            Just(Distance::Cosine)
+        ),
+    ]
+}
+
+/// Whether some query has a positive (otherwise the metrics are undefined by design).
+fn has_scored_query(case: &Case) -> bool {
+    let task = case.task();
+    exact::per_query_at_k(&task, 1).is_ok()
+}
+
+proptest! {
+    #![proptest_config(config(256, 0x08_5e7a1))]
+
+    /// Claim 1 for the neighbour search itself: identical indices; identical cosine distances;
+    /// Euclidean distances equal on grids (exact) and within rounding of ‖q‖² + ‖x‖² otherwise.
+    #[test]
+    fn fast_neighbours_equal_exact(case in tied_case(), k_seed in 0usize..100) {
+        let task = case.task();
+        let k = 1 + k_seed % task.max_k();
+        let fast = metrics::nearest_neighbours(&task, k).unwrap();
+        let slow = exact::nearest_neighbours(&task, k).unwrap();
+        for q in 0..task.query_count() {
+            prop_assert_eq!(fast.indices(q), slow.indices(q), "query {}", q);
+            for (&a, &b) in fast.distances(q).iter().zip(slow.distances(q)) {
+                let scale = 1.0 + task.queries().row(q).iter().map(|x| x * x).sum::<f64>()
+                    + task.database().as_slice().iter().map(|x| x * x).fold(0.0, f64::max) * case.dim as f64;
+                prop_assert!((a * a - b * b).abs() <= 8.0 * f64::EPSILON * scale,
+                    "query {}: fast {:e}, exact {:e}", q, a, b);
+                if case.distance == Distance::Cosine {
+                    prop_assert_eq!(a, b);
+                }
+            }
+        }
+    }
+
+    /// Claim 1 for every metric, at every cut-off, bitwise.
+    #[test]
+    fn fast_metrics_equal_exact(case in tied_case()) {
+        prop_assume!(has_scored_query(&case));
+        let task = case.task();
+        let ks: Vec<usize> = (1..=task.max_k().min(6)).collect();
+        prop_assert_eq!(metrics::evaluate_retrieval(&task, &ks).unwrap(), exact::evaluate_retrieval(&task, &ks).unwrap());
+        for &k in &ks {
+            prop_assert_eq!(metrics::recall_at_k(&task, k).unwrap(), exact::recall_at_k(&task, k).unwrap());
+            prop_assert_eq!(metrics::precision_at_k(&task, k).unwrap(), exact::precision_at_k(&task, k).unwrap());
+            prop_assert_eq!(metrics::map_at_k(&task, k).unwrap(), exact::map_at_k(&task, k).unwrap());
+            prop_assert_eq!(metrics::per_query_at_k(&task, k).unwrap(), exact::per_query_at_k(&task, k).unwrap());
+        }
+        prop_assert_eq!(metrics::map_at_r(&task).unwrap(), exact::map_at_r(&task).unwrap());
+        prop_assert_eq!(metrics::r_precision(&task).unwrap(), exact::r_precision(&task).unwrap());
+    }
+
+    /// Claim 2: monotone recall reaching 1, bounds, precision ≤ recall, exclusion count.
+    #[test]
+    fn structure_of_the_metrics(case in tied_case()) {
+        prop_assume!(has_scored_query(&case));
+        let task = case.task();
+        let ks: Vec<usize> = (1..=task.max_k()).collect();
+        let report = metrics::evaluate_retrieval(&task, &ks).unwrap();
+        for w in report.recall.windows(2) {
+            prop_assert!(w[0] <= w[1]);
+        }
+        prop_assert_eq!(*report.recall.last().unwrap(), 1.0);
+        for c in 0..ks.len() {
+            for v in [report.recall[c], report.precision[c], report.map[c]] {
+                prop_assert!((0.0..=1.0).contains(&v));
+            }
+            prop_assert!(report.precision[c] <= report.recall[c]);
+        }
+        prop_assert!((0.0..=1.0).contains(&metrics::map_at_r(&task).unwrap()));
+        prop_assert!((0.0..=1.0).contains(&metrics::r_precision(&task).unwrap()));
+        let scored = metrics::per_query_at_k(&task, 1).unwrap().len();
+        prop_assert_eq!(report.scored_queries, scored);
+        prop_assert_eq!(report.scored_queries + report.excluded_queries, case.query_rows());
+    }
+
+    /// Claim 2: class labels and the positive sets they induce are the same relevance; a
+    /// bijective relabelling changes nothing.
+    #[test]
+    fn labels_equal_their_positive_sets(case in tied_case(), shift in 1usize..10) {
+        prop_assume!(case.positives.is_none() && has_scored_query(&case));
+        let task = case.task();
+        let n_db = case.database.len() / case.dim;
+        let mut as_sets = case.clone();
+        as_sets.positives = Some((0..case.query_rows())
+            .map(|q| (0..n_db).filter(|&j| case.database_labels[j] == case.query_labels[q]).collect())
+            .collect());
+        let mut relabelled = case.clone();
+        relabelled.query_labels = case.query_labels.iter().map(|l| 7 * l + shift).collect();
+        relabelled.database_labels = case.database_labels.iter().map(|l| 7 * l + shift).collect();
+        let ks: Vec<usize> = (1..=task.max_k().min(5)).collect();
+        let want = metrics::evaluate_retrieval(&task, &ks).unwrap();
+        prop_assert_eq!(&metrics::evaluate_retrieval(&as_sets.task(), &ks).unwrap(), &want);
+        prop_assert_eq!(&metrics::evaluate_retrieval(&relabelled.task(), &ks).unwrap(), &want);
+        prop_assert_eq!(metrics::map_at_r(&as_sets.task()).unwrap(), metrics::map_at_r(&task).unwrap());
+        prop_assert_eq!(metrics::r_precision(&as_sets.task()).unwrap(), metrics::r_precision(&task).unwrap());
+    }
+
+    /// Claim 3: exact similarity transforms of the grid (scale by 2, integer shift) and
+    /// power-of-two row scalings under cosine keep every ranking, hence every metric.
+    #[test]
+    fn similarity_transforms_keep_the_metrics(
+        case in case_with(Just(Values::Grid), prop_oneof![Just(Distance::Euclidean), Just(Distance::Cosine)]),
+        shift in -3i32..=3,
+        scales in prop::collection::vec(0i32..4, 40),
+    ) {
+        prop_assume!(has_scored_query(&case));
+        let task = case.task();
+        let ks: Vec<usize> = (1..=task.max_k().min(5)).collect();
+        let want = metrics::evaluate_retrieval(&task, &ks).unwrap();
+        let mut moved = case.clone();
+        let dim = case.dim;
+        let transform = |v: &[f64]| -> Vec<f64> {
+            v.chunks_exact(dim)
+                .enumerate()
+                .flat_map(|(i, row)| {
+                    row.iter()
+                        .map(|&x| match case.distance {
+                            Distance::Euclidean => 2.0 * x + f64::from(shift),
+                            Distance::Cosine => x * f64::from(1 << scales[i % scales.len()]),
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        moved.database = transform(&case.database);
+        moved.queries = case.queries.as_ref().map(|q| transform(q));
+        prop_assert_eq!(metrics::evaluate_retrieval(&moved.task(), &ks).unwrap(), want);
+    }
+
+    /// Claim 3: on unit vectors the Euclidean and cosine rankings coincide (continuous inputs,
+    /// where no two distances are within rounding of each other).
+    #[test]
+    fn unit_vectors_rank_alike(case in case_with(Just(Values::Continuous), Just(Distance::Euclidean)), k_seed in 0usize..100) {
+        let mut unit = case.clone();
+        let normalise = |v: &[f64]| -> Vec<f64> {
+            v.chunks_exact(case.dim)
+                .flat_map(|row| {
+                    let n = row.iter().map(|x| x * x).sum::<f64>().sqrt();
+                    row.iter().map(|x| x / n).collect::<Vec<_>>()
+                })
+                .collect()
+        };
+        unit.database = normalise(&case.database);
+        unit.queries = case.queries.as_ref().map(|q| normalise(q));
+        let mut cosine = unit.clone();
+        cosine.distance = Distance::Cosine;
+        let task = unit.task();
+        let k = 1 + k_seed % task.max_k();
+        let a = metrics::nearest_neighbours(&task, k).unwrap();
+        let b = metrics::nearest_neighbours(&cosine.task(), k).unwrap();
+        for q in 0..task.query_count() {
+            prop_assert_eq!(a.indices(q), b.indices(q));
+        }
+    }
+}
+
+/// Claim 2 on a hand-made case: a query of a class with no other member is excluded and
+/// counted, not scored 1 (LAM's `apk` returns 1 for it).
+#[test]
+fn queries_without_positives_are_excluded() {
+    let x = [0.0, 1.0, 2.0, 10.0];
+    let labels = [0, 0, 0, 1];
+    let task = Retrieval::leave_one_out(Embeddings::new(&x, 1).unwrap(), &labels, Distance::Euclidean).unwrap();
+    let report = metrics::evaluate_retrieval(&task, &[1]).unwrap();
+    assert_eq!((report.scored_queries, report.excluded_queries), (3, 1));
+    assert_eq!(report.map[0], 1.0);
+    assert_eq!(report.recall[0], 1.0);
+}
+
+/// Perfectly separated clusters: every metric is 1.
+#[test]
+fn separated_clusters_score_one() {
+    let mut x = Vec::new();
+    let mut labels = Vec::new();
+    for c in 0..5 {
+        for i in 0..6 {
+            x.extend([100.0 * c as f64 + i as f64, 0.0]);
+            labels.push(c);
+        }
+    }
+    let task = Retrieval::leave_one_out(Embeddings::new(&x, 2).unwrap(), &labels, Distance::Euclidean).unwrap();
+    let report = metrics::evaluate_retrieval(&task, &[1, 3, 5]).unwrap();
+    assert_eq!(report.recall, vec![1.0; 3]);
+    assert_eq!(report.precision, vec![1.0; 3]);
+    assert_eq!(report.map, vec![1.0; 3]);
+    assert_eq!(metrics::map_at_r(&task).unwrap(), 1.0);
+    assert_eq!(metrics::r_precision(&task).unwrap(), 1.0);
+}
+
+/// A database larger than one cache block and one query chunk, with a cut-off large enough to
+/// force the top-k buffer to compact repeatedly: fast = exact.
+#[test]
+fn blocks_chunks_and_compaction_agree_with_exact() {
+    let n = 700;
+    let dim = 5;
+    let x: Vec<f64> = (0..n * dim).map(|i| ((i * 7919 + i / dim * 104_729) % 9) as f64 - 4.0).collect();
+    let labels: Vec<usize> = (0..n).map(|i| (i * 31) % 7).collect();
+    for distance in [Distance::Euclidean, Distance::Cosine] {
+        let x: Vec<f64> = if distance == Distance::Cosine {
+            x.chunks_exact(dim).flat_map(|r| if r.iter().all(|&v| v == 0.0) { vec![1.0; dim] } else { r.to_vec() }).collect()
+        } else {
+            x.clone()
+        };
+        let task = Retrieval::leave_one_out(Embeddings::new(&x, dim).unwrap(), &labels, distance).unwrap();
+        for k in [1, 17, 300, n - 1] {
+            let fast = metrics::nearest_neighbours(&task, k).unwrap();
+            let slow = exact::nearest_neighbours(&task, k).unwrap();
+            for q in (0..n).step_by(37) {
+                assert_eq!(fast.indices(q), slow.indices(q), "{distance:?} k = {k}, query {q}");
+            }
+        }
+        assert_eq!(metrics::map_at_r(&task).unwrap(), exact::map_at_r(&task).unwrap());
+        assert_eq!(
+            metrics::evaluate_retrieval(&task, &[1, 10, 100]).unwrap(),
+            exact::evaluate_retrieval(&task, &[1, 10, 100]).unwrap()
+        );
+    }
+}
+
+/// Claim 4: the committed reference cases (plain-Python definitions, same tie rule).
+#[test]
+fn agrees_with_the_reference_definitions() {
+    for case in reference::cases("retrieval") {
+        let dim = case.usize("dim");
+        let distance = match case.text("distance") {
+            "euclidean" => Distance::Euclidean,
+            "cosine" => Distance::Cosine,
+            other => panic!("unknown distance {other}"),
+        };
+        let database = case.floats("database");
+        let queries = case.has("queries").then(|| case.floats("queries"));
+        let positives = case.has("positives").then(|| case.sets("positives"));
+        let query_labels = if case.has("query_labels") { case.usizes("query_labels") } else { Vec::new() };
+        let database_labels = if case.has("database_labels") { case.usizes("database_labels") } else { Vec::new() };
+        let owned = Case {
+            dim,
+            database,
+            queries,
+            query_labels,
+            database_labels,
+            positives,
+            distance,
+        };
+        let task = owned.task();
+        let ks = case.usizes("ks");
+        let what = |m: &str| format!("retrieval/{} {m}", case.name);
+        for twin in 0..2 {
+            let report = if twin == 0 {
+                metrics::evaluate_retrieval(&task, &ks).unwrap()
+            } else {
+                exact::evaluate_retrieval(&task, &ks).unwrap()
+            };
+            for (c, &k) in ks.iter().enumerate() {
+                reference::assert_close(report.recall[c], case.floats("recall")[c], METRIC_REFERENCE, &what(&format!("recall@{k}")));
+                reference::assert_close(report.precision[c], case.floats("precision")[c], METRIC_REFERENCE, &what(&format!("precision@{k}")));
+                reference::assert_close(report.map[c], case.floats("map")[c], METRIC_REFERENCE, &what(&format!("mAP@{k}")));
+            }
+            assert_eq!(report.excluded_queries, case.usize("excluded"), "{}", what("excluded"));
+        }
+        for (got, name) in [
+            (metrics::map_at_r(&task).unwrap(), "map_at_r"),
+            (exact::map_at_r(&task).unwrap(), "map_at_r"),
+            (metrics::r_precision(&task).unwrap(), "r_precision"),
+            (exact::r_precision(&task).unwrap(), "r_precision"),
+        ] {
+            reference::assert_close(got, case.float(name), METRIC_REFERENCE, &what(name));
+        }
+    }
+}
