@@ -126,28 +126,64 @@ fn bench_exact_vs_fast(c: &mut Criterion) {
             |t| metrics::nearest_neighbours(t, 10).unwrap().distances(0)[0],
             |t| exact::nearest_neighbours(t, 10).unwrap().distances(0)[0],
         ),
-        ("recall_at_k", |t| metrics::recall_at_k(t, 5).unwrap(), |t| exact::recall_at_k(t, 5).unwrap()),
-        ("precision_at_k", |t| metrics::precision_at_k(t, 5).unwrap(), |t| exact::precision_at_k(t, 5).unwrap()),
-        ("map_at_k", |t| metrics::map_at_k(t, 5).unwrap(), |t| exact::map_at_k(t, 5).unwrap()),
-        ("map_at_r", |t| metrics::map_at_r(t).unwrap(), |t| exact::map_at_r(t).unwrap()),
-        ("r_precision", |t| metrics::r_precision(t).unwrap(), |t| exact::r_precision(t).unwrap()),
+        (
+            "recall_at_k",
+            |t| metrics::recall_at_k(t, 5).unwrap(),
+            |t| exact::recall_at_k(t, 5).unwrap(),
+        ),
+        (
+            "precision_at_k",
+            |t| metrics::precision_at_k(t, 5).unwrap(),
+            |t| exact::precision_at_k(t, 5).unwrap(),
+        ),
+        (
+            "map_at_k",
+            |t| metrics::map_at_k(t, 5).unwrap(),
+            |t| exact::map_at_k(t, 5).unwrap(),
+        ),
+        (
+            "map_at_r",
+            |t| metrics::map_at_r(t).unwrap(),
+            |t| exact::map_at_r(t).unwrap(),
+        ),
+        (
+            "r_precision",
+            |t| metrics::r_precision(t).unwrap(),
+            |t| exact::r_precision(t).unwrap(),
+        ),
     ];
     for (name, fast, slow) in retrieval {
-        group.bench_with_input(BenchmarkId::new(format!("{name}/fast"), "n=400 D=16"), &task, |b, t| {
-            b.iter(|| fast(black_box(t)))
-        });
-        group.bench_with_input(BenchmarkId::new(format!("{name}/exact"), "n=400 D=16"), &task, |b, t| {
-            b.iter(|| slow(black_box(t)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new(format!("{name}/fast"), "n=400 D=16"),
+            &task,
+            |b, t| b.iter(|| fast(black_box(t))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new(format!("{name}/exact"), "n=400 D=16"),
+            &task,
+            |b, t| b.iter(|| slow(black_box(t))),
+        );
     }
 
     let (id, ood) = scores(1000, 4);
-    group.bench_function("auroc/fast n=1000+1000", |b| b.iter(|| metrics::auroc(black_box(&id), black_box(&ood))));
-    group.bench_function("auroc/exact n=1000+1000", |b| b.iter(|| exact::auroc(black_box(&id), black_box(&ood))));
-    group.bench_function("auprc/fast n=1000+1000", |b| b.iter(|| metrics::auprc(black_box(&id), black_box(&ood))));
-    group.bench_function("auprc/exact n=1000+1000", |b| b.iter(|| exact::auprc(black_box(&id), black_box(&ood))));
-    group.bench_function("kendall_tau_b/fast n=1000", |b| b.iter(|| metrics::kendall_tau_b(black_box(&id), black_box(&ood))));
-    group.bench_function("kendall_tau_b/exact n=1000", |b| b.iter(|| exact::kendall_tau_b(black_box(&id), black_box(&ood))));
+    group.bench_function("auroc/fast n=1000+1000", |b| {
+        b.iter(|| metrics::auroc(black_box(&id), black_box(&ood)))
+    });
+    group.bench_function("auroc/exact n=1000+1000", |b| {
+        b.iter(|| exact::auroc(black_box(&id), black_box(&ood)))
+    });
+    group.bench_function("auprc/fast n=1000+1000", |b| {
+        b.iter(|| metrics::auprc(black_box(&id), black_box(&ood)))
+    });
+    group.bench_function("auprc/exact n=1000+1000", |b| {
+        b.iter(|| exact::auprc(black_box(&id), black_box(&ood)))
+    });
+    group.bench_function("kendall_tau_b/fast n=1000", |b| {
+        b.iter(|| metrics::kendall_tau_b(black_box(&id), black_box(&ood)))
+    });
+    group.bench_function("kendall_tau_b/exact n=1000", |b| {
+        b.iter(|| exact::kendall_tau_b(black_box(&id), black_box(&ood)))
+    });
 
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let uncertainty: Vec<f64> = (0..1000).map(|_| rng.random::<f64>()).collect();
@@ -176,10 +212,14 @@ fn bench_exact_vs_fast(c: &mut Criterion) {
     let confidence: Vec<f64> = uncertainty.iter().map(|u| 1.0 - u).collect();
     let correct: Vec<bool> = performance.iter().map(|&p| p == 1.0).collect();
     group.bench_function("expected_calibration_error/fast n=1000", |b| {
-        b.iter(|| metrics::expected_calibration_error(black_box(&confidence), black_box(&correct), 10))
+        b.iter(|| {
+            metrics::expected_calibration_error(black_box(&confidence), black_box(&correct), 10)
+        })
     });
     group.bench_function("expected_calibration_error/exact n=1000", |b| {
-        b.iter(|| exact::expected_calibration_error(black_box(&confidence), black_box(&correct), 10))
+        b.iter(|| {
+            exact::expected_calibration_error(black_box(&confidence), black_box(&correct), 10)
+        })
     });
     let votes: Vec<Vec<usize>> = (0..1000)
         .map(|_| (0..20).map(|_| rng.random_range(0..3)).collect())

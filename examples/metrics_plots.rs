@@ -41,7 +41,10 @@ fn plot_roc(id: &[f64], ood: &[f64]) -> Result<()> {
     let root = SVGBackend::new(ROC_PATH, (560, 480)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("ROC of an uncertainty score (OOD = positive)", ("sans-serif", 20))
+        .caption(
+            "ROC of an uncertainty score (OOD = positive)",
+            ("sans-serif", 20),
+        )
         .margin(12)
         .x_label_area_size(42)
         .y_label_area_size(52)
@@ -62,7 +65,10 @@ fn plot_roc(id: &[f64], ood: &[f64]) -> Result<()> {
         .label(format!("AUROC = {auroc:.4}, AUPRC = {auprc:.4}"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
     chart
-        .draw_series(LineSeries::new(vec![(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.4)))?
+        .draw_series(LineSeries::new(
+            vec![(0.0, 0.0), (1.0, 1.0)],
+            BLACK.mix(0.4),
+        ))?
         .label("chance (AUROC = 0.5)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
     chart
@@ -72,7 +78,10 @@ fn plot_roc(id: &[f64], ood: &[f64]) -> Result<()> {
         .border_style(BLACK)
         .draw()?;
     root.present()?;
-    println!("{ROC_PATH}: AUROC {auroc}, AUPRC {auprc}, {} points", roc.thresholds.len());
+    println!(
+        "{ROC_PATH}: AUROC {auroc}, AUPRC {auprc}, {} points",
+        roc.thresholds.len()
+    );
     Ok(())
 }
 
@@ -106,13 +115,19 @@ fn plot_sparsification(points: &[f64], labels: &[usize], variance: &[f64]) -> Re
     let query_variance: Vec<f64> = scores.iter().map(|s| variance[s.query]).collect();
     let nearest: Vec<usize> = scores.iter().map(|s| s.nearest).collect();
     let uncertainty = metrics::query_neighbour_uncertainty(&query_variance, variance, &nearest)?;
-    let accuracy: Vec<f64> = scores.iter().map(|s| if s.hit { 1.0 } else { 0.0 }).collect();
+    let accuracy: Vec<f64> = scores
+        .iter()
+        .map(|s| if s.hit { 1.0 } else { 0.0 })
+        .collect();
     let s = metrics::sparsification_curve(&uncertainty, &accuracy)?;
     let low = s.curve.iter().chain(&s.oracle).copied().fold(1.0, f64::min);
     let root = SVGBackend::new(SPARSIFICATION_PATH, (560, 480)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Sparsification: 1-NN accuracy as uncertain queries go", ("sans-serif", 20))
+        .caption(
+            "Sparsification: 1-NN accuracy as uncertain queries go",
+            ("sans-serif", 20),
+        )
         .margin(12)
         .x_label_area_size(42)
         .y_label_area_size(52)

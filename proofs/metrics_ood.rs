@@ -60,20 +60,30 @@ fn increasing_map(id: &[f64], ood: &[f64], steps: &[f64]) -> (Vec<f64>, Vec<f64>
         acc += steps[r % steps.len()];
         image.push(acc);
     }
-    let map = |x: f64| image[distinct.binary_search_by(|d| d.partial_cmp(&(x + 0.0)).unwrap()).unwrap()];
-    (id.iter().map(|&x| map(x)).collect(), ood.iter().map(|&x| map(x)).collect())
+    let map = |x: f64| {
+        image[distinct
+            .binary_search_by(|d| d.partial_cmp(&(x + 0.0)).unwrap())
+            .unwrap()]
+    };
+    (
+        id.iter().map(|&x| map(x)).collect(),
+        ood.iter().map(|&x| map(x)).collect(),
+    )
 }
 
 fn trapezoid(x: &[f64], y: &[f64]) -> f64 {
-    x.windows(2).zip(y.windows(2)).map(|(a, b)| (a[1] - a[0]) * (b[0] + b[1]) / 2.0).sum()
+    x.windows(2)
+        .zip(y.windows(2))
+        .map(|(a, b)| (a[1] - a[0]) * (b[0] + b[1]) / 2.0)
+        .sum()
 }
 
 proptest! {
-    #![proptest_config(config(512, 0x08_00d))]
+    #![proptest_config(config(4096, 0x08_00d))]
 
     /// Claim 1.
     #[test]
-    fn fast_equals_exact(id in scores(60), ood in scores(60)) {
+    fn fast_equals_exact(id in scores(200), ood in scores(200)) {
         prop_assert_eq!(metrics::auroc(&id, &ood).unwrap(), exact::auroc(&id, &ood).unwrap());
         prop_assert_eq!(metrics::auprc(&id, &ood).unwrap(), exact::auprc(&id, &ood).unwrap());
         prop_assert_eq!(metrics::roc_curve(&id, &ood).unwrap(), exact::roc_curve(&id, &ood).unwrap());
@@ -82,8 +92,8 @@ proptest! {
     /// Claim 2.
     #[test]
     fn invariant_under_increasing_maps(
-        id in scores(60),
-        ood in scores(60),
+        id in scores(200),
+        ood in scores(200),
         steps in prop::collection::vec(prop_oneof![Just(1e-9), 1e-3..1e3f64], 1..20),
     ) {
         let (id2, ood2) = increasing_map(&id, &ood, &steps);
@@ -93,7 +103,7 @@ proptest! {
 
     /// Claim 3.
     #[test]
-    fn negation_and_swap_complement(id in scores(60), ood in scores(60)) {
+    fn negation_and_swap_complement(id in scores(200), ood in scores(200)) {
         let a = metrics::auroc(&id, &ood).unwrap();
         let neg = |v: &[f64]| v.iter().map(|x| -x).collect::<Vec<f64>>();
         let negated = metrics::auroc(&neg(&id), &neg(&ood)).unwrap();
@@ -104,7 +114,7 @@ proptest! {
 
     /// Claim 4: random separation — the same multiset on both sides, in any order.
     #[test]
-    fn same_distribution_gives_one_half(id in scores(60), seed in any::<u64>()) {
+    fn same_distribution_gives_one_half(id in scores(200), seed in any::<u64>()) {
         let mut ood = id.clone();
         let n = ood.len();
         let mut s = seed | 1;
@@ -117,7 +127,7 @@ proptest! {
 
     /// Claim 4: perfect separation in both directions.
     #[test]
-    fn perfect_separation(id in scores(60), ood in scores(60)) {
+    fn perfect_separation(id in scores(200), ood in scores(200)) {
         let top = id.iter().cloned().fold(f64::MIN, f64::max);
         let above: Vec<f64> = ood.iter().map(|x| x.abs() + top + 1.0).collect();
         prop_assert_eq!(metrics::auroc(&id, &above).unwrap(), 1.0);
@@ -128,7 +138,7 @@ proptest! {
 
     /// Claim 5.
     #[test]
-    fn roc_area_is_auroc(id in scores(60), ood in scores(60)) {
+    fn roc_area_is_auroc(id in scores(200), ood in scores(200)) {
         let roc = metrics::roc_curve(&id, &ood).unwrap();
         let area = trapezoid(&roc.false_positive_rate, &roc.true_positive_rate);
         let a = metrics::auroc(&id, &ood).unwrap();
@@ -155,10 +165,20 @@ fn all_tied() {
 /// The radix-sort path (≥ 2048 scores) against the pair count, with heavy ties and both zeros.
 #[test]
 fn large_inputs_use_the_radix_path() {
-    let id: Vec<f64> = (0..3000).map(|i| [((i * 37) % 101) as f64 / 10.0 - 5.0, -0.0][i % 2]).collect();
-    let ood: Vec<f64> = (0..2500).map(|i| [((i * 53) % 97) as f64 / 10.0 - 4.0, 0.0][i % 2]).collect();
-    assert_eq!(metrics::auroc(&id, &ood).unwrap(), exact::auroc(&id, &ood).unwrap());
-    assert_eq!(metrics::auprc(&id, &ood).unwrap(), exact::auprc(&id, &ood).unwrap());
+    let id: Vec<f64> = (0..3000)
+        .map(|i| [((i * 37) % 101) as f64 / 10.0 - 5.0, -0.0][i % 2])
+        .collect();
+    let ood: Vec<f64> = (0..2500)
+        .map(|i| [((i * 53) % 97) as f64 / 10.0 - 4.0, 0.0][i % 2])
+        .collect();
+    assert_eq!(
+        metrics::auroc(&id, &ood).unwrap(),
+        exact::auroc(&id, &ood).unwrap()
+    );
+    assert_eq!(
+        metrics::auprc(&id, &ood).unwrap(),
+        exact::auprc(&id, &ood).unwrap()
+    );
 }
 
 /// Claim 6.
@@ -177,10 +197,25 @@ fn agrees_with_scikit_learn() {
         }
         let roc = metrics::roc_curve(&id, &ood).unwrap();
         let (fpr, tpr) = (case.floats("fpr"), case.floats("tpr"));
-        assert_eq!(roc.false_positive_rate.len(), fpr.len(), "{}", what("ROC length"));
+        assert_eq!(
+            roc.false_positive_rate.len(),
+            fpr.len(),
+            "{}",
+            what("ROC length")
+        );
         for i in 0..fpr.len() {
-            reference::assert_close(roc.false_positive_rate[i], fpr[i], METRIC_REFERENCE, &what("fpr"));
-            reference::assert_close(roc.true_positive_rate[i], tpr[i], METRIC_REFERENCE, &what("tpr"));
+            reference::assert_close(
+                roc.false_positive_rate[i],
+                fpr[i],
+                METRIC_REFERENCE,
+                &what("fpr"),
+            );
+            reference::assert_close(
+                roc.true_positive_rate[i],
+                tpr[i],
+                METRIC_REFERENCE,
+                &what("tpr"),
+            );
         }
     }
 }

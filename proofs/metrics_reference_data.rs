@@ -32,14 +32,23 @@ impl Case {
             return Vec::new();
         }
         text.split(',')
-            .map(|v| v.parse().unwrap_or_else(|_| panic!("{}/{}: bad float {v:?}", self.kind, self.name)))
+            .map(|v| {
+                v.parse()
+                    .unwrap_or_else(|_| panic!("{}/{}: bad float {v:?}", self.kind, self.name))
+            })
             .collect()
     }
 
     /// One float.
     pub fn float(&self, key: &str) -> f64 {
         let v = self.floats(key);
-        assert_eq!(v.len(), 1, "{}/{}: `{key}` is not one float", self.kind, self.name);
+        assert_eq!(
+            v.len(),
+            1,
+            "{}/{}: `{key}` is not one float",
+            self.kind,
+            self.name
+        );
         v[0]
     }
 
@@ -49,7 +58,9 @@ impl Case {
         if text.is_empty() {
             return Vec::new();
         }
-        text.split(',').map(|v| v.parse().expect("integer")).collect()
+        text.split(',')
+            .map(|v| v.parse().expect("integer"))
+            .collect()
     }
 
     /// One non-negative integer.
@@ -66,14 +77,21 @@ impl Case {
     pub fn sets(&self, key: &str) -> Vec<Vec<usize>> {
         self.field(key)
             .split(';')
-            .map(|set| set.split_whitespace().map(|v| v.parse().expect("integer")).collect())
+            .map(|set| {
+                set.split_whitespace()
+                    .map(|v| v.parse().expect("integer"))
+                    .collect()
+            })
             .collect()
     }
 }
 
 /// Every case of one kind, in file order.
 pub fn cases(kind: &str) -> Vec<Case> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/metrics_reference.tsv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/metrics_reference.tsv"
+    );
     let text = std::fs::read_to_string(path).expect("tests/data/metrics_reference.tsv is readable");
     let found: Vec<Case> = text
         .lines()

@@ -63,7 +63,11 @@ fn confidences() -> impl Strategy<Value = (Vec<f64>, Vec<bool>)> {
         (
             prop_oneof![
                 prop::collection::vec((0i32..=10).prop_map(|c| f64::from(c) / 10.0), n),
-                prop::collection::vec((1u32..=7, 1u32..=7).prop_map(|(a, b)| f64::from(a.min(b)) / f64::from(a.max(b))), n),
+                prop::collection::vec(
+                    (1u32..=7, 1u32..=7)
+                        .prop_map(|(a, b)| f64::from(a.min(b)) / f64::from(a.max(b))),
+                    n
+                ),
                 prop::collection::vec(0.0..=1.0f64, n),
             ],
             prop::collection::vec(any::<bool>(), n),
@@ -72,7 +76,7 @@ fn confidences() -> impl Strategy<Value = (Vec<f64>, Vec<bool>)> {
 }
 
 proptest! {
-    #![proptest_config(config(256, 0x08_a05c))]
+    #![proptest_config(config(1024, 0x08_a05c))]
 
     /// Claim 1 (sparsification) and claim 2.
     #[test]
@@ -161,7 +165,10 @@ fn confident_and_right_is_calibrated() {
     assert_eq!(c.ece, 0.0);
     assert_eq!(c.bins[9].count, 7);
     let votes = vec![vec![2, 2, 2]; 5];
-    assert_eq!(metrics::closed_set_ece(&votes, &[2; 5], 10).unwrap().ece, 0.0);
+    assert_eq!(
+        metrics::closed_set_ece(&votes, &[2; 5], 10).unwrap().ece,
+        0.0
+    );
 }
 
 /// Claim 4.
@@ -181,7 +188,12 @@ fn agrees_with_the_reference_definitions() {
                 reference::assert_close(*g, w, METRIC_REFERENCE, &what(&format!("oracle[{i}]")));
             }
             reference::assert_close(s.ausc, case.float("ausc"), METRIC_REFERENCE, &what("ausc"));
-            reference::assert_close(s.oracle_ausc, case.float("oracle_ausc"), METRIC_REFERENCE, &what("oracle_ausc"));
+            reference::assert_close(
+                s.oracle_ausc,
+                case.float("oracle_ausc"),
+                METRIC_REFERENCE,
+                &what("oracle_ausc"),
+            );
         }
     }
     for case in reference::cases("ece") {
@@ -189,28 +201,55 @@ fn agrees_with_the_reference_definitions() {
         let correct: Vec<bool> = case.usizes("correct").iter().map(|&c| c == 1).collect();
         let bins = case.usize("bins");
         for got in [
-            metrics::expected_calibration_error(&conf, &correct, bins).unwrap().ece,
-            exact::expected_calibration_error(&conf, &correct, bins).unwrap().ece,
+            metrics::expected_calibration_error(&conf, &correct, bins)
+                .unwrap()
+                .ece,
+            exact::expected_calibration_error(&conf, &correct, bins)
+                .unwrap()
+                .ece,
         ] {
-            reference::assert_close(got, case.float("ece"), METRIC_REFERENCE, &format!("ece/{}", case.name));
+            reference::assert_close(
+                got,
+                case.float("ece"),
+                METRIC_REFERENCE,
+                &format!("ece/{}", case.name),
+            );
         }
     }
     for case in reference::cases("closed_set") {
-        let (votes, labels, bins) = (case.sets("votes"), case.usizes("labels"), case.usize("bins"));
+        let (votes, labels, bins) = (
+            case.sets("votes"),
+            case.usizes("labels"),
+            case.usize("bins"),
+        );
         for got in [
             metrics::closed_set_ece(&votes, &labels, bins).unwrap().ece,
             exact::closed_set_ece(&votes, &labels, bins).unwrap().ece,
         ] {
-            reference::assert_close(got, case.float("ece"), METRIC_REFERENCE, &format!("closed_set/{}", case.name));
+            reference::assert_close(
+                got,
+                case.float("ece"),
+                METRIC_REFERENCE,
+                &format!("closed_set/{}", case.name),
+            );
         }
     }
     for case in reference::cases("ece_at_k") {
-        let (u, ap, bins) = (case.floats("uncertainty"), case.floats("average_precision"), case.usize("bins"));
+        let (u, ap, bins) = (
+            case.floats("uncertainty"),
+            case.floats("average_precision"),
+            case.usize("bins"),
+        );
         for got in [
             metrics::ece_at_k(&u, &ap, bins).unwrap().ece,
             exact::ece_at_k(&u, &ap, bins).unwrap().ece,
         ] {
-            reference::assert_close(got, case.float("ece"), METRIC_REFERENCE, &format!("ece_at_k/{}", case.name));
+            reference::assert_close(
+                got,
+                case.float("ece"),
+                METRIC_REFERENCE,
+                &format!("ece_at_k/{}", case.name),
+            );
         }
     }
 }

@@ -90,7 +90,11 @@ pub(crate) fn bin_without_match() -> Error {
 /// assert!((b.tau - 2.0 / 6f64.sqrt()).abs() < 1e-15);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn binned_kendall_tau(uncertainty: &[f64], performance: &[f64], bins: usize) -> Result<BinnedKendall> {
+pub fn binned_kendall_tau(
+    uncertainty: &[f64],
+    performance: &[f64],
+    bins: usize,
+) -> Result<BinnedKendall> {
     check_binned(uncertainty, performance, "performance", bins)?;
     let n = uncertainty.len();
     let order = ascending_order(uncertainty);
@@ -161,7 +165,8 @@ pub fn binned_kendall_tau_verification(
         if positives.is_empty() {
             return Err(bin_without_match());
         }
-        bin_uncertainty.push(members.iter().map(|&i| uncertainty[i]).sum::<f64>() / members.len() as f64);
+        bin_uncertainty
+            .push(members.iter().map(|&i| uncertainty[i]).sum::<f64>() / members.len() as f64);
         bin_performance.push(if negatives.is_empty() {
             // Only matches: precision is 1 at every threshold (the step sum would only round
             // its telescoping recall increments).

@@ -65,9 +65,17 @@ pub(crate) fn check_votes(votes: &[Vec<usize>], labels: &[usize], bins: usize) -
 }
 
 /// Checks of [`ece_at_k`] (shared by both twins).
-pub(crate) fn check_ece_at_k(uncertainty: &[f64], average_precision: &[f64], bins: usize) -> Result<()> {
+pub(crate) fn check_ece_at_k(
+    uncertainty: &[f64],
+    average_precision: &[f64],
+    bins: usize,
+) -> Result<()> {
     checks::at_least("uncertainty", uncertainty, 1)?;
-    checks::same_length("average_precision", uncertainty.len(), average_precision.len())?;
+    checks::same_length(
+        "average_precision",
+        uncertainty.len(),
+        average_precision.len(),
+    )?;
     checks::all_finite("uncertainty", uncertainty)?;
     checks::all_unit_interval("average_precision", average_precision)?;
     check_bins(bins)?;
@@ -77,6 +85,8 @@ pub(crate) fn check_ece_at_k(uncertainty: &[f64], average_precision: &[f64], bin
 /// Checks of [`closed_set_votes`] (shared by both twins).
 pub(crate) fn check_samples(samples: &[Embeddings<'_>], labels: &[usize]) -> Result<()> {
     checks::at_least("samples", samples, 1)?;
+    // Each item needs another item of its sample set to be its neighbour.
+    checks::at_least("labels", labels, 2)?;
     for s in samples {
         checks::same_length("samples", labels.len(), s.len())?;
         checks::same_length("samples", samples[0].dim(), s.dim())?;
@@ -258,7 +268,7 @@ pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Re
 ///
 /// # Errors
 ///
-/// [`Error::TooFew`](crate::Error::TooFew) without samples or with fewer than 2 items;
+/// [`Error::TooFew`](crate::Error::TooFew) without samples or with fewer than 2 labels (items);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if a sample set's size or
 /// dimension disagrees with `labels` or the first set; [`Error::OutOfDomain`] for a zero row
 /// under cosine.
@@ -327,7 +337,11 @@ pub fn closed_set_votes(
 /// assert_eq!(c.ece, 0.25);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn ece_at_k(uncertainty: &[f64], average_precision: &[f64], bins: usize) -> Result<Calibration> {
+pub fn ece_at_k(
+    uncertainty: &[f64],
+    average_precision: &[f64],
+    bins: usize,
+) -> Result<Calibration> {
     check_ece_at_k(uncertainty, average_precision, bins)?;
     let n = uncertainty.len();
     let order = ascending_order(uncertainty);

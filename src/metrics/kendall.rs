@@ -34,7 +34,8 @@ pub(crate) fn tau_b_from_counts(
     if untied_y == 0 {
         return Err(constant_sample("y"));
     }
-    let tau = concordant_minus_discordant as f64 / (untied_x as f64).sqrt() / (untied_y as f64).sqrt();
+    let tau =
+        concordant_minus_discordant as f64 / (untied_x as f64).sqrt() / (untied_y as f64).sqrt();
     Ok(tau.clamp(-1.0, 1.0))
 }
 

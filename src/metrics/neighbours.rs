@@ -161,8 +161,13 @@ fn search_chunk(
 ) -> Vec<Vec<(f64, u32)>> {
     let dim = packed.dim;
     let n_rows = rows.len() / dim;
-    let query_norms: Vec<f64> = rows.chunks_exact(dim).map(|r| squared_norm(r).sqrt()).collect();
-    let mut tops: Vec<TopK> = (first..first + n_rows).map(|q| TopK::new(k_of(q))).collect();
+    let query_norms: Vec<f64> = rows
+        .chunks_exact(dim)
+        .map(|r| squared_norm(r).sqrt())
+        .collect();
+    let mut tops: Vec<TopK> = (first..first + n_rows)
+        .map(|q| TopK::new(k_of(q)))
+        .collect();
     // Pad to whole register tiles; the padding rows' results are discarded.
     let padded = n_rows.div_ceil(MR) * MR;
     let mut tile_rows = vec![0.0; padded * dim];

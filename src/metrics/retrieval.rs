@@ -127,7 +127,11 @@ fn prefix_scores(relevant: &[bool], k: usize) -> (usize, f64) {
 }
 
 /// The relevance flags of every query's first `k` results, and R for each, in parallel.
-fn relevance_lists(task: &Retrieval<'_>, index: &PositiveIndex<'_>, k_of: &(dyn Fn(usize) -> usize + Sync)) -> Vec<Vec<bool>> {
+fn relevance_lists(
+    task: &Retrieval<'_>,
+    index: &PositiveIndex<'_>,
+    k_of: &(dyn Fn(usize) -> usize + Sync),
+) -> Vec<Vec<bool>> {
     let lists = ranked_lists(task, k_of);
     lists
         .into_par_iter()

@@ -54,7 +54,7 @@ fn radix_sort(keys: &mut Vec<u64>) {
     }
     let mut scratch = vec![0u64; n];
     for (pass, histogram) in histograms.iter().enumerate() {
-        if histogram.iter().any(|&count| count == n) {
+        if histogram.contains(&n) {
             continue;
         }
         let mut offsets = [0usize; BUCKETS];
@@ -108,11 +108,26 @@ mod tests {
     #[test]
     fn keys_preserve_order_and_round_trip() {
         let xs = [
-            f64::MIN, -1e300, -2.5, -1.0, -f64::MIN_POSITIVE, -5e-324, 0.0, 5e-324, 1.0, 2.5,
-            1e300, f64::MAX,
+            f64::MIN,
+            -1e300,
+            -2.5,
+            -1.0,
+            -f64::MIN_POSITIVE,
+            -5e-324,
+            0.0,
+            5e-324,
+            1.0,
+            2.5,
+            1e300,
+            f64::MAX,
         ];
         for w in xs.windows(2) {
-            assert!(sortable_key(w[0]) < sortable_key(w[1]), "{} < {}", w[0], w[1]);
+            assert!(
+                sortable_key(w[0]) < sortable_key(w[1]),
+                "{} < {}",
+                w[0],
+                w[1]
+            );
         }
         for &x in &xs {
             assert_eq!(score_of_key(sortable_key(x)), x);

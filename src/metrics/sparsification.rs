@@ -44,10 +44,7 @@ pub(crate) fn removed(i: usize, n: usize) -> usize {
 /// Trapezoid rule with spacing 1/100 over the points of a curve.
 pub(crate) fn trapezoid(curve: &[f64]) -> f64 {
     let dx = 1.0 / SPARSIFICATION_STEPS as f64;
-    curve
-        .windows(2)
-        .map(|w| (w[0] + w[1]) / 2.0 * dx)
-        .sum()
+    curve.windows(2).map(|w| (w[0] + w[1]) / 2.0 * dx).sum()
 }
 
 /// Mean of what is left after dropping prefixes of `order`, for every removal count of the

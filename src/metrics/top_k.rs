@@ -93,7 +93,11 @@ mod tests {
             for (i, &key) in keys.iter().enumerate() {
                 top.push(key, i as u32);
             }
-            let mut all: Vec<(f64, u32)> = keys.iter().enumerate().map(|(i, &x)| (x, i as u32)).collect();
+            let mut all: Vec<(f64, u32)> = keys
+                .iter()
+                .enumerate()
+                .map(|(i, &x)| (x, i as u32))
+                .collect();
             all.sort_by(order);
             all.truncate(k);
             assert_eq!(top.into_sorted(), all, "k = {k}");

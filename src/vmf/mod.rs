@@ -53,6 +53,7 @@ mod compensated;
 mod complement;
 mod density;
 mod entropy;
+mod householder;
 mod kappa;
 mod mean_resultant;
 mod normaliser;

@@ -38,7 +38,8 @@ use rand::distr::Distribution;
 use rand::Rng;
 use rand_distr::{Gamma, StandardNormal};
 
-use super::compensated::{dot2, norm2, sum_sq2};
+use super::compensated::{norm2, sum_sq2};
+use super::householder::{place_around_e1, ReflectionToMean};
 use super::density::require_unit;
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 
@@ -130,9 +131,7 @@ impl Wood {
 pub struct VonMisesFisher {
     mu: Vec<f64>,
     kappa: f64,
-    householder: Vec<f64>,
-    tau: f64,
-    sign: f64,
+    reflection: ReflectionToMean,
     wood: Wood,
 }
 
@@ -214,17 +213,11 @@ impl VonMisesFisher {
     fn build(mu: &[f64], kappa: f64) -> Self {
         let norm = norm2(mu);
         let mu: Vec<f64> = mu.iter().map(|v| v / norm).collect();
-        let sign = if mu[0] >= 0.0 { 1.0 } else { -1.0 };
-        let mut householder = mu.clone();
-        householder[0] += sign * norm2(&mu);
-        let tau = 2.0 / sum_sq2(&householder);
         Self {
             wood: Wood::new(mu.len(), kappa),
+            reflection: ReflectionToMean::new(&mu),
             mu,
             kappa,
-            householder,
-            tau,
-            sign,
         }
     }
 
@@ -326,24 +319,8 @@ impl VonMisesFisher {
             out[1] = w.mul_add(m1, s * m0);
             return;
         }
-        let tail = &mut out[1..];
-        let ss = loop {
-            for v in tail.iter_mut() {
-                *v = rng.sample(StandardNormal);
-            }
-            let ss = sum_sq2(tail);
-            if ss > 0.0 {
-                break ss;
-            }
-        };
-        let scale = r / ss.sqrt();
-        tail.iter_mut().for_each(|v| *v *= scale);
-        out[0] = w;
-        let alpha = self.tau * dot2(&self.householder, out);
-        let s = self.sign;
-        for (x, &u) in out.iter_mut().zip(&self.householder) {
-            *x = -s * (-alpha).mul_add(u, *x);
-        }
+        place_around_e1(rng, w, r, out);
+        self.reflection.apply(out);
     }
 
     /// Draws one sample (allocates the output; see [`sample_into`](Self::sample_into)).

@@ -64,7 +64,11 @@ fn finish(bin_uncertainty: Vec<f64>, bin_performance: Vec<f64>) -> Result<Binned
 /// assert_eq!((b.bin_performance[0], b.bin_performance[1], b.tau), (1.0, 0.5, 1.0));
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn binned_kendall_tau(uncertainty: &[f64], performance: &[f64], bins: usize) -> Result<BinnedKendall> {
+pub fn binned_kendall_tau(
+    uncertainty: &[f64],
+    performance: &[f64],
+    bins: usize,
+) -> Result<BinnedKendall> {
     check_binned(uncertainty, performance, "performance", bins)?;
     let members = bins_of(uncertainty, bins);
     finish(
@@ -105,8 +109,16 @@ pub fn binned_kendall_tau_verification(
     let members = bins_of(uncertainty, bins);
     let mut performance = Vec::with_capacity(bins);
     for m in &members {
-        let positives: Vec<f64> = m.iter().filter(|&&i| is_match[i]).map(|&i| match_score[i]).collect();
-        let negatives: Vec<f64> = m.iter().filter(|&&i| !is_match[i]).map(|&i| match_score[i]).collect();
+        let positives: Vec<f64> = m
+            .iter()
+            .filter(|&&i| is_match[i])
+            .map(|&i| match_score[i])
+            .collect();
+        let negatives: Vec<f64> = m
+            .iter()
+            .filter(|&&i| !is_match[i])
+            .map(|&i| match_score[i])
+            .collect();
         if positives.is_empty() {
             return Err(bin_without_match());
         }
@@ -117,5 +129,8 @@ pub fn binned_kendall_tau_verification(
             auprc(&negatives, &positives)?
         });
     }
-    finish(members.iter().map(|m| mean(uncertainty, m)).collect(), performance)
+    finish(
+        members.iter().map(|m| mean(uncertainty, m)).collect(),
+        performance,
+    )
 }

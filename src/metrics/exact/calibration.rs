@@ -80,7 +80,10 @@ pub fn expected_calibration_error(
                 .collect()
         })
         .collect();
-    let accuracy: Vec<f64> = correct.iter().map(|&ok| if ok { 1.0 } else { 0.0 }).collect();
+    let accuracy: Vec<f64> = correct
+        .iter()
+        .map(|&ok| if ok { 1.0 } else { 0.0 })
+        .collect();
     Ok(calibration_of(&members, &accuracy, confidence))
 }
 
@@ -179,7 +182,11 @@ pub fn closed_set_votes(
 /// assert_eq!(c.ece, 0.25);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn ece_at_k(uncertainty: &[f64], average_precision: &[f64], bins: usize) -> Result<Calibration> {
+pub fn ece_at_k(
+    uncertainty: &[f64],
+    average_precision: &[f64],
+    bins: usize,
+) -> Result<Calibration> {
     check_ece_at_k(uncertainty, average_precision, bins)?;
     let n = uncertainty.len();
     let mut sorted: Vec<usize> = (0..n).collect();

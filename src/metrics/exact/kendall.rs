@@ -51,6 +51,7 @@ pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64> {
     if untied_y == 0 {
         return Err(constant_sample("y"));
     }
-    let tau = (concordant - discordant) as f64 / (untied_x as f64).sqrt() / (untied_y as f64).sqrt();
+    let tau =
+        (concordant - discordant) as f64 / (untied_x as f64).sqrt() / (untied_y as f64).sqrt();
     Ok(tau.clamp(-1.0, 1.0))
 }

@@ -5,7 +5,11 @@ use crate::metrics::ood::{check_scores, RocCurve};
 
 /// The distinct scores of both sets, decreasing (−0 and +0 are one score).
 fn thresholds_descending(id_scores: &[f64], ood_scores: &[f64]) -> Vec<f64> {
-    let mut all: Vec<f64> = id_scores.iter().chain(ood_scores).map(|&s| s + 0.0).collect();
+    let mut all: Vec<f64> = id_scores
+        .iter()
+        .chain(ood_scores)
+        .map(|&s| s + 0.0)
+        .collect();
     all.sort_by(|a, b| b.partial_cmp(a).expect("scores are finite"));
     all.dedup();
     all

@@ -83,7 +83,8 @@ pub fn sparsification_curve(uncertainty: &[f64], performance: &[f64]) -> Result<
     let mut oracle = Vec::with_capacity(SPARSIFICATION_STEPS);
     for i in 0..SPARSIFICATION_STEPS {
         let mut by_uncertainty: Vec<usize> = (0..n).collect();
-        by_uncertainty.sort_by(|&a, &b| uncertainty[b].partial_cmp(&uncertainty[a]).expect("finite"));
+        by_uncertainty
+            .sort_by(|&a, &b| uncertainty[b].partial_cmp(&uncertainty[a]).expect("finite"));
         curve.push(remaining_mean(performance, &by_uncertainty, i));
         let mut by_error: Vec<usize> = (0..n).collect();
         by_error.sort_by(|&a, &b| performance[a].partial_cmp(&performance[b]).expect("finite"));

@@ -10,11 +10,11 @@
 
 use rand::distr::Distribution;
 use rand::Rng;
-use rand_distr::StandardNormal;
 
 use super::marginal::CosineMarginal;
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
-use crate::vmf::compensated::{dot2, norm2, sum_sq2};
+use crate::vmf::compensated::norm2;
+use crate::vmf::householder::{place_around_e1, ReflectionToMean};
 use crate::vmf::density::require_unit;
 
 /// Reference twin of [`crate::vmf::VonMisesFisher`], sampling by inverse CDF.
@@ -40,9 +40,7 @@ pub struct VonMisesFisher {
     mu: Vec<f64>,
     kappa: f64,
     law: CosineMarginal,
-    householder: Vec<f64>,
-    tau: f64,
-    sign: f64,
+    reflection: ReflectionToMean,
 }
 
 impl VonMisesFisher {
@@ -113,18 +111,11 @@ impl VonMisesFisher {
         let norm = norm2(mu);
         let mu: Vec<f64> = mu.iter().map(|v| v / norm).collect();
         let law = CosineMarginal::new(mu.len(), kappa)?;
-        // Q = −s(I − τuuᵀ), u = μ + s‖μ‖e₁: Q e₁ = μ/‖μ‖.
-        let sign = if mu[0] >= 0.0 { 1.0 } else { -1.0 };
-        let mut householder = mu.clone();
-        householder[0] += sign * norm2(&mu);
-        let tau = 2.0 / sum_sq2(&householder);
         Ok(Self {
+            reflection: ReflectionToMean::new(&mu),
             mu,
             kappa,
             law,
-            householder,
-            tau,
-            sign,
         })
     }
 
@@ -188,23 +179,8 @@ impl VonMisesFisher {
     fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
         let u: f64 = rng.random();
         let theta = self.law.quantile_angle(u);
-        let tail = &mut out[1..];
-        let ss = loop {
-            for v in tail.iter_mut() {
-                *v = rng.sample(StandardNormal);
-            }
-            let ss = sum_sq2(tail);
-            if ss > 0.0 {
-                break ss;
-            }
-        };
-        let scale = theta.sin() / ss.sqrt();
-        tail.iter_mut().for_each(|v| *v *= scale);
-        out[0] = theta.cos();
-        let alpha = self.tau * dot2(&self.householder, out);
-        for (x, &h) in out.iter_mut().zip(&self.householder) {
-            *x = -self.sign * (-alpha).mul_add(h, *x);
-        }
+        place_around_e1(rng, theta.cos(), theta.sin(), out);
+        self.reflection.apply(out);
     }
 
     /// Draws one sample.
