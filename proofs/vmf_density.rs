@@ -41,11 +41,13 @@
 // derivation: vmf::entropy
 // derivation: vmf::kl_to_uniform
 
+#[path = "support/mod.rs"]
+mod support;
 use probdml::registry::budget;
 use probdml::vmf;
 use proptest::prelude::*;
 use proptest::test_runner::{
-    Config as ProptestConfig, FileFailurePersistence, RngAlgorithm, RngSeed, TestError, TestRunner,
+    Config as ProptestConfig, TestError, TestRunner,
 };
 
 /// The spec's dimension grid.
@@ -54,15 +56,7 @@ const DIMS: [usize; 5] = [2, 3, 10, 128, 2048];
 const KAPPAS: [f64; 9] = [1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5];
 
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x0002_0001),
-        ..ProptestConfig::default()
-    }
+    support::config(cases, 0x0002_0001)
 }
 
 /// Dimensions by category: the spec grid, small, and log-uniform up to 2048.

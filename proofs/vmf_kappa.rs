@@ -41,25 +41,19 @@
 // derivation: vmf::mean_resultant
 // derivation: vmf::mean_resultant_length_complement
 
+#[path = "support/mod.rs"]
+mod support;
 use probdml::registry::budget;
 use probdml::vmf::{self, VonMisesFisher};
 use proptest::prelude::*;
 use proptest::test_runner::{
-    Config as ProptestConfig, FileFailurePersistence, RngAlgorithm, RngSeed,
+    Config as ProptestConfig,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(0x0002_0003),
-        ..ProptestConfig::default()
-    }
+    support::config(cases, 0x0002_0003)
 }
 
 /// Dimensions by category over `[2, 10⁵]`: edges, the spec grid, small, log-uniform.

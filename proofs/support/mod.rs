@@ -12,7 +12,7 @@ pub fn config(cases: u32, seed: u64) -> Config {
         cases,
         rng_algorithm: RngAlgorithm::ChaCha,
         rng_seed: RngSeed::Fixed(seed),
-        failure_persistence: Some(Box::new(FileFailurePersistence::SourceParallel(
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
             "proptest-regressions",
         ))),
         ..Config::default()

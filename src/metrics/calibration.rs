@@ -192,20 +192,48 @@ fn summarise(n: usize, sums: impl Iterator<Item = (usize, f64, f64)>) -> Calibra
     Calibration { ece, bins }
 }
 
-/// The mode of one query's votes (the smallest label among equally frequent ones) and its count.
-fn mode(votes: &[usize]) -> (usize, usize) {
-    let mut sorted = votes.to_vec();
-    sorted.sort_unstable();
-    let (mut best, mut best_count) = (sorted[0], 0);
+/// The mode of one query's votes (the smallest label among equally frequent ones) and its
+/// count. Votes usually take a handful of distinct labels, so they are tallied in a short list
+/// (O(S · distinct), no sort); past [`TALLY_LIMIT`] distinct labels the votes are sorted
+/// instead. `scratch` is reused across queries.
+fn mode(votes: &[usize], tally: &mut Vec<(usize, usize)>, scratch: &mut Vec<usize>) -> (usize, usize) {
+    tally.clear();
+    for &v in votes {
+        if let Some((_, count)) = tally.iter_mut().find(|(label, _)| *label == v) {
+            *count += 1;
+        } else if tally.len() < TALLY_LIMIT {
+            tally.push((v, 1));
+        } else {
+            return mode_by_sorting(votes, scratch);
+        }
+    }
+    let mut best = tally[0];
+    for &(label, count) in &tally[1..] {
+        if count > best.1 || (count == best.1 && label < best.0) {
+            best = (label, count);
+        }
+    }
+    best
+}
+
+/// Distinct labels tallied by linear search before [`mode`] switches to sorting.
+const TALLY_LIMIT: usize = 16;
+
+/// [`mode`] by sorting the votes and scanning the runs.
+fn mode_by_sorting(votes: &[usize], scratch: &mut Vec<usize>) -> (usize, usize) {
+    scratch.clear();
+    scratch.extend_from_slice(votes);
+    scratch.sort_unstable();
+    let (mut best, mut best_count) = (scratch[0], 0);
     let mut start = 0;
-    while start < sorted.len() {
+    while start < scratch.len() {
         let mut end = start + 1;
-        while end < sorted.len() && sorted[end] == sorted[start] {
+        while end < scratch.len() && scratch[end] == scratch[start] {
             end += 1;
         }
         // Strictly greater: the first (smallest) label of a tie keeps the mode.
         if end - start > best_count {
-            best = sorted[start];
+            best = scratch[start];
             best_count = end - start;
         }
         start = end;
@@ -244,11 +272,12 @@ fn mode(votes: &[usize]) -> (usize, usize) {
 /// ```
 pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Result<Calibration> {
     check_votes(votes, labels, bins)?;
+    let (mut tally, mut scratch) = (Vec::new(), Vec::new());
     let (confidence, correct): (Vec<f64>, Vec<bool>) = votes
         .iter()
         .zip(labels)
         .map(|(v, &label)| {
-            let (prediction, count) = mode(v);
+            let (prediction, count) = mode(v, &mut tally, &mut scratch);
             (count as f64 / v.len() as f64, prediction == label)
         })
         .unzip();
