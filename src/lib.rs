@@ -32,7 +32,9 @@
 //! [`Result`] with an [`Error`] that names the argument and the rule it broke.
 #![warn(missing_docs)]
 
+pub mod contrastive;
 pub mod error;
+pub mod ggn;
 pub mod metrics;
 pub mod registry;
 pub mod special;

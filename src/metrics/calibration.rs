@@ -199,12 +199,19 @@ fn summarise(n: usize, sums: impl Iterator<Item = (usize, f64, f64)>) -> Calibra
 fn mode(votes: &[usize], tally: &mut Vec<(usize, usize)>, scratch: &mut Vec<usize>) -> (usize, usize) {
     tally.clear();
     for &v in votes {
-        if let Some((_, count)) = tally.iter_mut().find(|(label, _)| *label == v) {
-            *count += 1;
-        } else if tally.len() < TALLY_LIMIT {
+        // Branch-free over the (few) known labels: which one matches is unpredictable, whether
+        // any does is almost always "yes".
+        let mut found = false;
+        for (label, count) in tally.iter_mut() {
+            let hit = *label == v;
+            *count += usize::from(hit);
+            found |= hit;
+        }
+        if !found {
+            if tally.len() == TALLY_LIMIT {
+                return mode_by_sorting(votes, scratch);
+            }
             tally.push((v, 1));
-        } else {
-            return mode_by_sorting(votes, scratch);
         }
     }
     let mut best = tally[0];
