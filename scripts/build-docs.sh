@@ -41,3 +41,7 @@ fi
 
 mdbook build "$root/docs"
 echo "build-docs: book written to $root/docs/book/index.html" >&2
+
+# The API reference, with KaTeX for the `# Formula` sections (as docs.rs builds it).
+RUSTDOCFLAGS="--html-in-header $root/docs/katex-header.html" cargo doc --no-deps --manifest-path "$root/Cargo.toml"
+echo "build-docs: API docs written to $root/target/doc/probdml/index.html" >&2
