@@ -114,7 +114,14 @@ proptest! {
     /// Claim 1 (closed-set ECE from votes).
     #[test]
     fn closed_set_fast_equals_exact(
-        votes in prop::collection::vec(prop::collection::vec(0usize..4, 1..12), 1..80),
+        // Few distinct labels (the tally) and many (past 16 distinct: the sorting fallback).
+        votes in prop::collection::vec(
+            prop_oneof![
+                prop::collection::vec(0usize..4, 1..12),
+                prop::collection::vec(0usize..40, 1..60),
+            ],
+            1..80,
+        ),
         labels_seed in prop::collection::vec(0usize..4, 80),
         bins in 1usize..12,
     ) {

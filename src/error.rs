@@ -134,6 +134,43 @@ pub enum Error {
         /// Why, e.g. "all values are equal (no pair is untied)".
         reason: &'static str,
     },
+    /// One row of a row-major matrix of unit vectors is not of unit norm.
+    #[error("argument `{arg}`: row {row} must be a unit vector (|‖v‖ − 1| ≤ {tolerance:e}), got norm {norm}")]
+    NotUnitRow {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The offending row.
+        row: usize,
+        /// Its Euclidean norm.
+        norm: f64,
+        /// The accepted deviation from 1.
+        tolerance: f64,
+    },
+    /// A labelling with fewer distinct classes than the computation needs (contrastive pairs need
+    /// two, otherwise there is no negative pair).
+    #[error("argument `{arg}` has {classes} distinct class(es); at least {min} are needed")]
+    TooFewClasses {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The number of distinct classes received.
+        classes: usize,
+        /// The minimum.
+        min: usize,
+    },
+    /// A pair listed as positive joins two classes, or one listed as negative joins one class.
+    #[error("argument `{arg}`: pair {position} = ({i}, {j}) is not a {expected} pair")]
+    PairKindMismatch {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The position of the pair in the argument.
+        position: usize,
+        /// First index of the pair.
+        i: usize,
+        /// Second index of the pair.
+        j: usize,
+        /// "positive" or "negative".
+        expected: &'static str,
+    },
 }
 
 /// `Result` with [`Error`].

@@ -35,6 +35,7 @@
 pub mod contrastive;
 pub mod error;
 pub mod ggn;
+pub mod laplace;
 pub mod metrics;
 pub mod registry;
 pub mod special;
@@ -52,6 +53,9 @@ pub mod book {
     pub struct Special;
     #[doc = include_str!("../docs/src/02-vmf.md")]
     pub struct Vmf;
+    #[doc = include_str!("../docs/src/03-contrastive.md")]
+    pub struct Contrastive;
+    #[doc = include_str!("../docs/src/04-ggn.md")] pub struct Ggn;
     #[doc = include_str!("../docs/src/08-metrics.md")]
     pub struct Metrics;
     #[doc = include_str!("../README.md")]

@@ -79,6 +79,27 @@ pub mod budget {
     /// definitions (tests/data/metrics_reference.tsv): numpy's pairwise summation against
     /// sequential sums, |Δ| ≤ 10⁻¹² on values in [−1, 1].
     pub const METRIC_REFERENCE: f64 = 1e-12;
+    /// Chapter-03 losses and gradients, fast (Gram matrix) against exact (explicit compensated
+    /// pairs): `|Δ| ≤ 10⁻¹³·max(1, |exact|)`. d² = 2 − 2z_iᵀz_j has absolute error
+    /// ≤ 2γ_{⌈M/4⌉+2} ≈ 3·10⁻¹⁴ at M = 512 (square roots take the explicit d² below d² = ¼), and
+    /// a loss is a weighted mean of per-pair terms, so its error is absolute; L → 0 for tight
+    /// clusters with far negatives, where a relative budget has no meaning.
+    pub const CONTRASTIVE_LOSS: f64 = 1e-13;
+    /// The vMF likelihood of chapter 03, relative to S = |P|·max(1, |ln C_M(κ_P)|) +
+    /// |N_m|·max(1, |ln C_M(κ_N)|): a sum of n² logarithms with budget 4·10⁻¹⁵ each, plus the
+    /// rounding of the Gram sums.
+    pub const LIKELIHOOD: f64 = 1e-14;
+    /// Exhaustive minibatch expectations against the full-data loss, gradient and Hessian
+    /// (chapter 03): `|Δ| ≤ 10⁻¹²·max(1, |·|)` for averages of up to 3·10⁵ batch values.
+    pub const RESCALING: f64 = 1e-12;
+    /// Chapter-04 curvature, closed form against the hyper-dual dense reference: entrywise
+    /// |Δ| ≤ 10⁻¹² · max|exact| (spec README, "dense vs diagonal linear algebra": relative 1e−12
+    /// after scaling by the matrix norm).
+    pub const GGN: f64 = 1e-12;
+    /// Chapter-04 Laplace, diagonal against dense (precision, Cholesky draw) and the online and
+    /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
+    /// the Cholesky route adds one square root and one division per coordinate).
+    pub const LAPLACE: f64 = 1e-12;
 }
 
 /// Every derivation in the crate.
@@ -319,6 +340,150 @@ pub static DERIVATIONS: &[Derivation] = &[
         proof: "metrics_uncertainty.rs",
         bench: "metrics.rs",
         chapter: "08-metrics.md",
+    },
+    Derivation {
+        name: "ggn::euclidean_output_hessian",
+        source: "spec 04; LAM eqs. (7)–(9): t[[I, −I], [−I, I]] over (z_i, z_j)",
+        budget: Budget::Relative(budget::GGN),
+        reason: "a constant matrix against hyper-dual second derivatives: scaled by the matrix norm",
+        proof: "ggn_splits.rs",
+        bench: "ggn.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "ggn::arccos_output_hessian",
+        source: "spec 04; LAM App. F: Hessian of t(1 − ŷ_iᵀŷ_j) in (y_i, y_j)",
+        budget: Budget::Relative(budget::GGN),
+        reason: "closed form against hyper-dual second derivatives: a few roundings per entry, scaled by the matrix norm",
+        proof: "ggn_splits.rs",
+        bench: "ggn.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "ggn::fixed_weights",
+        source: "spec 04; LAM Prop. F.3 (refuted; corrected with the per-point weights w_i)",
+        budget: Budget::Relative(budget::GGN),
+        reason: "Σ w_i J_iᵀJ_i against the dense hyper-dual GGN of the fixed approximation",
+        proof: "ggn_approximations.rs",
+        bench: "ggn.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "ggn::last_layer_ggn_diagonal",
+        source: "spec 04; LAM §3, App. E–F: diagonal of the last-layer GGN, both splits × positive/fixed/full",
+        budget: Budget::Relative(budget::GGN),
+        reason: "dense vs diagonal linear algebra: relative 1e−12 after scaling by the matrix norm (spec README)",
+        proof: "ggn_diagonal.rs",
+        bench: "ggn.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "contrastive::loss",
+        source: "spec 03; LAM eq. (1), App. B eqs. (21)–(28): forms S, H, L over ordered pairs",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
+        reason: "a weighted mean of per-pair terms from Gram entries: absolute error, L may vanish",
+        proof: "contrastive_loss.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::loss_gradient",
+        source: "spec 03; LAM App. B eqs. (22)–(23): ∇ Σ t ½‖z_i − z_j‖²",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
+        reason: "sums of t(z_i − z_j) with the same pair set as the exact twin; relative to max(1, ‖∇L‖∞)",
+        proof: "contrastive_loss.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::hard_negatives",
+        source: "spec 03/04; LAM §3 (hard negative mining): negatives with d < m",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
+        reason: "a set: equal to the exact twin wherever no negative is within rounding of the margin",
+        proof: "contrastive_loss.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::negative_log_likelihood",
+        source: "spec 03; LAM App. D eqs. (46)–(51)",
+        budget: Budget::Relative(budget::LIKELIHOOD),
+        reason: "a sum of n² log densities: relative to the sum of their magnitudes",
+        proof: "contrastive_likelihood.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::likelihood_constant",
+        source: "spec 03; LAM App. D eqs. (52)–(55), corrected for m < 2",
+        budget: Budget::Relative(budget::LIKELIHOOD),
+        reason: "NLL − L_S against a closed form of two normalisers: relative to the sum of the log terms",
+        proof: "contrastive_likelihood.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::class_likelihood",
+        source: "LAM App. D eq. (48): product of vMFs = vMF with summed natural parameters",
+        budget: Budget::Relative(budget::LIKELIHOOD),
+        reason: "ln of a product of n densities: relative to the sum of their magnitudes",
+        proof: "contrastive_likelihood.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::rescaled_loss",
+        source: "spec 03; LAM App. B.1 eq. (30), Proposition B.1",
+        budget: Budget::AbsOrRel(budget::RESCALING),
+        reason: "an exact average over every batch against L, ∇L, ∇²L; the batch value itself within CONTRASTIVE_LOSS",
+        proof: "contrastive_rescaling.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "contrastive::rescaled_gradient",
+        source: "spec 03; LAM App. B.1: rescaled targets are linear, so gradients and Hessians are unbiased",
+        budget: Budget::AbsOrRel(budget::RESCALING),
+        reason: "an exact average over every batch against ∇L",
+        proof: "contrastive_rescaling.rs",
+        bench: "contrastive.rs",
+        chapter: "03-contrastive.md",
+    },
+    Derivation {
+        name: "laplace::posthoc_precision",
+        source: "spec 04 (Laplace); LAM App. E: Λ = β·H_θ(θ*) + σ_prior⁻²·I",
+        budget: Budget::Relative(budget::LAPLACE),
+        reason: "one multiply-add per entry; the dense twin restricted to a diagonal H agrees to rounding",
+        proof: "laplace_posterior.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "laplace::sample_posterior",
+        source: "spec 04 (Laplace); LAM App. E: θ ~ N(θ*, Λ⁻¹), diagonal; dense twin by Cholesky",
+        budget: Budget::Statistical { alpha: budget::SAMPLER_ALPHA, sigmas: budget::MONTE_CARLO_SIGMAS },
+        reason: "a sampler: sample mean and variance inside a computed 6σ band, fixed seeds",
+        proof: "laplace_posterior.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "laplace::online_update",
+        source: "spec 04 (Laplace); LAM App. E: Monte Carlo EM with memory factor 1 − α",
+        budget: Budget::Relative(budget::LAPLACE),
+        reason: "sums of S per-sample terms; exact in dyadic arithmetic, which the proof asserts",
+        proof: "laplace_online.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+    Derivation {
+        name: "laplace::predictive_summary",
+        source: "spec 04 (Laplace); LAM App. C, E: S sampled last layers → normalise → vMF (μ̂, 1/κ̂)",
+        budget: Budget::Relative(budget::LAPLACE),
+        reason: "μ̂ and 1/κ̂ against the chapter-02 route (mean_resultant, kappa_sra(.., 0)) off the concentrated limit",
+        proof: "laplace_online.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
     },
 ];
 

@@ -264,19 +264,40 @@ fn closed_set_votes_need_two_items_and_matching_sizes() {
         metrics::closed_set_votes(&samples, &[3], Distance::Euclidean),
         exact::closed_set_votes(&samples, &[3], Distance::Euclidean),
     );
-    assert_eq!(e, Error::TooFew { arg: "labels", min: 2, got: 1 });
+    assert_eq!(
+        e,
+        Error::TooFew {
+            arg: "labels",
+            min: 2,
+            got: 1
+        }
+    );
     let three = [0.5, 1.0, 2.0];
     let samples = [Embeddings::new(&three, 1).unwrap()];
     let e = both(
         metrics::closed_set_votes(&samples, &[3, 4], Distance::Euclidean),
         exact::closed_set_votes(&samples, &[3, 4], Distance::Euclidean),
     );
-    assert_eq!(e, Error::DimensionMismatch { arg: "samples", expected: 2, got: 3 });
+    assert_eq!(
+        e,
+        Error::DimensionMismatch {
+            arg: "samples",
+            expected: 2,
+            got: 3
+        }
+    );
     let e = both(
         metrics::closed_set_votes(&[], &[3, 4], Distance::Euclidean),
         exact::closed_set_votes(&[], &[3, 4], Distance::Euclidean),
     );
-    assert_eq!(e, Error::TooFew { arg: "samples", min: 1, got: 0 });
+    assert_eq!(
+        e,
+        Error::TooFew {
+            arg: "samples",
+            min: 1,
+            got: 0
+        }
+    );
 }
 
 #[test]

@@ -2,9 +2,10 @@
 //!
 //! Every case of the form-S loss is t·½d² plus a constant: t = +1/|P| on positive pairs
 //! P = {(i, j) : c_i = c_j} (trivial pairs (i, i) included), t = −1/|N| on negative pairs inside
-//! the margin (d_ij < m), and t = 0 outside it. Pairs with t = 0 are not listed: the Hessian
+//! the margin (d_ij < m; all negatives when m ≥ 2), and t = 0 outside it. Pairs with t = 0 are not listed: the Hessian
 //! code must not pay for them (spec chapter 04, "hard negatives").
 
+use super::gram::{row, squared_distance_gram};
 use crate::error::{require_finite, Error, Result};
 
 /// One ordered pair (i, j) of embeddings with its target t_ij.
@@ -89,9 +90,170 @@ pub fn pair_targets(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Res
             } else {
                 let zj = &z[j * dim..(j + 1) * dim];
                 let d2 = zi.iter().zip(zj).map(|(a, b)| (a - b) * (a - b)).sum::<f64>();
-                if d2 < margin_sq {
+                // m ≥ 2: every negative of unit vectors is inside (d ≤ 2), including the
+                // antipodal pair whose d² may round above 4 (see `negative_inside`).
+                if margin >= 2.0 || d2 < margin_sq {
                     out.push(PairTarget { i, j, target: t_neg });
                 }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Input tolerance on unit embeddings: a row `z_i` is accepted when `|‖z_i‖ − 1| ≤ 10⁻⁶`
+/// (spec chapter 03, "Bad input"). The forms are defined on the sphere; the fast twins use
+/// ½d² = 1 − z_iᵀz_j and the exact twins ‖z_i − z_j‖², which differ by O(|‖z‖ − 1|) on rows
+/// that are only this close to unit norm. Renormalise in `f64` for agreement to the budget.
+pub const UNIT_NORM_TOLERANCE: f64 = 1e-6;
+
+/// The sizes of the pair sets of a labelled batch (ordered pairs, trivial pairs included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PairCounts {
+    /// n, the number of embeddings.
+    pub n: usize,
+    /// |P| = Σ_c |C_c|².
+    pub positives: usize,
+    /// |N| = n² − |P|.
+    pub negatives: usize,
+    /// |N_m|: negatives inside the margin (d_ij < m); all of N when m ≥ 2.
+    pub negatives_inside: usize,
+}
+
+/// Validates a batch (`z` row-major with `dim` columns, one label per row) and returns n, |P|,
+/// |N| (with `negatives_inside` left at 0). Shared by both twins.
+pub(crate) fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<PairCounts> {
+    if dim == 0 {
+        return Err(Error::InvalidDimension { arg: "dim", dim, rule: "embeddings need dim >= 1" });
+    }
+    if z.len() % dim != 0 {
+        return Err(Error::RaggedRows { arg: "z", len: z.len(), dim });
+    }
+    let n = z.len() / dim;
+    if n == 0 {
+        return Err(Error::TooFew { arg: "z", min: 2, got: 0 });
+    }
+    if labels.len() != n {
+        return Err(Error::DimensionMismatch { arg: "labels", expected: n, got: labels.len() });
+    }
+    if let Some((index, &value)) = z.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+        return Err(Error::NotFiniteElement { arg: "z", index, value });
+    }
+    for (row, zi) in z.chunks_exact(dim).enumerate() {
+        let norm = zi.iter().map(|x| x * x).sum::<f64>().sqrt();
+        if (norm - 1.0).abs() > UNIT_NORM_TOLERANCE {
+            return Err(Error::NotUnitRow { arg: "z", row, norm, tolerance: UNIT_NORM_TOLERANCE });
+        }
+    }
+    let mut sorted = labels.to_vec();
+    sorted.sort_unstable();
+    let (mut classes, mut positives, mut run) = (0usize, 0usize, 0usize);
+    for (k, &c) in sorted.iter().enumerate() {
+        if k > 0 && sorted[k - 1] == c {
+            run += 1;
+        } else {
+            positives += run * run;
+            classes += 1;
+            run = 1;
+        }
+    }
+    positives += run * run;
+    if classes < 2 {
+        return Err(Error::TooFewClasses { arg: "labels", classes, min: 2 });
+    }
+    Ok(PairCounts { n, positives, negatives: n * n - positives, negatives_inside: 0 })
+}
+
+/// Checks that the margin is finite and positive.
+pub(crate) fn check_margin(margin: f64) -> Result<f64> {
+    require_finite("margin", margin)?;
+    if margin > 0.0 {
+        Ok(margin)
+    } else {
+        Err(Error::OutOfDomain { arg: "margin", value: margin, rule: "must be > 0" })
+    }
+}
+
+/// Whether a negative pair with squared distance `d2` is inside the margin: d² < m², and
+/// always when m ≥ 2 (every pair of unit vectors has d ≤ 2; the antipodal pair, d = 2, has a zero
+/// hinge and fits the linear form too — this keeps rounding of d² = 4 + ε out of the count).
+#[inline]
+pub(crate) fn negative_inside(d2: f64, margin: f64) -> bool {
+    margin >= 2.0 || d2 < margin * margin
+}
+
+/// |P|, |N| and the number of negatives inside the margin |N_m| for unit embeddings.
+///
+/// # Formula
+///
+/// $$ |P| = \sum_c |C_c|^2,\quad |N| = n^2 - |P|,\quad
+///    |N_m| = \#\{(i,j) : c_i \ne c_j,\ d_{ij} < m\}\ (= |N| \text{ when } m \ge 2) $$
+///
+/// # Errors
+///
+/// Those of [`crate::contrastive::loss`]: `dim = 0`, `z` not a whole number of rows or empty,
+/// `labels.len()` ≠ rows, a non-finite entry, a row off the unit sphere by more than
+/// [`UNIT_NORM_TOLERANCE`], fewer than two classes, a margin that is not finite and positive.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::contrastive::pair_counts;
+/// // Three points on the circle at 0°, 90°, 180°; classes [0, 0, 1].
+/// let z = [1.0, 0.0, 0.0, 1.0, -1.0, 0.0];
+/// let c = pair_counts(&z, 2, &[0, 0, 1], 1.5).unwrap();
+/// assert_eq!((c.positives, c.negatives), (5, 4));
+/// // Negatives: (0,2) at d = 2 (outside 1.5) and (1,2) at d = √2 (inside), both orders.
+/// assert_eq!(c.negatives_inside, 2);
+/// ```
+pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<PairCounts> {
+    let mut counts = check_batch(z, dim, labels)?;
+    check_margin(margin)?;
+    let mut inside = 0;
+    for i in 0..counts.n {
+        for j in i + 1..counts.n {
+            if labels[i] != labels[j]
+                && negative_inside(squared_distance_gram(row(z, dim, i), row(z, dim, j)), margin)
+            {
+                inside += 2;
+            }
+        }
+    }
+    counts.negatives_inside = inside;
+    Ok(counts)
+}
+
+/// Hard negatives: the ordered negative pairs (i, j) inside the margin, d_ij < m — the only
+/// negatives with a non-zero loss, gradient or Hessian (LAM §3, "hard negative mining"; spec
+/// chapter 04). Row-major order of (i, j).
+///
+/// # Formula
+///
+/// $$ \{(i, j) : c_i \ne c_j,\ d_{ij} < m\},\qquad d_{ij}^2 = 2 - 2 z_i^\top z_j $$
+///
+/// (all negatives when m ≥ 2).
+///
+/// # Errors
+///
+/// As [`pair_counts`].
+///
+/// # Examples
+///
+/// ```
+/// use probdml::contrastive::hard_negatives;
+/// let z = [1.0, 0.0, 0.0, 1.0, -1.0, 0.0];
+/// assert_eq!(hard_negatives(&z, 2, &[0, 0, 1], 1.5).unwrap(), vec![(1, 2), (2, 1)]);
+/// ```
+pub fn hard_negatives(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<(usize, usize)>> {
+    let counts = check_batch(z, dim, labels)?;
+    check_margin(margin)?;
+    let mut out = Vec::new();
+    for i in 0..counts.n {
+        for j in 0..counts.n {
+            if labels[i] != labels[j]
+                && negative_inside(squared_distance_gram(row(z, dim, i), row(z, dim, j)), margin)
+            {
+                out.push((i, j));
             }
         }
     }

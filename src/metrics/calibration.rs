@@ -196,7 +196,11 @@ fn summarise(n: usize, sums: impl Iterator<Item = (usize, f64, f64)>) -> Calibra
 /// count. Votes usually take a handful of distinct labels, so they are tallied in a short list
 /// (O(S · distinct), no sort); past [`TALLY_LIMIT`] distinct labels the votes are sorted
 /// instead. `scratch` is reused across queries.
-fn mode(votes: &[usize], tally: &mut Vec<(usize, usize)>, scratch: &mut Vec<usize>) -> (usize, usize) {
+fn mode(
+    votes: &[usize],
+    tally: &mut Vec<(usize, usize)>,
+    scratch: &mut Vec<usize>,
+) -> (usize, usize) {
     tally.clear();
     for &v in votes {
         // Branch-free over the (few) known labels: which one matches is unpredictable, whether

@@ -1,5 +1,8 @@
 //! Fast k-nearest-neighbour search: one blocked inner-product pass with streaming top-k
-//! selection per query, parallel over chunks of queries (rayon).
+//! selection per query, parallel over chunks of queries (rayon); in a leave-one-out task, over
+//! the blocks of the upper triangle of the symmetric Gram matrix.
+
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -129,9 +132,12 @@ pub(crate) fn ranked_lists(
         "databases beyond 2^32 - 1 items are not supported"
     );
     let packed = PackedDatabase::new(database.as_slice(), dim);
+    if task.is_leave_one_out() {
+        return ranked_lists_leave_one_out(database.as_slice(), &packed, task.distance(), k_of);
+    }
     let query_rows = queries.as_slice();
     let n_queries = queries.len();
-    let leave_one_out = task.is_leave_one_out();
+    let leave_one_out = false;
     let chunks: Vec<Vec<Vec<(f64, u32)>>> = (0..n_queries.div_ceil(QUERY_CHUNK))
         .into_par_iter()
         .map(|c| {
@@ -200,4 +206,112 @@ fn search_chunk(
         }
     }
     tops.into_iter().map(TopK::into_sorted).collect()
+}
+
+/// Items per block of the leave-one-out search (a multiple of [`NR`] and [`MR`]).
+const SYMMETRIC_BLOCK: usize = 128;
+
+/// The key of item `j` for query `q`, from their inner product, in the arithmetic of
+/// [`tile_keys`]: ‖x_j‖² − 2⟨q, x_j⟩, or 1 − ⟨q, x_j⟩/(‖q‖ ‖x_j‖).
+#[inline(always)]
+fn pair_key(distance: Distance, dot: f64, packed: &PackedDatabase, q: usize, j: usize) -> f64 {
+    match distance {
+        Distance::Euclidean => packed.squared_norms[j] - 2.0 * dot,
+        Distance::Cosine => 1.0 - dot / (packed.norms[q] * packed.norms[j]),
+    }
+}
+
+/// Leave-one-out search: queries are the database rows, so ⟨x_a, x_b⟩ serves query a (item b)
+/// and query b (item a). Only the blocks (I, J) with I ≤ J are computed — half the
+/// multiply–adds — and each feeds both blocks' top-k states. The inner product is the same
+/// sequential sum whichever row is the query (products commute, the order over d is fixed),
+/// so every key is bitwise the one [`search_chunk`] would compute. Blocks run in parallel; a
+/// block's states are locked only while its candidates are offered, and the selection does not
+/// depend on the order in which candidates arrive.
+fn ranked_lists_leave_one_out(
+    rows: &[f64],
+    packed: &PackedDatabase,
+    distance: Distance,
+    k_of: &(dyn Fn(usize) -> usize + Sync),
+) -> Vec<Vec<(f64, u32)>> {
+    let dim = packed.dim;
+    let n = packed.len;
+    let n_blocks = n.div_ceil(SYMMETRIC_BLOCK);
+    let span = |b: usize| (b * SYMMETRIC_BLOCK, n.min((b + 1) * SYMMETRIC_BLOCK));
+    let states: Vec<Mutex<Vec<TopK>>> = (0..n_blocks)
+        .map(|b| {
+            let (start, end) = span(b);
+            Mutex::new((start..end).map(|q| TopK::new(k_of(q))).collect())
+        })
+        .collect();
+    let pairs: Vec<(usize, usize)> = (0..n_blocks)
+        .flat_map(|a| (a..n_blocks).map(move |b| (a, b)))
+        .collect();
+    pairs.into_par_iter().for_each(|(a, b)| {
+        let (a0, a1) = span(a);
+        let (b0, b1) = span(b);
+        let (rows_a, cols_b) = (a1 - a0, b1 - b0);
+        // ⟨x_i, x_j⟩ for i in block a, j in block b, row-major.
+        let mut dots = vec![0.0; rows_a * cols_b];
+        let padded = rows_a.div_ceil(MR) * MR;
+        let tile_rows: std::borrow::Cow<'_, [f64]> = if padded == rows_a {
+            std::borrow::Cow::Borrowed(&rows[a0 * dim..a1 * dim])
+        } else {
+            let mut v = vec![0.0; padded * dim];
+            v[..rows_a * dim].copy_from_slice(&rows[a0 * dim..a1 * dim]);
+            std::borrow::Cow::Owned(v)
+        };
+        for m in (0..padded).step_by(MR) {
+            let live = MR.min(rows_a - m);
+            for p in b0 / NR..b1.div_ceil(NR) {
+                let acc =
+                    tile_inner_products(&tile_rows[m * dim..(m + MR) * dim], packed.panel(p), dim);
+                let base = p * NR - b0;
+                let lanes = NR.min(cols_b - base);
+                for (i, acc_row) in acc.iter().enumerate().take(live) {
+                    dots[(m + i) * cols_b + base..(m + i) * cols_b + base + lanes]
+                        .copy_from_slice(&acc_row[..lanes]);
+                }
+            }
+        }
+        {
+            let mut tops = states[a]
+                .lock()
+                .expect("no thread panics while holding a block");
+            for (i, top) in tops.iter_mut().enumerate() {
+                let q = a0 + i;
+                for (jj, &dot) in dots[i * cols_b..(i + 1) * cols_b].iter().enumerate() {
+                    let j = b0 + jj;
+                    let key = pair_key(distance, dot, packed, q, j);
+                    if key <= top.threshold_key() && j != q {
+                        top.push(key, j as u32);
+                    }
+                }
+            }
+        }
+        if a != b {
+            let mut tops = states[b]
+                .lock()
+                .expect("no thread panics while holding a block");
+            for (jj, top) in tops.iter_mut().enumerate() {
+                let q = b0 + jj;
+                for i in 0..rows_a {
+                    let j = a0 + i;
+                    let key = pair_key(distance, dots[i * cols_b + jj], packed, q, j);
+                    if key <= top.threshold_key() {
+                        top.push(key, j as u32);
+                    }
+                }
+            }
+        }
+    });
+    states
+        .into_iter()
+        .flat_map(|m| {
+            m.into_inner()
+                .expect("no thread panicked")
+                .into_iter()
+                .map(TopK::into_sorted)
+        })
+        .collect()
 }

@@ -24,8 +24,8 @@ fn at_or_above(scores: &[f64], t: f64) -> usize {
 ///
 /// # Formula
 ///
-/// AUROC = (1/(n_ID n_OOD)) Σ_o Σ_i ([s_o > s_i] + ½[s_o = s_i]), evaluated as the integer
-/// Σ (2[s_o > s_i] + [s_o = s_i]) divided by 2 n_ID n_OOD.
+/// AUROC = (1/(n_ID n_OOD)) Σ_o Σ_i (\[s_o > s_i\] + ½\[s_o = s_i\]), evaluated as the integer
+/// Σ (2\[s_o > s_i\] + \[s_o = s_i\]) divided by 2 n_ID n_OOD.
 ///
 /// # Errors
 ///

@@ -1,0 +1,51 @@
+//! Entries of the Gram matrix G = ZZᵀ and the squared distances they give on the sphere.
+//!
+//! On S^{M−1}, ½d_ij² = 1 − z_iᵀz_j (LAM eq. 41, the "Arccos" identity), so every distance of a
+//! batch comes from one Gram entry. Near d = 0 the difference 2 − 2G cancels: its absolute error
+//! (≤ 2γ_{⌈M/4⌉+2} for unit rows, four-lane dot product, Higham §3.1) is fine for d² itself but
+//! becomes ε/(2d) in d = √(d²). Distances that need the square root are therefore recomputed
+//! from the explicit difference below d² = ¼, where ε/(2d) ≤ ε.
+
+/// Row `i` of the row-major `n × dim` matrix `z`.
+#[inline]
+pub(crate) fn row(z: &[f64], dim: usize, i: usize) -> &[f64] {
+    &z[i * dim..(i + 1) * dim]
+}
+
+/// `aᵀb` with four independent fused accumulators.
+#[inline]
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    debug_assert_eq!(a.len(), b.len());
+    let mut s = [0.0_f64; 4];
+    let ca = a.chunks_exact(4);
+    let cb = b.chunks_exact(4);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        s[0] = x[0].mul_add(y[0], s[0]);
+        s[1] = x[1].mul_add(y[1], s[1]);
+        s[2] = x[2].mul_add(y[2], s[2]);
+        s[3] = x[3].mul_add(y[3], s[3]);
+    }
+    let mut tail = 0.0;
+    for (x, y) in ra.iter().zip(rb) {
+        tail = x.mul_add(*y, tail);
+    }
+    ((s[0] + s[1]) + (s[2] + s[3])) + tail
+}
+
+/// d² = 2 − 2G_ij for unit rows (clamped at 0).
+#[inline]
+pub(crate) fn squared_distance_gram(a: &[f64], b: &[f64]) -> f64 {
+    (2.0 - 2.0 * dot(a, b)).max(0.0)
+}
+
+/// d² for use under a square root: the Gram value, or the explicit Σ(a − b)² below d² = ¼.
+#[inline]
+pub(crate) fn squared_distance_for_root(a: &[f64], b: &[f64]) -> f64 {
+    let d2 = squared_distance_gram(a, b);
+    if d2 < 0.25 {
+        a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+    } else {
+        d2
+    }
+}
