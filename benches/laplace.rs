@@ -10,7 +10,9 @@ use std::hint::black_box;
 
 /// Deterministic values in [0, 1) (golden-ratio sequence).
 fn values(n: usize, offset: usize) -> Vec<f64> {
-    (0..n).map(|s| ((s + offset) as f64 * 0.618_033_988_749_895).fract()).collect()
+    (0..n)
+        .map(|s| ((s + offset) as f64 * 0.618_033_988_749_895).fract())
+        .collect()
 }
 
 fn posterior(c: &mut Criterion) {
@@ -19,9 +21,15 @@ fn posterior(c: &mut Criterion) {
     for p in [64usize, 512] {
         let h = values(p, 3);
         let mut dense = vec![0.0; p * p];
-        for k in 0..p { dense[k * p + k] = h[k]; }
-        group.bench_function(BenchmarkId::new("fast/posthoc_precision", p), |b| b.iter(|| laplace::posthoc_precision(black_box(&h), 1.0, 1.0).unwrap()));
-        group.bench_function(BenchmarkId::new("exact/posthoc_precision", p), |b| b.iter(|| exact::posthoc_precision(black_box(&dense), 1.0, 1.0).unwrap()));
+        for k in 0..p {
+            dense[k * p + k] = h[k];
+        }
+        group.bench_function(BenchmarkId::new("fast/posthoc_precision", p), |b| {
+            b.iter(|| laplace::posthoc_precision(black_box(&h), 1.0, 1.0).unwrap())
+        });
+        group.bench_function(BenchmarkId::new("exact/posthoc_precision", p), |b| {
+            b.iter(|| exact::posthoc_precision(black_box(&dense), 1.0, 1.0).unwrap())
+        });
     }
     group.finish();
 
@@ -31,11 +39,21 @@ fn posterior(c: &mut Criterion) {
         let mean = values(p, 5);
         let lambda = laplace::posthoc_precision(&values(p, 3), 1.0, 1.0).unwrap();
         let mut dense = vec![0.0; p * p];
-        for k in 0..p { dense[k * p + k] = lambda[k]; }
+        for k in 0..p {
+            dense[k * p + k] = lambda[k];
+        }
         let mut out = vec![0.0; p];
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        group.bench_function(BenchmarkId::new("fast/sample_posterior", p), |b| b.iter(|| laplace::sample_posterior(black_box(&mean), &lambda, &mut rng, &mut out).unwrap()));
-        group.bench_function(BenchmarkId::new("exact/sample_posterior", p), |b| b.iter(|| exact::sample_posterior(black_box(&mean), &dense, &mut rng, &mut out).unwrap()));
+        group.bench_function(BenchmarkId::new("fast/sample_posterior", p), |b| {
+            b.iter(|| {
+                laplace::sample_posterior(black_box(&mean), &lambda, &mut rng, &mut out).unwrap()
+            })
+        });
+        group.bench_function(BenchmarkId::new("exact/sample_posterior", p), |b| {
+            b.iter(|| {
+                exact::sample_posterior(black_box(&mean), &dense, &mut rng, &mut out).unwrap()
+            })
+        });
     }
     group.finish();
 }
@@ -48,9 +66,9 @@ fn online_and_predictive(c: &mut Criterion) {
     let mut mean = values(p, 7);
     let mut precision = laplace::prior_precision(p, 1.0).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(2);
-    group.bench_function("fast/online_update/P27648_S8", |b| b.iter(|| {
-        online_update_step(&mut mean, &mut precision, &mut rng)
-    }));
+    group.bench_function("fast/online_update/P27648_S8", |b| {
+        b.iter(|| online_update_step(&mut mean, &mut precision, &mut rng))
+    });
     group.finish();
 
     let mut group = c.benchmark_group("laplace::predictive_summary");
@@ -58,9 +76,10 @@ fn online_and_predictive(c: &mut Criterion) {
     for (m, f, s) in [(3usize, 9216usize, 32usize), (128, 2048, 16)] {
         let x = values(f, 11);
         let w: Vec<f64> = values(s * m * f, 13).iter().map(|v| v - 0.5).collect();
-        group.bench_function(BenchmarkId::new("fast/predictive_summary", format!("M{m}_F{f}_S{s}")), |b| {
-            b.iter(|| laplace::predictive_summary(black_box(&w), m, &x).unwrap())
-        });
+        group.bench_function(
+            BenchmarkId::new("fast/predictive_summary", format!("M{m}_F{f}_S{s}")),
+            |b| b.iter(|| laplace::predictive_summary(black_box(&w), m, &x).unwrap()),
+        );
     }
     group.finish();
 }

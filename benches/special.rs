@@ -79,33 +79,51 @@ fn bench_exact_vs_fast(c: &mut Criterion) {
         ("half nu=0.5 x=5", 0.5, 5.0),
     ];
     let mut group = c.benchmark_group("exact_vs_fast");
-    group.sample_size(10).measurement_time(Duration::from_secs(2));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(2));
     for (name, nu, x) in cases {
-        group.bench_with_input(BenchmarkId::new("log_bessel_i/fast", name), &(nu, x), |b, &(nu, x)| {
-            b.iter(|| special::log_bessel_i(black_box(nu), black_box(x)))
-        });
-        group.bench_with_input(BenchmarkId::new("log_bessel_i/exact", name), &(nu, x), |b, &(nu, x)| {
-            b.iter(|| special::exact::log_bessel_i(black_box(nu), black_box(x)))
-        });
-        group.bench_with_input(BenchmarkId::new("bessel_i_ratio/fast", name), &(nu, x), |b, &(nu, x)| {
-            b.iter(|| special::bessel_i_ratio(black_box(nu), black_box(x)))
-        });
-        group.bench_with_input(BenchmarkId::new("bessel_i_ratio/exact", name), &(nu, x), |b, &(nu, x)| {
-            b.iter(|| special::exact::bessel_i_ratio(black_box(nu), black_box(x)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("log_bessel_i/fast", name),
+            &(nu, x),
+            |b, &(nu, x)| b.iter(|| special::log_bessel_i(black_box(nu), black_box(x))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("log_bessel_i/exact", name),
+            &(nu, x),
+            |b, &(nu, x)| b.iter(|| special::exact::log_bessel_i(black_box(nu), black_box(x))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("bessel_i_ratio/fast", name),
+            &(nu, x),
+            |b, &(nu, x)| b.iter(|| special::bessel_i_ratio(black_box(nu), black_box(x))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("bessel_i_ratio/exact", name),
+            &(nu, x),
+            |b, &(nu, x)| b.iter(|| special::exact::bessel_i_ratio(black_box(nu), black_box(x))),
+        );
         let dim = (2.0 * nu + 2.0) as usize;
-        group.bench_with_input(BenchmarkId::new("log_norm_const/fast", name), &(dim, x), |b, &(m, k)| {
-            b.iter(|| vmf::log_norm_const(black_box(m), black_box(k)))
-        });
-        group.bench_with_input(BenchmarkId::new("log_norm_const/exact", name), &(dim, x), |b, &(m, k)| {
-            b.iter(|| vmf::exact::log_norm_const(black_box(m), black_box(k)))
-        });
-        group.bench_with_input(BenchmarkId::new("mean_resultant_length/fast", name), &(dim, x), |b, &(m, k)| {
-            b.iter(|| vmf::mean_resultant_length(black_box(m), black_box(k)))
-        });
-        group.bench_with_input(BenchmarkId::new("mean_resultant_length/exact", name), &(dim, x), |b, &(m, k)| {
-            b.iter(|| vmf::exact::mean_resultant_length(black_box(m), black_box(k)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("log_norm_const/fast", name),
+            &(dim, x),
+            |b, &(m, k)| b.iter(|| vmf::log_norm_const(black_box(m), black_box(k))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("log_norm_const/exact", name),
+            &(dim, x),
+            |b, &(m, k)| b.iter(|| vmf::exact::log_norm_const(black_box(m), black_box(k))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("mean_resultant_length/fast", name),
+            &(dim, x),
+            |b, &(m, k)| b.iter(|| vmf::mean_resultant_length(black_box(m), black_box(k))),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("mean_resultant_length/exact", name),
+            &(dim, x),
+            |b, &(m, k)| b.iter(|| vmf::exact::mean_resultant_length(black_box(m), black_box(k))),
+        );
     }
     group.finish();
 }

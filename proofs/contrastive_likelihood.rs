@@ -37,10 +37,10 @@
 //! **Refutation (form H).** With Hadsell's ℓ⁻ = ½(m − d)₊² the difference NLL − L_H is not
 //! constant: at m = 2 it is c + κ_N Σ_N d(2 − d). Pinned: M = 2, classes [0, 1], z_0 = (1, 0);
 //! z_1 at 60° (d = 1) and at 180° (d = 2): the differences differ by exactly 1.
-#[path = "support/mod.rs"]
-mod support;
 #[path = "support/embeddings.rs"]
 mod embeddings;
+#[path = "support/mod.rs"]
+mod support;
 
 use embeddings::*;
 use probdml::contrastive::{self, exact, LossForm, PairCounts};
@@ -51,8 +51,12 @@ use support::{config, within_abs_or_rel};
 
 /// S of Claim 1: the scale of the sum of logarithms.
 fn log_scale(dim: usize, c: &PairCounts) -> f64 {
-    let lp = vmf::exact::log_norm_const(dim, 1.0 / c.positives as f64).abs().max(1.0);
-    let ln = vmf::exact::log_norm_const(dim, 1.0 / c.negatives as f64).abs().max(1.0);
+    let lp = vmf::exact::log_norm_const(dim, 1.0 / c.positives as f64)
+        .abs()
+        .max(1.0);
+    let ln = vmf::exact::log_norm_const(dim, 1.0 / c.negatives as f64)
+        .abs()
+        .max(1.0);
     c.positives as f64 * lp + c.negatives_inside as f64 * ln
 }
 
@@ -169,7 +173,12 @@ proptest! {
 /// integrand e^{νᵀx} has Fourier coefficients I_k(‖ν‖), below 10⁻³⁰⁰ past k = 300 for ‖ν‖ ≤ 20).
 #[test]
 fn class_likelihood_product_integrates_to_its_scale_on_the_circle() {
-    for (seed, kp, kn) in [(1u64, 0.5, 0.5), (2, 2.0, 0.25), (3, 1.0, 3.0), (4, 0.05, 0.02)] {
+    for (seed, kp, kn) in [
+        (1u64, 0.5, 0.5),
+        (2, 2.0, 0.25),
+        (3, 1.0, 3.0),
+        (4, 0.05, 0.02),
+    ] {
         let b = build(seed, 7, 2, 3, Layout::Uniform);
         let like = contrastive::class_likelihood(&b.z, 2, &b.labels, 1, kp, kn).unwrap();
         let nodes = 2048;
@@ -189,7 +198,10 @@ fn class_likelihood_product_integrates_to_its_scale_on_the_circle() {
             integral += (log_product - like.log_scale).exp();
         }
         integral *= 2.0 * std::f64::consts::PI / nodes as f64;
-        assert!((integral - 1.0).abs() <= 1e-12, "seed {seed}: ∫ = {integral}");
+        assert!(
+            (integral - 1.0).abs() <= 1e-12,
+            "seed {seed}: ∫ = {integral}"
+        );
     }
 }
 
@@ -201,10 +213,14 @@ fn refutation_form_h_difference_depends_on_the_embeddings() {
     let at_60 = [1.0, 0.0, c, s];
     let at_180 = [1.0, 0.0, -1.0, 0.0];
     let diff = |z: &[f64], form| {
-        exact::negative_log_likelihood(z, 2, &[0, 1], 2.0).unwrap() - exact::loss(z, 2, &[0, 1], 2.0, form).unwrap()
+        exact::negative_log_likelihood(z, 2, &[0, 1], 2.0).unwrap()
+            - exact::loss(z, 2, &[0, 1], 2.0, form).unwrap()
     };
     let h = diff(&at_60, LossForm::Hadsell) - diff(&at_180, LossForm::Hadsell);
-    assert!((h - 1.0).abs() <= 1e-14, "form H: the two differences differ by {h}, not 1");
+    assert!(
+        (h - 1.0).abs() <= 1e-14,
+        "form H: the two differences differ by {h}, not 1"
+    );
     // Form S: the same constant at both configurations.
     let s_gap = diff(&at_60, LossForm::Squared) - diff(&at_180, LossForm::Squared);
     assert!(s_gap.abs() <= 1e-14, "form S: {s_gap}");
@@ -225,13 +241,23 @@ fn correction_constant_for_margins_below_two() {
     let lc = |k: f64| vmf::exact::log_norm_const(2, k);
     let spec = -5.0 * (lc(0.2) + 0.2) - 2.0 * (lc(0.25) + 0.25);
     let corrected = -5.0 * (lc(0.2) + 0.2) - 2.0 * (lc(0.25) + 0.25 * (0.5 * m * m - 1.0));
-    assert!((diff - corrected).abs() <= 1e-14 * 20.0, "{diff} vs {corrected}");
-    assert!((diff - spec - 0.4375).abs() <= 1e-13, "spec's constant off by {}", diff - spec);
+    assert!(
+        (diff - corrected).abs() <= 1e-14 * 20.0,
+        "{diff} vs {corrected}"
+    );
+    assert!(
+        (diff - spec - 0.4375).abs() <= 1e-13,
+        "spec's constant off by {}",
+        diff - spec
+    );
     let t = 10f64.to_radians();
     let moved = [1.0, 0.0, t.cos(), t.sin(), -1.0, 0.0];
     let moved_diff = exact::negative_log_likelihood(&moved, 2, &labels, m).unwrap()
         - exact::loss(&moved, 2, &labels, m, LossForm::Squared).unwrap();
     let moved_constant = -5.0 * (lc(0.2) + 0.2);
     assert!((moved_diff - moved_constant).abs() <= 1e-13);
-    assert!((moved_diff - diff).abs() > 1.0, "the constant depends on Z through |N_m|");
+    assert!(
+        (moved_diff - diff).abs() > 1.0,
+        "the constant depends on Z through |N_m|"
+    );
 }

@@ -17,10 +17,10 @@
 //!
 //! **Claim 4.** `hard_negatives` and `pair_targets` list exactly the pairs of their exact twins
 //! whenever no negative lies within rounding (10⁻¹² in d²) of the margin.
-#[path = "support/mod.rs"]
-mod support;
 #[path = "support/embeddings.rs"]
 mod embeddings;
+#[path = "support/mod.rs"]
+mod support;
 
 use embeddings::*;
 use probdml::contrastive::{self, exact, LossForm};

@@ -19,10 +19,10 @@
 //! n²/(p + q)·(p·a_P/|P| + q·a_N/|N|), a_P = Σ_P ℓ⁺/|P|·… — biased unless p/(p + q) =
 //! |P|/(|P| + |N|). Pinned (by hand): three points at 0°, 90°, 180°, classes [0, 0, 1], m = 2,
 //! p = q = 1: L = 0.9, naive expectation 369/400 = 0.9225.
-#[path = "support/mod.rs"]
-mod support;
 #[path = "support/embeddings.rs"]
 mod embeddings;
+#[path = "support/mod.rs"]
+mod support;
 
 use embeddings::*;
 use probdml::contrastive::{self, exact, LossForm, PairBatch};
@@ -37,15 +37,26 @@ fn choose(a: usize, b: usize) -> u128 {
 fn check_expectation(b: &Batch, m: f64, p: usize, q: usize) -> Result<(), TestCaseError> {
     let e = exact::batch_expectation(&b.z, b.dim, &b.labels, m, p, q).unwrap();
     let l = contrastive::loss(&b.z, b.dim, &b.labels, m, LossForm::Squared).unwrap();
-    prop_assert!(within_abs_or_rel(e.loss, l, RESCALING), "E loss {} vs L {}", e.loss, l);
+    prop_assert!(
+        within_abs_or_rel(e.loss, l, RESCALING),
+        "E loss {} vs L {}",
+        e.loss,
+        l
+    );
     let g = contrastive::loss_gradient(&b.z, b.dim, &b.labels, m).unwrap();
     for (k, (x, y)) in e.gradient.iter().zip(&g).enumerate() {
-        prop_assert!(within_abs_or_rel(*x, *y, RESCALING), "gradient {k}: E {x:e} vs {y:e}");
+        prop_assert!(
+            within_abs_or_rel(*x, *y, RESCALING),
+            "gradient {k}: E {x:e} vs {y:e}"
+        );
     }
     let targets = contrastive::pair_targets(&b.z, b.dim, &b.labels, m).unwrap();
     let h = contrastive::squared_distance_hessian(b.labels.len(), b.dim, &targets);
     for (k, (x, y)) in e.hessian.iter().zip(&h).enumerate() {
-        prop_assert!(within_abs_or_rel(*x, *y, RESCALING), "Hessian {k}: E {x:e} vs {y:e}");
+        prop_assert!(
+            within_abs_or_rel(*x, *y, RESCALING),
+            "Hessian {k}: E {x:e} vs {y:e}"
+        );
     }
     Ok(())
 }
@@ -137,8 +148,10 @@ fn refutation_naive_global_scaling_is_biased() {
         // Enumerate every batch and average (|P| + |N|)/|B| · Σ_B t_ij ℓ_ij.
         let (mut total, mut count) = (0.0, 0u64);
         let subsets = |len: usize, k: usize| -> Vec<Vec<usize>> {
-            (0u32..1 << len).filter(|s| s.count_ones() as usize == k)
-                .map(|s| (0..len).filter(|&b| s >> b & 1 == 1).collect()).collect()
+            (0u32..1 << len)
+                .filter(|s| s.count_ones() as usize == k)
+                .map(|s| (0..len).filter(|&b| s >> b & 1 == 1).collect())
+                .collect()
         };
         for bp in subsets(positives.len(), p) {
             for bn in subsets(negatives.len(), q) {
@@ -163,9 +176,18 @@ fn refutation_naive_global_scaling_is_biased() {
         total / count as f64
     };
     let biased = naive(1, 1);
-    assert!((biased - 369.0 / 400.0).abs() <= 1e-15, "naive E = {biased}");
-    assert!((biased - l).abs() > 0.02, "naive scaling must be biased here");
-    assert!((naive(5, 4) - l).abs() <= 1e-15, "unbiased at the population fraction");
+    assert!(
+        (biased - 369.0 / 400.0).abs() <= 1e-15,
+        "naive E = {biased}"
+    );
+    assert!(
+        (biased - l).abs() > 0.02,
+        "naive scaling must be biased here"
+    );
+    assert!(
+        (naive(5, 4) - l).abs() <= 1e-15,
+        "unbiased at the population fraction"
+    );
     // The rescaled estimator is unbiased at p = q = 1.
     let e = exact::batch_expectation(&z, 2, &labels, m, 1, 1).unwrap();
     assert!((e.loss - 0.9).abs() <= 1e-15 && e.batches == 20);

@@ -28,10 +28,10 @@
 //!
 //! **Refutation (Arccos positive blocks are PSD).** The Arccos output Hessian of a positive
 //! pair, ŷ_i = (1, 0), ŷ_j = (0, 1), t = 1, has H_ii = [[0, 1], [1, 0]] and eigenvalue −1.
-#[path = "support/mod.rs"]
-mod support;
 #[path = "ggn_support.rs"]
 mod ggn_support;
+#[path = "support/mod.rs"]
+mod support;
 
 use ggn_support::*;
 use probdml::contrastive::{pair_targets, PairTarget};
@@ -42,7 +42,12 @@ use proptest::prelude::*;
 use proptest::test_runner::{TestError, TestRunner};
 use support::config;
 
-fn dense(p: &Problem, pairs: &[PairTarget], split: Split, approximation: Approximation) -> Vec<f64> {
+fn dense(
+    p: &Problem,
+    pairs: &[PairTarget],
+    split: Split,
+    approximation: Approximation,
+) -> Vec<f64> {
     let model = LastLayer::new(&p.weights, &p.features, p.n_features).unwrap();
     exact::ggn_dense(&model, pairs, split, approximation).unwrap()
 }
@@ -154,11 +159,19 @@ fn prop_f3_refuted_by_search() {
     );
     let mut runner = TestRunner::new(config(2000, 0x04_f3));
     let result = runner.run(&strategy, |(labels, weights, features)| {
-        let p = Problem { weights, features, n_features: 3, labels, margin: 2.0 };
+        let p = Problem {
+            weights,
+            features,
+            n_features: 3,
+            labels,
+            margin: 2.0,
+        };
         if p.min_output_norm() < 1e-2 {
             return Ok(());
         }
-        let Some(pairs) = p.pairs() else { return Ok(()) };
+        let Some(pairs) = p.pairs() else {
+            return Ok(());
+        };
         let g = dense(&p, &pairs, Split::Euclidean, Approximation::Fixed);
         prop_assert!(min_eigenvalue(&g) >= -GGN * p.term_scale(&pairs));
         Ok(())
@@ -185,7 +198,14 @@ fn prop_f3_pinned_counterexample() {
     let g = dense(&p, &pairs, Split::Euclidean, Approximation::Fixed);
     let ev = exact::symmetric_eigenvalues(&g, 6).unwrap();
     // Independent spectrum: scripts/reference/ggn_prop_f3.py (mpmath, 50 digits).
-    let want = [-1.540_319_995_049_186_5, 0.0, 0.0, 0.042_867_164_413_916_813, 4.0 / 15.0, 0.430_786_163_968_603_06];
+    let want = [
+        -1.540_319_995_049_186_5,
+        0.0,
+        0.0,
+        0.042_867_164_413_916_813,
+        4.0 / 15.0,
+        0.430_786_163_968_603_06,
+    ];
     for (e, v) in ev.iter().zip(want) {
         assert!((e - v).abs() < 1e-14, "{ev:?}");
     }
@@ -198,7 +218,10 @@ fn prop_f3_pinned_counterexample() {
 fn eq6_printed_negative_hessian_is_not_symmetric() {
     let printed = [[-1.0, -1.0], [1.0, -1.0]];
     assert_ne!(printed[0][1], printed[1][0]);
-    assert_eq!(ggn::euclidean_output_hessian(&[0.0], &[1.0], -1.0).unwrap(), vec![-1.0, 1.0, 1.0, -1.0]);
+    assert_eq!(
+        ggn::euclidean_output_hessian(&[0.0], &[1.0], -1.0).unwrap(),
+        vec![-1.0, 1.0, 1.0, -1.0]
+    );
 }
 
 /// An indefinite Arccos positive-pair block.
@@ -208,7 +231,10 @@ fn arccos_positive_block_is_indefinite() {
     let ev = exact::symmetric_eigenvalues(&h, 4).unwrap();
     assert!(ev[0] < -0.5, "{ev:?}");
     let h_ii = [h[0], h[1], h[4], h[5]];
-    assert_eq!(exact::symmetric_eigenvalues(&h_ii, 2).unwrap(), vec![-1.0, 1.0]);
+    assert_eq!(
+        exact::symmetric_eigenvalues(&h_ii, 2).unwrap(),
+        vec![-1.0, 1.0]
+    );
 }
 
 /// pair_targets on the counterexample puts every negative inside margin 2 (a sanity check of the

@@ -14,10 +14,10 @@
 //!
 //! **Claim 3 (hard negatives).** Pairs with t = 0 (negatives outside the margin) change nothing:
 //! listing them explicitly gives bit-identical diagonals.
-#[path = "support/mod.rs"]
-mod support;
 #[path = "ggn_support.rs"]
 mod ggn_support;
+#[path = "support/mod.rs"]
+mod support;
 
 use ggn_support::*;
 use probdml::contrastive::PairTarget;
@@ -73,10 +73,32 @@ fn diagonal_matches_dense_larger_batch() {
     let pairs = p.pairs().unwrap();
     for split in Split::ALL {
         for approximation in Approximation::ALL {
-            let fast = ggn::last_layer_ggn_diagonal(&p.weights, &p.features, f, &pairs, split, approximation).unwrap();
-            let want = exact::last_layer_ggn_diagonal(&p.weights, &p.features, f, &pairs, split, approximation).unwrap();
-            assert!(close_with_scale(&fast, &want, GGN, p.term_scale(&pairs)), "{split:?}/{approximation:?}");
-            assert!(close_scaled(&fast, &want, GGN), "{split:?}/{approximation:?}: also within 1e-12 of max|exact|");
+            let fast = ggn::last_layer_ggn_diagonal(
+                &p.weights,
+                &p.features,
+                f,
+                &pairs,
+                split,
+                approximation,
+            )
+            .unwrap();
+            let want = exact::last_layer_ggn_diagonal(
+                &p.weights,
+                &p.features,
+                f,
+                &pairs,
+                split,
+                approximation,
+            )
+            .unwrap();
+            assert!(
+                close_with_scale(&fast, &want, GGN, p.term_scale(&pairs)),
+                "{split:?}/{approximation:?}"
+            );
+            assert!(
+                close_scaled(&fast, &want, GGN),
+                "{split:?}/{approximation:?}: also within 1e-12 of max|exact|"
+            );
         }
     }
 }

@@ -24,10 +24,10 @@
 //! from the Hessian: W = I₂, x_0 = (1, 0), x_1 = (1, 1), one positive pair (0, 1) with t = 1;
 //! the (W_00, W_00) entries differ by more than 0.1. *Corrected statement:* the Euclidean GGN
 //! drops Σ ∇_zℓ · ∇²z (the curvature of the normalisation), which is what Claim 4's split keeps.
-#[path = "support/mod.rs"]
-mod support;
 #[path = "ggn_support.rs"]
 mod ggn_support;
+#[path = "support/mod.rs"]
+mod support;
 
 use ggn_support::*;
 use probdml::contrastive::PairTarget;
@@ -112,7 +112,11 @@ fn all_pairs(labels: &[usize]) -> Vec<PairTarget> {
     let n = labels.len();
     (0..n)
         .flat_map(|i| (0..n).map(move |j| (i, j)))
-        .map(|(i, j)| PairTarget { i, j, target: if labels[i] == labels[j] { 1.0 } else { -1.0 } })
+        .map(|(i, j)| PairTarget {
+            i,
+            j,
+            target: if labels[i] == labels[j] { 1.0 } else { -1.0 },
+        })
         .collect()
 }
 
@@ -124,7 +128,9 @@ fn output_hessian_eigenvalues() {
         for t in [1.0, -1.0] {
             let h = ggn::euclidean_output_hessian(&z, &z, t).unwrap();
             let ev = exact::symmetric_eigenvalues(&h, 2 * m).unwrap();
-            let mut want: Vec<f64> = std::iter::repeat_n(0.0, m).chain(std::iter::repeat_n(2.0 * t, m)).collect();
+            let mut want: Vec<f64> = std::iter::repeat_n(0.0, m)
+                .chain(std::iter::repeat_n(2.0 * t, m))
+                .collect();
             want.sort_by(f64::total_cmp);
             for (e, w) in ev.iter().zip(&want) {
                 assert!((e - w).abs() < 1e-14, "M = {m}, t = {t}: {ev:?}");
@@ -138,19 +144,35 @@ fn output_hessian_eigenvalues() {
 fn euclidean_ggn_is_not_the_hessian() {
     let weights = [1.0, 0.0, 0.0, 1.0];
     let features = [1.0, 0.0, 1.0, 1.0];
-    let pairs = [PairTarget { i: 0, j: 1, target: 1.0 }];
+    let pairs = [PairTarget {
+        i: 0,
+        j: 1,
+        target: 1.0,
+    }];
     let model = LastLayer::new(&weights, &features, 2).unwrap();
     let hessian = exact::loss_hessian(&model, &pairs).unwrap();
     let euclid = exact::ggn_dense(&model, &pairs, Split::Euclidean, Approximation::Full).unwrap();
     let arccos = exact::ggn_dense(&model, &pairs, Split::Arccos, Approximation::Full).unwrap();
     assert!(close_scaled(&arccos, &hessian, GGN));
-    assert!((euclid[0] - hessian[0]).abs() > 0.1, "Euclidean {} vs Hessian {}", euclid[0], hessian[0]);
+    assert!(
+        (euclid[0] - hessian[0]).abs() > 0.1,
+        "Euclidean {} vs Hessian {}",
+        euclid[0],
+        hessian[0]
+    );
 }
 
 /// For the hidden layer, even the Arccos GGN misses the network's own curvature: GGN ≠ Hessian.
 #[test]
 fn hidden_layer_ggn_is_not_the_hessian() {
-    let net = HiddenLayerNetwork::new(&[0.9, -0.4, 0.3, 0.8, -0.7, 0.2], &[0.5, -0.6, 0.9, 0.4, 0.3, -0.8], &[1.0, 0.5, -0.3, 1.2, 0.7, -1.1, -0.9, 0.2], 2, 3).unwrap();
+    let net = HiddenLayerNetwork::new(
+        &[0.9, -0.4, 0.3, 0.8, -0.7, 0.2],
+        &[0.5, -0.6, 0.9, 0.4, 0.3, -0.8],
+        &[1.0, 0.5, -0.3, 1.2, 0.7, -1.1, -0.9, 0.2],
+        2,
+        3,
+    )
+    .unwrap();
     let pairs = all_pairs(&[0, 0, 1, 1]);
     let hessian = exact::loss_hessian(&net, &pairs).unwrap();
     let arccos = exact::ggn_dense(&net, &pairs, Split::Arccos, Approximation::Full).unwrap();

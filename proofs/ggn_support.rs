@@ -27,7 +27,9 @@ impl Problem {
         let (f, m) = (self.n_features, self.n_outputs());
         self.features
             .chunks_exact(f)
-            .flat_map(|x| (0..m).map(move |k| (0..f).map(|l| self.weights[k * f + l] * x[l]).sum::<f64>()))
+            .flat_map(|x| {
+                (0..m).map(move |k| (0..f).map(|l| self.weights[k * f + l] * x[l]).sum::<f64>())
+            })
             .collect()
     }
     /// z_i = y_i/‖y_i‖.
@@ -44,11 +46,20 @@ impl Problem {
     /// The smallest ‖y_i‖: problems with a near-zero output are ill-conditioned, not wrong.
     pub fn min_output_norm(&self) -> f64 {
         let m = self.n_outputs();
-        self.raw_outputs().chunks_exact(m).map(|y| y.iter().map(|v| v * v).sum::<f64>().sqrt()).fold(f64::INFINITY, f64::min)
+        self.raw_outputs()
+            .chunks_exact(m)
+            .map(|y| y.iter().map(|v| v * v).sum::<f64>().sqrt())
+            .fold(f64::INFINITY, f64::min)
     }
     /// The chapter-03 pair targets (None for a single class).
     pub fn pairs(&self) -> Option<Vec<PairTarget>> {
-        pair_targets(&self.embeddings(), self.n_outputs(), &self.labels, self.margin).ok()
+        pair_targets(
+            &self.embeddings(),
+            self.n_outputs(),
+            &self.labels,
+            self.margin,
+        )
+        .ok()
     }
 }
 
@@ -65,7 +76,13 @@ pub fn problem() -> impl Strategy<Value = Problem> {
                 prop_oneof![Just(2.0), 0.3..2.0f64],
             )
         })
-        .prop_map(|(weights, features, n_features, labels, margin)| Problem { weights, features, n_features, labels, margin })
+        .prop_map(|(weights, features, n_features, labels, margin)| Problem {
+            weights,
+            features,
+            n_features,
+            labels,
+            margin,
+        })
 }
 
 /// max |a − b| ≤ tol · max(max |b|, tiny): entrywise, scaled by the reference's max norm.
@@ -91,10 +108,22 @@ impl Problem {
         let (f, m) = (self.n_features, self.n_outputs());
         let y = self.raw_outputs();
         let ratio = |i: usize| {
-            let x = self.features[i * f..(i + 1) * f].iter().map(|v| v * v).sum::<f64>().sqrt();
-            let r = y[i * m..(i + 1) * m].iter().map(|v| v * v).sum::<f64>().sqrt();
+            let x = self.features[i * f..(i + 1) * f]
+                .iter()
+                .map(|v| v * v)
+                .sum::<f64>()
+                .sqrt();
+            let r = y[i * m..(i + 1) * m]
+                .iter()
+                .map(|v| v * v)
+                .sum::<f64>()
+                .sqrt();
             x / r
         };
-        pairs.iter().map(|p| p.target.abs() * (1.0 + ratio(p.i) + ratio(p.j)).powi(2)).sum::<f64>().max(1e-300)
+        pairs
+            .iter()
+            .map(|p| p.target.abs() * (1.0 + ratio(p.i) + ratio(p.j)).powi(2))
+            .sum::<f64>()
+            .max(1e-300)
     }
 }

@@ -90,17 +90,36 @@ proptest! {
 
 /// Sample mean and variance of each coordinate of `draws` (N × n row-major), against the
 /// computed 6σ bands for N(μ, diag σ²).
-fn assert_moments(draws: &[f64], n: usize, mean: &[f64], variance: &[f64]) -> std::result::Result<(), TestCaseError> {
+fn assert_moments(
+    draws: &[f64],
+    n: usize,
+    mean: &[f64],
+    variance: &[f64],
+) -> std::result::Result<(), TestCaseError> {
     let count = draws.len() / n;
     let nf = count as f64;
     for k in 0..n {
         let m = draws.iter().skip(k).step_by(n).sum::<f64>() / nf;
-        let v = draws.iter().skip(k).step_by(n).map(|x| (x - m) * (x - m)).sum::<f64>() / (nf - 1.0);
+        let v = draws
+            .iter()
+            .skip(k)
+            .step_by(n)
+            .map(|x| (x - m) * (x - m))
+            .sum::<f64>()
+            / (nf - 1.0);
         let sigma = variance[k].sqrt();
         let mean_band = MONTE_CARLO_SIGMAS * sigma / nf.sqrt();
         let var_band = MONTE_CARLO_SIGMAS * variance[k] * (2.0 / (nf - 1.0)).sqrt();
-        prop_assert!((m - mean[k]).abs() <= mean_band, "coordinate {k}: mean {m} vs {} ± {mean_band}", mean[k]);
-        prop_assert!((v - variance[k]).abs() <= var_band, "coordinate {k}: variance {v} vs {} ± {var_band}", variance[k]);
+        prop_assert!(
+            (m - mean[k]).abs() <= mean_band,
+            "coordinate {k}: mean {m} vs {} ± {mean_band}",
+            mean[k]
+        );
+        prop_assert!(
+            (v - variance[k]).abs() <= var_band,
+            "coordinate {k}: variance {v} vs {} ± {var_band}",
+            variance[k]
+        );
     }
     Ok(())
 }

@@ -21,10 +21,10 @@
 // derivation: metrics::kendall_tau_b
 // derivation: metrics::binned_kendall_tau
 
-#[path = "support/mod.rs"]
-mod support;
 #[path = "metrics_reference_data.rs"]
 mod reference;
+#[path = "support/mod.rs"]
+mod support;
 
 use probdml::metrics::{self, exact};
 use probdml::registry::budget::METRIC_REFERENCE;

@@ -27,10 +27,10 @@
 // derivation: metrics::auroc
 // derivation: metrics::auprc
 
-#[path = "support/mod.rs"]
-mod support;
 #[path = "metrics_reference_data.rs"]
 mod reference;
+#[path = "support/mod.rs"]
+mod support;
 
 use probdml::metrics::{self, exact};
 use probdml::registry::budget::{METRIC, METRIC_REFERENCE};

@@ -33,10 +33,10 @@
 // derivation: metrics::map_at_r
 // derivation: metrics::r_precision
 
-#[path = "support/mod.rs"]
-mod support;
 #[path = "metrics_reference_data.rs"]
 mod reference;
+#[path = "support/mod.rs"]
+mod support;
 
 use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
 use probdml::registry::budget::METRIC_REFERENCE;

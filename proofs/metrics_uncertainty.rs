@@ -29,10 +29,10 @@
 // derivation: metrics::closed_set_ece
 // derivation: metrics::ece_at_k
 
-#[path = "support/mod.rs"]
-mod support;
 #[path = "metrics_reference_data.rs"]
 mod reference;
+#[path = "support/mod.rs"]
+mod support;
 
 use probdml::metrics::{self, exact, Distance, Embeddings};
 use probdml::registry::budget::{METRIC, METRIC_REFERENCE};

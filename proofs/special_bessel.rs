@@ -116,7 +116,13 @@ fn domain_edges_give_documented_values() {
     assert_eq!(log_bessel_i(0.0, 0.0), 0.0);
     assert_eq!(log_bessel_i(3.5, 0.0), f64::NEG_INFINITY);
     assert_eq!(log_bessel_i(2.0, f64::INFINITY), f64::INFINITY);
-    for (nu, x) in [(-1.0, 1.0), (1.0, -1.0), (f64::NAN, 1.0), (1.0, f64::NAN), (f64::INFINITY, 1.0)] {
+    for (nu, x) in [
+        (-1.0, 1.0),
+        (1.0, -1.0),
+        (f64::NAN, 1.0),
+        (1.0, f64::NAN),
+        (f64::INFINITY, 1.0),
+    ] {
         assert!(log_bessel_i(nu, x).is_nan(), "ν = {nu}, x = {x}");
     }
     // Subnormal x: ln I_ν(x) = ν ln(x/2) − ln Γ(ν+1) to all digits.

@@ -68,7 +68,13 @@ proptest! {
 fn domain_edges_give_documented_values() {
     assert_eq!(bessel_i_ratio(2.0, 0.0), 0.0);
     assert_eq!(bessel_i_ratio(2.0, f64::INFINITY), 1.0);
-    for (nu, x) in [(-1.0, 1.0), (1.0, -1.0), (f64::NAN, 1.0), (1.0, f64::NAN), (f64::INFINITY, 1.0)] {
+    for (nu, x) in [
+        (-1.0, 1.0),
+        (1.0, -1.0),
+        (f64::NAN, 1.0),
+        (1.0, f64::NAN),
+        (f64::INFINITY, 1.0),
+    ] {
         assert!(bessel_i_ratio(nu, x).is_nan(), "ν = {nu}, x = {x}");
     }
 }

@@ -46,9 +46,7 @@ mod support;
 use probdml::registry::budget;
 use probdml::vmf;
 use proptest::prelude::*;
-use proptest::test_runner::{
-    Config as ProptestConfig, TestError, TestRunner,
-};
+use proptest::test_runner::{Config as ProptestConfig, TestError, TestRunner};
 
 /// The spec's dimension grid.
 const DIMS: [usize; 5] = [2, 3, 10, 128, 2048];

@@ -46,9 +46,7 @@ mod support;
 use probdml::registry::budget;
 use probdml::vmf::{self, VonMisesFisher};
 use proptest::prelude::*;
-use proptest::test_runner::{
-    Config as ProptestConfig,
-};
+use proptest::test_runner::Config as ProptestConfig;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -108,13 +108,19 @@ fn small_and_large_kappa_limits() {
             let a = vmf::mean_resultant_length(m, kappa);
             let series = kappa / mf - kappa.powi(3) / (mf * mf * (mf + 2.0));
             // Next term 2κ⁵/(M³(M+2)(M+4)) is below κ⁵/M³.
-            assert!((a - series).abs() <= kappa.powi(5) / mf.powi(3) + RATIO * a, "M = {m}, κ = {kappa}");
+            assert!(
+                (a - series).abs() <= kappa.powi(5) / mf.powi(3) + RATIO * a,
+                "M = {m}, κ = {kappa}"
+            );
         }
         for &kappa in &[1e6 * mf, 1e7 * mf] {
             let tail = 1.0 - vmf::mean_resultant_length(m, kappa);
             let first = (mf - 1.0) / (2.0 * kappa);
             // 1 − A = (M−1)/(2κ) + (M−1)(M−3)/(8κ²) + …: the second term bounds the error.
-            assert!((tail - first).abs() <= (mf * mf) / (8.0 * kappa * kappa) + 2e-16, "M = {m}, κ = {kappa}: {tail:e} vs {first:e}");
+            assert!(
+                (tail - first).abs() <= (mf * mf) / (8.0 * kappa * kappa) + 2e-16,
+                "M = {m}, κ = {kappa}: {tail:e} vs {first:e}"
+            );
         }
     }
 }
@@ -125,7 +131,11 @@ fn kappa_zero_is_the_uniform_density() {
     for &m in &[2usize, 3, 4, 5, 10, 128, 513, 2048, 100_000] {
         // ln Γ(M/2): a sum of logs for integer or half-integer M/2 (Γ(½) = √π).
         let half = m as f64 / 2.0;
-        let mut ln_gamma = if m % 2 == 0 { 0.0 } else { 0.5 * std::f64::consts::PI.ln() };
+        let mut ln_gamma = if m % 2 == 0 {
+            0.0
+        } else {
+            0.5 * std::f64::consts::PI.ln()
+        };
         let mut z = if m % 2 == 0 { 1.0 } else { 0.5 };
         while z < half {
             ln_gamma += z.ln();
@@ -134,7 +144,10 @@ fn kappa_zero_is_the_uniform_density() {
         let want = ln_gamma - 2f64.ln() - half * std::f64::consts::PI.ln();
         // The sum of up to 5·10⁴ logs carries ~√n·ε·|term| of rounding: allow 10⁻¹³ relative.
         let at_zero = vmf::log_norm_const(m, 0.0);
-        assert!((at_zero - want).abs() <= 1e-13 * want.abs().max(1.0), "M = {m}: {at_zero} vs {want}");
+        assert!(
+            (at_zero - want).abs() <= 1e-13 * want.abs().max(1.0),
+            "M = {m}: {at_zero} vs {want}"
+        );
         let exact0 = exact::log_norm_const(m, 0.0);
         assert!(within_abs_or_rel(at_zero, exact0, LOG_SPECIAL));
         let near = vmf::log_norm_const(m, 1e-10);
@@ -156,21 +169,34 @@ fn refutation_nivmf_quadratic_fits_fail_outside_their_range() {
     // Above the fitted range the errors grow quadratically: at κ = 140, an embedding norm the
     // paper reports, both fits are off by more than 0.1 (−12.5 at M = 128, −0.50 at M = 512).
     for &k in &[60.0, 80.0, 100.0, 140.0, 200.0] {
-        assert!((fit_128(k) - exact::log_norm_const(128, k)).abs() > 0.1, "M = 128, κ = {k}");
+        assert!(
+            (fit_128(k) - exact::log_norm_const(128, k)).abs() > 0.1,
+            "M = 128, κ = {k}"
+        );
     }
     for &k in &[140.0, 200.0] {
-        assert!((fit_512(k) - exact::log_norm_const(512, k)).abs() > 0.1, "M = 512, κ = {k}");
+        assert!(
+            (fit_512(k) - exact::log_norm_const(512, k)).abs() > 0.1,
+            "M = 512, κ = {k}"
+        );
     }
     // The M = 128 fit is off by more than 0.1 even inside its own range (0.19 at κ = 10,
     // 0.25 at κ = 50), against the paper's "MSE below 0.1 %".
     for &k in &[10.0, 30.0, 50.0] {
-        assert!((fit_128(k) - exact::log_norm_const(128, k)).abs() > 0.1, "M = 128, κ = {k}");
+        assert!(
+            (fit_128(k) - exact::log_norm_const(128, k)).abs() > 0.1,
+            "M = 128, κ = {k}"
+        );
     }
     // The corrected statement: the crate's ln C_M is within budget of the exact value there.
     for &k in &[1.0, 100.0, 140.0, 200.0] {
         for &m in &[128usize, 512] {
             let want = exact::log_norm_const(m, k);
-            assert!(within_abs_or_rel(vmf::log_norm_const(m, k), want, LOG_SPECIAL));
+            assert!(within_abs_or_rel(
+                vmf::log_norm_const(m, k),
+                want,
+                LOG_SPECIAL
+            ));
         }
     }
 }

@@ -55,7 +55,8 @@ pub mod book {
     pub struct Vmf;
     #[doc = include_str!("../docs/src/03-contrastive.md")]
     pub struct Contrastive;
-    #[doc = include_str!("../docs/src/04-ggn.md")] pub struct Ggn;
+    #[doc = include_str!("../docs/src/04-ggn.md")]
+    pub struct Ggn;
     #[doc = include_str!("../docs/src/08-metrics.md")]
     pub struct Metrics;
     #[doc = include_str!("../README.md")]

@@ -19,7 +19,12 @@ fn names(err: &Error, arg: &str) -> bool {
 #[test]
 fn raw_special_kernels_return_nan() {
     for &bad in &BAD_REALS {
-        for f in [special::log_bessel_i, special::bessel_i_ratio, special::exact::log_bessel_i, special::exact::bessel_i_ratio] {
+        for f in [
+            special::log_bessel_i,
+            special::bessel_i_ratio,
+            special::exact::log_bessel_i,
+            special::exact::bessel_i_ratio,
+        ] {
             assert!(f(bad, 1.0).is_nan(), "ν = {bad}");
             assert!(f(1.0, bad).is_nan(), "x = {bad}");
         }
@@ -37,16 +42,27 @@ fn raw_vmf_kernels_return_nan() {
     let kernels: [(&str, Kernel); 12] = [
         ("log_norm_const", vmf::log_norm_const),
         ("mean_resultant_length", vmf::mean_resultant_length),
-        ("mean_resultant_length_complement", vmf::mean_resultant_length_complement),
+        (
+            "mean_resultant_length_complement",
+            vmf::mean_resultant_length_complement,
+        ),
         ("entropy", vmf::entropy),
         ("kl_to_uniform", vmf::kl_to_uniform),
         ("exact::log_norm_const", vmf::exact::log_norm_const),
-        ("exact::mean_resultant_length", vmf::exact::mean_resultant_length),
-        ("exact::mean_resultant_length_complement", vmf::exact::mean_resultant_length_complement),
+        (
+            "exact::mean_resultant_length",
+            vmf::exact::mean_resultant_length,
+        ),
+        (
+            "exact::mean_resultant_length_complement",
+            vmf::exact::mean_resultant_length_complement,
+        ),
         ("exact::entropy", vmf::exact::entropy),
         ("exact::kl_to_uniform", vmf::exact::kl_to_uniform),
         ("log_norm_const(κ)", |m, k| vmf::log_norm_const(m, k)),
-        ("exact::log_norm_const_dd", |m, k| vmf::exact::log_norm_const_dd(m, k).0),
+        ("exact::log_norm_const_dd", |m, k| {
+            vmf::exact::log_norm_const_dd(m, k).0
+        }),
     ];
     for (name, f) in kernels {
         for dim in [0usize, 1] {
@@ -71,11 +87,17 @@ fn log_density_rejects_each_bad_argument_by_name() {
             assert!(names(&err, "kappa"), "{err}");
         }
         assert!(names(&f(&x, &mu, f64::INFINITY).unwrap_err(), "kappa"));
-        assert!(matches!(f(&x[..2], &mu, 1.0), Err(Error::DimensionMismatch { .. })));
+        assert!(matches!(
+            f(&x[..2], &mu, 1.0),
+            Err(Error::DimensionMismatch { .. })
+        ));
         assert!(names(&f(&[2.0, 0.0, 0.0], &mu, 1.0).unwrap_err(), "x"));
         assert!(names(&f(&x, &[0.5, 0.5, 0.0], 1.0).unwrap_err(), "mu"));
         assert!(f(&[f64::NAN, 1.0, 0.0], &mu, 1.0).is_err());
-        assert!(matches!(f(&[1.0], &[1.0], 1.0), Err(Error::InvalidDimension { .. })));
+        assert!(matches!(
+            f(&[1.0], &[1.0], 1.0),
+            Err(Error::InvalidDimension { .. })
+        ));
         assert!(f(&[], &[], 1.0).is_err());
     }
 }
@@ -96,7 +118,10 @@ fn kappa_estimators_reject_rbar_outside_the_unit_interval() {
             let err = f(3, rbar).expect_err(name);
             assert!(names(&err, "rbar"), "{name}, R̄ = {rbar}: {err}");
         }
-        assert!(matches!(f(1, 0.5), Err(Error::InvalidDimension { .. })), "{name}");
+        assert!(
+            matches!(f(1, 0.5), Err(Error::InvalidDimension { .. })),
+            "{name}"
+        );
         assert_eq!(f(3, 0.0), Ok(0.0), "{name}: R̄ = 0 gives κ = 0");
     }
 }
@@ -104,13 +129,22 @@ fn kappa_estimators_reject_rbar_outside_the_unit_interval() {
 #[test]
 fn mean_resultant_rejects_empty_ragged_and_non_finite_samples() {
     type Fit = fn(&[f64], usize) -> probdml::Result<vmf::MeanResultant>;
-    for f in [vmf::mean_resultant as Fit, vmf::exact::mean_resultant as Fit] {
+    for f in [
+        vmf::mean_resultant as Fit,
+        vmf::exact::mean_resultant as Fit,
+    ] {
         assert!(matches!(f(&[], 3), Err(Error::TooFew { .. })));
-        assert!(f(&[1.0, 0.0, 0.0, 1.0], 3).is_err(), "length not a multiple of M");
+        assert!(
+            f(&[1.0, 0.0, 0.0, 1.0], 3).is_err(),
+            "length not a multiple of M"
+        );
         assert!(f(&[1.0, f64::NAN, 0.0], 3).is_err());
         assert!(f(&[1.0, f64::INFINITY, 0.0], 3).is_err());
         assert!(matches!(f(&[1.0], 1), Err(Error::InvalidDimension { .. })));
-        assert!(f(&[1.0, 0.0, -1.0, 0.0], 2).is_err(), "Σx = 0 has no direction");
+        assert!(
+            f(&[1.0, 0.0, -1.0, 0.0], 2).is_err(),
+            "Σx = 0 has no direction"
+        );
     }
     for f in [vmf::lam_uncertainty, vmf::exact::lam_uncertainty] {
         assert!(f(&[], 3).is_err());
@@ -123,11 +157,20 @@ fn mean_resultant_rejects_empty_ragged_and_non_finite_samples() {
 fn sampler_constructors_and_outputs_reject_bad_input() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     for &bad in &BAD_REALS {
-        assert!(names(&vmf::VonMisesFisher::new(&[1.0, 0.0], bad).unwrap_err(), "kappa"));
-        assert!(names(&vmf::exact::VonMisesFisher::new(&[1.0, 0.0], bad).unwrap_err(), "kappa"));
+        assert!(names(
+            &vmf::VonMisesFisher::new(&[1.0, 0.0], bad).unwrap_err(),
+            "kappa"
+        ));
+        assert!(names(
+            &vmf::exact::VonMisesFisher::new(&[1.0, 0.0], bad).unwrap_err(),
+            "kappa"
+        ));
     }
     assert!(vmf::VonMisesFisher::new(&[1.0, 0.0], f64::INFINITY).is_err());
-    assert!(names(&vmf::VonMisesFisher::new(&[1.0, 1.0], 1.0).unwrap_err(), "mu"));
+    assert!(names(
+        &vmf::VonMisesFisher::new(&[1.0, 1.0], 1.0).unwrap_err(),
+        "mu"
+    ));
     assert!(vmf::VonMisesFisher::new(&[1.0], 1.0).is_err());
     assert!(vmf::VonMisesFisher::new(&[], 1.0).is_err());
     assert!(vmf::exact::VonMisesFisher::new(&[0.0, 2.0], 1.0).is_err());
@@ -137,12 +180,23 @@ fn sampler_constructors_and_outputs_reject_bad_input() {
     let fast = vmf::VonMisesFisher::new(&[0.0, 1.0, 0.0], 5.0).unwrap();
     let exact = vmf::exact::VonMisesFisher::new(&[0.0, 1.0, 0.0], 5.0).unwrap();
     let mut short = [0.0; 2];
-    assert!(matches!(fast.sample_into(&mut rng, &mut short), Err(Error::DimensionMismatch { .. })));
-    assert!(matches!(exact.sample_into(&mut rng, &mut short), Err(Error::DimensionMismatch { .. })));
+    assert!(matches!(
+        fast.sample_into(&mut rng, &mut short),
+        Err(Error::DimensionMismatch { .. })
+    ));
+    assert!(matches!(
+        exact.sample_into(&mut rng, &mut short),
+        Err(Error::DimensionMismatch { .. })
+    ));
     assert_eq!(short, [0.0; 2], "a rejected call leaves `out` untouched");
     // The reference quadrature's documented range ends at κ = 10³⁰⁰; the fast sampler has none.
-    assert!(names(&vmf::exact::VonMisesFisher::new(&[1.0, 0.0], f64::MAX).unwrap_err(), "kappa"));
-    let x = vmf::VonMisesFisher::new(&[1.0, 0.0], f64::MAX).unwrap().sample(&mut rng);
+    assert!(names(
+        &vmf::exact::VonMisesFisher::new(&[1.0, 0.0], f64::MAX).unwrap_err(),
+        "kappa"
+    ));
+    let x = vmf::VonMisesFisher::new(&[1.0, 0.0], f64::MAX)
+        .unwrap()
+        .sample(&mut rng);
     assert!(x[0] == 1.0 && x[1].abs() < 1e-150, "{x:?}");
     assert!(vmf::exact::CosineMarginal::new(1, 1.0).is_err());
     assert!(vmf::exact::CosineMarginal::new(3, f64::NAN).is_err());
@@ -151,7 +205,19 @@ fn sampler_constructors_and_outputs_reject_bad_input() {
 /// Any f64 at all: NaN, ±∞, ±0, subnormals, huge, and ordinary values.
 fn any_real() -> impl Strategy<Value = f64> {
     prop_oneof![
-        prop::sample::select(vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.0, -0.0, f64::from_bits(1), f64::MAX, -f64::MAX, 1.0, 1e8, 1e12]),
+        prop::sample::select(vec![
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            f64::from_bits(1),
+            f64::MAX,
+            -f64::MAX,
+            1.0,
+            1e8,
+            1e12
+        ]),
         any::<f64>(),
         -10.0..1e4f64,
     ]

@@ -56,10 +56,16 @@ fn fewer_than_two_classes() {
 #[test]
 fn empty_batch() {
     both("z", &[], 2, &[], 1.0);
-    let batch = PairBatch { positives: vec![], negatives: vec![(0, 2)] };
+    let batch = PairBatch {
+        positives: vec![],
+        negatives: vec![(0, 2)],
+    };
     let e = contrastive::rescaled_loss(&Z, 2, &LABELS, 1.0, &batch).unwrap_err();
     assert!(e.to_string().contains("`batch.positives`"), "{e}");
-    let batch = PairBatch { positives: vec![(0, 1)], negatives: vec![] };
+    let batch = PairBatch {
+        positives: vec![(0, 1)],
+        negatives: vec![],
+    };
     let e = exact::rescaled_loss(&Z, 2, &LABELS, 1.0, &batch).unwrap_err();
     assert!(e.to_string().contains("`batch.negatives`"), "{e}");
 }
@@ -95,15 +101,28 @@ fn nan_anywhere() {
 
 #[test]
 fn batch_pairs_must_match_their_kind_and_range() {
-    let wrong_kind = PairBatch { positives: vec![(0, 2)], negatives: vec![(1, 2)] };
+    let wrong_kind = PairBatch {
+        positives: vec![(0, 2)],
+        negatives: vec![(1, 2)],
+    };
     assert!(matches!(
         contrastive::rescaled_loss(&Z, 2, &LABELS, 1.0, &wrong_kind),
-        Err(Error::PairKindMismatch { arg: "batch.positives", .. })
+        Err(Error::PairKindMismatch {
+            arg: "batch.positives",
+            ..
+        })
     ));
-    let out_of_range = PairBatch { positives: vec![(0, 1)], negatives: vec![(1, 3)] };
+    let out_of_range = PairBatch {
+        positives: vec![(0, 1)],
+        negatives: vec![(1, 3)],
+    };
     assert!(matches!(
         contrastive::rescaled_gradient(&Z, 2, &LABELS, 1.0, &out_of_range),
-        Err(Error::IndexOutOfRange { arg: "batch.negatives", index: 3, .. })
+        Err(Error::IndexOutOfRange {
+            arg: "batch.negatives",
+            index: 3,
+            ..
+        })
     ));
 }
 
@@ -112,7 +131,12 @@ fn likelihood_needs_a_sphere_and_consistent_counts() {
     let z = [1.0, -1.0];
     let e = contrastive::negative_log_likelihood(&z, 1, &[0, 1], 1.0).unwrap_err();
     assert!(e.to_string().contains("`dim`"), "{e}");
-    let bad = PairCounts { n: 2, positives: 2, negatives: 2, negatives_inside: 3 };
+    let bad = PairCounts {
+        n: 2,
+        positives: 2,
+        negatives: 2,
+        negatives_inside: 3,
+    };
     for e in [
         contrastive::likelihood_constant(2, &bad, 1.0).unwrap_err(),
         exact::likelihood_constant(2, &bad, 1.0).unwrap_err(),

@@ -45,21 +45,79 @@ fn beta_must_be_nonnegative() {
 
 #[test]
 fn nan_entries_are_named() {
-    names(laplace::posthoc_precision(&[1.0, f64::NAN], 1.0, 1.0), "hessian_diagonal");
-    names(exact::posthoc_precision(&[1.0, f64::NAN, 0.0, 1.0], 1.0, 1.0), "hessian");
+    names(
+        laplace::posthoc_precision(&[1.0, f64::NAN], 1.0, 1.0),
+        "hessian_diagonal",
+    );
+    names(
+        exact::posthoc_precision(&[1.0, f64::NAN, 0.0, 1.0], 1.0, 1.0),
+        "hessian",
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut out = [0.0; 2];
-    names(laplace::sample_posterior(&[f64::NAN, 0.0], &[1.0, 1.0], &mut rng, &mut out), "mean");
-    names(laplace::sample_posterior(&[0.0, 0.0], &[1.0, f64::NAN], &mut rng, &mut out), "precision");
-    names(laplace::sample_posterior(&[0.0, 0.0], &[1.0, 0.0], &mut rng, &mut out), "precision");
-    names(exact::sample_posterior(&[0.0, 0.0], &[1.0, 2.0, 2.0, 1.0], &mut rng, &mut out), "precision");
-    names(predictive_summary(&[1.0, f64::NAN], 2, &[1.0]), "weight_samples");
+    names(
+        laplace::sample_posterior(&[f64::NAN, 0.0], &[1.0, 1.0], &mut rng, &mut out),
+        "mean",
+    );
+    names(
+        laplace::sample_posterior(&[0.0, 0.0], &[1.0, f64::NAN], &mut rng, &mut out),
+        "precision",
+    );
+    names(
+        laplace::sample_posterior(&[0.0, 0.0], &[1.0, 0.0], &mut rng, &mut out),
+        "precision",
+    );
+    names(
+        exact::sample_posterior(&[0.0, 0.0], &[1.0, 2.0, 2.0, 1.0], &mut rng, &mut out),
+        "precision",
+    );
+    names(
+        predictive_summary(&[1.0, f64::NAN], 2, &[1.0]),
+        "weight_samples",
+    );
     names(predictive_summary(&[1.0, 0.0], 2, &[f64::NAN]), "features");
     let (mut mean, mut precision) = (vec![0.0; 2], vec![1.0; 2]);
-    names(online_update(&mut mean, &mut precision, &mut rng, 2, f64::NAN, 0.0, |_, _, _| {}), "learning_rate");
-    names(online_update(&mut mean, &mut precision, &mut rng, 2, 0.1, 0.0, |_, g, _| g[0] = f64::NAN), "gradient");
-    names(online_update(&mut mean, &mut precision, &mut rng, 2, 0.1, 0.0, |_, _, h| h[1] = f64::INFINITY), "hessian_diagonal");
-    assert_eq!((mean, precision), (vec![0.0; 2], vec![1.0; 2]), "state unchanged on error");
+    names(
+        online_update(
+            &mut mean,
+            &mut precision,
+            &mut rng,
+            2,
+            f64::NAN,
+            0.0,
+            |_, _, _| {},
+        ),
+        "learning_rate",
+    );
+    names(
+        online_update(
+            &mut mean,
+            &mut precision,
+            &mut rng,
+            2,
+            0.1,
+            0.0,
+            |_, g, _| g[0] = f64::NAN,
+        ),
+        "gradient",
+    );
+    names(
+        online_update(
+            &mut mean,
+            &mut precision,
+            &mut rng,
+            2,
+            0.1,
+            0.0,
+            |_, _, h| h[1] = f64::INFINITY,
+        ),
+        "hessian_diagonal",
+    );
+    assert_eq!(
+        (mean, precision),
+        (vec![0.0; 2], vec![1.0; 2]),
+        "state unchanged on error"
+    );
 }
 
 #[test]
@@ -67,22 +125,60 @@ fn alpha_must_lie_in_unit_interval() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let (mut mean, mut precision) = (vec![0.0; 2], vec![1.0; 2]);
     for a in [-0.1, 1.0 + 1e-12, f64::NAN] {
-        names(online_update(&mut mean, &mut precision, &mut rng, 1, 0.1, a, |_, _, _| {}), "alpha");
+        names(
+            online_update(&mut mean, &mut precision, &mut rng, 1, 0.1, a, |_, _, _| {}),
+            "alpha",
+        );
     }
-    online_update(&mut mean, &mut precision, &mut rng, 1, 0.1, 1.0, |_, _, h| h.fill(1.0)).unwrap();
+    online_update(
+        &mut mean,
+        &mut precision,
+        &mut rng,
+        1,
+        0.1,
+        1.0,
+        |_, _, h| h.fill(1.0),
+    )
+    .unwrap();
 }
 
 #[test]
 fn length_mismatches_are_named() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let mut out = [0.0; 2];
-    names(laplace::sample_posterior(&[0.0, 0.0], &[1.0], &mut rng, &mut out), "precision");
-    names(laplace::sample_posterior(&[0.0, 0.0], &[1.0, 1.0], &mut rng, &mut out[..1]), "out");
-    names(exact::sample_posterior(&[0.0, 0.0], &[1.0, 0.0, 1.0], &mut rng, &mut out), "precision");
-    names(exact::posthoc_precision(&[1.0, 0.0, 1.0], 1.0, 1.0), "hessian");
+    names(
+        laplace::sample_posterior(&[0.0, 0.0], &[1.0], &mut rng, &mut out),
+        "precision",
+    );
+    names(
+        laplace::sample_posterior(&[0.0, 0.0], &[1.0, 1.0], &mut rng, &mut out[..1]),
+        "out",
+    );
+    names(
+        exact::sample_posterior(&[0.0, 0.0], &[1.0, 0.0, 1.0], &mut rng, &mut out),
+        "precision",
+    );
+    names(
+        exact::posthoc_precision(&[1.0, 0.0, 1.0], 1.0, 1.0),
+        "hessian",
+    );
     let (mut mean, mut precision) = (vec![0.0; 2], vec![1.0; 3]);
-    names(online_update(&mut mean, &mut precision, &mut rng, 1, 0.1, 0.5, |_, _, _| {}), "precision");
-    names(predictive_summary(&[1.0, 0.0, 0.0], 2, &[1.0]), "weight_samples");
+    names(
+        online_update(
+            &mut mean,
+            &mut precision,
+            &mut rng,
+            1,
+            0.1,
+            0.5,
+            |_, _, _| {},
+        ),
+        "precision",
+    );
+    names(
+        predictive_summary(&[1.0, 0.0, 0.0], 2, &[1.0]),
+        "weight_samples",
+    );
     names(predictive_summary(&[1.0, 0.0], 1, &[1.0]), "n_outputs");
 }
 
@@ -90,9 +186,23 @@ fn length_mismatches_are_named() {
 fn zero_samples_are_an_error() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let (mut mean, mut precision) = (vec![0.0; 2], vec![1.0; 2]);
-    names(online_update(&mut mean, &mut precision, &mut rng, 0, 0.1, 0.5, |_, _, _| {}), "samples");
+    names(
+        online_update(
+            &mut mean,
+            &mut precision,
+            &mut rng,
+            0,
+            0.1,
+            0.5,
+            |_, _, _| {},
+        ),
+        "samples",
+    );
     names(predictive_summary(&[], 2, &[1.0]), "weight_samples");
     names(predictive_summary(&[0.0, 0.0], 2, &[1.0]), "weight_samples"); // W x = 0
-    names(laplace::posthoc_precision(&[], 1.0, 1.0), "hessian_diagonal");
+    names(
+        laplace::posthoc_precision(&[], 1.0, 1.0),
+        "hessian_diagonal",
+    );
     names(laplace::prior_precision(0, 1.0), "n");
 }

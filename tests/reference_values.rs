@@ -20,18 +20,29 @@ fn parse_f64(field: &str) -> f64 {
     match field {
         "-inf" => f64::NEG_INFINITY,
         "inf" => f64::INFINITY,
-        _ => field.parse().unwrap_or_else(|e| panic!("bad number {field:?}: {e}")),
+        _ => field
+            .parse()
+            .unwrap_or_else(|e| panic!("bad number {field:?}: {e}")),
     }
 }
 
 fn table() -> Vec<Row> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/special_reference.csv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/special_reference.csv"
+    );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         panic!("{path}: {e}; regenerate it with `bash scripts/reference/generate.sh`")
     });
-    let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     let header = lines.next().expect("header line");
-    assert_eq!(header.trim(), "function,p,x,value,hi,lo", "unexpected header");
+    assert_eq!(
+        header.trim(),
+        "function,p,x,value,hi,lo",
+        "unexpected header"
+    );
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
@@ -60,7 +71,12 @@ fn relative_error_dd(got: (f64, f64), row: &Row) -> f64 {
 fn table_is_large_and_covers_every_function() {
     let rows = table();
     assert!(rows.len() >= 300, "only {} rows", rows.len());
-    for f in ["log_bessel_i", "bessel_i_ratio", "log_norm_const", "mean_resultant_length"] {
+    for f in [
+        "log_bessel_i",
+        "bessel_i_ratio",
+        "log_norm_const",
+        "mean_resultant_length",
+    ] {
         assert!(rows.iter().any(|r| r.function == f), "no rows for {f}");
     }
 }
@@ -78,10 +94,18 @@ fn exact_twins_agree_with_the_table_to_1e_25() {
         };
         let err = relative_error_dd(got, &row);
         if !(err <= EXACT_VS_TABLE) {
-            failures.push(format!("{}({}, {:e}): relative error {err:e}", row.function, row.p, row.x));
+            failures.push(format!(
+                "{}({}, {:e}): relative error {err:e}",
+                row.function, row.p, row.x
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} rows off:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} rows off:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -92,11 +116,17 @@ fn fast_twins_agree_with_the_table_within_budget() {
         let (got, ok) = match row.function.as_str() {
             "log_bessel_i" => {
                 let g = special::log_bessel_i(row.p, row.x);
-                (g, g == want || (g - want).abs() <= LOG_SPECIAL * want.abs().max(1.0))
+                (
+                    g,
+                    g == want || (g - want).abs() <= LOG_SPECIAL * want.abs().max(1.0),
+                )
             }
             "log_norm_const" => {
                 let g = vmf::log_norm_const(row.p as usize, row.x);
-                (g, g == want || (g - want).abs() <= LOG_SPECIAL * want.abs().max(1.0))
+                (
+                    g,
+                    g == want || (g - want).abs() <= LOG_SPECIAL * want.abs().max(1.0),
+                )
             }
             "bessel_i_ratio" => {
                 let g = special::bessel_i_ratio(row.p, row.x);
@@ -109,8 +139,16 @@ fn fast_twins_agree_with_the_table_within_budget() {
             other => panic!("unknown function {other}"),
         };
         if !ok {
-            failures.push(format!("{}({}, {:e}) = {got:e}, table {want:e}", row.function, row.p, row.x));
+            failures.push(format!(
+                "{}({}, {:e}) = {got:e}, table {want:e}",
+                row.function, row.p, row.x
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} rows off:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} rows off:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

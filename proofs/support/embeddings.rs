@@ -37,7 +37,9 @@ pub fn build(seed: u64, n: usize, dim: usize, classes: usize, layout: Layout) ->
     labels[0] = 0;
     labels[1] = 1;
     let gauss = |rng: &mut ChaCha20Rng, dim: usize| -> Vec<f64> {
-        (0..dim).map(|_| rng.sample::<f64, _>(StandardNormal)).collect()
+        (0..dim)
+            .map(|_| rng.sample::<f64, _>(StandardNormal))
+            .collect()
     };
     let centres: Vec<Vec<f64>> = (0..classes)
         .map(|_| {
@@ -51,7 +53,11 @@ pub fn build(seed: u64, n: usize, dim: usize, classes: usize, layout: Layout) ->
         let mut v = match layout {
             Layout::Clustered(spread) => {
                 let noise = gauss(&mut rng, dim);
-                centres[labels[i]].iter().zip(noise).map(|(c, e)| c + spread * e).collect()
+                centres[labels[i]]
+                    .iter()
+                    .zip(noise)
+                    .map(|(c, e)| c + spread * e)
+                    .collect()
             }
             _ => gauss(&mut rng, dim),
         };
@@ -119,7 +125,9 @@ pub fn negative_near_margin(b: &Batch, margin: f64, gap: f64) -> bool {
     (0..n).any(|i| {
         (0..n).any(|j| {
             b.labels[i] != b.labels[j] && {
-                let d2: f64 = (0..b.dim).map(|k| (b.z[i * b.dim + k] - b.z[j * b.dim + k]).powi(2)).sum();
+                let d2: f64 = (0..b.dim)
+                    .map(|k| (b.z[i * b.dim + k] - b.z[j * b.dim + k]).powi(2))
+                    .sum();
                 (d2 - margin * margin).abs() <= gap
             }
         })

@@ -33,8 +33,8 @@ pub fn order() -> impl Strategy<Value = f64> {
     let below_20 = f64::from_bits(20f64.to_bits() - 1);
     let above_20 = f64::from_bits(20f64.to_bits() + 1);
     let edges = prop::sample::select(vec![
-        0.0, 0.5, 1.0, 1.5, 19.5, below_20, 20.0, above_20, 20.5, 49.5, 50.0, 99.5, 100.0,
-        249.5, 250.0, 999.5, 1000.0, 4095.0, 49_999.0, 50_000.0,
+        0.0, 0.5, 1.0, 1.5, 19.5, below_20, 20.0, above_20, 20.5, 49.5, 50.0, 99.5, 100.0, 249.5,
+        250.0, 999.5, 1000.0, 4095.0, 49_999.0, 50_000.0,
     ]);
     let half_integers = (0u32..=2 * 2048).prop_map(|k| k as f64 / 2.0);
     prop_oneof![
@@ -49,14 +49,7 @@ pub fn order() -> impl Strategy<Value = f64> {
 /// neighbours, the domain end), a decade grid, and log-uniform reals.
 pub fn argument() -> impl Strategy<Value = f64> {
     let below_32 = f64::from_bits(32f64.to_bits() - 1);
-    let edges = prop::sample::select(vec![
-        f64::from_bits(1),
-        1e-300,
-        1e-8,
-        below_32,
-        32.0,
-        1e8,
-    ]);
+    let edges = prop::sample::select(vec![f64::from_bits(1), 1e-300, 1e-8, below_32, 32.0, 1e8]);
     let grid = (-32i32..=32).prop_map(|k| 10f64.powf(k as f64 / 4.0));
     prop_oneof![1 => edges, 1 => grid, 3 => log_uniform(1e-8, 1e8)]
 }

@@ -51,7 +51,12 @@ use crate::vmf::log_norm_const;
 /// let z = [1.0, 0.0, 0.0, 1.0];
 /// assert!((negative_log_likelihood(&z, 2, &[0, 1], 2.0).unwrap() - want).abs() < 1e-14);
 /// ```
-pub fn negative_log_likelihood(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<f64> {
+pub fn negative_log_likelihood(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<f64> {
     require_sphere_dim("dim", dim)?;
     let counts = check_batch(z, dim, labels)?;
     check_margin(margin)?;
@@ -71,7 +76,8 @@ pub fn negative_log_likelihood(z: &[f64], dim: usize, labels: &[usize], margin: 
         }
     }
     let (kp, kn) = (1.0 / counts.positives as f64, 1.0 / counts.negatives as f64);
-    Ok(-(counts.positives as f64) * log_norm_const(dim, kp) - kp * positive_gram
+    Ok(-(counts.positives as f64) * log_norm_const(dim, kp)
+        - kp * positive_gram
         - inside as f64 * log_norm_const(dim, kn)
         + kn * negative_gram)
 }
@@ -107,10 +113,18 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
     require_sphere_dim("dim", dim)?;
     check_margin(margin)?;
     if counts.positives == 0 {
-        return Err(Error::TooFew { arg: "counts.positives", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "counts.positives",
+            min: 1,
+            got: 0,
+        });
     }
     if counts.negatives == 0 {
-        return Err(Error::TooFew { arg: "counts.negatives", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "counts.negatives",
+            min: 1,
+            got: 0,
+        });
     }
     if counts.negatives_inside > counts.negatives {
         return Err(Error::CountOutOfRange {
@@ -121,9 +135,14 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
             reason: "the negatives inside the margin are a subset of the negatives",
         });
     }
-    let (p, n, inside) = (counts.positives as f64, counts.negatives as f64, counts.negatives_inside as f64);
+    let (p, n, inside) = (
+        counts.positives as f64,
+        counts.negatives as f64,
+        counts.negatives_inside as f64,
+    );
     // −|P|·κ_P = −1 and −|N_m|·κ_N = −|N_m|/|N| exactly as written.
-    Ok(-p * log_norm_const(dim, 1.0 / p) - 1.0
+    Ok(-p * log_norm_const(dim, 1.0 / p)
+        - 1.0
         - inside * log_norm_const(dim, 1.0 / n)
         - (inside / n) * (0.5 * margin * margin - 1.0))
 }
@@ -186,7 +205,12 @@ pub fn class_likelihood(
     let log_scale = members as f64 * log_norm_const(dim, kappa_positive)
         + (counts.n - members) as f64 * log_norm_const(dim, kappa_negative)
         - log_norm;
-    Ok(ClassLikelihood { natural, kappa, log_norm_const: log_norm, log_scale })
+    Ok(ClassLikelihood {
+        natural,
+        kappa,
+        log_norm_const: log_norm,
+        log_scale,
+    })
 }
 
 /// The vMF of [`class_likelihood`] (eq. (48)) and the log of the constant that the product of
@@ -211,7 +235,11 @@ impl ClassLikelihood {
     /// [`Error::DimensionMismatch`] if `x.len()` differs from M.
     pub fn log_density(&self, x: &[f64]) -> Result<f64> {
         if x.len() != self.natural.len() {
-            return Err(Error::DimensionMismatch { arg: "x", expected: self.natural.len(), got: x.len() });
+            return Err(Error::DimensionMismatch {
+                arg: "x",
+                expected: self.natural.len(),
+                got: x.len(),
+            });
         }
         Ok(self.log_norm_const + dot(&self.natural, x))
     }

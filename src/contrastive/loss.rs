@@ -136,7 +136,10 @@ pub fn loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, form: LossForm
 pub fn loss_gradient(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<f64>> {
     let counts = check_batch(z, dim, labels)?;
     check_margin(margin)?;
-    let (t_pos, t_neg) = (1.0 / counts.positives as f64, -1.0 / counts.negatives as f64);
+    let (t_pos, t_neg) = (
+        1.0 / counts.positives as f64,
+        -1.0 / counts.negatives as f64,
+    );
     let mut gradient = vec![0.0; z.len()];
     for i in 0..counts.n {
         for j in i + 1..counts.n {
@@ -185,7 +188,12 @@ pub fn squared_distance_hessian(n: usize, dim: usize, targets: &[PairTarget]) ->
     let size = n * dim;
     let mut hessian = vec![0.0; size * size];
     for p in targets {
-        assert!(p.i < n && p.j < n, "pair ({}, {}) outside n = {n}", p.i, p.j);
+        assert!(
+            p.i < n && p.j < n,
+            "pair ({}, {}) outside n = {n}",
+            p.i,
+            p.j
+        );
         for k in 0..dim {
             let (a, b) = (p.i * dim + k, p.j * dim + k);
             hessian[a * size + a] += p.target;

@@ -41,7 +41,11 @@ mod loss;
 mod pairs;
 mod rescaling;
 
-pub use likelihood::{class_likelihood, likelihood_constant, negative_log_likelihood, ClassLikelihood};
+pub use likelihood::{
+    class_likelihood, likelihood_constant, negative_log_likelihood, ClassLikelihood,
+};
 pub use loss::{loss, loss_gradient, squared_distance_hessian, LossForm};
-pub use pairs::{hard_negatives, pair_counts, pair_targets, PairCounts, PairTarget, UNIT_NORM_TOLERANCE};
+pub use pairs::{
+    hard_negatives, pair_counts, pair_targets, PairCounts, PairTarget, UNIT_NORM_TOLERANCE,
+};
 pub use rescaling::{rescaled_gradient, rescaled_loss, rescaled_targets, PairBatch};

@@ -46,20 +46,41 @@ pub struct PairTarget {
 /// assert!(pairs.iter().filter(|p| p.i == p.j).all(|p| p.target == 0.5));
 /// assert!(pairs.iter().filter(|p| p.i != p.j).all(|p| p.target == -0.5));
 /// ```
-pub fn pair_targets(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<PairTarget>> {
+pub fn pair_targets(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<Vec<PairTarget>> {
     let n = labels.len();
     if dim == 0 {
-        return Err(Error::InvalidDimension { arg: "dim", dim, rule: "embeddings need dim >= 1" });
+        return Err(Error::InvalidDimension {
+            arg: "dim",
+            dim,
+            rule: "embeddings need dim >= 1",
+        });
     }
     if n < 2 {
-        return Err(Error::TooFew { arg: "labels", min: 2, got: n });
+        return Err(Error::TooFew {
+            arg: "labels",
+            min: 2,
+            got: n,
+        });
     }
     if z.len() != n * dim {
-        return Err(Error::DimensionMismatch { arg: "z", expected: n * dim, got: z.len() });
+        return Err(Error::DimensionMismatch {
+            arg: "z",
+            expected: n * dim,
+            got: z.len(),
+        });
     }
     require_finite("margin", margin)?;
     if margin <= 0.0 {
-        return Err(Error::OutOfDomain { arg: "margin", value: margin, rule: "must be > 0" });
+        return Err(Error::OutOfDomain {
+            arg: "margin",
+            value: margin,
+            rule: "must be > 0",
+        });
     }
     for &v in z {
         require_finite("z", v)?;
@@ -86,14 +107,26 @@ pub fn pair_targets(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Res
         let zi = &z[i * dim..(i + 1) * dim];
         for j in 0..n {
             if labels[i] == labels[j] {
-                out.push(PairTarget { i, j, target: t_pos });
+                out.push(PairTarget {
+                    i,
+                    j,
+                    target: t_pos,
+                });
             } else {
                 let zj = &z[j * dim..(j + 1) * dim];
-                let d2 = zi.iter().zip(zj).map(|(a, b)| (a - b) * (a - b)).sum::<f64>();
+                let d2 = zi
+                    .iter()
+                    .zip(zj)
+                    .map(|(a, b)| (a - b) * (a - b))
+                    .sum::<f64>();
                 // m ≥ 2: every negative of unit vectors is inside (d ≤ 2), including the
                 // antipodal pair whose d² may round above 4 (see `negative_inside`).
                 if margin >= 2.0 || d2 < margin_sq {
-                    out.push(PairTarget { i, j, target: t_neg });
+                    out.push(PairTarget {
+                        i,
+                        j,
+                        target: t_neg,
+                    });
                 }
             }
         }
@@ -124,25 +157,50 @@ pub struct PairCounts {
 /// |N| (with `negatives_inside` left at 0). Shared by both twins.
 pub(crate) fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<PairCounts> {
     if dim == 0 {
-        return Err(Error::InvalidDimension { arg: "dim", dim, rule: "embeddings need dim >= 1" });
+        return Err(Error::InvalidDimension {
+            arg: "dim",
+            dim,
+            rule: "embeddings need dim >= 1",
+        });
     }
     if z.len() % dim != 0 {
-        return Err(Error::RaggedRows { arg: "z", len: z.len(), dim });
+        return Err(Error::RaggedRows {
+            arg: "z",
+            len: z.len(),
+            dim,
+        });
     }
     let n = z.len() / dim;
     if n == 0 {
-        return Err(Error::TooFew { arg: "z", min: 2, got: 0 });
+        return Err(Error::TooFew {
+            arg: "z",
+            min: 2,
+            got: 0,
+        });
     }
     if labels.len() != n {
-        return Err(Error::DimensionMismatch { arg: "labels", expected: n, got: labels.len() });
+        return Err(Error::DimensionMismatch {
+            arg: "labels",
+            expected: n,
+            got: labels.len(),
+        });
     }
     if let Some((index, &value)) = z.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-        return Err(Error::NotFiniteElement { arg: "z", index, value });
+        return Err(Error::NotFiniteElement {
+            arg: "z",
+            index,
+            value,
+        });
     }
     for (row, zi) in z.chunks_exact(dim).enumerate() {
         let norm = zi.iter().map(|x| x * x).sum::<f64>().sqrt();
         if (norm - 1.0).abs() > UNIT_NORM_TOLERANCE {
-            return Err(Error::NotUnitRow { arg: "z", row, norm, tolerance: UNIT_NORM_TOLERANCE });
+            return Err(Error::NotUnitRow {
+                arg: "z",
+                row,
+                norm,
+                tolerance: UNIT_NORM_TOLERANCE,
+            });
         }
     }
     let mut sorted = labels.to_vec();
@@ -159,9 +217,18 @@ pub(crate) fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<Pai
     }
     positives += run * run;
     if classes < 2 {
-        return Err(Error::TooFewClasses { arg: "labels", classes, min: 2 });
+        return Err(Error::TooFewClasses {
+            arg: "labels",
+            classes,
+            min: 2,
+        });
     }
-    Ok(PairCounts { n, positives, negatives: n * n - positives, negatives_inside: 0 })
+    Ok(PairCounts {
+        n,
+        positives,
+        negatives: n * n - positives,
+        negatives_inside: 0,
+    })
 }
 
 /// Checks that the margin is finite and positive.
@@ -170,7 +237,11 @@ pub(crate) fn check_margin(margin: f64) -> Result<f64> {
     if margin > 0.0 {
         Ok(margin)
     } else {
-        Err(Error::OutOfDomain { arg: "margin", value: margin, rule: "must be > 0" })
+        Err(Error::OutOfDomain {
+            arg: "margin",
+            value: margin,
+            rule: "must be > 0",
+        })
     }
 }
 
@@ -213,7 +284,10 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
     for i in 0..counts.n {
         for j in i + 1..counts.n {
             if labels[i] != labels[j]
-                && negative_inside(squared_distance_gram(row(z, dim, i), row(z, dim, j)), margin)
+                && negative_inside(
+                    squared_distance_gram(row(z, dim, i), row(z, dim, j)),
+                    margin,
+                )
             {
                 inside += 2;
             }
@@ -244,14 +318,22 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
 /// let z = [1.0, 0.0, 0.0, 1.0, -1.0, 0.0];
 /// assert_eq!(hard_negatives(&z, 2, &[0, 0, 1], 1.5).unwrap(), vec![(1, 2), (2, 1)]);
 /// ```
-pub fn hard_negatives(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<(usize, usize)>> {
+pub fn hard_negatives(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<Vec<(usize, usize)>> {
     let counts = check_batch(z, dim, labels)?;
     check_margin(margin)?;
     let mut out = Vec::new();
     for i in 0..counts.n {
         for j in 0..counts.n {
             if labels[i] != labels[j]
-                && negative_inside(squared_distance_gram(row(z, dim, i), row(z, dim, j)), margin)
+                && negative_inside(
+                    squared_distance_gram(row(z, dim, i), row(z, dim, j)),
+                    margin,
+                )
             {
                 out.push((i, j));
             }

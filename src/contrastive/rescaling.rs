@@ -40,7 +40,11 @@ pub(crate) fn check_pair_batch(
         ("batch.negatives", &batch.negatives, false),
     ] {
         if pairs.is_empty() {
-            return Err(Error::TooFew { arg, min: 1, got: 0 });
+            return Err(Error::TooFew {
+                arg,
+                min: 1,
+                got: 0,
+            });
         }
         for (position, &(i, j)) in pairs.iter().enumerate() {
             for (offset, index) in [(0, i), (1, j)] {
@@ -56,7 +60,13 @@ pub(crate) fn check_pair_batch(
             }
             if (labels[i] == labels[j]) != positive {
                 let expected = if positive { "positive" } else { "negative" };
-                return Err(Error::PairKindMismatch { arg, position, i, j, expected });
+                return Err(Error::PairKindMismatch {
+                    arg,
+                    position,
+                    i,
+                    j,
+                    expected,
+                });
             }
         }
     }
@@ -91,11 +101,25 @@ pub fn rescaled_targets(
     check_pair_batch(z, dim, labels, margin, batch)?;
     let t_pos = 1.0 / batch.positives.len() as f64;
     let t_neg = -1.0 / batch.negatives.len() as f64;
-    let mut out: Vec<PairTarget> =
-        batch.positives.iter().map(|&(i, j)| PairTarget { i, j, target: t_pos }).collect();
+    let mut out: Vec<PairTarget> = batch
+        .positives
+        .iter()
+        .map(|&(i, j)| PairTarget {
+            i,
+            j,
+            target: t_pos,
+        })
+        .collect();
     for &(i, j) in &batch.negatives {
-        if negative_inside(squared_distance_gram(row(z, dim, i), row(z, dim, j)), margin) {
-            out.push(PairTarget { i, j, target: t_neg });
+        if negative_inside(
+            squared_distance_gram(row(z, dim, i), row(z, dim, j)),
+            margin,
+        ) {
+            out.push(PairTarget {
+                i,
+                j,
+                target: t_neg,
+            });
         }
     }
     Ok(out)
@@ -127,12 +151,21 @@ pub fn rescaled_targets(
 /// let value = rescaled_loss(&z, 2, &[0, 0, 1], 1.5, &batch).unwrap();
 /// assert!((value - 1.0625).abs() < 1e-15);
 /// ```
-pub fn rescaled_loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, batch: &PairBatch) -> Result<f64> {
+pub fn rescaled_loss(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+    batch: &PairBatch,
+) -> Result<f64> {
     check_pair_batch(z, dim, labels, margin, batch)?;
     let pair_d2 = |&(i, j): &(usize, usize)| squared_distance_gram(row(z, dim, i), row(z, dim, j));
     let positive: f64 = batch.positives.iter().map(|p| 0.5 * pair_d2(p)).sum();
-    let negative: f64 =
-        batch.negatives.iter().map(|p| 0.5 * (margin * margin - pair_d2(p)).max(0.0)).sum();
+    let negative: f64 = batch
+        .negatives
+        .iter()
+        .map(|p| 0.5 * (margin * margin - pair_d2(p)).max(0.0))
+        .sum();
     Ok(positive / batch.positives.len() as f64 + negative / batch.negatives.len() as f64)
 }
 

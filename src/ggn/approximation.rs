@@ -15,7 +15,11 @@ use crate::error::{Error, Result};
 /// # Errors
 ///
 /// The length is not (2M)² for some M ≥ 1, or `target` is not finite.
-pub fn apply_approximation(pair_hessian: &mut [f64], target: f64, approximation: Approximation) -> Result<()> {
+pub fn apply_approximation(
+    pair_hessian: &mut [f64],
+    target: f64,
+    approximation: Approximation,
+) -> Result<()> {
     crate::error::require_finite("target", target)?;
     let n = (pair_hessian.len() as f64).sqrt().round() as usize;
     if n == 0 || n * n != pair_hessian.len() || n % 2 != 0 {

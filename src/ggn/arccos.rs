@@ -45,10 +45,11 @@ pub fn arccos_output_hessian(y_i: &[f64], y_j: &[f64], target: f64) -> Result<Ve
     for a in 0..m {
         for b in 0..m {
             let delta = if a == b { 1.0 } else { 0.0 };
-            h[a * n + b] =
-                target * (c * delta + u[a] * v[b] + v[a] * u[b] - 3.0 * c * u[a] * u[b]) / (r_i * r_i);
-            h[(m + a) * n + m + b] =
-                target * (c * delta + v[a] * u[b] + u[a] * v[b] - 3.0 * c * v[a] * v[b]) / (r_j * r_j);
+            h[a * n + b] = target * (c * delta + u[a] * v[b] + v[a] * u[b] - 3.0 * c * u[a] * u[b])
+                / (r_i * r_i);
+            h[(m + a) * n + m + b] = target
+                * (c * delta + v[a] * u[b] + u[a] * v[b] - 3.0 * c * v[a] * v[b])
+                / (r_j * r_j);
             let pp: f64 = (0..m).map(|q| proj(&u, a, q) * proj(&v, q, b)).sum();
             h[a * n + m + b] = -target * pp / (r_i * r_j);
             h[(m + b) * n + a] = h[a * n + m + b];
@@ -70,7 +71,11 @@ pub fn arccos_output_gradient(y_i: &[f64], y_j: &[f64], target: f64) -> Result<V
     let u: Vec<f64> = y_i.iter().map(|v| v / r_i).collect();
     let v: Vec<f64> = y_j.iter().map(|w| w / r_j).collect();
     let c: f64 = u.iter().zip(&v).map(|(a, b)| a * b).sum();
-    let mut g: Vec<f64> = u.iter().zip(&v).map(|(a, b)| -target * (b - c * a) / r_i).collect();
+    let mut g: Vec<f64> = u
+        .iter()
+        .zip(&v)
+        .map(|(a, b)| -target * (b - c * a) / r_i)
+        .collect();
     g.extend(u.iter().zip(&v).map(|(a, b)| -target * (a - c * b) / r_j));
     Ok(g)
 }

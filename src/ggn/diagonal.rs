@@ -43,7 +43,10 @@ impl GgnDiagonals {
     /// The diagonal of one combination.
     pub fn get(&self, split: Split, approximation: Approximation) -> &[f64] {
         let s = Split::ALL.iter().position(|&x| x == split).unwrap_or(0);
-        let a = Approximation::ALL.iter().position(|&x| x == approximation).unwrap_or(0);
+        let a = Approximation::ALL
+            .iter()
+            .position(|&x| x == approximation)
+            .unwrap_or(0);
         &self.diagonals[s][a]
     }
 }
@@ -127,13 +130,27 @@ pub fn last_layer_ggn_diagonals(
     let (f, m) = (n_features, pre.m);
     let mut cross_pos = vec![0.0; m * f];
     let mut cross_neg = vec![0.0; m * f];
-    pre.add_cross_terms(&mut cross_pos, Some(&mut cross_neg), features, pairs, |t| t != 0.0);
+    pre.add_cross_terms(&mut cross_pos, Some(&mut cross_neg), features, pairs, |t| {
+        t != 0.0
+    });
     let mut diagonals: [[Vec<f64>; 3]; 2] = Default::default();
     for (s, &split) in Split::ALL.iter().enumerate() {
         let mut pos = vec![0.0; m * f];
-        add_weighted_squares(&mut pos, features, f, m, &pre.diagonal_coefficients(pairs, split, false));
+        add_weighted_squares(
+            &mut pos,
+            features,
+            f,
+            m,
+            &pre.diagonal_coefficients(pairs, split, false),
+        );
         let mut all = vec![0.0; m * f];
-        add_weighted_squares(&mut all, features, f, m, &pre.diagonal_coefficients(pairs, split, true));
+        add_weighted_squares(
+            &mut all,
+            features,
+            f,
+            m,
+            &pre.diagonal_coefficients(pairs, split, true),
+        );
         let positive: Vec<f64> = pos.iter().zip(&cross_pos).map(|(a, c)| a + c).collect();
         let full: Vec<f64> = all
             .iter()
@@ -143,7 +160,11 @@ pub fn last_layer_ggn_diagonals(
             .collect();
         diagonals[s] = [positive, all, full];
     }
-    Ok(GgnDiagonals { n_outputs: m, n_features: f, diagonals })
+    Ok(GgnDiagonals {
+        n_outputs: m,
+        n_features: f,
+        diagonals,
+    })
 }
 
 /// ŷ_i and 1/r_i for the batch.
@@ -157,7 +178,12 @@ struct Precomputed {
 impl Precomputed {
     /// Validates the problem exactly as `super::check_last_layer` does (same checks, same
     /// order, same errors) while computing y = Wx once, then normalises.
-    fn checked(weights: &[f64], features: &[f64], n_features: usize, pairs: &[PairTarget]) -> Result<Self> {
+    fn checked(
+        weights: &[f64],
+        features: &[f64],
+        n_features: usize,
+        pairs: &[PairTarget],
+    ) -> Result<Self> {
         if n_features == 0 {
             return Err(Error::InvalidDimension {
                 arg: "n_features",
@@ -166,10 +192,18 @@ impl Precomputed {
             });
         }
         if weights.is_empty() || weights.len() % n_features != 0 {
-            return Err(Error::RaggedRows { arg: "weights", len: weights.len(), dim: n_features });
+            return Err(Error::RaggedRows {
+                arg: "weights",
+                len: weights.len(),
+                dim: n_features,
+            });
         }
         if features.len() % n_features != 0 {
-            return Err(Error::RaggedRows { arg: "features", len: features.len(), dim: n_features });
+            return Err(Error::RaggedRows {
+                arg: "features",
+                len: features.len(),
+                dim: n_features,
+            });
         }
         let f = n_features;
         let (m, b) = (weights.len() / f, features.len() / f);
@@ -192,16 +226,30 @@ impl Precomputed {
             y.iter_mut().for_each(|v| *v /= r);
             inv_norm[i] = 1.0 / r;
         }
-        Ok(Self { m, b, unit, inv_norm })
+        Ok(Self {
+            m,
+            b,
+            unit,
+            inv_norm,
+        })
     }
 
     fn cosine(&self, i: usize, j: usize) -> f64 {
         let m = self.m;
-        self.unit[i * m..(i + 1) * m].iter().zip(&self.unit[j * m..(j + 1) * m]).map(|(a, b)| a * b).sum()
+        self.unit[i * m..(i + 1) * m]
+            .iter()
+            .zip(&self.unit[j * m..(j + 1) * m])
+            .map(|(a, b)| a * b)
+            .sum()
     }
 
     /// D_ik (B×M): the per-point coefficient of x_il² from the diagonal blocks of every pair.
-    fn diagonal_coefficients(&self, pairs: &[PairTarget], split: Split, keep_negative: bool) -> Vec<f64> {
+    fn diagonal_coefficients(
+        &self,
+        pairs: &[PairTarget],
+        split: Split,
+        keep_negative: bool,
+    ) -> Vec<f64> {
         let m = self.m;
         let mut d = vec![0.0; self.b * m];
         for p in pairs {
@@ -209,8 +257,14 @@ impl Precomputed {
             if t == 0.0 || (t < 0.0 && !keep_negative) {
                 continue;
             }
-            let (si, sj) = (t * self.inv_norm[p.i].powi(2), t * self.inv_norm[p.j].powi(2));
-            let (ui, uj) = (&self.unit[p.i * m..(p.i + 1) * m], &self.unit[p.j * m..(p.j + 1) * m]);
+            let (si, sj) = (
+                t * self.inv_norm[p.i].powi(2),
+                t * self.inv_norm[p.j].powi(2),
+            );
+            let (ui, uj) = (
+                &self.unit[p.i * m..(p.i + 1) * m],
+                &self.unit[p.j * m..(p.j + 1) * m],
+            );
             match split {
                 Split::Euclidean => {
                     for k in 0..m {
@@ -262,7 +316,10 @@ impl Precomputed {
             fill[p.i] += 1;
             cols[slot] = p.j;
             is_neg[slot] = p.target < 0.0;
-            let (ui, uj) = (&self.unit[p.i * m..(p.i + 1) * m], &self.unit[p.j * m..(p.j + 1) * m]);
+            let (ui, uj) = (
+                &self.unit[p.i * m..(p.i + 1) * m],
+                &self.unit[p.j * m..(p.j + 1) * m],
+            );
             let c = self.cosine(p.i, p.j);
             let s = -2.0 * p.target * self.inv_norm[p.i] * self.inv_norm[p.j];
             for k in 0..m {
@@ -279,7 +336,11 @@ impl Precomputed {
                 c.iter_mut().for_each(|v| *v = 0.0);
                 for i in 0..b {
                     for slot in start[i]..start[i + 1] {
-                        let row = if split_signs && is_neg[slot] { b + i } else { i };
+                        let row = if split_signs && is_neg[slot] {
+                            b + i
+                        } else {
+                            i
+                        };
                         c[row * b + cols[slot]] += coef[slot * m + k];
                     }
                 }
@@ -306,7 +367,11 @@ impl Precomputed {
                 for slot in start[i]..start[i + 1] {
                     let j = cols[slot];
                     let xj = &features[j * f + l0..j * f + l0 + len];
-                    let acc = if split_signs && is_neg[slot] { &mut acc_neg } else { &mut acc_pos };
+                    let acc = if split_signs && is_neg[slot] {
+                        &mut acc_neg
+                    } else {
+                        &mut acc_pos
+                    };
                     for k in 0..m {
                         let a = coef[slot * m + k];
                         let row = &mut acc[k * len..(k + 1) * len];
@@ -318,14 +383,17 @@ impl Precomputed {
                 let xi = &features[i * f + l0..i * f + l0 + len];
                 for k in 0..m {
                     let dst = &mut out[k * f + l0..k * f + l0 + len];
-                    for ((d, a), x) in dst.iter_mut().zip(&acc_pos[k * len..(k + 1) * len]).zip(xi) {
+                    for ((d, a), x) in dst.iter_mut().zip(&acc_pos[k * len..(k + 1) * len]).zip(xi)
+                    {
                         *d += a * x;
                     }
                 }
                 if let Some(neg) = negative.as_deref_mut() {
                     for k in 0..m {
                         let dst = &mut neg[k * f + l0..k * f + l0 + len];
-                        for ((d, a), x) in dst.iter_mut().zip(&acc_neg[k * len..(k + 1) * len]).zip(xi) {
+                        for ((d, a), x) in
+                            dst.iter_mut().zip(&acc_neg[k * len..(k + 1) * len]).zip(xi)
+                        {
                             *d += a * x;
                         }
                     }
@@ -389,7 +457,12 @@ fn add_quadratic_form_diagonal(
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    let tail: f64 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
     for (x, y) in ca.zip(cb) {
         for t in 0..8 {
             acc[t] += x[t] * y[t];

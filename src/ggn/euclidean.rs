@@ -65,7 +65,11 @@ pub fn euclidean_output_gradient(z_i: &[f64], z_j: &[f64], target: f64) -> Resul
 /// `y` empty, zero or non-finite.
 pub fn normalisation_jacobian(y: &[f64]) -> Result<Vec<f64>> {
     if y.is_empty() {
-        return Err(Error::TooFew { arg: "y", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "y",
+            min: 1,
+            got: 0,
+        });
     }
     let r = check_raw_output("y", y)?;
     let m = y.len();
@@ -81,10 +85,18 @@ pub fn normalisation_jacobian(y: &[f64]) -> Result<Vec<f64>> {
 
 pub(crate) fn check_pair_points(a: &[f64], b: &[f64]) -> Result<usize> {
     if a.is_empty() {
-        return Err(Error::TooFew { arg: "z_i", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "z_i",
+            min: 1,
+            got: 0,
+        });
     }
     if a.len() != b.len() {
-        return Err(Error::DimensionMismatch { arg: "z_j", expected: a.len(), got: b.len() });
+        return Err(Error::DimensionMismatch {
+            arg: "z_j",
+            expected: a.len(),
+            got: b.len(),
+        });
     }
     super::check_finite_slice("z_i", a)?;
     super::check_finite_slice("z_j", b)?;

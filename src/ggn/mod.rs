@@ -72,8 +72,11 @@ impl Split {
 
 impl Approximation {
     /// All three approximations.
-    pub const ALL: [Approximation; 3] =
-        [Approximation::Positive, Approximation::Fixed, Approximation::Full];
+    pub const ALL: [Approximation; 3] = [
+        Approximation::Positive,
+        Approximation::Fixed,
+        Approximation::Full,
+    ];
 }
 
 /// Validates a last-layer problem and returns (B, M): `weights` is M×F, `features` is B×F,
@@ -92,10 +95,18 @@ pub(crate) fn check_last_layer(
         });
     }
     if weights.is_empty() || weights.len() % n_features != 0 {
-        return Err(Error::RaggedRows { arg: "weights", len: weights.len(), dim: n_features });
+        return Err(Error::RaggedRows {
+            arg: "weights",
+            len: weights.len(),
+            dim: n_features,
+        });
     }
     if features.len() % n_features != 0 {
-        return Err(Error::RaggedRows { arg: "features", len: features.len(), dim: n_features });
+        return Err(Error::RaggedRows {
+            arg: "features",
+            len: features.len(),
+            dim: n_features,
+        });
     }
     let (m, b) = (weights.len() / n_features, features.len() / n_features);
     check_finite_slice("weights", weights)?;
@@ -135,7 +146,11 @@ pub(crate) fn check_pairs(pairs: &[PairTarget], n: usize) -> Result<()> {
             }
         }
         if !p.target.is_finite() {
-            return Err(Error::NotFiniteElement { arg: "pairs.target", index: position, value: p.target });
+            return Err(Error::NotFiniteElement {
+                arg: "pairs.target",
+                index: position,
+                value: p.target,
+            });
         }
     }
     Ok(())
@@ -143,7 +158,11 @@ pub(crate) fn check_pairs(pairs: &[PairTarget], n: usize) -> Result<()> {
 
 pub(crate) fn check_finite_slice(arg: &'static str, v: &[f64]) -> Result<()> {
     match v.iter().position(|x| !x.is_finite()) {
-        Some(index) => Err(Error::NotFiniteElement { arg, index, value: v[index] }),
+        Some(index) => Err(Error::NotFiniteElement {
+            arg,
+            index,
+            value: v[index],
+        }),
         None => Ok(()),
     }
 }

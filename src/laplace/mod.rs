@@ -68,7 +68,11 @@ pub(crate) fn check_beta(beta: f64) -> Result<f64> {
 /// Every element finite.
 pub(crate) fn check_finite_elements(arg: &'static str, values: &[f64]) -> Result<()> {
     match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(Error::NotFiniteElement { arg, index, value: values[index] }),
+        Some(index) => Err(Error::NotFiniteElement {
+            arg,
+            index,
+            value: values[index],
+        }),
         None => Ok(()),
     }
 }

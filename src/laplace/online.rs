@@ -68,19 +68,35 @@ where
 {
     let n = mean.len();
     if n == 0 {
-        return Err(Error::TooFew { arg: "mean", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "mean",
+            min: 1,
+            got: 0,
+        });
     }
     check_len("precision", n, precision.len())?;
     if samples == 0 {
-        return Err(Error::TooFew { arg: "samples", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "samples",
+            min: 1,
+            got: 0,
+        });
     }
     require_finite("learning_rate", learning_rate)?;
     if learning_rate < 0.0 {
-        return Err(Error::OutOfDomain { arg: "learning_rate", value: learning_rate, rule: "the step size must be >= 0" });
+        return Err(Error::OutOfDomain {
+            arg: "learning_rate",
+            value: learning_rate,
+            rule: "the step size must be >= 0",
+        });
     }
     require_finite("alpha", alpha)?;
     if !(0.0..=1.0).contains(&alpha) {
-        return Err(Error::OutOfDomain { arg: "alpha", value: alpha, rule: "must satisfy 0 <= alpha <= 1 (memory factor 1 - alpha)" });
+        return Err(Error::OutOfDomain {
+            arg: "alpha",
+            value: alpha,
+            rule: "must satisfy 0 <= alpha <= 1 (memory factor 1 - alpha)",
+        });
     }
     check_finite_elements("mean", mean)?;
     check_positive_elements("precision", precision)?;

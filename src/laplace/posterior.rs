@@ -26,7 +26,11 @@ use crate::error::{Error, Result};
 pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
     check_prior_variance(prior_variance)?;
     if n == 0 {
-        return Err(Error::TooFew { arg: "n", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "n",
+            min: 1,
+            got: 0,
+        });
     }
     Ok(vec![1.0 / prior_variance; n])
 }
@@ -59,11 +63,19 @@ pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
 /// assert_eq!(lambda, vec![2.0, 5.0, 8.0]);
 /// assert!(posthoc_precision(&[1.0], -1.0, 1.0).is_err());
 /// ```
-pub fn posthoc_precision(hessian_diagonal: &[f64], beta: f64, prior_variance: f64) -> Result<Vec<f64>> {
+pub fn posthoc_precision(
+    hessian_diagonal: &[f64],
+    beta: f64,
+    prior_variance: f64,
+) -> Result<Vec<f64>> {
     check_beta(beta)?;
     check_prior_variance(prior_variance)?;
     if hessian_diagonal.is_empty() {
-        return Err(Error::TooFew { arg: "hessian_diagonal", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "hessian_diagonal",
+            min: 1,
+            got: 0,
+        });
     }
     check_finite_elements("hessian_diagonal", hessian_diagonal)?;
     let prior = 1.0 / prior_variance;

@@ -58,18 +58,34 @@ pub struct PredictiveSummary {
 /// assert_eq!(q.inverse_kappa, 0.0);
 /// assert!((q.direction[0] - 0.6).abs() < 1e-15 && (q.direction[1] - 0.8).abs() < 1e-15);
 /// ```
-pub fn predictive_summary(weight_samples: &[f64], n_outputs: usize, features: &[f64]) -> Result<PredictiveSummary> {
+pub fn predictive_summary(
+    weight_samples: &[f64],
+    n_outputs: usize,
+    features: &[f64],
+) -> Result<PredictiveSummary> {
     let m = require_sphere_dim("n_outputs", n_outputs)?;
     let f = features.len();
     if f == 0 {
-        return Err(Error::TooFew { arg: "features", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "features",
+            min: 1,
+            got: 0,
+        });
     }
     if weight_samples.is_empty() {
-        return Err(Error::TooFew { arg: "weight_samples", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "weight_samples",
+            min: 1,
+            got: 0,
+        });
     }
     let width = m * f;
     if weight_samples.len() % width != 0 {
-        return Err(Error::RaggedRows { arg: "weight_samples", len: weight_samples.len(), dim: width });
+        return Err(Error::RaggedRows {
+            arg: "weight_samples",
+            len: weight_samples.len(),
+            dim: width,
+        });
     }
     check_finite_elements("features", features)?;
     check_finite_elements("weight_samples", weight_samples)?;
@@ -78,7 +94,10 @@ pub fn predictive_summary(weight_samples: &[f64], n_outputs: usize, features: &[
     let mut embeddings = Vec::with_capacity(s * m);
     for w in weight_samples.chunks_exact(width) {
         let start = embeddings.len();
-        embeddings.extend(w.chunks_exact(f).map(|row| row.iter().zip(features).map(|(a, b)| a * b).sum::<f64>()));
+        embeddings.extend(
+            w.chunks_exact(f)
+                .map(|row| row.iter().zip(features).map(|(a, b)| a * b).sum::<f64>()),
+        );
         let y = &mut embeddings[start..];
         let r = y.iter().map(|v| v * v).sum::<f64>().sqrt();
         if r == 0.0 || !r.is_finite() {
@@ -103,7 +122,10 @@ pub fn predictive_summary(weight_samples: &[f64], n_outputs: usize, features: &[
             spread / (rbar * (m as f64 - rbar2))
         }
     };
-    Ok(PredictiveSummary { direction, inverse_kappa })
+    Ok(PredictiveSummary {
+        direction,
+        inverse_kappa,
+    })
 }
 
 /// 1 − R̄² = mean‖d_s‖² − ‖mean d_s‖², d_s = z_s − z_1, clamped to [0, 1]. Preconditions:

@@ -38,9 +38,18 @@ use crate::error::{Error, Result};
 /// assert!((theta[0] - 1.0).abs() < 1e-5 && (theta[1] + 2.0).abs() < 1e-5);
 /// assert!(sample_posterior(&[1.0], &[0.0], &mut rng, &mut theta[..1]).is_err());
 /// ```
-pub fn sample_posterior<R: Rng + ?Sized>(mean: &[f64], precision: &[f64], rng: &mut R, out: &mut [f64]) -> Result<()> {
+pub fn sample_posterior<R: Rng + ?Sized>(
+    mean: &[f64],
+    precision: &[f64],
+    rng: &mut R,
+    out: &mut [f64],
+) -> Result<()> {
     if mean.is_empty() {
-        return Err(Error::TooFew { arg: "mean", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "mean",
+            min: 1,
+            got: 0,
+        });
     }
     check_len("precision", mean.len(), precision.len())?;
     check_len("out", mean.len(), out.len())?;
@@ -52,7 +61,12 @@ pub fn sample_posterior<R: Rng + ?Sized>(mean: &[f64], precision: &[f64], rng: &
 
 /// The kernel of [`sample_posterior`]. Preconditions: equal lengths, finite `mean`, finite
 /// positive `precision`.
-pub(crate) fn sample_diagonal_unchecked<R: Rng + ?Sized>(mean: &[f64], precision: &[f64], rng: &mut R, out: &mut [f64]) {
+pub(crate) fn sample_diagonal_unchecked<R: Rng + ?Sized>(
+    mean: &[f64],
+    precision: &[f64],
+    rng: &mut R,
+    out: &mut [f64],
+) {
     for ((o, &m), &p) in out.iter_mut().zip(mean).zip(precision) {
         let z: f64 = rng.sample(StandardNormal);
         *o = m + z / p.sqrt();

@@ -104,7 +104,11 @@ pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDo
 
 /// I_{ν+1}(x)/I_ν(x) for ν ≥ 20, x > 0 finite.
 pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
-    let s = if x < 1e150 { nu.mul_add(nu, x * x).sqrt() } else { nu.hypot(x) };
+    let s = if x < 1e150 {
+        nu.mul_add(nu, x * x).sqrt()
+    } else {
+        nu.hypot(x)
+    };
     let p = nu / s;
     let (u, p2) = (p / nu, p * p);
     let numerator = expansion_sum(&RATIO_TERMS, nu, u, p2);

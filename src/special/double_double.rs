@@ -211,7 +211,8 @@ impl DoubleDouble {
         let m = if e < 1023 {
             a.scale(f64::from_bits(((1023 - e) as u64) << 52))
         } else {
-            a.scale(0.5).scale(f64::from_bits(((1024 - e) as u64) << 52))
+            a.scale(0.5)
+                .scale(f64::from_bits(((1024 - e) as u64) << 52))
         };
         let j = (((m.hi - 1.0) * 128.0) as usize).min(127);
         let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
@@ -248,8 +249,7 @@ pub(crate) fn ln_1_to_2(y: f64) -> f64 {
     let q = y.mul_add(r, -1.0);
     let poly = q
         * q
-        * (-0.5
-            + q * (1.0 / 3.0 + q * (-0.25 + q * (0.2 + q * (-1.0 / 6.0 + q * (1.0 / 7.0))))));
+        * (-0.5 + q * (1.0 / 3.0 + q * (-0.25 + q * (0.2 + q * (-1.0 / 6.0 + q * (1.0 / 7.0))))));
     neg_ln_r_hi + (q + (poly + neg_ln_r_lo))
 }
 

@@ -39,8 +39,8 @@ use rand::Rng;
 use rand_distr::{Gamma, StandardNormal};
 
 use super::compensated::{norm2, sum_sq2};
-use super::householder::{place_around_e1, ReflectionToMean};
 use super::density::require_unit;
+use super::householder::{place_around_e1, ReflectionToMean};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 
 /// Wood's constants, precomputed.
@@ -279,7 +279,7 @@ impl VonMisesFisher {
     /// let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     /// let mut x = [0.0; 2];
     /// vmf.sample_into(&mut rng, &mut x).unwrap();
-/// assert!(vmf.sample_into(&mut rng, &mut [0.0; 3]).is_err());
+    /// assert!(vmf.sample_into(&mut rng, &mut [0.0; 3]).is_err());
     /// assert!((x[0].hypot(x[1]) - 1.0).abs() < 1e-15);
     /// ```
     pub fn sample_into<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) -> crate::Result<()> {

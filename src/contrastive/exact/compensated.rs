@@ -26,7 +26,10 @@ pub(crate) struct Neumaier {
 
 impl Neumaier {
     pub(crate) const fn new() -> Self {
-        Self { sum: 0.0, compensation: 0.0 }
+        Self {
+            sum: 0.0,
+            compensation: 0.0,
+        }
     }
 
     #[inline]

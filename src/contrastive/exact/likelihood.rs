@@ -11,7 +11,13 @@ use crate::vmf::exact::{log_norm_const, log_norm_const_dd};
 /// ln N^S(x | s·μ, κ) = ln C_M(κ) + s·κ·μᵀx as a double-double (s = ±1: attractive or
 /// repulsive, eqs. (46)–(47)), with the 256-bit normaliser and a Dot2 product.
 /// `log_norm` is ln C_M(κ) as a double-double, computed once per κ by the caller.
-fn log_density_dd(x: &[f64], mu: &[f64], sign: f64, kappa: f64, log_norm: (f64, f64)) -> (f64, f64) {
+fn log_density_dd(
+    x: &[f64],
+    mu: &[f64],
+    sign: f64,
+    kappa: f64,
+    log_norm: (f64, f64),
+) -> (f64, f64) {
     let mut acc = Neumaier::new();
     acc.add_pair(log_norm);
     let (d_hi, d_lo) = dot_dd(mu, x);
@@ -26,7 +32,12 @@ fn log_density_dd(x: &[f64], mu: &[f64], sign: f64, kappa: f64, log_norm: (f64, 
 /// # Errors
 ///
 /// Exactly those of [`crate::contrastive::negative_log_likelihood`].
-pub fn negative_log_likelihood_dd(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<(f64, f64)> {
+pub fn negative_log_likelihood_dd(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<(f64, f64)> {
     require_sphere_dim("dim", dim)?;
     let counts = check_batch(z, dim, labels)?;
     check_margin(margin)?;
@@ -55,7 +66,12 @@ pub fn negative_log_likelihood_dd(z: &[f64], dim: usize, labels: &[usize], margi
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn negative_log_likelihood(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<f64> {
+pub fn negative_log_likelihood(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<f64> {
     let (hi, lo) = negative_log_likelihood_dd(z, dim, labels, margin)?;
     Ok(hi + lo)
 }
@@ -70,10 +86,18 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
     require_sphere_dim("dim", dim)?;
     check_margin(margin)?;
     if counts.positives == 0 {
-        return Err(Error::TooFew { arg: "counts.positives", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "counts.positives",
+            min: 1,
+            got: 0,
+        });
     }
     if counts.negatives == 0 {
-        return Err(Error::TooFew { arg: "counts.negatives", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "counts.negatives",
+            min: 1,
+            got: 0,
+        });
     }
     if counts.negatives_inside > counts.negatives {
         return Err(Error::CountOutOfRange {
@@ -84,7 +108,11 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
             reason: "the negatives inside the margin are a subset of the negatives",
         });
     }
-    let (p, n, inside) = (counts.positives as f64, counts.negatives as f64, counts.negatives_inside as f64);
+    let (p, n, inside) = (
+        counts.positives as f64,
+        counts.negatives as f64,
+        counts.negatives_inside as f64,
+    );
     let mut acc = Neumaier::new();
     acc.add_pair(two_prod(-p, log_norm_const(dim, 1.0 / p)));
     acc.add(-1.0);
@@ -130,8 +158,19 @@ pub fn class_likelihood(
     require_finite("kappa", kappa)?;
     let log_norm = log_norm_const(dim, kappa);
     let mut scale = Neumaier::new();
-    scale.add_pair(two_prod(members as f64, log_norm_const(dim, kappa_positive)));
-    scale.add_pair(two_prod((counts.n - members) as f64, log_norm_const(dim, kappa_negative)));
+    scale.add_pair(two_prod(
+        members as f64,
+        log_norm_const(dim, kappa_positive),
+    ));
+    scale.add_pair(two_prod(
+        (counts.n - members) as f64,
+        log_norm_const(dim, kappa_negative),
+    ));
     scale.add(-log_norm);
-    Ok(ClassLikelihood { natural, kappa, log_norm_const: log_norm, log_scale: scale.total() })
+    Ok(ClassLikelihood {
+        natural,
+        kappa,
+        log_norm_const: log_norm,
+        log_scale: scale.total(),
+    })
 }

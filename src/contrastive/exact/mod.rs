@@ -12,7 +12,9 @@ mod loss;
 mod pairs;
 mod rescaling;
 
-pub use likelihood::{class_likelihood, likelihood_constant, negative_log_likelihood, negative_log_likelihood_dd};
+pub use likelihood::{
+    class_likelihood, likelihood_constant, negative_log_likelihood, negative_log_likelihood_dd,
+};
 pub use loss::{loss, loss_gradient};
 pub use pairs::{hard_negatives, pair_counts, pair_targets};
 pub use rescaling::{batch_expectation, rescaled_loss, BatchExpectation};

@@ -6,9 +6,17 @@ use crate::contrastive::pairs::{check_batch, check_margin, PairCounts, PairTarge
 use crate::error::Result;
 
 /// Whether the ordered pair (i, j) is a negative inside the margin (all negatives when m ≥ 2).
-pub(crate) fn is_hard_negative(z: &[f64], dim: usize, labels: &[usize], margin: f64, i: usize, j: usize) -> bool {
+pub(crate) fn is_hard_negative(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+    i: usize,
+    j: usize,
+) -> bool {
     labels[i] != labels[j]
-        && (margin >= 2.0 || inside_margin(squared_distance_dd(row(z, dim, i), row(z, dim, j)), margin))
+        && (margin >= 2.0
+            || inside_margin(squared_distance_dd(row(z, dim, i), row(z, dim, j)), margin))
 }
 
 /// Reference twin of [`crate::contrastive::pair_counts`].
@@ -32,7 +40,12 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn hard_negatives(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<(usize, usize)>> {
+pub fn hard_negatives(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<Vec<(usize, usize)>> {
     let counts = check_batch(z, dim, labels)?;
     check_margin(margin)?;
     let mut out = Vec::new();
@@ -52,17 +65,33 @@ pub fn hard_negatives(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> R
 /// # Errors
 ///
 /// Those of [`crate::contrastive::pair_counts`].
-pub fn pair_targets(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<PairTarget>> {
+pub fn pair_targets(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+) -> Result<Vec<PairTarget>> {
     let counts = check_batch(z, dim, labels)?;
     check_margin(margin)?;
-    let (t_pos, t_neg) = (1.0 / counts.positives as f64, -1.0 / counts.negatives as f64);
+    let (t_pos, t_neg) = (
+        1.0 / counts.positives as f64,
+        -1.0 / counts.negatives as f64,
+    );
     let mut out = Vec::new();
     for i in 0..counts.n {
         for j in 0..counts.n {
             if labels[i] == labels[j] {
-                out.push(PairTarget { i, j, target: t_pos });
+                out.push(PairTarget {
+                    i,
+                    j,
+                    target: t_pos,
+                });
             } else if is_hard_negative(z, dim, labels, margin, i, j) {
-                out.push(PairTarget { i, j, target: t_neg });
+                out.push(PairTarget {
+                    i,
+                    j,
+                    target: t_neg,
+                });
             }
         }
     }

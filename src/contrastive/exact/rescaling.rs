@@ -12,7 +12,13 @@ use crate::error::{Error, Result};
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn rescaled_loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, batch: &PairBatch) -> Result<f64> {
+pub fn rescaled_loss(
+    z: &[f64],
+    dim: usize,
+    labels: &[usize],
+    margin: f64,
+    batch: &PairBatch,
+) -> Result<f64> {
     check_pair_batch(z, dim, labels, margin, batch)?;
     let (mut positive, mut negative) = (Neumaier::new(), Neumaier::new());
     for &(i, j) in &batch.positives {
@@ -23,7 +29,8 @@ pub fn rescaled_loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, batch
         let d2 = squared_distance_dd(row(z, dim, i), row(z, dim, j));
         negative.add(0.5 * margin_gap(d2, margin).max(0.0));
     }
-    Ok(positive.total() / batch.positives.len() as f64 + negative.total() / batch.negatives.len() as f64)
+    Ok(positive.total() / batch.positives.len() as f64
+        + negative.total() / batch.negatives.len() as f64)
 }
 
 /// The average over **every** batch of fixed sizes (p, q) of the rescaled loss, its gradient and
@@ -45,7 +52,9 @@ fn for_each_subset(len: usize, k: usize, mut visit: impl FnMut(&[usize])) {
     let mut idx: Vec<usize> = (0..k).collect();
     loop {
         visit(&idx);
-        let Some(pos) = (0..k).rev().find(|&p| idx[p] < len - k + p) else { return };
+        let Some(pos) = (0..k).rev().find(|&p| idx[p] < len - k + p) else {
+            return;
+        };
         idx[pos] += 1;
         for p in pos + 1..k {
             idx[p] = idx[p - 1] + 1;
@@ -75,13 +84,26 @@ pub fn batch_expectation(
     let n = counts.n;
     for (arg, value, max) in [("p", p, counts.positives), ("q", q, counts.negatives)] {
         if value == 0 || value > max {
-            return Err(Error::CountOutOfRange { arg, value, min: 1, max, reason: "a batch draws without replacement from its pair set" });
+            return Err(Error::CountOutOfRange {
+                arg,
+                value,
+                min: 1,
+                max,
+                reason: "a batch draws without replacement from its pair set",
+            });
         }
     }
-    let choose = |a: usize, b: usize| (0..b).fold(1u128, |c, k| c * (a - k) as u128 / (k + 1) as u128);
+    let choose =
+        |a: usize, b: usize| (0..b).fold(1u128, |c, k| c * (a - k) as u128 / (k + 1) as u128);
     let total = choose(counts.positives, p) * choose(counts.negatives, q);
     if total > 10_000_000 {
-        return Err(Error::CountOutOfRange { arg: "p", value: p, min: 1, max: p, reason: "more than 10^7 batches to enumerate" });
+        return Err(Error::CountOutOfRange {
+            arg: "p",
+            value: p,
+            min: 1,
+            max: p,
+            reason: "more than 10^7 batches to enumerate",
+        });
     }
     // The pair sets, in row-major order, with their per-pair loss (explicit distances).
     let mut positives = Vec::new();
@@ -103,20 +125,21 @@ pub fn batch_expectation(
     let mut hessian = vec![Neumaier::new(); size * size];
     let (t_pos, t_neg) = (1.0 / p as f64, -1.0 / q as f64);
     // One pair's contribution t·½‖z_i − z_j‖² to the batch gradient and Hessian.
-    let add_pair = |gradient: &mut [Neumaier], hessian: &mut [Neumaier], i: usize, j: usize, t: f64| {
-        for k in 0..dim {
-            let (a, b) = (i * dim + k, j * dim + k);
-            let (s, e) = two_sum(z[a], -z[b]);
-            let (hi, lo) = two_prod(t, s);
-            let lo = lo + t * e;
-            gradient[a].add_pair((hi, lo));
-            gradient[b].add_pair((-hi, -lo));
-            hessian[a * size + a].add(t);
-            hessian[b * size + b].add(t);
-            hessian[a * size + b].add(-t);
-            hessian[b * size + a].add(-t);
-        }
-    };
+    let add_pair =
+        |gradient: &mut [Neumaier], hessian: &mut [Neumaier], i: usize, j: usize, t: f64| {
+            for k in 0..dim {
+                let (a, b) = (i * dim + k, j * dim + k);
+                let (s, e) = two_sum(z[a], -z[b]);
+                let (hi, lo) = two_prod(t, s);
+                let lo = lo + t * e;
+                gradient[a].add_pair((hi, lo));
+                gradient[b].add_pair((-hi, -lo));
+                hessian[a * size + a].add(t);
+                hessian[b * size + b].add(t);
+                hessian[a * size + b].add(-t);
+                hessian[b * size + a].add(-t);
+            }
+        };
     let mut batches = 0u64;
     for_each_subset(positives.len(), p, |bp| {
         for_each_subset(negatives.len(), q, |bn| {

@@ -9,7 +9,9 @@
 
 use num_dual::{Dual64, DualNum, HyperDual64};
 
-use super::{check_finite_slice, check_last_layer, check_pairs, check_raw_output, Approximation, Split};
+use super::{
+    check_finite_slice, check_last_layer, check_pairs, check_raw_output, Approximation, Split,
+};
 use crate::contrastive::PairTarget;
 use crate::error::{Error, Result};
 
@@ -44,7 +46,12 @@ impl<'a> LastLayer<'a> {
     /// Ragged or non-finite inputs, or a zero raw output.
     pub fn new(weights: &'a [f64], features: &'a [f64], n_features: usize) -> Result<Self> {
         let (_, m) = check_last_layer(weights, features, n_features, &[])?;
-        Ok(Self { weights, features, n_features, n_outputs: m })
+        Ok(Self {
+            weights,
+            features,
+            n_features,
+            n_outputs: m,
+        })
     }
 }
 
@@ -93,25 +100,53 @@ impl HiddenLayerNetwork {
     /// # Errors
     ///
     /// Ragged or non-finite inputs, or a zero raw output.
-    pub fn new(hidden: &[f64], out: &[f64], inputs: &[f64], n_inputs: usize, n_hidden: usize) -> Result<Self> {
+    pub fn new(
+        hidden: &[f64],
+        out: &[f64],
+        inputs: &[f64],
+        n_inputs: usize,
+        n_hidden: usize,
+    ) -> Result<Self> {
         if n_inputs == 0 || n_hidden == 0 {
-            return Err(Error::InvalidDimension { arg: "n_hidden", dim: 0, rule: "layers need width >= 1" });
+            return Err(Error::InvalidDimension {
+                arg: "n_hidden",
+                dim: 0,
+                rule: "layers need width >= 1",
+            });
         }
         if hidden.len() != n_hidden * n_inputs {
-            return Err(Error::DimensionMismatch { arg: "hidden", expected: n_hidden * n_inputs, got: hidden.len() });
+            return Err(Error::DimensionMismatch {
+                arg: "hidden",
+                expected: n_hidden * n_inputs,
+                got: hidden.len(),
+            });
         }
         if out.is_empty() || out.len() % n_hidden != 0 {
-            return Err(Error::RaggedRows { arg: "out", len: out.len(), dim: n_hidden });
+            return Err(Error::RaggedRows {
+                arg: "out",
+                len: out.len(),
+                dim: n_hidden,
+            });
         }
         if inputs.len() % n_inputs != 0 {
-            return Err(Error::RaggedRows { arg: "inputs", len: inputs.len(), dim: n_inputs });
+            return Err(Error::RaggedRows {
+                arg: "inputs",
+                len: inputs.len(),
+                dim: n_inputs,
+            });
         }
         check_finite_slice("hidden", hidden)?;
         check_finite_slice("out", out)?;
         check_finite_slice("inputs", inputs)?;
         let mut theta = hidden.to_vec();
         theta.extend_from_slice(out);
-        let net = Self { theta, inputs: inputs.to_vec(), n_inputs, n_hidden, n_outputs: out.len() / n_hidden };
+        let net = Self {
+            theta,
+            inputs: inputs.to_vec(),
+            n_inputs,
+            n_hidden,
+            n_outputs: out.len() / n_hidden,
+        };
         let y = net.outputs::<f64>(&net.theta);
         for yi in y.chunks_exact(net.n_outputs) {
             check_raw_output("out", yi)?;
@@ -199,7 +234,12 @@ fn hyperdual_hessian(x: &[f64], loss: impl Fn(&[HyperDual64]) -> HyperDual64) ->
                 .iter()
                 .enumerate()
                 .map(|(q, &xq)| {
-                    HyperDual64::new(xq, if q == a { 1.0 } else { 0.0 }, if q == b { 1.0 } else { 0.0 }, 0.0)
+                    HyperDual64::new(
+                        xq,
+                        if q == a { 1.0 } else { 0.0 },
+                        if q == b { 1.0 } else { 0.0 },
+                        0.0,
+                    )
                 })
                 .collect();
             let e = loss(&v).eps1eps2;
@@ -214,8 +254,11 @@ fn hyperdual_hessian(x: &[f64], loss: impl Fn(&[HyperDual64]) -> HyperDual64) ->
 fn dual_gradient(x: &[f64], loss: impl Fn(&[Dual64]) -> Dual64) -> Vec<f64> {
     (0..x.len())
         .map(|a| {
-            let v: Vec<Dual64> =
-                x.iter().enumerate().map(|(q, &xq)| Dual64::new(xq, if q == a { 1.0 } else { 0.0 })).collect();
+            let v: Vec<Dual64> = x
+                .iter()
+                .enumerate()
+                .map(|(q, &xq)| Dual64::new(xq, if q == a { 1.0 } else { 0.0 }))
+                .collect();
             loss(&v).eps
         })
         .collect()
@@ -231,7 +274,9 @@ pub fn euclidean_output_hessian(z_i: &[f64], z_j: &[f64], target: f64) -> Result
     let m = super::euclidean::check_pair_points(z_i, z_j)?;
     crate::error::require_finite("target", target)?;
     let x: Vec<f64> = z_i.iter().chain(z_j).copied().collect();
-    Ok(hyperdual_hessian(&x, |v| euclidean_pair_loss(&v[..m], &v[m..], target)))
+    Ok(hyperdual_hessian(&x, |v| {
+        euclidean_pair_loss(&v[..m], &v[m..], target)
+    }))
 }
 
 /// Twin of [`crate::ggn::arccos_output_hessian`]: the Hessian of t(1 − ŷ_iᵀŷ_j) in (y_i, y_j)
@@ -246,7 +291,9 @@ pub fn arccos_output_hessian(y_i: &[f64], y_j: &[f64], target: f64) -> Result<Ve
     check_raw_output("y_i", y_i)?;
     check_raw_output("y_j", y_j)?;
     let x: Vec<f64> = y_i.iter().chain(y_j).copied().collect();
-    Ok(hyperdual_hessian(&x, |v| arccos_pair_loss(&v[..m], &v[m..], target)))
+    Ok(hyperdual_hessian(&x, |v| {
+        arccos_pair_loss(&v[..m], &v[m..], target)
+    }))
 }
 
 /// Twin of [`crate::ggn::arccos_output_gradient`], by dual numbers.
@@ -260,7 +307,9 @@ pub fn arccos_output_gradient(y_i: &[f64], y_j: &[f64], target: f64) -> Result<V
     check_raw_output("y_i", y_i)?;
     check_raw_output("y_j", y_j)?;
     let x: Vec<f64> = y_i.iter().chain(y_j).copied().collect();
-    Ok(dual_gradient(&x, |v| arccos_pair_loss(&v[..m], &v[m..], target)))
+    Ok(dual_gradient(&x, |v| {
+        arccos_pair_loss(&v[..m], &v[m..], target)
+    }))
 }
 
 /// Twin of [`crate::ggn::euclidean_output_gradient`], by dual numbers.
@@ -272,15 +321,24 @@ pub fn euclidean_output_gradient(z_i: &[f64], z_j: &[f64], target: f64) -> Resul
     let m = super::euclidean::check_pair_points(z_i, z_j)?;
     crate::error::require_finite("target", target)?;
     let x: Vec<f64> = z_i.iter().chain(z_j).copied().collect();
-    Ok(dual_gradient(&x, |v| euclidean_pair_loss(&v[..m], &v[m..], target)))
+    Ok(dual_gradient(&x, |v| {
+        euclidean_pair_loss(&v[..m], &v[m..], target)
+    }))
 }
 
 /// The split's model outputs (z for Euclidean, y for Arccos) at `theta`.
-fn split_outputs<D: DualNum<Primitive = f64> + Copy, N: Model>(model: &N, theta: &[D], split: Split) -> Vec<D> {
+fn split_outputs<D: DualNum<Primitive = f64> + Copy, N: Model>(
+    model: &N,
+    theta: &[D],
+    split: Split,
+) -> Vec<D> {
     let y = model.outputs(theta);
     match split {
         Split::Arccos => y,
-        Split::Euclidean => y.chunks_exact(model.n_outputs()).flat_map(normalise).collect(),
+        Split::Euclidean => y
+            .chunks_exact(model.n_outputs())
+            .flat_map(normalise)
+            .collect(),
     }
 }
 
@@ -290,8 +348,11 @@ fn split_jacobian<N: Model>(model: &N, split: Split) -> Vec<f64> {
     let theta = model.params();
     let mut jac = vec![0.0; rows * p];
     for a in 0..p {
-        let th: Vec<Dual64> =
-            theta.iter().enumerate().map(|(q, &v)| Dual64::new(v, if q == a { 1.0 } else { 0.0 })).collect();
+        let th: Vec<Dual64> = theta
+            .iter()
+            .enumerate()
+            .map(|(q, &v)| Dual64::new(v, if q == a { 1.0 } else { 0.0 }))
+            .collect();
         for (r, o) in split_outputs(model, &th, split).iter().enumerate() {
             jac[r * p + a] = o.eps;
         }
@@ -300,7 +361,12 @@ fn split_jacobian<N: Model>(model: &N, split: Split) -> Vec<f64> {
 }
 
 /// The summed pair loss as a function of θ, either split (they are the same function).
-fn loss_of<D: DualNum<Primitive = f64> + Copy, N: Model>(model: &N, theta: &[D], pairs: &[PairTarget], split: Split) -> D {
+fn loss_of<D: DualNum<Primitive = f64> + Copy, N: Model>(
+    model: &N,
+    theta: &[D],
+    pairs: &[PairTarget],
+    split: Split,
+) -> D {
     let m = model.n_outputs();
     let out = split_outputs(model, theta, split);
     let mut s = D::zero();
@@ -338,7 +404,11 @@ pub fn split_gradient<N: Model>(model: &N, pairs: &[PairTarget], split: Split) -
     let out = split_outputs::<f64, N>(model, model.params(), split);
     let mut g = vec![0.0; p];
     for pair in pairs {
-        let x: Vec<f64> = out[pair.i * m..(pair.i + 1) * m].iter().chain(&out[pair.j * m..(pair.j + 1) * m]).copied().collect();
+        let x: Vec<f64> = out[pair.i * m..(pair.i + 1) * m]
+            .iter()
+            .chain(&out[pair.j * m..(pair.j + 1) * m])
+            .copied()
+            .collect();
         let go = dual_gradient(&x, |v| match split {
             Split::Euclidean => euclidean_pair_loss(&v[..m], &v[m..], pair.target),
             Split::Arccos => arccos_pair_loss(&v[..m], &v[m..], pair.target),
@@ -362,7 +432,9 @@ pub fn split_gradient<N: Model>(model: &N, pairs: &[PairTarget], split: Split) -
 /// As [`loss`].
 pub fn loss_gradient<N: Model>(model: &N, pairs: &[PairTarget]) -> Result<Vec<f64>> {
     check_pairs(pairs, model.n_points())?;
-    Ok(dual_gradient(model.params(), |th| loss_of(model, th, pairs, Split::Arccos)))
+    Ok(dual_gradient(model.params(), |th| {
+        loss_of(model, th, pairs, Split::Arccos)
+    }))
 }
 
 /// The exact Hessian of the loss in θ, P×P row-major, by hyper-dual numbers through the whole
@@ -373,7 +445,9 @@ pub fn loss_gradient<N: Model>(model: &N, pairs: &[PairTarget]) -> Result<Vec<f6
 /// As [`loss`].
 pub fn loss_hessian<N: Model>(model: &N, pairs: &[PairTarget]) -> Result<Vec<f64>> {
     check_pairs(pairs, model.n_points())?;
-    Ok(hyperdual_hessian(model.params(), |th| loss_of(model, th, pairs, Split::Arccos)))
+    Ok(hyperdual_hessian(model.params(), |th| {
+        loss_of(model, th, pairs, Split::Arccos)
+    }))
 }
 
 /// The dense GGN Σ_pairs J_pairᵀ H̃_pair J_pair (P×P row-major) of `split` under
@@ -384,7 +458,12 @@ pub fn loss_hessian<N: Model>(model: &N, pairs: &[PairTarget]) -> Result<Vec<f64
 /// # Errors
 ///
 /// As [`loss`].
-pub fn ggn_dense<N: Model>(model: &N, pairs: &[PairTarget], split: Split, approximation: Approximation) -> Result<Vec<f64>> {
+pub fn ggn_dense<N: Model>(
+    model: &N,
+    pairs: &[PairTarget],
+    split: Split,
+    approximation: Approximation,
+) -> Result<Vec<f64>> {
     check_pairs(pairs, model.n_points())?;
     let (p, m) = (model.n_params(), model.n_outputs());
     let jac = split_jacobian(model, split);
@@ -396,7 +475,10 @@ pub fn ggn_dense<N: Model>(model: &N, pairs: &[PairTarget], split: Split, approx
         if pair.target == 0.0 || (approximation == Approximation::Positive && pair.target < 0.0) {
             continue;
         }
-        let (yi, yj) = (&out[pair.i * m..(pair.i + 1) * m], &out[pair.j * m..(pair.j + 1) * m]);
+        let (yi, yj) = (
+            &out[pair.i * m..(pair.i + 1) * m],
+            &out[pair.j * m..(pair.j + 1) * m],
+        );
         let mut h = match split {
             Split::Euclidean => euclidean_output_hessian(yi, yj, pair.target)?,
             Split::Arccos => arccos_output_hessian(yi, yj, pair.target)?,
@@ -480,10 +562,17 @@ pub fn last_layer_ggn_diagonal(
 /// The length is not n², a non-finite entry, or the solver fails to converge.
 pub fn symmetric_eigenvalues(matrix: &[f64], n: usize) -> Result<Vec<f64>> {
     if matrix.len() != n * n {
-        return Err(Error::DimensionMismatch { arg: "matrix", expected: n * n, got: matrix.len() });
+        return Err(Error::DimensionMismatch {
+            arg: "matrix",
+            expected: n * n,
+            got: matrix.len(),
+        });
     }
     check_finite_slice("matrix", matrix)?;
     let a = faer::Mat::<f64>::from_fn(n, n, |i, j| matrix[i * n + j]);
     a.self_adjoint_eigenvalues(faer::Side::Lower)
-        .map_err(|_| Error::NoConvergence { method: "faer self-adjoint eigensolver", iterations: 0 })
+        .map_err(|_| Error::NoConvergence {
+            method: "faer self-adjoint eigensolver",
+            iterations: 0,
+        })
 }

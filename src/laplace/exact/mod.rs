@@ -10,7 +10,11 @@ use crate::error::{Error, Result};
 /// Side n of a row-major n×n matrix stored in `values` (n ≥ 1).
 fn square_side(arg: &'static str, values: &[f64]) -> Result<usize> {
     if values.is_empty() {
-        return Err(Error::TooFew { arg, min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg,
+            min: 1,
+            got: 0,
+        });
     }
     let n = (values.len() as f64).sqrt().round() as usize;
     check_len(arg, n * n, values.len())?;
@@ -80,10 +84,19 @@ pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_variance: f64) -> Res
 /// // Indefinite: no Cholesky factor.
 /// assert!(sample_posterior(&[0.0, 0.0], &[1.0, 2.0, 2.0, 1.0], &mut rng, &mut theta).is_err());
 /// ```
-pub fn sample_posterior<R: Rng + ?Sized>(mean: &[f64], precision: &[f64], rng: &mut R, out: &mut [f64]) -> Result<()> {
+pub fn sample_posterior<R: Rng + ?Sized>(
+    mean: &[f64],
+    precision: &[f64],
+    rng: &mut R,
+    out: &mut [f64],
+) -> Result<()> {
     let n = mean.len();
     if n == 0 {
-        return Err(Error::TooFew { arg: "mean", min: 1, got: 0 });
+        return Err(Error::TooFew {
+            arg: "mean",
+            min: 1,
+            got: 0,
+        });
     }
     check_len("precision", n * n, precision.len())?;
     check_len("out", n, out.len())?;

@@ -14,8 +14,8 @@ use rand::Rng;
 use super::marginal::CosineMarginal;
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 use crate::vmf::compensated::norm2;
-use crate::vmf::householder::{place_around_e1, ReflectionToMean};
 use crate::vmf::density::require_unit;
+use crate::vmf::householder::{place_around_e1, ReflectionToMean};
 
 /// Reference twin of [`crate::vmf::VonMisesFisher`], sampling by inverse CDF.
 ///
