@@ -32,6 +32,7 @@
 //! [`Result`] with an [`Error`] that names the argument and the rule it broke.
 #![warn(missing_docs)]
 
+pub(crate) mod compensated;
 pub mod contrastive;
 pub mod error;
 pub mod ggn;

@@ -12,26 +12,8 @@ pub(crate) fn row(z: &[f64], dim: usize, i: usize) -> &[f64] {
     &z[i * dim..(i + 1) * dim]
 }
 
-/// `aᵀb` with four independent fused accumulators.
-#[inline]
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
-    debug_assert_eq!(a.len(), b.len());
-    let mut s = [0.0_f64; 4];
-    let ca = a.chunks_exact(4);
-    let cb = b.chunks_exact(4);
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        s[0] = x[0].mul_add(y[0], s[0]);
-        s[1] = x[1].mul_add(y[1], s[1]);
-        s[2] = x[2].mul_add(y[2], s[2]);
-        s[3] = x[3].mul_add(y[3], s[3]);
-    }
-    let mut tail = 0.0;
-    for (x, y) in ra.iter().zip(rb) {
-        tail = x.mul_add(*y, tail);
-    }
-    ((s[0] + s[1]) + (s[2] + s[3])) + tail
-}
+/// `aᵀb` with four independent fused accumulators (the crate's one lane dot product).
+pub(crate) use crate::compensated::dot_lanes as dot;
 
 /// d² = 2 − 2G_ij for unit rows (clamped at 0).
 #[inline]

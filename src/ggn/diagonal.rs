@@ -21,9 +21,9 @@
 //! of features; sparse pair sets keep the CSR multiply-add loop. Pairs with t = 0 (negatives
 //! outside the margin) are never listed and cost nothing.
 
-use super::{check_finite_slice, check_pairs, zero_output, Approximation, Split};
+use super::{zero_output, Approximation, Split};
 use crate::contrastive::PairTarget;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -184,32 +184,8 @@ impl Precomputed {
         n_features: usize,
         pairs: &[PairTarget],
     ) -> Result<Self> {
-        if n_features == 0 {
-            return Err(Error::InvalidDimension {
-                arg: "n_features",
-                dim: 0,
-                rule: "the last layer needs at least one input feature",
-            });
-        }
-        if weights.is_empty() || weights.len() % n_features != 0 {
-            return Err(Error::RaggedRows {
-                arg: "weights",
-                len: weights.len(),
-                dim: n_features,
-            });
-        }
-        if features.len() % n_features != 0 {
-            return Err(Error::RaggedRows {
-                arg: "features",
-                len: features.len(),
-                dim: n_features,
-            });
-        }
         let f = n_features;
-        let (m, b) = (weights.len() / f, features.len() / f);
-        check_finite_slice("weights", weights)?;
-        check_finite_slice("features", features)?;
-        check_pairs(pairs, b)?;
+        let (m, b) = super::check_last_layer_shapes(weights, features, n_features, pairs)?;
         let mut unit = vec![0.0; b * m];
         let mut inv_norm = vec![0.0; b];
         for i in 0..b {

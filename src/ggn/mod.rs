@@ -79,9 +79,9 @@ impl Approximation {
     ];
 }
 
-/// Validates a last-layer problem and returns (B, M): `weights` is M×F, `features` is B×F,
-/// every raw output y_i = W x_i is non-zero, every pair index is < B, every target finite.
-pub(crate) fn check_last_layer(
+/// Validates the shapes, finiteness and pair indices of a last-layer problem and returns
+/// (M, B): `weights` is M×F, `features` is B×F, every pair index is < B, every target finite.
+pub(crate) fn check_last_layer_shapes(
     weights: &[f64],
     features: &[f64],
     n_features: usize,
@@ -112,6 +112,18 @@ pub(crate) fn check_last_layer(
     check_finite_slice("weights", weights)?;
     check_finite_slice("features", features)?;
     check_pairs(pairs, b)?;
+    Ok((m, b))
+}
+
+/// Validates a last-layer problem and returns (B, M): the checks of
+/// [`check_last_layer_shapes`], and every raw output y_i = W x_i non-zero.
+pub(crate) fn check_last_layer(
+    weights: &[f64],
+    features: &[f64],
+    n_features: usize,
+    pairs: &[PairTarget],
+) -> Result<(usize, usize)> {
+    let (m, b) = check_last_layer_shapes(weights, features, n_features, pairs)?;
     for i in 0..b {
         let x = &features[i * n_features..(i + 1) * n_features];
         let norm_sq: f64 = (0..m)

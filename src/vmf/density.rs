@@ -1,8 +1,8 @@
 //! The vMF log density `ln f(x; μ, κ) = ln C_M(κ) + κ μᵀx` and the unit-vector checks shared by
 //! every checked vMF entry point.
 
-use super::compensated::{dot_lanes, norm2};
 use super::log_norm_const;
+use crate::compensated::{dot_lanes, norm2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 
 /// The accepted deviation `|‖v‖ − 1|` of a "unit" vector of length `M`: `10⁻¹²·√M`.

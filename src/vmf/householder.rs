@@ -6,7 +6,7 @@
 use rand::Rng;
 use rand_distr::StandardNormal;
 
-use super::compensated::{dot2, norm2, sum_sq2};
+use crate::compensated::{dot2, norm2, sum_sq2};
 
 /// Q = −s(I − τuuᵀ) with u = μ + s‖μ‖e₁ and s = sign(μ₀), so that Q e₁ = μ/‖μ‖; choosing the
 /// sign of μ₀ avoids cancellation in u₀.

@@ -1,8 +1,8 @@
 //! Mean direction and mean resultant length of unit vectors (LAM App. C), and the LAM
 //! uncertainty summary `1/κ̂`.
 
-use super::compensated::norm2;
 use super::density::require_unit;
+use crate::compensated::norm2;
 use crate::error::{require_sphere_dim, Error, Result};
 
 /// The sufficient statistics of a vMF sample: mean direction `μ̂`, mean resultant length `R̄`

@@ -49,7 +49,6 @@
 //! satisfy `|‖v‖ − 1| ≤` [`unit_norm_tolerance`]`(M) = 10⁻¹²√M`.
 pub mod exact;
 
-mod compensated;
 mod complement;
 mod density;
 mod entropy;

@@ -38,9 +38,9 @@ use rand::distr::Distribution;
 use rand::Rng;
 use rand_distr::{Gamma, StandardNormal};
 
-use super::compensated::{norm2, sum_sq2};
 use super::density::require_unit;
 use super::householder::{place_around_e1, ReflectionToMean};
+use crate::compensated::{norm2, sum_sq2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 
 /// Wood's constants, precomputed.

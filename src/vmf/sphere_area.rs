@@ -11,7 +11,7 @@
 //! Accuracy (checked against the compensated sum of logarithms in the exact twin for every
 //! `M ≤ 4096` and a grid up to `10⁶`): `|Δ ln Γ| ≤ 4·10⁻¹⁵·max(1, |ln Γ|)`.
 
-use super::compensated::two_prod;
+use crate::compensated::two_prod;
 
 /// `ln π` split into a double-double `LN_PI + LN_PI_LO` (60-digit value, rounded twice).
 pub(crate) const LN_PI: f64 = 1.144_729_885_849_400_2;

@@ -2,62 +2,7 @@
 //! TwoProduct, Neumaier summation; Ogita, Rump & Oishi 2005). Results are kept as unevaluated
 //! pairs `hi + lo` where a proof needs more than `f64` (the finite differences of the NLL).
 
-/// `a + b = s + e` exactly.
-#[inline]
-pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    (s, (a - (s - bb)) + (b - bb))
-}
-
-/// `a · b = p + e` exactly (barring underflow).
-#[inline]
-pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
-    let p = a * b;
-    (p, a.mul_add(b, -p))
-}
-
-/// Neumaier's compensated sum.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Neumaier {
-    sum: f64,
-    compensation: f64,
-}
-
-impl Neumaier {
-    pub(crate) const fn new() -> Self {
-        Self {
-            sum: 0.0,
-            compensation: 0.0,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn add(&mut self, x: f64) {
-        let (s, e) = two_sum(self.sum, x);
-        self.sum = s;
-        self.compensation += e;
-    }
-
-    /// Adds the double-double `hi + lo`.
-    #[inline]
-    pub(crate) fn add_pair(&mut self, (hi, lo): (f64, f64)) {
-        self.add(hi);
-        self.compensation += lo;
-    }
-
-    /// The total as a normalised double-double.
-    #[inline]
-    pub(crate) fn pair(&self) -> (f64, f64) {
-        two_sum(self.sum, self.compensation)
-    }
-
-    /// The total rounded once.
-    #[inline]
-    pub(crate) fn total(&self) -> f64 {
-        self.sum + self.compensation
-    }
-}
+pub(crate) use crate::compensated::{two_prod, two_sum, Neumaier};
 
 /// `Σ aₖbₖ` as a double-double (Dot2).
 pub(crate) fn dot_dd(a: &[f64], b: &[f64]) -> (f64, f64) {

@@ -1,8 +1,8 @@
 //! Reference vMF log density: the exact normaliser plus a compensated dot product.
 
 use super::log_norm_const;
+use crate::compensated::{dot2, two_prod, Neumaier};
 use crate::error::Result;
-use crate::vmf::compensated::{dot2, two_prod, Neumaier};
 use crate::vmf::density::check_density_args;
 
 /// Reference twin of [`crate::vmf::log_density`].
@@ -35,6 +35,6 @@ pub fn log_density(x: &[f64], mu: &[f64], kappa: f64) -> Result<f64> {
     let (p, e) = two_prod(kappa, dot2(mu, x));
     let mut acc = Neumaier::new();
     acc.add(log_norm_const(dim, kappa));
-    acc.add_pair(p, e);
+    acc.add_pair((p, e));
     Ok(acc.total())
 }

@@ -19,7 +19,7 @@
 use super::marginal::{ln_two_sinh, CosineMarginal, Kernel};
 use super::quadrature::integrate_log;
 use super::sphere_area::log_sphere_area;
-use crate::vmf::compensated::Neumaier;
+use crate::compensated::Neumaier;
 use std::f64::consts::{FRAC_PI_2, LN_2};
 
 const SERIES_LIMIT: f64 = 32.0;

@@ -15,8 +15,8 @@
 //! closed forms `ln C_M`, `A_M`, the entropy and the KL divergence are checked.
 
 use super::quadrature::{gauss_legendre, integrate_log, Integral};
+use crate::compensated::Neumaier;
 use crate::error::{require_nonnegative, require_sphere_dim, Result};
-use crate::vmf::compensated::Neumaier;
 use std::f64::consts::PI;
 
 /// The log kernel `φ(θ) = κ(cos θ − 1) + (M−2) ln sin θ`, evaluated *relative to a reference

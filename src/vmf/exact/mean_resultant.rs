@@ -1,7 +1,7 @@
 //! Reference mean resultant: every coordinate sum compensated (Neumaier), the norm compensated.
 
+use crate::compensated::{norm2, Neumaier};
 use crate::error::Result;
-use crate::vmf::compensated::{norm2, Neumaier};
 use crate::vmf::mean_resultant::{check_samples, finish, inverse_banerjee, MeanResultant};
 
 /// `(Σxᵢ, ‖Σxᵢ‖, n)` with compensated sums.

@@ -21,7 +21,7 @@
 //! relative to its value at the peak (see `marginal::Kernel`), because an absolute rounding
 //! error in `ln f` is a relative error of the integral.
 
-use crate::vmf::compensated::Neumaier;
+use crate::compensated::Neumaier;
 
 /// Order of the Gauss–Legendre rule.
 const ORDER: usize = 20;

@@ -12,8 +12,8 @@ use rand::distr::Distribution;
 use rand::Rng;
 
 use super::marginal::CosineMarginal;
+use crate::compensated::norm2;
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
-use crate::vmf::compensated::norm2;
 use crate::vmf::density::require_unit;
 use crate::vmf::householder::{place_around_e1, ReflectionToMean};
 

@@ -1,6 +1,6 @@
 //! `ln |S^{M−1}|` by brute force: `ln Γ(M/2)` as a compensated sum of logarithms.
 
-use crate::vmf::compensated::{two_prod, Neumaier};
+use crate::compensated::{two_prod, Neumaier};
 use crate::vmf::sphere_area::{LN_PI, LN_PI_LO};
 
 /// `ln 2` as a double-double.
@@ -35,17 +35,17 @@ pub fn log_sphere_area(dim: usize) -> f64 {
         return f64::NAN;
     }
     let mut acc = Neumaier::new();
-    acc.add_pair(std::f64::consts::LN_2, LN_2_LO);
+    acc.add_pair((std::f64::consts::LN_2, LN_2_LO));
     let half = dim as f64 * 0.5;
     let (p, e) = two_prod(half, LN_PI);
-    acc.add_pair(p, e + half * LN_PI_LO);
+    acc.add_pair((p, e + half * LN_PI_LO));
     // − ln Γ(M/2)
     if dim % 2 == 0 {
         for k in 2..dim / 2 {
             acc.add(-(k as f64).ln());
         }
     } else {
-        acc.add_pair(-0.5 * LN_PI, -0.5 * LN_PI_LO);
+        acc.add_pair((-0.5 * LN_PI, -0.5 * LN_PI_LO));
         for k in 1..=dim / 2 {
             acc.add(-(k as f64 - 0.5).ln());
         }

@@ -1,6 +1,6 @@
 //! Compensated (error-free transformation) arithmetic for sums, dot products and norms.
 //!
-//! Two places in the vMF code need more than naive `f64` accumulation:
+//! Shared by every module that needs more than naive `f64` accumulation; in the vMF code:
 //!
 //! * the **exact twins** (compensated dot product in the log density, Neumaier sums in the mean
 //!   resultant): they must be accurate to about one rounding of the *result*, whatever the
@@ -13,22 +13,8 @@
 //! "Accurate sum and dot product", Algorithms 3.1 and 3.5); `dot2` is their `Dot2`, whose result
 //! is as accurate as if computed in twice the working precision and then rounded.
 
-/// `a + b = s + e` exactly (Knuth's TwoSum, no branch, no magnitude precondition).
-#[inline]
-pub(crate) fn two_sum(a: f64, b: f64) -> (f64, f64) {
-    let s = a + b;
-    let bb = s - a;
-    let e = (a - (s - bb)) + (b - bb);
-    (s, e)
-}
-
-/// `a · b = p + e` exactly (FMA TwoProduct), barring underflow.
-#[inline]
-pub(crate) fn two_prod(a: f64, b: f64) -> (f64, f64) {
-    let p = a * b;
-    let e = a.mul_add(b, -p);
-    (p, e)
-}
+// The error-free transformations live with the double-double type of `special`.
+pub(crate) use crate::special::double_double::{two_prod, two_sum};
 
 /// Neumaier's improved Kahan summation: the running sum plus a compensation term that
 /// collects every rounding error exactly (each step is a TwoSum).
@@ -57,9 +43,15 @@ impl Neumaier {
 
     /// Adds a double-double term `hi + lo`.
     #[inline]
-    pub(crate) fn add_pair(&mut self, hi: f64, lo: f64) {
+    pub(crate) fn add_pair(&mut self, (hi, lo): (f64, f64)) {
         self.add(hi);
         self.compensation += lo;
+    }
+
+    /// The total as a normalised double-double.
+    #[inline]
+    pub(crate) fn pair(&self) -> (f64, f64) {
+        two_sum(self.sum, self.compensation)
     }
 
     /// The compensated total, rounded once.
@@ -98,7 +90,7 @@ pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
     }
     let mut acc = Neumaier::new();
     for l in 0..4 {
-        acc.add_pair(s[l], c[l]);
+        acc.add_pair((s[l], c[l]));
     }
     acc.total()
 }
@@ -123,7 +115,7 @@ pub(crate) fn norm2(x: &[f64]) -> f64 {
     let mut acc = Neumaier::new();
     for &v in x {
         let (p, e) = two_prod(v / scale, v / scale);
-        acc.add_pair(p, e);
+        acc.add_pair((p, e));
     }
     acc.total().sqrt() * scale
 }
