@@ -51,7 +51,7 @@ fn check_expectation(b: &Batch, m: f64, p: usize, q: usize) -> Result<(), TestCa
         );
     }
     let targets = contrastive::pair_targets(&b.z, b.dim, &b.labels, m).unwrap();
-    let h = contrastive::squared_distance_hessian(b.labels.len(), b.dim, &targets);
+    let h = contrastive::squared_distance_hessian(b.labels.len(), b.dim, &targets).unwrap();
     for (k, (x, y)) in e.hessian.iter().zip(&h).enumerate() {
         prop_assert!(
             within_abs_or_rel(*x, *y, RESCALING),

@@ -171,6 +171,16 @@ pub enum Error {
         /// "positive" or "negative".
         expected: &'static str,
     },
+    /// A collection has more elements than the implementation supports.
+    #[error("argument `{arg}` has {got} elements; at most {max} are supported")]
+    TooMany {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The largest supported count.
+        max: usize,
+        /// The count received.
+        got: usize,
+    },
 }
 
 /// `Result` with [`Error`].

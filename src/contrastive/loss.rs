@@ -172,28 +172,41 @@ pub fn loss_gradient(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Re
 /// is linear in the targets, which is why rescaled targets give an unbiased Hessian
 /// (LAM App. B.1). Trivial pairs add zero.
 ///
-/// # Panics
+/// # Errors
 ///
-/// If a pair index is `≥ n` (the targets come from [`pair_targets`](super::pair_targets) or
-/// [`rescaled_targets`](super::rescaled_targets), which guarantee it).
+/// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) if a pair index is `≥ n`;
+/// [`Error::NotFinite`](crate::Error::NotFinite) if a target is not finite.
 ///
 /// # Examples
 ///
 /// ```
 /// use probdml::contrastive::{squared_distance_hessian, PairTarget};
-/// let h = squared_distance_hessian(2, 1, &[PairTarget { i: 0, j: 1, target: 0.5 }]);
+/// let h = squared_distance_hessian(2, 1, &[PairTarget { i: 0, j: 1, target: 0.5 }]).unwrap();
 /// assert_eq!(h, vec![0.5, -0.5, -0.5, 0.5]);
+/// assert!(squared_distance_hessian(2, 1, &[PairTarget { i: 0, j: 2, target: 0.5 }]).is_err());
 /// ```
-pub fn squared_distance_hessian(n: usize, dim: usize, targets: &[PairTarget]) -> Vec<f64> {
+pub fn squared_distance_hessian(
+    n: usize,
+    dim: usize,
+    targets: &[PairTarget],
+) -> crate::Result<Vec<f64>> {
+    for (position, p) in targets.iter().enumerate() {
+        for index in [p.i, p.j] {
+            if index >= n {
+                return Err(crate::Error::IndexOutOfRange {
+                    arg: "targets",
+                    position,
+                    index,
+                    target: "the n embeddings",
+                    len: n,
+                });
+            }
+        }
+        crate::error::require_finite("targets", p.target)?;
+    }
     let size = n * dim;
     let mut hessian = vec![0.0; size * size];
     for p in targets {
-        assert!(
-            p.i < n && p.j < n,
-            "pair ({}, {}) outside n = {n}",
-            p.i,
-            p.j
-        );
         for k in 0..dim {
             let (a, b) = (p.i * dim + k, p.j * dim + k);
             hessian[a * size + a] += p.target;
@@ -202,5 +215,5 @@ pub fn squared_distance_hessian(n: usize, dim: usize, targets: &[PairTarget]) ->
             hessian[b * size + a] -= p.target;
         }
     }
-    hessian
+    Ok(hessian)
 }

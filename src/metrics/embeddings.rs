@@ -44,7 +44,7 @@ impl<'a> Embeddings<'a> {
     /// [`Error::InvalidDimension`] if `dim == 0`; [`Error::TooFew`] if `data` is empty;
     /// [`Error::RaggedRows`] if `data.len()` is not a multiple of `dim`;
     /// [`Error::NotFiniteElement`] for a NaN or infinite coordinate; [`Error::OutOfDomain`] if a
-    /// squared row norm exceeds `f64::MAX / 4`.
+    /// squared row norm exceeds `f64::MAX / 4`; [`Error::TooMany`] beyond 2³² − 1 rows.
     ///
     /// # Examples
     ///
@@ -67,6 +67,14 @@ impl<'a> Embeddings<'a> {
                 arg: "data",
                 len: data.len(),
                 dim,
+            });
+        }
+        if data.len() / dim > u32::MAX as usize {
+            // Neighbour lists store database indices as u32 (half the memory of usize).
+            return Err(Error::TooMany {
+                arg: "data",
+                max: u32::MAX as usize,
+                got: data.len() / dim,
             });
         }
         checks::all_finite("data", data)?;

@@ -127,10 +127,8 @@ pub(crate) fn ranked_lists(
     let queries = task.queries();
     let database = task.database();
     let dim = database.dim();
-    assert!(
-        database.len() <= u32::MAX as usize,
-        "databases beyond 2^32 - 1 items are not supported"
-    );
+    // `Embeddings::new` rejects more than 2³² − 1 rows, so indices fit in u32.
+    debug_assert!(database.len() <= u32::MAX as usize);
     let packed = PackedDatabase::new(database.as_slice(), dim);
     if task.is_leave_one_out() {
         return ranked_lists_leave_one_out(database.as_slice(), &packed, task.distance(), k_of);
