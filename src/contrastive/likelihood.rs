@@ -112,29 +112,7 @@ pub fn negative_log_likelihood(
 pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Result<f64> {
     require_sphere_dim("dim", dim)?;
     check_margin(margin)?;
-    if counts.positives == 0 {
-        return Err(Error::TooFew {
-            arg: "counts.positives",
-            min: 1,
-            got: 0,
-        });
-    }
-    if counts.negatives == 0 {
-        return Err(Error::TooFew {
-            arg: "counts.negatives",
-            min: 1,
-            got: 0,
-        });
-    }
-    if counts.negatives_inside > counts.negatives {
-        return Err(Error::CountOutOfRange {
-            arg: "counts.negatives_inside",
-            value: counts.negatives_inside,
-            min: 0,
-            max: counts.negatives,
-            reason: "the negatives inside the margin are a subset of the negatives",
-        });
-    }
+    check_pair_counts(counts)?;
     let (p, n, inside) = (
         counts.positives as f64,
         counts.negatives as f64,
@@ -257,4 +235,33 @@ impl ClassLikelihood {
     pub fn mean_direction(&self) -> Option<Vec<f64>> {
         (self.kappa > 0.0).then(|| self.natural.iter().map(|v| v / self.kappa).collect())
     }
+}
+
+/// Validates pair counts for [`likelihood_constant`] and its exact twin: at least one positive
+/// and one negative pair, and no more negatives inside the margin than negatives.
+pub(crate) fn check_pair_counts(counts: &PairCounts) -> Result<()> {
+    if counts.positives == 0 {
+        return Err(Error::TooFew {
+            arg: "counts.positives",
+            min: 1,
+            got: 0,
+        });
+    }
+    if counts.negatives == 0 {
+        return Err(Error::TooFew {
+            arg: "counts.negatives",
+            min: 1,
+            got: 0,
+        });
+    }
+    if counts.negatives_inside > counts.negatives {
+        return Err(Error::CountOutOfRange {
+            arg: "counts.negatives_inside",
+            value: counts.negatives_inside,
+            min: 0,
+            max: counts.negatives,
+            reason: "the negatives inside the margin are a subset of the negatives",
+        });
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@ use super::pairs::is_hard_negative;
 use crate::contrastive::gram::row;
 use crate::contrastive::likelihood::ClassLikelihood;
 use crate::contrastive::pairs::{check_batch, check_margin, PairCounts};
-use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Error, Result};
+use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Result};
 use crate::vmf::exact::{log_norm_const, log_norm_const_dd};
 
 /// ln N^S(x | s·μ, κ) = ln C_M(κ) + s·κ·μᵀx as a double-double (s = ±1: attractive or
@@ -85,29 +85,7 @@ pub fn negative_log_likelihood(
 pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Result<f64> {
     require_sphere_dim("dim", dim)?;
     check_margin(margin)?;
-    if counts.positives == 0 {
-        return Err(Error::TooFew {
-            arg: "counts.positives",
-            min: 1,
-            got: 0,
-        });
-    }
-    if counts.negatives == 0 {
-        return Err(Error::TooFew {
-            arg: "counts.negatives",
-            min: 1,
-            got: 0,
-        });
-    }
-    if counts.negatives_inside > counts.negatives {
-        return Err(Error::CountOutOfRange {
-            arg: "counts.negatives_inside",
-            value: counts.negatives_inside,
-            min: 0,
-            max: counts.negatives,
-            reason: "the negatives inside the margin are a subset of the negatives",
-        });
-    }
+    crate::contrastive::likelihood::check_pair_counts(counts)?;
     let (p, n, inside) = (
         counts.positives as f64,
         counts.negatives as f64,
