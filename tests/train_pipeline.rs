@@ -1,0 +1,305 @@
+//! The training pipeline end to end on the seeded synthetic set (chapter 09): every method
+//! trains and evaluates, checkpoints resume, seeds reproduce, non-finite values stop the run
+//! naming the step and tensor, and bad flags or paths fail with a clear message.
+//!
+//! Small on purpose (a few hundred images, one or two epochs on the CPU): CI runs it on every
+//! change; the real-data numbers are produced by `probdml reproduce` (README).
+
+use probdml::train::config::{DatasetChoice, Method, TrainConfig};
+use probdml::train::method::{self, epochs::check_finite, TensorSet};
+use probdml::train::run::{self, load_data};
+use probdml::train::TrainError;
+use std::path::PathBuf;
+use std::process::Command;
+use tch::{Device, Kind, Tensor};
+
+/// libtorch's random generator is process-global and the test harness runs tests on several
+/// threads: without this lock one test's `manual_seed` would reseed another's draws mid-run.
+static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    LIBTORCH_RNG
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "probdml-train-pipeline-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn small(method: Method) -> TrainConfig {
+    TrainConfig {
+        method,
+        dataset: DatasetChoice::Synthetic,
+        epochs: 2,
+        batch_size: 64,
+        train_limit: Some(640),
+        test_limit: Some(200),
+        ensemble_size: 2,
+        eval_samples: 16,
+        seed: 3,
+        ..TrainConfig::default()
+    }
+}
+
+/// Every method trains and evaluates; the embeddings learn the synthetic classes (chance mAP@1
+/// is 0.1 with ten balanced classes), and the probabilistic methods report uncertainty metrics.
+#[test]
+fn every_method_trains_and_evaluates_on_synthetic_data() {
+    let _guard = serial();
+    for method in Method::ALL {
+        let config = small(method);
+        let out = scratch(method.name());
+        let summary =
+            run::train_and_evaluate(&config, &PathBuf::from("unused"), &out, false, Device::Cpu)
+                .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
+        let m = &summary.metrics;
+        assert!(
+            m.map_at_1 > 0.5,
+            "{}: mAP@1 {} barely above chance",
+            method.name(),
+            m.map_at_1
+        );
+        assert_eq!(m.id_count, 200);
+        assert!(out.join("metrics.json").exists() && out.join("summary.json").exists());
+        let probabilistic = method != Method::Deterministic;
+        for (name, v) in [
+            ("auroc", m.auroc),
+            ("auprc", m.auprc),
+            ("ausc", m.ausc),
+            ("ece", m.ece),
+        ] {
+            assert_eq!(
+                v.is_some(),
+                probabilistic,
+                "{}: {name} = {v:?}",
+                method.name()
+            );
+            if let Some(v) = v {
+                assert!((0.0..=1.0).contains(&v), "{}: {name} = {v}", method.name());
+            }
+        }
+        if probabilistic {
+            assert!(
+                out.join("plots").join("roc.svg").exists(),
+                "{}: no ROC plot",
+                method.name()
+            );
+        }
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+/// A run resumed after one epoch continues at epoch 2 with the first epoch's log, weights and Λ
+/// from the checkpoint; `eval` on the checkpoint reproduces the run's metrics exactly.
+#[test]
+fn checkpoints_resume_and_reevaluate() {
+    let _guard = serial();
+    let out = scratch("resume");
+    let data = PathBuf::from("unused");
+    let one = TrainConfig {
+        epochs: 1,
+        ..small(Method::LamOnline)
+    };
+    run::train_and_evaluate(&one, &data, &out, false, Device::Cpu).unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    assert_eq!(first["epochs_done"], 1);
+    let two = TrainConfig {
+        epochs: 2,
+        ..small(Method::LamOnline)
+    };
+    let summary = run::train_and_evaluate(&two, &data, &out, true, Device::Cpu).unwrap();
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["epochs_done"], 2);
+    assert_eq!(
+        state["history"][0], first["history"][0],
+        "epoch 1 was retrained instead of resumed"
+    );
+    let trained = run::load_trained(&out, Device::Cpu).unwrap();
+    let again = run::evaluate_trained(
+        &trained,
+        &load_data(&two, &data).unwrap(),
+        &scratch("reeval"),
+        Device::Cpu,
+    )
+    .unwrap();
+    assert_eq!(
+        again, summary.metrics,
+        "eval of the checkpoint differs from the run's own evaluation"
+    );
+    // A different configuration in the same folder is refused, not silently mixed.
+    let other = TrainConfig {
+        latent_dim: 8,
+        ..two
+    };
+    let err = run::train_and_evaluate(&other, &data, &out, true, Device::Cpu).unwrap_err();
+    assert!(matches!(err, TrainError::Checkpoint { .. }), "{err}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The same seed gives the same training losses and metrics.
+#[test]
+fn seeds_reproduce() {
+    let _guard = serial();
+    let config = TrainConfig {
+        epochs: 1,
+        ..small(Method::LamOnline)
+    };
+    let data = PathBuf::from("unused");
+    let a =
+        run::train_and_evaluate(&config, &data, &scratch("seed-a"), false, Device::Cpu).unwrap();
+    let b =
+        run::train_and_evaluate(&config, &data, &scratch("seed-b"), false, Device::Cpu).unwrap();
+    assert_eq!(a.metrics, b.metrics);
+}
+
+/// A non-finite value stops training at once, naming the tensor, the epoch and the step.
+#[test]
+fn non_finite_values_stop_training_naming_step_and_tensor() {
+    let _guard = serial();
+    let err = check_finite(
+        &Tensor::from_slice(&[1.0, f64::NAN]),
+        "head.weight",
+        3,
+        7,
+        107,
+    )
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("head.weight") && msg.contains("epoch 3, step 7"),
+        "{msg}"
+    );
+    // Poisoned images: the first step's loss is NaN.
+    let set = probdml::train::data::synthetic(10, 20, 28, 1);
+    let mut tensors = TensorSet::new(&set, Device::Cpu).unwrap();
+    tensors.images = Tensor::full([200, 1, 28, 28], f64::NAN, (Kind::Float, Device::Cpu));
+    for method in [Method::Deterministic, Method::LamOnline] {
+        let err = method::train(&small(method), &tensors, Device::Cpu, None, false).unwrap_err();
+        match err {
+            TrainError::NonFinite {
+                epoch,
+                step,
+                ref tensor,
+                ..
+            } => {
+                assert_eq!((epoch, step), (1, 1), "{err}");
+                assert!(tensor == "loss" || tensor.starts_with("ggn"), "{err}");
+            }
+            other => panic!("{}: expected NonFinite, got {other}", method.name()),
+        }
+    }
+}
+
+/// Invalid configurations are refused with the flag and the rule.
+#[test]
+fn invalid_configurations_name_the_flag() {
+    let cases: [(TrainConfig, &str); 5] = [
+        (
+            TrainConfig {
+                latent_dim: 1,
+                ..TrainConfig::default()
+            },
+            "latent-dim",
+        ),
+        (
+            TrainConfig {
+                margin: 2.5,
+                ..TrainConfig::default()
+            },
+            "margin",
+        ),
+        (
+            TrainConfig {
+                learning_rate: f64::NAN,
+                ..TrainConfig::default()
+            },
+            "lr",
+        ),
+        (
+            TrainConfig {
+                eval_samples: 1,
+                ..TrainConfig::default()
+            },
+            "eval-samples",
+        ),
+        (
+            TrainConfig {
+                memory_factor: 1.5,
+                ..TrainConfig::default()
+            },
+            "memory-factor",
+        ),
+    ];
+    for (config, flag) in cases {
+        let err = config.validate().unwrap_err();
+        assert!(err.to_string().contains(flag), "{flag}: {err}");
+    }
+}
+
+fn probdml(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_probdml"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The program: bad flags and missing data fail with a message naming what to fix.
+#[test]
+fn the_program_reports_bad_flags_and_missing_data() {
+    let dir = scratch("cli");
+    let d = dir.to_str().unwrap();
+    let (ok, err) = probdml(&["train", "--method", "bogus", "--out", d]);
+    assert!(
+        !ok && err.contains("method") && err.contains("lam-online"),
+        "{err}"
+    );
+    let (ok, err) = probdml(&["train", "--split", "cosine", "--out", d]);
+    assert!(!ok && err.contains("split"), "{err}");
+    let (ok, err) = probdml(&["train", "--device", "tpu", "--out", d]);
+    assert!(!ok && err.contains("device"), "{err}");
+    let (ok, err) = probdml(&[
+        "train",
+        "--data",
+        "/nonexistent/probdml-data",
+        "--epochs",
+        "1",
+        "--out",
+        d,
+    ]);
+    assert!(
+        !ok && err.contains("bash scripts/setup-data.sh")
+            && err.contains("/nonexistent/probdml-data"),
+        "{err}"
+    );
+    let (ok, err) = probdml(&["eval", "--checkpoint", "/nonexistent/ckpt"]);
+    assert!(!ok && err.contains("/nonexistent/ckpt"), "{err}");
+    // And a tiny real run through the program on synthetic data.
+    let (ok, err) = probdml(&[
+        "train",
+        "--dataset",
+        "synthetic",
+        "--epochs",
+        "1",
+        "--train-limit",
+        "320",
+        "--test-limit",
+        "100",
+        "--out",
+        d,
+    ]);
+    assert!(ok, "{err}");
+    assert!(dir.join("model.safetensors").exists() && dir.join("laplace.safetensors").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
