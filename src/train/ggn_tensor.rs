@@ -178,7 +178,8 @@ pub fn last_layer_ggn_diagonal_tensor(
                 .index_add(0, &index, &values)
                 .view([len, b, b]);
             // diag(x̃ᵀ C_k x̃)_l = Σ_i x̃_il (C_k x̃)_il.
-            let cx = ck.matmul(&x);
+            // One (len·B × B)(B × F+1) GEMM: a broadcast batched matmul takes a slow path.
+            let cx = ck.view([len * b, b]).mm(&x).view([len, b, f + 1]);
             let part = (cx * x.unsqueeze(0)).sum_dim_intlist(1i64, false, kind);
             let slice = diag.narrow(0, k0, len) + part;
             diag = diag.slice_scatter(&slice, 0, k0, k0 + len, 1);
