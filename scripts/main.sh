@@ -4,8 +4,8 @@
 # split, fixed approximation, D = 3) on Fashion-MNIST with the short default schedule, evaluates
 # it against the 10 000 MNIST digits and prints the table beside LAM Table 2.
 #
-# The default schedule (1 epoch on the full training set) trains in about 5 minutes on a 2-core
-# CPU; on a CUDA machine the same command uses the GPU. Arguments go to `probdml reproduce`:
+# The default schedule (5 epochs on the full training set, batch 64) trains in about 4 minutes on
+# an idle 2-core CPU; on a CUDA machine the same command uses the GPU. Arguments go to `probdml reproduce`:
 #   bash scripts/main.sh --paper          # the full protocol: 4 methods, 20 epochs, 5 seeds
 #   bash scripts/main.sh --epochs 20      # LAM online only, 20 epochs
 set -euo pipefail

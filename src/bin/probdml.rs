@@ -150,7 +150,7 @@ struct ReproduceArgs {
     /// The full protocol: deterministic, MC dropout, LAM post-hoc and online, 20 epochs, 5 seeds.
     #[arg(long)]
     paper: bool,
-    /// Epochs (default: 1 for the short run, 20 with --paper).
+    /// Epochs (default: 5 for the short run, 20 with --paper).
     #[arg(long)]
     epochs: Option<usize>,
     /// Seeds per method (default: 1, 5 with --paper).
@@ -247,7 +247,7 @@ fn label(config: &TrainConfig) -> String {
 
 fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
     let (device, data) = setup(&a.common)?;
-    let epochs = a.epochs.unwrap_or(if a.paper { 20 } else { 1 });
+    let epochs = a.epochs.unwrap_or(if a.paper { 20 } else { 5 });
     let seeds = a.seeds.unwrap_or(if a.paper { 5 } else { 1 });
     if seeds == 0 {
         return Err(TrainError::config("seeds", 0, "must be >= 1"));
