@@ -134,6 +134,24 @@ fn checkpoints_resume_and_reevaluate() {
         again, summary.metrics,
         "eval of the checkpoint differs from the run's own evaluation"
     );
+    // The sample-free OOD diagnosis of a LAM checkpoint: every AUROC is a probability, and the
+    // posterior spread exists because the checkpoint carries Λ.
+    let d = run::diagnose_ood(&trained, &load_data(&two, &data).unwrap(), Device::Cpu).unwrap();
+    let spread = d
+        .auroc_posterior_spread
+        .expect("a LAM checkpoint has a posterior");
+    for v in [
+        d.auroc_feature_norm,
+        d.auroc_inverse_output_norm,
+        d.auroc_isotropic_spread,
+        spread,
+    ] {
+        assert!((0.0..=1.0).contains(&v), "{d:?}");
+    }
+    assert!(
+        d.mean_feature_norm.0 > 0.0 && d.mean_output_norm.1 > 0.0,
+        "{d:?}"
+    );
     // A different configuration in the same folder is refused, not silently mixed.
     let other = TrainConfig {
         latent_dim: 8,

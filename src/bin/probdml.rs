@@ -3,6 +3,8 @@
 //! ```text
 //! probdml train      --method lam-online --split arccos --approximation fixed --epochs 20 --out runs/x
 //! probdml eval       --checkpoint runs/x
+//! probdml posthoc    --checkpoint runs/det --out runs/posthoc
+//! probdml diagnose   --checkpoint runs/posthoc   # sample-free OOD scores
 //! probdml reproduce  [--paper]        # the LAM Table 2 rows beside the paper's
 //! ```
 
@@ -37,6 +39,8 @@ enum Command {
     Eval(EvalArgs),
     /// LAM post-hoc on a deterministic checkpoint: Hessian pass, then evaluation.
     Posthoc(PosthocArgs),
+    /// Sample-free OOD scores of a checkpoint (feature norm, output norm, posterior spread).
+    Diagnose(EvalArgs),
     /// Train and evaluate the table's methods and print them beside LAM Table 2.
     Reproduce(ReproduceArgs),
 }
@@ -385,6 +389,16 @@ fn real_main() -> TrainResult<()> {
                 summary: MetricsSummary::from(&summary.metrics),
             };
             println!("{}", format_table(&[row]));
+        }
+        Command::Diagnose(a) => {
+            let (device, data_dir) = setup(&a.common)?;
+            let trained = run::load_trained(&a.checkpoint, device)?;
+            let data = run::load_data(&trained.config, &data_dir)?;
+            let d = run::diagnose_ood(&trained, &data, device)?;
+            match serde_json::to_string_pretty(&d) {
+                Ok(s) => println!("{s}"),
+                Err(e) => eprintln!("cannot print the diagnosis: {e}"),
+            }
         }
         Command::Reproduce(a) => reproduce(&a)?,
     }
