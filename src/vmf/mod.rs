@@ -60,6 +60,9 @@ mod sampler;
 mod sphere_area;
 
 pub use complement::mean_resultant_length_complement;
+// `(1 − A_M, A_M')` and the unit check, for the vMF divergences of `nivmf`.
+pub(crate) use complement::complement_and_slope;
+pub(crate) use density::require_unit;
 pub use density::{log_density, unit_norm_tolerance};
 pub use entropy::{entropy, kl_to_uniform};
 pub use kappa::{kappa_mle, kappa_sra};

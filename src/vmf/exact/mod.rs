@@ -23,6 +23,8 @@ pub use density::log_density;
 pub use entropy::{entropy, kl_to_uniform};
 pub use kappa::{kappa_mle, kappa_sra, mean_resultant_length_complement};
 pub use marginal::{CosineMarginal, KAPPA_MAX};
+// The angular kernel and its peak hints, for the sphere quadrature of `quadrature::sphere`.
+pub(crate) use marginal::{ladder, Kernel};
 pub use mean_resultant::{lam_uncertainty, mean_resultant};
 pub use normaliser::{
     log_norm_const, log_norm_const_dd, mean_resultant_length, mean_resultant_length_dd,

@@ -1,0 +1,146 @@
+//! The nivMF density: the exactly normalised change of variables and the paper's heuristic
+//! (nivMF eq. (4), Supp. B; spec 06).
+
+use super::parameters::{require_concentrations, require_len};
+use crate::error::{require_sphere_dim, Result};
+use crate::vmf::{log_norm_const, require_unit};
+
+/// Validates `(x, μ, κ)` for a nivMF density and returns `M`.
+pub(crate) fn check_nivmf_args(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<usize> {
+    let dim = require_sphere_dim("mu", mu.len())?;
+    require_len("x", x, dim)?;
+    require_concentrations("kappas", kappas, dim)?;
+    require_unit("mu", mu)?;
+    require_unit("x", x)?;
+    Ok(dim)
+}
+
+/// The pieces of `ln f` that do not depend on the scale of `K`: with `k' = κ/κ_max`,
+/// `(κ̃, Σ ln k'_m, ln‖K'x‖, (K'x)ᵀ(K'μ)·κ_max/(‖K'x‖ ‖K'μ‖)·…)`.
+pub(crate) struct NivmfTerms {
+    /// `κ̃ = ‖Kμ‖`.
+    pub(crate) kappa_tilde: f64,
+    /// `κ̃ s(Kx, Kμ) = (Kx)ᵀ(Kμ)/‖Kx‖`, the exponent.
+    pub(crate) exponent: f64,
+    /// `ln det K − M ln‖Kx‖ = Σ ln k'_m − M ln‖K'x‖`: the log Jacobian of `g(x) = Kx/‖Kx‖`.
+    pub(crate) log_jacobian: f64,
+}
+
+impl NivmfTerms {
+    /// Computes the terms; `K` is rescaled by its largest entry (a power-free division), so that
+    /// `M ln κ_max` never appears and nothing overflows for entries up to `f64::MAX`.
+    pub(crate) fn new(x: &[f64], mu: &[f64], kappas: &[f64]) -> Self {
+        let kmax = kappas.iter().fold(0.0_f64, |m, &k| m.max(k));
+        let (mut kx2, mut kmu2, mut cross, mut log_det) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
+        for ((&xi, &mi), &ki) in x.iter().zip(mu).zip(kappas) {
+            let k = ki / kmax;
+            let (a, b) = (k * xi, k * mi);
+            kx2 = a.mul_add(a, kx2);
+            kmu2 = b.mul_add(b, kmu2);
+            cross = a.mul_add(b, cross);
+            log_det += k.ln();
+        }
+        let norm_kx = kx2.sqrt();
+        let dim = x.len() as f64;
+        Self {
+            kappa_tilde: kmax * kmu2.sqrt(),
+            exponent: kmax * (cross / norm_kx),
+            log_jacobian: log_det - dim * norm_kx.ln(),
+        }
+    }
+}
+
+/// The exactly normalised nivMF log density at `x ∈ S^{M−1}`, `K = diag(kappas)`.
+///
+/// # Formula
+///
+/// $$ f(x) = C_M(\tilde\kappa)\,\frac{\det K}{\lVert Kx\rVert^M}\,
+///    \exp\!\big(\tilde\kappa\, s(Kx, K\mu)\big),\qquad \tilde\kappa = \lVert K\mu\rVert,\quad
+///    s(a,b) = \frac{a^\top b}{\lVert a\rVert\lVert b\rVert} $$
+///
+/// (spec 06). `X = g⁻¹(Y)` with `Y ~ vMF(Kμ/κ̃, κ̃)` and `g(x) = Kx/‖Kx‖`, a bijection of the
+/// sphere whose surface Jacobian is `det K/‖Kx‖^M` (for a linear map `A`, the push-forward of the
+/// surface measure under `x ↦ Ax/‖Ax‖` has density `|det A|^{−1}‖A^{−1}y‖^{−M}`, the angular
+/// central Gaussian computation). The paper's eq. (4) uses `D(K) = det K/κ̃` instead of the
+/// Jacobian (Supp. B) and does not integrate to 1 ([`log_density_heuristic`]). `K = cI` gives
+/// exactly `vMF(μ, c)`.
+///
+/// Computed with `K` divided by its largest entry (the Jacobian and the exponent are invariant),
+/// so `det K` never overflows. Error budget: `|Δ| ≤ 4·10⁻¹⁵·max(1, |ln C_M(κ̃)| + |κ̃ s| +
+/// |ln Jacobian|)` against [`exact::log_density`](super::exact::log_density); normalisation proved by
+/// quadrature on `S¹`, `S²` and Monte Carlo up to `M = 64` (`proofs/nivmf_density.rs`).
+///
+/// # Errors
+///
+/// * [`Error::InvalidDimension`](crate::Error::InvalidDimension) if `len(μ) < 2`;
+/// * [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if `len(x)` or `len(kappas)`
+///   differs from `len(μ)`;
+/// * [`Error::NotFiniteElement`](crate::Error::NotFiniteElement) /
+///   [`Error::OutOfDomain`](crate::Error::OutOfDomain) if a concentration is not finite or `≤ 0`;
+/// * [`Error::NotFinite`](crate::Error::NotFinite) / [`Error::NotUnitVector`](crate::Error::NotUnitVector)
+///   if `x` or `μ` has a non-finite entry or is not unit within
+///   [`vmf::unit_norm_tolerance`](crate::vmf::unit_norm_tolerance)`(M)`.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::nivmf::log_density;
+/// use probdml::vmf;
+/// // K = cI is the vMF with κ = c.
+/// let (x, mu) = ([0.6, 0.0, 0.8], [0.0, 0.0, 1.0]);
+/// let iso = log_density(&x, &mu, &[7.0, 7.0, 7.0]).unwrap();
+/// assert!((iso - vmf::log_density(&x, &mu, 7.0).unwrap()).abs() < 1e-14);
+/// // A non-isotropic K: at the mode direction μ = e₃ the Jacobian is det K / κ₃³.
+/// let k = [2.0, 5.0, 9.0];
+/// let want = vmf::log_norm_const(3, 9.0) + (2.0_f64 * 5.0 / 81.0).ln() + 9.0;
+/// assert!((log_density(&mu, &mu, &k).unwrap() - want).abs() < 1e-13);
+/// assert!(log_density(&x, &mu, &[1.0, 0.0, 1.0]).is_err());
+/// ```
+pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
+    let dim = check_nivmf_args(x, mu, kappas)?;
+    let t = NivmfTerms::new(x, mu, kappas);
+    Ok(log_norm_const(dim, t.kappa_tilde) + t.log_jacobian + t.exponent)
+}
+
+/// The paper's nivMF "density" `f_h` (nivMF eq. (4), Supp. B eq. (22)), with the heuristic
+/// normaliser `D(K) = Πκ_m/‖Kμ‖`. It is **not** a probability density: kept to reproduce the
+/// paper.
+///
+/// # Formula
+///
+/// $$ f_h(x) = C_M(\tilde\kappa)\,\frac{\prod_m \kappa_m}{\tilde\kappa}\,
+///    \exp\!\big(\tilde\kappa\, s(Kx, K\mu)\big),\qquad \frac{f_h(x)}{f(x)} =
+///    \frac{\lVert Kx\rVert^M}{\tilde\kappa} $$
+///
+/// (nivMF eqs. (4), (19)–(22)). Its total mass is `E_f[‖Kx‖^M]/κ̃`, not 1: `27.75` at `M = 3`,
+/// `K = diag(2, 5, 9)`, `μ = (1,1,1)/√3` (spec 06; `proofs/nivmf_density.rs`), and `K = cI` gives
+/// `c^{M−1}·vMF(μ, c)`, as the paper notes. The logarithm is computed without forming `det K`
+/// (as [`log_density`]).
+///
+/// # Errors
+///
+/// As [`log_density`].
+///
+/// # Examples
+///
+/// ```
+/// use probdml::nivmf::{log_density, log_density_heuristic};
+/// let (x, mu) = ([0.6, 0.0, 0.8], [0.0, 0.0, 1.0]);
+/// let k = [2.0, 5.0, 9.0];
+/// let norm_kx = ((2.0 * 0.6_f64).powi(2) + (9.0 * 0.8_f64).powi(2)).sqrt();
+/// let ratio = log_density_heuristic(&x, &mu, &k).unwrap() - log_density(&x, &mu, &k).unwrap();
+/// assert!((ratio - (3.0 * norm_kx.ln() - 9.0_f64.ln())).abs() < 1e-13);
+/// // K = cI: c^{M−1} times the vMF.
+/// let iso = log_density_heuristic(&x, &mu, &[7.0; 3]).unwrap();
+/// let vmf = probdml::vmf::log_density(&x, &mu, 7.0).unwrap();
+/// assert!((iso - vmf - 2.0 * 7.0_f64.ln()).abs() < 1e-13);
+/// ```
+pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
+    let dim = check_nivmf_args(x, mu, kappas)?;
+    let t = NivmfTerms::new(x, mu, kappas);
+    // ln D(K) = ln det K − ln κ̃ = (Σ ln k'_m + M ln κ_max) − ln κ̃; with the Jacobian term
+    // ln det K − M ln‖Kx‖ already formed: ln D = log_jacobian + M ln‖Kx‖ − ln κ̃.
+    let kmax = kappas.iter().fold(0.0_f64, |m, &k| m.max(k));
+    let log_det = kappas.iter().map(|&k| (k / kmax).ln()).sum::<f64>() + dim as f64 * kmax.ln();
+    Ok(log_norm_const(dim, t.kappa_tilde) + (log_det - t.kappa_tilde.ln()) + t.exponent)
+}

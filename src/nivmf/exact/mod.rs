@@ -1,0 +1,20 @@
+//! Reference twins of chapter 06, at the same names as the fast ones.
+//!
+//! * [`kl_vmf`] and [`log_ppk_vmf`] integrate their defining integrals over the sphere with the
+//!   two-coordinate reduction of [`quadrature::sphere`](crate::quadrature::sphere): the
+//!   densities are evaluated pointwise (with the 256-bit normalisers of
+//!   [`vmf::exact`](crate::vmf::exact)) and never combined into the closed forms, so agreement
+//!   checks the closed forms themselves.
+//! * [`log_density`] and [`log_density_heuristic`] evaluate the same closed forms as the fast
+//!   twins but with the 256-bit normaliser and compensated sums: the densities *are* closed forms;
+//!   what needs proving about them (mass 1, the heuristic's mass) is proved by quadrature in
+//!   `proofs/nivmf_density.rs`.
+//!
+//! Nothing here calls the fast twins in [`crate::nivmf`].
+mod density;
+mod kl;
+mod ppk;
+
+pub use density::{log_density, log_density_heuristic};
+pub use kl::kl_vmf;
+pub use ppk::log_ppk_vmf;
