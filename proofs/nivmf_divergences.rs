@@ -125,3 +125,159 @@ fn ppk_closed_form_matches_quadrature_on_the_grid() {
     }
     println!("PPK: largest error against quadrature {worst:.1e}");
 }
+
+/// The refutation of Supp. E eq. (39) at the spec's point, and at an antipodal pair where
+/// eq. (39) gives `2κ` instead of `2κA_M(κ)`.
+#[test]
+fn refutation_supp_e_eq_39() {
+    let (mz, mp) = ([1.0, 0.0, 0.0], [1f64.cos(), 1f64.sin(), 0.0]);
+    let quadrature = nivmf::exact::kl_vmf(&mz, 5.0, &mp, 2.0).unwrap();
+    let paper = nivmf::kl_vmf_paper(&mz, 5.0, &mp, 2.0).unwrap();
+    let corrected = nivmf::kl_vmf(&mz, 5.0, &mp, 2.0).unwrap();
+    assert!((quadrature - 1.033_723).abs() < 5e-7, "{quadrature}");
+    assert!((paper - 1.817_246).abs() < 5e-7, "{paper}");
+    assert!((paper - quadrature).abs() > 0.78);
+    assert!((corrected - quadrature).abs() <= budget::QUADRATURE * quadrature);
+    // Antipodal, equal κ: the true KL is 2κA_M(κ).
+    let anti = [-1.0, 0.0, 0.0];
+    let truth = nivmf::exact::kl_vmf(&mz, 5.0, &anti, 5.0).unwrap();
+    let paper = nivmf::kl_vmf_paper(&mz, 5.0, &anti, 5.0).unwrap();
+    assert!((truth - 10.0 * vmf::exact::mean_resultant_length(3, 5.0)).abs() < 1e-10);
+    assert!((paper - 10.0).abs() < 1e-13);
+}
+
+/// Claim 2: the closed form in double-double (256-bit `ln C_M` and `A_M` as double-double
+/// pairs) at `μ_p = μ_z`, `κ_p = κ_z + δ`, where `ln C_M(κ_z) − ln C_M(κ_p) ≈ A_M δ` cancels
+/// against `A_M(κ_z)(κ_z − κ_p) = −A_Mδ` to leave `KL ≈ A_M'δ²/2`.
+fn kl_same_direction_dd(dim: usize, kz: f64, delta: f64) -> f64 {
+    let kp = kz + delta;
+    let (cz, czl) = vmf::exact::log_norm_const_dd(dim, kz);
+    let (cp, cpl) = vmf::exact::log_norm_const_dd(dim, kp);
+    let (a, al) = vmf::exact::mean_resultant_length_dd(dim, kz);
+    // A·(κ_z − κ_p) = −A·δ with δ = κ_p − κ_z exact (test inputs are chosen so).
+    assert_eq!(kp - kz, delta);
+    let p = a * delta;
+    let e = a.mul_add(delta, -p);
+    // (c_z − c_p) − (p + e + a_lo δ); c_z − c_p and (c_z − c_p) − p are exact (Sterbenz).
+    let t = cz - cp;
+    (t - p) + ((czl - cpl) - e - al * delta)
+}
+
+#[test]
+fn kl_is_accurate_where_the_normalisers_cancel() {
+    let mut worst: f64 = 0.0;
+    for &dim in &[2usize, 3, 64, 512] {
+        for &kz in &[10.0_f64, 1e3, 1e4] {
+            for &rel in &[1e-6_f64, 1e-3, 0.1, -0.1] {
+                // δ a power of two near rel·κ_z, so that κ_z + δ − κ_z = δ exactly.
+                let delta = (2f64).powi((rel * kz).abs().log2().round() as i32) * rel.signum();
+                let want = kl_same_direction_dd(dim, kz, delta);
+                let (mz, _) = pair(dim, 0.0);
+                let got = nivmf::kl_vmf(&mz, kz, &mz, kz + delta).unwrap();
+                let err = (got - want).abs() / want;
+                worst = worst.max(err);
+                assert!(
+                    err <= budget::NIVMF_KL_NEAR,
+                    "M = {dim}, κ_z = {kz}, δ = {delta}: fast {got}, double-double {want}"
+                );
+                // The paper-style direct difference loses this value entirely at large κ.
+            }
+        }
+    }
+    println!("KL near κ_z = κ_p: largest relative error {worst:.1e}");
+}
+
+/// Claim 2: `KL ≥ 0`, `= 0` iff equal, and the uniform limit `κ_p = 0`.
+#[test]
+fn kl_is_a_divergence_with_the_uniform_limit() {
+    for &dim in &DIMS {
+        for &kz in &KAPPAS {
+            let (mz, mp) = pair(dim, 1.0);
+            assert_eq!(nivmf::kl_vmf(&mz, kz, &mz, kz).unwrap(), 0.0);
+            let to_uniform = nivmf::kl_vmf(&mz, kz, &mp, 0.0).unwrap();
+            let want = vmf::kl_to_uniform(dim, kz);
+            assert!(
+                (to_uniform - want).abs() <= budget::NIVMF_KL_NEAR * want,
+                "M = {dim}, κ = {kz}: {to_uniform} vs kl_to_uniform {want}"
+            );
+            for &kp in &[0.5 * kz, 2.0 * kz] {
+                assert!(nivmf::kl_vmf(&mz, kz, &mp, kp).unwrap() > 0.0);
+                assert!(nivmf::kl_vmf(&mz, kz, &mz, kp).unwrap() > 0.0);
+            }
+        }
+    }
+}
+
+/// Claim 3: `d_B ≥ 0` with equality iff equal, symmetry, and `ν_z + ν_p = 0`.
+#[test]
+fn ppk_identities() {
+    for &dim in &DIMS {
+        for &kz in &KAPPAS {
+            let (mz, mp) = pair(dim, 0.7);
+            let nz = scaled(&mz, kz);
+            assert_eq!(nivmf::bhattacharyya_distance(&nz, &nz).unwrap(), 0.0);
+            for &(kp, angle) in &[(kz, 1e-6), (kz * (1.0 + 1e-9), 0.0), (2.0 * kz, 0.7)] {
+                let (_, mq) = pair(dim, angle);
+                let np = scaled(if angle == 0.7 { &mp } else { &mq }, kp);
+                let d = nivmf::bhattacharyya_distance(&nz, &np).unwrap();
+                assert!(d > 0.0, "M = {dim}, κ = {kz}: d_B = {d}");
+                for &gamma in &[0.5, 1.0, 2.0] {
+                    let ab = nivmf::log_ppk_vmf(gamma, &nz, &np).unwrap();
+                    let ba = nivmf::log_ppk_vmf(gamma, &np, &nz).unwrap();
+                    assert!((ab - ba).abs() <= 4.0 * f64::EPSILON * ab.abs().max(1.0));
+                }
+            }
+            // ν_z + ν_p = 0: ρ^γζ^γ is uniform up to a constant.
+            let neg: Vec<f64> = nz.iter().map(|v| -v).collect();
+            for &gamma in &[0.5, 1.0, 2.0] {
+                let got = nivmf::log_ppk_vmf(gamma, &nz, &neg).unwrap();
+                let (c, c0) = (vmf::log_norm_const(dim, kz), vmf::log_norm_const(dim, 0.0));
+                let want = 2.0 * gamma * c - c0;
+                // `want` itself cancels (to ≈ −κ²/(2M) at γ = ½): judge on the summands' scale.
+                let scale = (2.0 * gamma * c.abs() + c0.abs()).max(1.0);
+                assert!((got - want).abs() <= 1e-14 * scale, "{got} vs {want}");
+                if gamma == 0.5 && kz <= 1e-3 {
+                    // There it is ln(C_M(κ)/C_M(0)) = −ln ₀F₁(; M/2; κ²/4)
+                    // = −κ²/(2M) + κ⁴/(4M²(M+2)) + O(κ⁶), kept to full relative accuracy.
+                    let m = dim as f64;
+                    let series = -kz * kz / (2.0 * m) + kz.powi(4) / (4.0 * m * m * (m + 2.0));
+                    assert!((got - series).abs() <= 1e-11 * series.abs(), "{got} vs {series}");
+                }
+            }
+        }
+    }
+}
+
+fn unit_vector(dim: usize) -> impl Strategy<Value = Vec<f64>> {
+    prop::collection::vec(-1.0f64..1.0, dim).prop_filter_map("non-zero", |v| {
+        let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        (n > 1e-3).then(|| v.iter().map(|x| x / n).collect())
+    })
+}
+
+fn divergence_case() -> impl Strategy<Value = (Vec<f64>, f64, Vec<f64>, f64)> {
+    prop::sample::select(DIMS.to_vec()).prop_flat_map(|dim| {
+        (
+            unit_vector(dim),
+            support::log_uniform(1e-3, 1e4),
+            unit_vector(dim),
+            support::log_uniform(1e-3, 1e4),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(support::config(24, 0x0006_0001))]
+
+    /// Claims 1 and 3 on random directions and concentrations.
+    #[test]
+    fn random_pairs_match_quadrature((mz, kz, mp, kp) in divergence_case()) {
+        let fast = nivmf::kl_vmf(&mz, kz, &mp, kp).unwrap();
+        let exact = nivmf::exact::kl_vmf(&mz, kz, &mp, kp).unwrap();
+        prop_assert!((fast - exact).abs() <= budget::QUADRATURE * exact, "KL {fast} vs {exact}");
+        let (nz, np) = (scaled(&mz, kz), scaled(&mp, kp));
+        let fast = nivmf::log_ppk_vmf(0.5, &nz, &np).unwrap();
+        let exact = nivmf::exact::log_ppk_vmf(0.5, &nz, &np).unwrap();
+        prop_assert!((fast - exact).abs() <= budget::QUADRATURE * exact.abs().max(1.0));
+    }
+}

@@ -100,6 +100,11 @@ pub mod budget {
     /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// Chapter-06 KL between vMFs (and `d_B`) where `κ_z ≈ κ_p`: relative `10⁻¹²` against the
+    /// closed form in double-double. The fast KL is a Bregman integral of `A_M'` (10-point
+    /// Gauss–Legendre, each node relatively accurate to a few `10⁻¹⁴`), so its relative error
+    /// does not grow as the two `ln C_M` cancel.
+    pub const NIVMF_KL_NEAR: f64 = 1e-12;
 }
 
 /// Every derivation in the crate.

@@ -16,14 +16,24 @@ pub(crate) struct PairNorms {
 
 impl PairNorms {
     pub(crate) fn new(nu_z: &[f64], nu_p: &[f64], kappa_z: f64, kappa_p: f64) -> Self {
-        let (mut sum, mut cross) = (0.0_f64, 0.0_f64);
+        // The three norms by the same (naive, fused) recurrence, so that ν_z = ν_p gives
+        // ‖ν_z + ν_p‖ = 2κ_z exactly (the squares of 2a are 4a², exactly) and d_B = 0 exactly.
+        let (mut zz, mut pp, mut sum, mut cross) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
         for (&a, &b) in nu_z.iter().zip(nu_p) {
+            zz = a.mul_add(a, zz);
+            pp = b.mul_add(b, pp);
             let s = a + b;
             sum = s.mul_add(s, sum);
             let c = kappa_p * a - kappa_z * b;
             cross = c.mul_add(c, cross);
         }
-        let kappa_sum = sum.sqrt();
+        let (kappa_z, kappa_p, kappa_sum) = if sum.is_finite() && zz.is_finite() && pp.is_finite() {
+            (zz.sqrt(), pp.sqrt(), sum.sqrt())
+        } else {
+            // Entries beyond ~10¹⁵⁴: the overflow-safe norms.
+            let s: Vec<f64> = nu_z.iter().zip(nu_p).map(|(a, b)| a + b).collect();
+            (kappa_z, kappa_p, crate::compensated::norm2(&s))
+        };
         // κ_z + κ_p − ‖ν_z + ν_p‖ = 2(κ_zκ_p − ν_zᵀν_p)/(κ_z + κ_p + ‖ν_z + ν_p‖), and
         // κ_zκ_p − ν_zᵀν_p = ‖κ_pν_z − κ_zν_p‖²/(2κ_zκ_p): a sum of squares, no cancellation.
         let norm_gap = if kappa_z > 0.0 && kappa_p > 0.0 {
