@@ -241,7 +241,10 @@ fn ppk_identities() {
                     // = −κ²/(2M) + κ⁴/(4M²(M+2)) + O(κ⁶), kept to full relative accuracy.
                     let m = dim as f64;
                     let series = -kz * kz / (2.0 * m) + kz.powi(4) / (4.0 * m * m * (m + 2.0));
-                    assert!((got - series).abs() <= 1e-11 * series.abs(), "{got} vs {series}");
+                    assert!(
+                        (got - series).abs() <= 1e-11 * series.abs(),
+                        "{got} vs {series}"
+                    );
                 }
             }
         }
