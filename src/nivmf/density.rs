@@ -2,6 +2,7 @@
 //! (nivMF eq. (4), Supp. B; spec 06).
 
 use super::parameters::{require_concentrations, require_len};
+use crate::compensated::norm2;
 use crate::error::{require_sphere_dim, Result};
 use crate::vmf::{log_norm_const, require_unit};
 
@@ -15,37 +16,47 @@ pub(crate) fn check_nivmf_args(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<
     Ok(dim)
 }
 
-/// The pieces of `ln f` that do not depend on the scale of `K`: with `k' = κ/κ_max`,
-/// `(κ̃, Σ ln k'_m, ln‖K'x‖, (K'x)ᵀ(K'μ)·κ_max/(‖K'x‖ ‖K'μ‖)·…)`.
+/// The three pieces of `ln f` besides `ln C_M(κ̃)`.
 pub(crate) struct NivmfTerms {
     /// `κ̃ = ‖Kμ‖`.
     pub(crate) kappa_tilde: f64,
     /// `κ̃ s(Kx, Kμ) = (Kx)ᵀ(Kμ)/‖Kx‖`, the exponent.
     pub(crate) exponent: f64,
-    /// `ln det K − M ln‖Kx‖ = Σ ln k'_m − M ln‖K'x‖`: the log Jacobian of `g(x) = Kx/‖Kx‖`.
+    /// `ln det K − M ln‖Kx‖ = Σ_m ln(κ_m/‖Kx‖)`: the log Jacobian of `g(x) = Kx/‖Kx‖`.
     pub(crate) log_jacobian: f64,
 }
 
 impl NivmfTerms {
-    /// Computes the terms; `K` is rescaled by its largest entry (a power-free division), so that
-    /// `M ln κ_max` never appears and nothing overflows for entries up to `f64::MAX`.
+    /// Computes the terms. The log Jacobian is summed as `Σ ln(κ_m/‖Kx‖)`, so that
+    /// `M ln κ` never appears on its own (at `K = cI` every term is exactly 0); outside
+    /// `κ_m ∈ [10⁻¹⁴⁰, 10¹⁴⁰]` the norms are taken with the overflow-safe scaled sums.
     pub(crate) fn new(x: &[f64], mu: &[f64], kappas: &[f64]) -> Self {
-        let kmax = kappas.iter().fold(0.0_f64, |m, &k| m.max(k));
-        let (mut kx2, mut kmu2, mut cross, mut log_det) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
-        for ((&xi, &mi), &ki) in x.iter().zip(mu).zip(kappas) {
-            let k = ki / kmax;
-            let (a, b) = (k * xi, k * mi);
-            kx2 = a.mul_add(a, kx2);
-            kmu2 = b.mul_add(b, kmu2);
-            cross = a.mul_add(b, cross);
-            log_det += k.ln();
-        }
-        let norm_kx = kx2.sqrt();
-        let dim = x.len() as f64;
+        let (kmin, kmax) = kappas
+            .iter()
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), &k| (lo.min(k), hi.max(k)));
+        let (norm_kx, kappa_tilde, exponent) = if kmin >= 1e-140 && kmax <= 1e140 {
+            let (mut kx2, mut kmu2, mut cross) = (0.0_f64, 0.0_f64, 0.0_f64);
+            for ((&xi, &mi), &k) in x.iter().zip(mu).zip(kappas) {
+                let (a, b) = (k * xi, k * mi);
+                kx2 = a.mul_add(a, kx2);
+                kmu2 = b.mul_add(b, kmu2);
+                cross = a.mul_add(b, cross);
+            }
+            let norm_kx = kx2.sqrt();
+            (norm_kx, kmu2.sqrt(), cross / norm_kx)
+        } else {
+            let kx: Vec<f64> = x.iter().zip(kappas).map(|(a, k)| a * k).collect();
+            let kmu: Vec<f64> = mu.iter().zip(kappas).map(|(a, k)| a * k).collect();
+            let norm_kx = norm2(&kx);
+            let cross = kx.iter().zip(&kmu).map(|(a, b)| (a / norm_kx) * b).sum::<f64>();
+            (norm_kx, norm2(&kmu), cross)
+        };
+        let ln_norm_kx = norm_kx.ln();
+        let log_jacobian = kappas.iter().map(|k| k.ln() - ln_norm_kx).sum::<f64>();
         Self {
-            kappa_tilde: kmax * kmu2.sqrt(),
-            exponent: kmax * (cross / norm_kx),
-            log_jacobian: log_det - dim * norm_kx.ln(),
+            kappa_tilde,
+            exponent,
+            log_jacobian,
         }
     }
 }
@@ -65,8 +76,7 @@ impl NivmfTerms {
 /// Jacobian (Supp. B) and does not integrate to 1 ([`log_density_heuristic`]). `K = cI` gives
 /// exactly `vMF(μ, c)`.
 ///
-/// Computed with `K` divided by its largest entry (the Jacobian and the exponent are invariant),
-/// so `det K` never overflows. Error budget: `|Δ| ≤ 4·10⁻¹⁵·max(1, |ln C_M(κ̃)| + |κ̃ s| +
+/// `ln det K − M ln‖Kx‖` is summed as `Σ ln(κ_m/‖Kx‖)`, so `det K` never overflows. Error budget: `|Δ| ≤ 4·10⁻¹⁵·max(1, |ln C_M(κ̃)| + |κ̃ s| +
 /// |ln Jacobian|)` against [`exact::log_density`](super::exact::log_density); normalisation proved by
 /// quadrature on `S¹`, `S²` and Monte Carlo up to `M = 64` (`proofs/nivmf_density.rs`).
 ///
@@ -138,9 +148,9 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let dim = check_nivmf_args(x, mu, kappas)?;
     let t = NivmfTerms::new(x, mu, kappas);
-    // ln D(K) = ln det K − ln κ̃ = (Σ ln k'_m + M ln κ_max) − ln κ̃; with the Jacobian term
-    // ln det K − M ln‖Kx‖ already formed: ln D = log_jacobian + M ln‖Kx‖ − ln κ̃.
-    let kmax = kappas.iter().fold(0.0_f64, |m, &k| m.max(k));
-    let log_det = kappas.iter().map(|&k| (k / kmax).ln()).sum::<f64>() + dim as f64 * kmax.ln();
-    Ok(log_norm_const(dim, t.kappa_tilde) + (log_det - t.kappa_tilde.ln()) + t.exponent)
+    // ln D(K) = ln det K − ln κ̃ = log_jacobian + M ln‖Kx‖ − ln κ̃, summed without forming
+    // the large ln det K on its own: Σ ln(κ_m/κ̃) + (M − 1) ln κ̃.
+    let ln_kt = t.kappa_tilde.ln();
+    let log_d = kappas.iter().map(|k| k.ln() - ln_kt).sum::<f64>() + (dim as f64 - 1.0) * ln_kt;
+    Ok(log_norm_const(dim, t.kappa_tilde) + log_d + t.exponent)
 }
