@@ -133,6 +133,17 @@ pub mod budget {
     /// Gauss–Legendre, each node relatively accurate to a few `10⁻¹⁴`), so its relative error
     /// does not grow as the two `ln C_M` cancel.
     pub const NIVMF_KL_NEAR: f64 = 1e-12;
+    /// ProxyNCA++ loss and distances, fast against the reference (256-bit ln C_M, compensated
+    /// sums): `|Δ| ≤ 10⁻¹²·max(1, |·|)`; the distances are differences of normalisers of size
+    /// up to ~10³ at the tested M, each within `4·10⁻¹⁵` relative.
+    pub const NIVMF_PROXY_LOSS: f64 = 1e-12;
+    /// ProxyNCA++ analytic gradients against forward-mode (`num-dual`) derivatives of the loss
+    /// written with elementary `ln C_3`, `A_3`: relative `10⁻⁹` of the largest entry (the fast
+    /// `A_M` and `ln C_M` against the elementary `coth`, `ln sinh`, amplified by `1/t` and the sums).
+    pub const NIVMF_PROXY_GRADIENT: f64 = 1e-9;
+    /// ProxyNCA++ gradients against the reference's 4th-order central differences: relative
+    /// `10⁻⁷` of the largest entry (truncation `O(h⁴)` at `h = 10⁻³`, rounding `~ε·|L|/h`).
+    pub const NIVMF_PROXY_FD: f64 = 1e-7;
 }
 
 /// Builds [`DERIVATIONS`] from entries of the form

@@ -33,7 +33,9 @@ impl NivmfTerms {
     pub(crate) fn new(x: &[f64], mu: &[f64], kappas: &[f64]) -> Self {
         let (kmin, kmax) = kappas
             .iter()
-            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), &k| (lo.min(k), hi.max(k)));
+            .fold((f64::INFINITY, 0.0_f64), |(lo, hi), &k| {
+                (lo.min(k), hi.max(k))
+            });
         let (norm_kx, kappa_tilde, exponent) = if kmin >= 1e-140 && kmax <= 1e140 {
             let (mut kx2, mut kmu2, mut cross) = (0.0_f64, 0.0_f64, 0.0_f64);
             for ((&xi, &mi), &k) in x.iter().zip(mu).zip(kappas) {
@@ -48,7 +50,11 @@ impl NivmfTerms {
             let kx: Vec<f64> = x.iter().zip(kappas).map(|(a, k)| a * k).collect();
             let kmu: Vec<f64> = mu.iter().zip(kappas).map(|(a, k)| a * k).collect();
             let norm_kx = norm2(&kx);
-            let cross = kx.iter().zip(&kmu).map(|(a, b)| (a / norm_kx) * b).sum::<f64>();
+            let cross = kx
+                .iter()
+                .zip(&kmu)
+                .map(|(a, b)| (a / norm_kx) * b)
+                .sum::<f64>();
             (norm_kx, norm2(&kmu), cross)
         };
         let ln_norm_kx = norm_kx.ln();

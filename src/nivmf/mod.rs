@@ -57,9 +57,11 @@ mod density;
 mod kl;
 mod parameters;
 mod ppk;
+mod proxy_nca;
 mod sampler;
 
 pub use density::{log_density, log_density_heuristic};
 pub use kl::{kl_vmf, kl_vmf_paper};
 pub use ppk::{bhattacharyya_distance, expected_likelihood_distance, log_ppk_vmf};
+pub use proxy_nca::{proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
 pub use sampler::NonIsotropicVmf;

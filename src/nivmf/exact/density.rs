@@ -5,6 +5,19 @@ use crate::error::Result;
 use crate::nivmf::density::check_nivmf_args;
 use crate::vmf::exact::log_norm_const;
 
+/// `ln f(x) − ln C_M(κ̃)` (no checks): for integrands that evaluate the density many times with
+/// one normaliser.
+pub(crate) fn log_density_without_norm_const(x: &[f64], mu: &[f64], kappas: &[f64]) -> f64 {
+    let kx: Vec<f64> = x.iter().zip(kappas).map(|(a, k)| a * k).collect();
+    let kmu: Vec<f64> = mu.iter().zip(kappas).map(|(a, k)| a * k).collect();
+    let norm_kx = norm2(&kx);
+    let mut acc = Neumaier::new();
+    kappas.iter().for_each(|k| acc.add(k.ln()));
+    acc.add(-(x.len() as f64) * norm_kx.ln());
+    acc.add(dot2(&kx, &kmu) / norm_kx);
+    acc.total()
+}
+
 /// `(ln C_M(κ̃), ln det K, M ln‖Kx‖, κ̃ s(Kx, Kμ), ln κ̃)` with compensated sums.
 fn terms(x: &[f64], mu: &[f64], kappas: &[f64]) -> [f64; 5] {
     let kx: Vec<f64> = x.iter().zip(kappas).map(|(a, k)| a * k).collect();

@@ -14,7 +14,9 @@
 mod density;
 mod kl;
 mod ppk;
+mod proxy_nca;
 
 pub use density::{log_density, log_density_heuristic};
 pub use kl::kl_vmf;
 pub use ppk::log_ppk_vmf;
+pub use proxy_nca::proxy_nca_loss;
