@@ -25,6 +25,8 @@
 //!    a regression.
 
 // derivation: nivmf::proxy_nca_loss
+// derivation: nivmf::proxy_anchor_loss
+// derivation: nivmf::joint_proxy_loss
 
 #[path = "support/mod.rs"]
 mod support;
@@ -492,4 +494,49 @@ fn kl_logit_sign_regression() {
     // And descending the loss pulls z towards its proxy: −∂L/∂z has a positive component along
     // μ_p − μ_z (here −z₂ direction).
     assert!(out.grad_embeddings[1] > 0.0);
+}
+
+/// ProxyAnchor (Kim et al. 2020 eq. (4)) and the joint loss of eq. (7): fast against the
+/// reference's compensated loss and central differences; the joint gradient is the sum.
+#[test]
+fn proxy_anchor_and_joint_loss() {
+    let (z, p, k) = (embeddings(), proxies(), concentrations());
+    // Labels with two embeddings of class 2 and none of class 1: P⁺ ≠ P.
+    let labels = [2, 2, 0];
+    let batch = ProxyBatch {
+        embeddings: &z,
+        labels: &labels,
+        proxies: &p,
+        concentrations: &k,
+        dim: DIM,
+    };
+    for (alpha, delta) in [(32.0, 0.1), (4.0, -0.2)] {
+        let fast = nivmf::proxy_anchor_loss(&batch, alpha, delta).unwrap();
+        let exact = nivmf::exact::proxy_anchor_loss(&batch, alpha, delta).unwrap();
+        assert!(
+            (fast.loss - exact.loss).abs() <= budget::NIVMF_PROXY_LOSS * exact.loss.abs().max(1.0)
+        );
+        for (got, want) in [
+            (&fast.grad_embeddings, &exact.grad_embeddings),
+            (&fast.grad_proxies, &exact.grad_proxies),
+        ] {
+            let scale = max_abs(want);
+            for (a, b) in got.iter().zip(want.iter()) {
+                assert!(
+                    (a - b).abs() <= budget::NIVMF_PROXY_FD * scale,
+                    "α = {alpha}: {a} vs {b}"
+                );
+            }
+        }
+    }
+    let (samples, seed, t, omega) = (5, 11, 0.5, 0.3);
+    let joint = nivmf::joint_proxy_loss(&batch, samples, seed, t, omega, 32.0, 0.1).unwrap();
+    let nca = nivmf::proxy_nca_loss(ProxyDistance::ElNivMf { samples, seed }, &batch, t).unwrap();
+    let anchor = nivmf::proxy_anchor_loss(&batch, 32.0, 0.1).unwrap();
+    assert!((joint.loss - (nca.loss + omega * anchor.loss)).abs() <= 1e-14 * joint.loss.abs());
+    for i in 0..z.len() {
+        let want = nca.grad_embeddings[i] + omega * anchor.grad_embeddings[i];
+        assert!((joint.grad_embeddings[i] - want).abs() <= 1e-15 * want.abs().max(1.0));
+    }
+    assert_eq!(joint.grad_concentrations, nca.grad_concentrations);
 }

@@ -259,3 +259,184 @@ fn extreme_valid_input_is_finite() {
         .unwrap()
         .is_finite());
 }
+
+/// ProxyNCA++, ProxyAnchor and the joint loss.
+#[test]
+fn proxy_losses_reject_bad_input() {
+    use nivmf::{ProxyBatch, ProxyDistance};
+    let z = [1.0, 0.0, 0.0, 2.0, 1.0, 0.0];
+    let p = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let k = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let ok = ProxyBatch {
+        embeddings: &z,
+        labels: &[0, 1],
+        proxies: &p,
+        concentrations: &k,
+        dim: 3,
+    };
+    let nivmf_kind = ProxyDistance::NivMf;
+    for t in [0.0, -1.0] {
+        let e = both(
+            nivmf::proxy_nca_loss(nivmf_kind, &ok, t),
+            exact::proxy_nca_loss(nivmf_kind, &ok, t),
+        );
+        assert_eq!(
+            e,
+            Error::OutOfDomain {
+                arg: "temperature",
+                value: t,
+                rule: "the softmax temperature t must be > 0"
+            }
+        );
+    }
+    let e = both(
+        nivmf::proxy_nca_loss(nivmf_kind, &ok, f64::NAN),
+        exact::proxy_nca_loss(nivmf_kind, &ok, f64::NAN),
+    );
+    assert!(matches!(
+        e,
+        Error::NotFinite {
+            arg: "temperature",
+            ..
+        }
+    ));
+    let el = ProxyDistance::ElNivMf {
+        samples: 0,
+        seed: 1,
+    };
+    let e = both(
+        nivmf::proxy_nca_loss(el, &ok, 1.0),
+        exact::proxy_nca_loss(el, &ok, 1.0),
+    );
+    assert_eq!(
+        e,
+        Error::TooFew {
+            arg: "samples",
+            min: 1,
+            got: 0
+        }
+    );
+    let bad_label = ProxyBatch {
+        labels: &[0, 2],
+        ..ok
+    };
+    let e = both(
+        nivmf::proxy_nca_loss(nivmf_kind, &bad_label, 1.0),
+        exact::proxy_nca_loss(nivmf_kind, &bad_label, 1.0),
+    );
+    assert_eq!(
+        e,
+        Error::IndexOutOfRange {
+            arg: "labels",
+            position: 1,
+            index: 2,
+            target: "proxies",
+            len: 2
+        }
+    );
+    let ragged = ProxyBatch {
+        embeddings: &z[..5],
+        labels: &[0],
+        ..ok
+    };
+    let e = both(
+        nivmf::proxy_nca_loss(nivmf_kind, &ragged, 1.0),
+        exact::proxy_nca_loss(nivmf_kind, &ragged, 1.0),
+    );
+    assert_eq!(
+        e,
+        Error::RaggedRows {
+            arg: "embeddings",
+            len: 5,
+            dim: 3
+        }
+    );
+    let bad_k = [1.0, 2.0, 3.0, 4.0, 0.0, 6.0];
+    let neg = ProxyBatch {
+        concentrations: &bad_k,
+        ..ok
+    };
+    let e = both(
+        nivmf::proxy_nca_loss(nivmf_kind, &neg, 1.0),
+        exact::proxy_nca_loss(nivmf_kind, &neg, 1.0),
+    );
+    assert!(matches!(
+        e,
+        Error::OutOfDomain {
+            arg: "concentrations",
+            ..
+        }
+    ));
+    let short = ProxyBatch {
+        concentrations: &k[..5],
+        ..ok
+    };
+    let e = both(
+        nivmf::proxy_nca_loss(nivmf_kind, &short, 1.0),
+        exact::proxy_nca_loss(nivmf_kind, &short, 1.0),
+    );
+    assert_eq!(
+        e,
+        Error::DimensionMismatch {
+            arg: "concentrations",
+            expected: 6,
+            got: 5
+        }
+    );
+    let zero_row = [0.0, 0.0, 0.0, 2.0, 1.0, 0.0];
+    let zb = ProxyBatch {
+        embeddings: &zero_row,
+        ..ok
+    };
+    let e = both(
+        nivmf::proxy_nca_loss(ProxyDistance::Cosine, &zb, 1.0),
+        exact::proxy_nca_loss(ProxyDistance::Cosine, &zb, 1.0),
+    );
+    assert!(matches!(
+        e,
+        Error::Undefined {
+            arg: "embeddings",
+            ..
+        }
+    ));
+    // ν_z = 0 is a valid vMF (uniform) for the vMF distances.
+    assert!(nivmf::proxy_nca_loss(ProxyDistance::ElVmf, &zb, 1.0)
+        .unwrap()
+        .loss
+        .is_finite());
+    assert!(nivmf::proxy_nca_loss(ProxyDistance::KlVmf, &zb, 1.0)
+        .unwrap()
+        .loss
+        .is_finite());
+    let nan = [f64::NAN, 0.0, 0.0, 2.0, 1.0, 0.0];
+    let e = both(
+        nivmf::proxy_nca_loss(
+            ProxyDistance::L2,
+            &ProxyBatch {
+                embeddings: &nan,
+                ..ok
+            },
+            1.0,
+        ),
+        exact::proxy_nca_loss(
+            ProxyDistance::L2,
+            &ProxyBatch {
+                embeddings: &nan,
+                ..ok
+            },
+            1.0,
+        ),
+    );
+    assert_eq!(
+        e.to_string(),
+        "argument `embeddings` must be finite: element 0 is NaN"
+    );
+    let e = both(
+        nivmf::proxy_anchor_loss(&ok, 0.0, 0.1),
+        exact::proxy_anchor_loss(&ok, 0.0, 0.1),
+    );
+    assert!(matches!(e, Error::OutOfDomain { arg: "alpha", .. }));
+    let e = nivmf::joint_proxy_loss(&ok, 5, 1, 1.0, -1.0, 32.0, 0.1).unwrap_err();
+    assert!(matches!(e, Error::OutOfDomain { arg: "omega", .. }));
+    assert!(nivmf::joint_proxy_loss(&ok, 0, 1, 1.0, 1.0, 32.0, 0.1).is_err());
+}

@@ -14,9 +14,11 @@
 mod density;
 mod kl;
 mod ppk;
+mod proxy_anchor;
 mod proxy_nca;
 
 pub use density::{log_density, log_density_heuristic};
 pub use kl::kl_vmf;
 pub use ppk::log_ppk_vmf;
+pub use proxy_anchor::proxy_anchor_loss;
 pub use proxy_nca::proxy_nca_loss;

@@ -162,63 +162,10 @@ pub fn proxy_nca_loss(
             grad_concentrations: Vec::new(),
         });
     }
-    let mut z = batch.embeddings.to_vec();
-    let mut p = batch.proxies.to_vec();
-    let mut k = batch.concentrations.to_vec();
-    let eval = |z: &[f64], p: &[f64], k: &[f64]| -> Result<f64> {
-        let b = ProxyBatch {
-            embeddings: z,
-            labels: batch.labels,
-            proxies: p,
-            concentrations: k,
-            dim: batch.dim,
-        };
-        Ok(loss_only(distance, &b, temperature)?.0)
-    };
-    // Which of the three parameter vectors is perturbed: 0 = z, 1 = p, 2 = κ.
-    let derivative = |which: usize,
-                      i: usize,
-                      z: &mut Vec<f64>,
-                      p: &mut Vec<f64>,
-                      k: &mut Vec<f64>|
-     -> Result<f64> {
-        let base = [z[..].get(i), p[..].get(i), k[..].get(i)][which]
-            .copied()
-            .unwrap_or(0.0);
-        let h = 1e-3 * base.abs().max(1.0);
-        let at =
-            |delta: f64, z: &mut Vec<f64>, p: &mut Vec<f64>, k: &mut Vec<f64>| -> Result<f64> {
-                match which {
-                    0 => z[i] = base + delta,
-                    1 => p[i] = base + delta,
-                    _ => k[i] = base + delta,
-                }
-                let v = eval(z, p, k);
-                match which {
-                    0 => z[i] = base,
-                    1 => p[i] = base,
-                    _ => k[i] = base,
-                }
-                v
-            };
-        let (f1, b1) = (at(h, z, p, k)?, at(-h, z, p, k)?);
-        let (f2, b2) = (at(2.0 * h, z, p, k)?, at(-2.0 * h, z, p, k)?);
-        Ok((8.0 * (f1 - b1) - (f2 - b2)) / (12.0 * h))
-    };
-    let mut grad_embeddings = Vec::with_capacity(z.len());
-    for i in 0..z.len() {
-        grad_embeddings.push(derivative(0, i, &mut z, &mut p, &mut k)?);
-    }
-    let mut grad_proxies = Vec::with_capacity(p.len());
-    for i in 0..p.len() {
-        grad_proxies.push(derivative(1, i, &mut z, &mut p, &mut k)?);
-    }
-    let mut grad_concentrations = Vec::new();
-    if distance.uses_concentrations() {
-        for i in 0..k.len() {
-            grad_concentrations.push(derivative(2, i, &mut z, &mut p, &mut k)?);
-        }
-    }
+    let (grad_embeddings, grad_proxies, grad_concentrations) =
+        richardson_gradients(batch, distance.uses_concentrations(), |b| {
+            Ok(loss_only(distance, b, temperature)?.0)
+        })?;
     Ok(ProxyLoss {
         loss,
         distances,
@@ -226,4 +173,45 @@ pub fn proxy_nca_loss(
         grad_proxies,
         grad_concentrations,
     })
+}
+
+/// Gradients of `loss` with respect to the embeddings, the proxies and (if `with_concentrations`)
+/// the concentrations of `batch`, by the 4th-order central difference
+/// `(8(L(θ+h) − L(θ−h)) − (L(θ+2h) − L(θ−2h)))/(12h)`, `h = 10⁻³·max(1, |θ|)`.
+pub(crate) fn richardson_gradients<F: Fn(&ProxyBatch<'_>) -> Result<f64>>(
+    batch: &ProxyBatch<'_>,
+    with_concentrations: bool,
+    loss: F,
+) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let mut params = [
+        batch.embeddings.to_vec(),
+        batch.proxies.to_vec(),
+        batch.concentrations.to_vec(),
+    ];
+    let mut grads = [Vec::new(), Vec::new(), Vec::new()];
+    let blocks = if with_concentrations { 3 } else { 2 };
+    for which in 0..blocks {
+        for i in 0..params[which].len() {
+            let base = params[which][i];
+            let h = 1e-3 * base.abs().max(1.0);
+            let mut at = |delta: f64| -> Result<f64> {
+                params[which][i] = base + delta;
+                let b = ProxyBatch {
+                    embeddings: &params[0],
+                    labels: batch.labels,
+                    proxies: &params[1],
+                    concentrations: &params[2],
+                    dim: batch.dim,
+                };
+                let v = loss(&b);
+                params[which][i] = base;
+                v
+            };
+            let (f1, b1) = (at(h)?, at(-h)?);
+            let (f2, b2) = (at(2.0 * h)?, at(-2.0 * h)?);
+            grads[which].push((8.0 * (f1 - b1) - (f2 - b2)) / (12.0 * h));
+        }
+    }
+    let [gz, gp, gk] = grads;
+    Ok((gz, gp, gk))
 }
