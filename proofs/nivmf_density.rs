@@ -29,6 +29,7 @@
 
 // derivation: nivmf::log_density
 // derivation: nivmf::log_density_heuristic
+// derivation: nivmf::NonIsotropicVmf::sample
 
 #[path = "support/ks.rs"]
 mod ks;

@@ -786,6 +786,17 @@ registry! {
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
     },
+    vmf::log_norm_const_batch => {
+        fast: crate::vmf::log_norm_const_batch,
+        no_exact_because: "bit-identical to the registered vmf::log_norm_const (proved), and checked against vmf::exact::log_norm_const on a grid",
+        file: "src/vmf/normaliser_batch.rs",
+        source: "spec 01; issue 10 item 6 (one M, many κ)",
+        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
+        reason: "the scalar kernels with the order and constant hoisted: the same bits",
+        proof: "nivmf_normaliser_batch.rs",
+        bench: "nivmf.rs",
+        chapter: "06-nivmf.md",
+    },
 }
 
 /// Looks a derivation up by its registered name.

@@ -30,7 +30,9 @@ use super::kl::kl_vmf_kernel;
 use super::parameters::require_finite_entries;
 use super::ppk::{bhattacharyya_kernel, PairNorms};
 use crate::error::{require_finite, Error, Result};
-use crate::vmf::{log_norm_const, mean_resultant_length, VonMisesFisher};
+use crate::vmf::{
+    log_norm_const, log_norm_const_batch_unchecked, mean_resultant_length, VonMisesFisher,
+};
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
 
@@ -357,10 +359,10 @@ pub fn proxy_nca_loss(
                 .collect()
         })
         .collect();
-    let proxy_log_c: Vec<f64> = proxy_norms
-        .iter()
-        .map(|&k| log_norm_const(dim, k))
-        .collect();
+    let mut proxy_log_c = vec![0.0; c];
+    log_norm_const_batch_unchecked(dim, &proxy_norms, &mut proxy_log_c);
+    // EL-vMF: ‖ν_z + ν_p‖ and ln C_M of it for one row at a time, through the batched normaliser.
+    let (mut sum_norms, mut sum_log_c) = (vec![0.0; c], vec![0.0; c]);
     let kappa_rows: Vec<&[f64]> = if distance.uses_concentrations() {
         batch.concentrations.chunks_exact(dim).collect()
     } else {
@@ -377,6 +379,17 @@ pub fn proxy_nca_loss(
             .map(|v| if kz > 0.0 { v / kz } else { 0.0 })
             .collect();
         let log_cz = log_norm_const(dim, kz);
+        if distance == ProxyDistance::ElVmf {
+            for (ks, p) in sum_norms.iter_mut().zip(&proxy_rows) {
+                *ks = z
+                    .iter()
+                    .zip(*p)
+                    .map(|(a, b)| (a + b) * (a + b))
+                    .sum::<f64>()
+                    .sqrt();
+            }
+            log_norm_const_batch_unchecked(dim, &sum_norms, &mut sum_log_c);
+        }
         let draws = match distance {
             ProxyDistance::ElNivMf { samples, seed } => el_nivmf_draws(kz, dim, samples, seed, row)
                 .into_iter()
@@ -393,15 +406,7 @@ pub fn proxy_nca_loss(
             *d = match distance {
                 ProxyDistance::Cosine => -dot(&unit_z, &proxy_units[ci]),
                 ProxyDistance::L2 => z.iter().zip(p).map(|(a, b)| (a - b) * (a - b)).sum(),
-                ProxyDistance::ElVmf => {
-                    let ks = z
-                        .iter()
-                        .zip(p)
-                        .map(|(a, b)| (a + b) * (a + b))
-                        .sum::<f64>()
-                        .sqrt();
-                    log_norm_const(dim, ks) - log_cz - proxy_log_c[ci]
-                }
+                ProxyDistance::ElVmf => sum_log_c[ci] - log_cz - proxy_log_c[ci],
                 ProxyDistance::BVmf => {
                     bhattacharyya_kernel(dim, &PairNorms::new(z, p, kz, proxy_norms[ci]))
                 }
@@ -470,17 +475,12 @@ pub fn proxy_nca_loss(
                 ProxyDistance::ElVmf | ProxyDistance::BVmf => {
                     // d = ln C(γ‖ν_z+ν_p‖) − γ ln C(κ_z) − γ ln C(κ_p), γ = 1 or ½:
                     // ∂/∂ν_z = −γ² aok(γκ_s)(ν_z+ν_p) + γ aok(κ_z)ν_z.
-                    let gamma = if distance == ProxyDistance::ElVmf {
-                        1.0
+                    let (gamma, ks) = if distance == ProxyDistance::ElVmf {
+                        (1.0, sum_norms[ci])
                     } else {
-                        0.5
+                        let ks = z.iter().zip(p).map(|(a, b)| (a + b) * (a + b)).sum::<f64>();
+                        (0.5, ks.sqrt())
                     };
-                    let ks = z
-                        .iter()
-                        .zip(p)
-                        .map(|(a, b)| (a + b) * (a + b))
-                        .sum::<f64>()
-                        .sqrt();
                     let a_s = gamma * gamma * mean_resultant_over_kappa(dim, gamma * ks);
                     let a_z = gamma * mean_resultant_over_kappa(dim, kz);
                     let a_p = gamma * mean_resultant_over_kappa(dim, proxy_norms[ci]);

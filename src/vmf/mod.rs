@@ -57,6 +57,7 @@ mod kappa;
 mod mean_resultant;
 mod mean_resultant_length;
 mod normaliser;
+mod normaliser_batch;
 mod sampler;
 mod sphere_area;
 
@@ -70,5 +71,7 @@ pub use kappa::{kappa_mle, kappa_sra};
 pub use mean_resultant::{lam_uncertainty, mean_resultant, MeanResultant};
 pub use mean_resultant_length::mean_resultant_length;
 pub use normaliser::log_norm_const;
+pub use normaliser_batch::log_norm_const_batch;
+pub(crate) use normaliser_batch::log_norm_const_batch_unchecked;
 pub use sampler::VonMisesFisher;
 pub use sphere_area::log_sphere_area;

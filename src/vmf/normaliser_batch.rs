@@ -1,0 +1,76 @@
+//! ln C_M(κ) for one dimension and many concentrations (issue 10, item 6): the per-pair
+//! normalisers of the PPK and KL distances of ProxyNCA++ (`B·C` values of `κ` per batch, one `M`).
+
+use crate::error::{require_sphere_dim, Error, Result};
+use crate::special::double_double::DoubleDouble;
+use crate::special::{log_bessel_i_scaled, LN_2PI};
+
+/// Writes `ln C_M(κ_i)` into `out[i]` for every `κ_i` of `kappas`.
+///
+/// # Formula
+///
+/// $$ \ln C_M(\kappa) = -\tfrac M2\ln 2\pi - g(\tfrac M2 - 1, \kappa),\qquad
+///    g(\nu,\kappa) = \ln I_\nu(\kappa) - \nu\ln\kappa $$
+///
+/// (spec 01; nivMF eq. (2)): the same kernels as [`log_norm_const`](super::log_norm_const), with
+/// the order `ν = M/2 − 1` and the double-double constant `−(M/2) ln 2π` formed once for the
+/// batch and the input checked once. The values are bit-identical to the scalar call
+/// (`proofs/nivmf_normaliser_batch.rs`); the criterion bench `benches/nivmf.rs` measures the
+/// per-value cost against the scalar loop.
+///
+/// # Errors
+///
+/// [`Error::InvalidDimension`] for `dim < 2`; [`Error::DimensionMismatch`] if
+/// `out.len() ≠ kappas.len()`; [`Error::NotFiniteElement`] for a NaN or infinite `κ_i`,
+/// [`Error::OutOfDomain`] for a negative one.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::vmf::{log_norm_const, log_norm_const_batch};
+/// let kappas = [0.0, 1e-3, 5.0, 50.0, 1e5];
+/// let mut out = [0.0; 5];
+/// log_norm_const_batch(128, &kappas, &mut out).unwrap();
+/// for (k, v) in kappas.iter().zip(&out) {
+///     assert_eq!(*v, log_norm_const(128, *k));
+/// }
+/// assert!(log_norm_const_batch(128, &[-1.0], &mut [0.0]).is_err());
+/// ```
+pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
+    require_sphere_dim("dim", dim)?;
+    if out.len() != kappas.len() {
+        return Err(Error::DimensionMismatch {
+            arg: "out",
+            expected: kappas.len(),
+            got: out.len(),
+        });
+    }
+    if let Some(index) = kappas.iter().position(|k| !k.is_finite()) {
+        return Err(Error::NotFiniteElement {
+            arg: "kappas",
+            index,
+            value: kappas[index],
+        });
+    }
+    if let Some(&value) = kappas.iter().find(|&&k| k < 0.0) {
+        return Err(Error::OutOfDomain {
+            arg: "kappas",
+            value,
+            rule: "every concentration must be >= 0",
+        });
+    }
+    log_norm_const_batch_unchecked(dim, kappas, out);
+    Ok(())
+}
+
+/// The kernel of [`log_norm_const_batch`] without checks (`dim ≥ 2`, `κ` finite and `≥ 0`,
+/// equal lengths).
+#[inline]
+pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
+    let half_dim = dim as f64 / 2.0;
+    let constant = DoubleDouble::from_pair(LN_2PI).mul_f64(-half_dim);
+    let order = DoubleDouble::from_f64(half_dim - 1.0);
+    for (o, &k) in out.iter_mut().zip(kappas) {
+        *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+    }
+}
