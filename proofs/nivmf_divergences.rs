@@ -284,3 +284,21 @@ proptest! {
         prop_assert!((fast - exact).abs() <= budget::QUADRATURE * exact.abs().max(1.0));
     }
 }
+
+/// Refutation (spec README, item 4): the quadratic fits of Supp. A eqs. (12)–(13) hold only near
+/// the fitted range κ ∈ [10, 50]. At M = 128, κ = 200 the fit gives −11.018 against the exact
+/// 29.6039 (mpmath, `scripts/reference/nivmf_values.txt`): off by −40.6. Corrected: use
+/// `vmf::log_norm_const`, accurate to 4·10⁻¹⁵ relative for every κ.
+#[test]
+fn refutation_supp_a_quadratic_fits() {
+    let fit_128 = |k: f64| 127.0 - 0.01909 * k - 0.003355 * k * k;
+    let fit_512 = |k: f64| 868.0 - 0.0002662 * k - 0.0009685 * k * k;
+    let exact = vmf::exact::log_norm_const(128, 200.0);
+    assert!((exact - 29.603_896_232_064_597).abs() < 1e-12);
+    assert!((fit_128(200.0) - exact + 40.621_896).abs() < 1e-5);
+    // Inside the fitted range the fits are close (within 0.25 and 0.5).
+    assert!((fit_128(30.0) - vmf::exact::log_norm_const(128, 30.0)).abs() < 0.25);
+    assert!((fit_512(30.0) - vmf::exact::log_norm_const(512, 30.0)).abs() < 0.5);
+    let fast = vmf::log_norm_const(128, 200.0);
+    assert!((fast - exact).abs() <= budget::LOG_SPECIAL * exact.abs());
+}
