@@ -29,17 +29,8 @@ pub(crate) fn require_len(arg: &'static str, v: &[f64], dim: usize) -> Result<()
     }
 }
 
-/// Checks that every entry of `v` is finite.
-pub(crate) fn require_finite_entries(arg: &'static str, v: &[f64]) -> Result<()> {
-    match v.iter().position(|x| !x.is_finite()) {
-        Some(index) => Err(Error::NotFiniteElement {
-            arg,
-            index,
-            value: v[index],
-        }),
-        None => Ok(()),
-    }
-}
+/// Checks that every entry of `v` is finite ([`Error::NotFiniteElement`] naming the first).
+pub(crate) use crate::ggn::check_finite_slice as require_finite_entries;
 
 /// Checks the diagonal `κ_1…κ_M` of a nivMF concentration matrix: length `dim`, every entry
 /// finite and `> 0` (spec 06: `K = diag(κ)`, `κ_m > 0`).

@@ -372,6 +372,7 @@ pub fn proxy_nca_loss(
     let mut loss = 0.0;
     let mut row_d = vec![0.0; c];
     let mut gz = vec![0.0; dim];
+    let mut row_logs: Vec<Vec<f64>> = vec![Vec::new(); c];
     for (row, z) in batch.embeddings.chunks_exact(dim).enumerate() {
         let kz = norm(z);
         let unit_z: Vec<f64> = z
@@ -430,12 +431,12 @@ pub fn proxy_nca_loss(
                     )
                 }
                 ProxyDistance::ElNivMf { samples, .. } => {
-                    let logs: Vec<f64> = draws
-                        .iter()
-                        .map(|(_, _, x, _, _)| {
-                            nivmf_log_density_grad(x, &proxy_units[ci], kappa_rows[ci], false, None)
-                        })
-                        .collect();
+                    // ln f(x_i) for every draw, kept for the gradient pass.
+                    let logs = &mut row_logs[ci];
+                    logs.clear();
+                    logs.extend(draws.iter().map(|(_, _, x, _, _)| {
+                        nivmf_log_density_grad(x, &proxy_units[ci], kappa_rows[ci], false, None)
+                    }));
                     let top = logs.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
                     let s: f64 = logs.iter().map(|v| (v - top).exp()).sum();
                     -(top + (s / samples as f64).ln())
@@ -520,12 +521,7 @@ pub fn proxy_nca_loss(
                 }
                 ProxyDistance::ElNivMf { .. } => {
                     // d = −ln Σ_i f(x_i) + ln N: weights ω_i = f(x_i)/Σ f.
-                    let logs: Vec<f64> = draws
-                        .iter()
-                        .map(|(_, _, x, _, _)| {
-                            nivmf_log_density_grad(x, &proxy_units[ci], kappa_rows[ci], false, None)
-                        })
-                        .collect();
+                    let logs = &row_logs[ci];
                     let top = logs.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
                     let ws: Vec<f64> = logs.iter().map(|v| (v - top).exp()).collect();
                     let sum: f64 = ws.iter().sum();

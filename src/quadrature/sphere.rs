@@ -226,11 +226,10 @@ impl SpherePair {
         }
         let inner_relative = (INNER_SHARE * tol.relative).max(INNER_RELATIVE_MIN);
         let weight_power = (self.dim - 3) as i32;
-        let mut failure: Option<Error> = None;
-        let mut evaluations = 0usize;
+        let mut inner_results = InnerResults::default();
         let outer = integrate_breakpoints(
             |theta| {
-                if failure.is_some() {
+                if inner_results.failed() {
                     return 0.0;
                 }
                 let w = self.kernel.relative(theta).exp();
@@ -255,25 +254,49 @@ impl SpherePair {
                     &self.psi_points,
                     inner_tol,
                 );
-                match inner {
-                    Ok(est) => {
-                        evaluations += est.evaluations;
-                        w * est.value
-                    }
-                    Err(e) => {
-                        failure = Some(e);
-                        0.0
-                    }
-                }
+                inner_results.weigh(inner, w)
             },
             &self.theta_points,
             tol,
         );
-        if let Some(e) = failure {
+        inner_results.finish(outer)
+    }
+}
+
+/// The inner integrals of a nested quadrature: their evaluations, and the first failure (after
+/// which the outer integrand returns 0 and the failure is reported).
+#[derive(Default)]
+struct InnerResults {
+    failure: Option<Error>,
+    evaluations: usize,
+}
+
+impl InnerResults {
+    fn failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    /// `weight × inner value`, recording the evaluations or the failure.
+    fn weigh(&mut self, inner: Result<Estimate>, weight: f64) -> f64 {
+        match inner {
+            Ok(est) => {
+                self.evaluations += est.evaluations;
+                weight * est.value
+            }
+            Err(e) => {
+                self.failure = Some(e);
+                0.0
+            }
+        }
+    }
+
+    /// The outer estimate with the total count of integrand evaluations, or the first failure.
+    fn finish(self, outer: Result<Estimate>) -> Result<Estimate> {
+        if let Some(e) = self.failure {
             return Err(e);
         }
         let mut est = outer?;
-        est.evaluations = evaluations;
+        est.evaluations = self.evaluations;
         Ok(est)
     }
 }
@@ -352,11 +375,10 @@ pub fn integrate_s2<F: FnMut([f64; 3]) -> f64>(
         relative: (INNER_SHARE * tol.relative).max(INNER_RELATIVE_MIN),
     };
     let phi_points = [0.0, FRAC_PI_2, PI, 1.5 * PI, 2.0 * PI];
-    let mut failure: Option<Error> = None;
-    let mut evaluations = 0usize;
+    let mut inner_results = InnerResults::default();
     let outer = integrate_breakpoints(
         |theta| {
-            if failure.is_some() {
+            if inner_results.failed() {
                 return 0.0;
             }
             let (st, ct) = theta.sin_cos();
@@ -373,26 +395,12 @@ pub fn integrate_s2<F: FnMut([f64; 3]) -> f64>(
                 &phi_points,
                 inner_tol,
             );
-            match inner {
-                Ok(est) => {
-                    evaluations += est.evaluations;
-                    st * est.value
-                }
-                Err(e) => {
-                    failure = Some(e);
-                    0.0
-                }
-            }
+            inner_results.weigh(inner, st)
         },
         &polar_points(kappa),
         tol,
     );
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let mut est = outer?;
-    est.evaluations = evaluations;
-    Ok(est)
+    inner_results.finish(outer)
 }
 
 /// `∫_{S¹} f(x) dx` for a finite `f`, by the angle from the unit `pole`, with breakpoints for a
