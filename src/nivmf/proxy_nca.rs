@@ -373,6 +373,20 @@ pub fn proxy_nca_loss(
     let mut row_d = vec![0.0; c];
     let mut gz = vec![0.0; dim];
     let mut row_logs: Vec<Vec<f64>> = vec![Vec::new(); c];
+    // A_M(κ)/κ per proxy and, per row below, A_M(κ_z)/κ_z, A_M(κ_z), A_M'(κ_z): hoisted out of
+    // the pair loop for the vMF distances.
+    let vmf_gradients = matches!(
+        distance,
+        ProxyDistance::ElVmf | ProxyDistance::BVmf | ProxyDistance::KlVmf
+    );
+    let proxy_aok: Vec<f64> = if vmf_gradients {
+        proxy_norms
+            .iter()
+            .map(|&k| mean_resultant_over_kappa(dim, k))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for (row, z) in batch.embeddings.chunks_exact(dim).enumerate() {
         let kz = norm(z);
         let unit_z: Vec<f64> = z
@@ -380,6 +394,20 @@ pub fn proxy_nca_loss(
             .map(|v| if kz > 0.0 { v / kz } else { 0.0 })
             .collect();
         let log_cz = log_norm_const(dim, kz);
+        let (row_aok, row_a, row_slope) = if vmf_gradients {
+            let slope = if distance == ProxyDistance::KlVmf {
+                mean_resultant_slope(dim, kz)
+            } else {
+                0.0
+            };
+            (
+                mean_resultant_over_kappa(dim, kz),
+                mean_resultant_length(dim, kz),
+                slope,
+            )
+        } else {
+            (0.0, 0.0, 0.0)
+        };
         if distance == ProxyDistance::ElVmf {
             for (ks, p) in sum_norms.iter_mut().zip(&proxy_rows) {
                 *ks = z
@@ -483,8 +511,8 @@ pub fn proxy_nca_loss(
                         (0.5, ks.sqrt())
                     };
                     let a_s = gamma * gamma * mean_resultant_over_kappa(dim, gamma * ks);
-                    let a_z = gamma * mean_resultant_over_kappa(dim, kz);
-                    let a_p = gamma * mean_resultant_over_kappa(dim, proxy_norms[ci]);
+                    let a_z = gamma * row_aok;
+                    let a_p = gamma * proxy_aok[ci];
                     for i in 0..dim {
                         let s = z[i] + p[i];
                         gz[i] += g * (-a_s * s + a_z * z[i]);
@@ -494,10 +522,7 @@ pub fn proxy_nca_loss(
                 ProxyDistance::KlVmf => {
                     let kp = proxy_norms[ci];
                     let proj = dot(p, &unit_z);
-                    let slope = mean_resultant_slope(dim, kz);
-                    let aok_z = mean_resultant_over_kappa(dim, kz);
-                    let aok_p = mean_resultant_over_kappa(dim, kp);
-                    let a_z = mean_resultant_length(dim, kz);
+                    let (slope, aok_z, aok_p, a_z) = (row_slope, row_aok, proxy_aok[ci], row_a);
                     for i in 0..dim {
                         gz[i] += g
                             * (slope * (kz - proj) * unit_z[i] - aok_z * (p[i] - proj * unit_z[i]));
