@@ -520,7 +520,6 @@ pub fn proxy_nca_loss(
                     }
                 }
                 ProxyDistance::KlVmf => {
-                    let kp = proxy_norms[ci];
                     let proj = dot(p, &unit_z);
                     let (slope, aok_z, aok_p, a_z) = (row_slope, row_aok, proxy_aok[ci], row_a);
                     for i in 0..dim {
