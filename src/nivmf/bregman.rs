@@ -124,6 +124,17 @@ pub(crate) fn log_partition_bregman(dim: usize, a: f64, b: f64) -> f64 {
     half * half * sum
 }
 
+/// `A_M(κ)/κ`, continuous at `κ = 0` where it is `1/M` (the gradient of `ln C_M(‖ν‖)` is
+/// `−(A_M(κ)/κ)ν`).
+pub(crate) fn mean_resultant_over_kappa(dim: usize, kappa: f64) -> f64 {
+    let m = dim as f64;
+    if kappa * kappa < 1e-8 * m {
+        // A_M = κ/M − κ³/(M²(M+2)) + O(κ⁵): the next term is below 10⁻¹⁶ relative here.
+        return 1.0 / m - kappa * kappa / (m * m * (m + 2.0));
+    }
+    mean_resultant_length(dim, kappa) / kappa
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,15 +174,4 @@ mod tests {
             );
         }
     }
-}
-
-/// `A_M(κ)/κ`, continuous at `κ = 0` where it is `1/M` (the gradient of `ln C_M(‖ν‖)` is
-/// `−(A_M(κ)/κ)ν`).
-pub(crate) fn mean_resultant_over_kappa(dim: usize, kappa: f64) -> f64 {
-    let m = dim as f64;
-    if kappa * kappa < 1e-8 * m {
-        // A_M = κ/M − κ³/(M²(M+2)) + O(κ⁵): the next term is below 10⁻¹⁶ relative here.
-        return 1.0 / m - kappa * kappa / (m * m * (m + 2.0));
-    }
-    mean_resultant_length(dim, kappa) / kappa
 }

@@ -213,6 +213,9 @@ fn add_through_direction(out: &mut [f64], g: &[f64], unit: &[f64], length: f64, 
     }
 }
 
+/// Where [`nivmf_log_density_grad`] adds its gradients: a scale and the sinks for `x`, `μ`, `κ`.
+pub(crate) type GradientSinks<'a> = (f64, &'a mut [f64], &'a mut [f64], &'a mut [f64]);
+
 /// `ln f` of the (exact or heuristic) nivMF at the unit `x`, and optionally its gradients with
 /// respect to `x`, `μ` and `κ` (added, times `scale`, to the three outputs).
 pub(crate) fn nivmf_log_density_grad(
@@ -220,7 +223,7 @@ pub(crate) fn nivmf_log_density_grad(
     mu: &[f64],
     kappas: &[f64],
     heuristic: bool,
-    grads: Option<(f64, &mut [f64], &mut [f64], &mut [f64])>,
+    grads: Option<GradientSinks<'_>>,
 ) -> f64 {
     let dim = x.len();
     let (mut a2, mut kt2, mut cross, mut log_det) = (0.0, 0.0, 0.0, 0.0);
