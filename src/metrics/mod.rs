@@ -56,8 +56,9 @@
 
 mod binned_correlation;
 mod calibration;
+pub(crate) mod candidate_search;
+mod candidates;
 pub(crate) mod checks;
-mod distance_kernel;
 mod embeddings;
 pub mod exact;
 mod kendall;
@@ -67,14 +68,13 @@ mod retrieval;
 mod retrieval_task;
 mod score_sort;
 mod sparsification;
-mod top_k;
 
 pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification, BinnedKendall};
 pub use calibration::{
     closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error, Calibration,
     CalibrationBin,
 };
-pub use embeddings::{Distance, Embeddings};
+pub use embeddings::{Coordinates, Distance, Embeddings};
 pub use kendall::kendall_tau_b;
 pub use neighbours::{nearest_neighbours, Neighbours};
 pub use ood::{auprc, auroc, roc_curve, RocCurve};
