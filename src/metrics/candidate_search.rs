@@ -195,18 +195,20 @@ fn scan_row(
         .enumerate()
     {
         let mut keys = [0.0f32; LANES];
-        let mut hit = false;
+        // One bit per passing lane: a vector compare, then only the passing lanes.
+        let mut hits = 0u32;
         for l in 0..LANES {
             keys[l] = sc[l] - 2.0 * gc[l];
-            hit |= keys[l] <= thr;
+            hits |= u32::from(keys[l] <= thr) << l;
         }
-        if hit {
-            for (l, &key) in keys.iter().enumerate() {
-                let j = base + c * LANES + l;
-                if key <= thr && j != skip && j < end {
-                    cand.push(key, j as u32);
-                    thr = cand.threshold();
-                }
+        while hits != 0 {
+            let l = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let j = base + c * LANES + l;
+            // The threshold may have dropped since the compare.
+            if keys[l] <= thr && j != skip && j < end {
+                cand.push(keys[l], j as u32);
+                thr = cand.threshold();
             }
         }
     }
@@ -221,19 +223,18 @@ fn scan_column(g: &[f32], sq_i: f32, item: u32, cands: &mut [Candidates], thr: &
             .try_into()
             .expect("LANES thresholds");
         let mut keys = [0.0f32; LANES];
-        let mut hit = false;
+        let mut hits = 0u32;
         for l in 0..LANES {
             keys[l] = sq_i - 2.0 * gc[l];
-            hit |= keys[l] <= tc[l];
+            hits |= u32::from(keys[l] <= tc[l]) << l;
         }
-        if hit {
-            for (l, &key) in keys.iter().enumerate() {
-                let j = c * LANES + l;
-                if key <= thr[j] {
-                    cands[j].push(key, item);
-                    thr[j] = cands[j].threshold();
-                }
-            }
+        // Each lane is its own query: a passing lane's threshold has not changed since.
+        while hits != 0 {
+            let l = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let j = c * LANES + l;
+            cands[j].push(keys[l], item);
+            thr[j] = cands[j].threshold();
         }
     }
 }
@@ -302,7 +303,9 @@ pub(crate) fn candidates(
     let work = |g: &mut Vec<f32>, (a, b): (usize, usize)| {
         let (a0, a1) = span(a, n_q);
         let (b0, b1) = span(b, n_db);
-        g.fill(0.0);
+        // No clearing: entries outside the n_a × n_b product are never read as keys (their
+        // rows are not scanned; their columns have item norm +∞ or threshold −∞), and stale
+        // ones left by an earlier block are finite.
         gram_block(
             g,
             &qs.rows[a0 * dim..a1 * dim],
