@@ -8,7 +8,7 @@
 // derivation: vmf::log_density
 // derivation: vmf::entropy
 // derivation: vmf::kl_to_uniform
-// derivation: vmf::sample
+// derivation: vmf::VonMisesFisher::sample
 // derivation: vmf::kappa_mle
 // derivation: vmf::kappa_sra
 // derivation: vmf::mean_resultant

@@ -25,7 +25,7 @@
 //! 6. **Natural parameters** (nivMF duality): `from_natural(κμ)` is `vMF(μ, κ)`; `ν = 0` is
 //!    uniform.
 
-// derivation: vmf::sample
+// derivation: vmf::VonMisesFisher::sample
 
 #[path = "support/ks.rs"]
 mod ks;

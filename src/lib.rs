@@ -38,6 +38,7 @@ pub mod error;
 pub mod ggn;
 pub mod laplace;
 pub mod metrics;
+pub mod quadrature;
 pub mod registry;
 pub mod special;
 #[cfg(feature = "tch")]

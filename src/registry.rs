@@ -3,8 +3,12 @@
 //!
 //! This is the single place for tolerances (as statrs' `prec.rs` and libm's `precision.rs`):
 //! proofs and tests read budgets from here by name ([`budget`]) instead of writing literals.
+//! The list is a macro invocation (`registry!`, as libm's function list): each entry names its
+//! fast item and its exact twin as Rust paths, which the compiler resolves, so a missing or
+//! renamed function fails to compile; an entry without an exact twin says why
+//! (`no_exact_because`). Each entry also names the source file that defines it.
 //! `tests/registry_coverage.rs` fails when an entry has no proof file in `proofs/`, no bench in
-//! `benches/`, or no docs chapter in `docs/src/` that names it.
+//! `benches/`, no docs chapter in `docs/src/` that names it, or paths and files that disagree.
 
 /// How "fast ≈ exact" is measured for one derivation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -26,12 +30,30 @@ pub enum Budget {
     },
 }
 
+/// The reference twin of a derivation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Twin {
+    /// The path of the `exact` twin, e.g. `"crate::special::exact::log_bessel_i"` (the macro
+    /// that builds the registry makes the compiler resolve it).
+    Exact(&'static str),
+    /// There is no `exact` twin, and why not (what the proof checks the fast item against instead).
+    NotNeeded(&'static str),
+}
+
 /// One derivation: what it is, where it comes from, how well the fast twin must match.
 #[derive(Debug, Clone, Copy)]
 pub struct Derivation {
-    /// Public path of the fast implementation, e.g. `"special::log_bessel_i"`; the exact twin is
-    /// the same path with `exact::` inserted before the last segment.
+    /// Public path of the fast implementation without the crate, e.g. `"special::log_bessel_i"`
+    /// or `"vmf::VonMisesFisher::sample"`.
     pub name: &'static str,
+    /// The fast item as the registry names it to the compiler, e.g.
+    /// `"crate::special::log_bessel_i"` (generic items carry their instantiation).
+    pub fast: &'static str,
+    /// The exact twin, or the reason there is none.
+    pub exact: Twin,
+    /// The source file that defines the fast item, relative to the crate root: registry → code
+    /// in one hop.
+    pub file: &'static str,
     /// Paper and equation (or spec chapter) it implements.
     pub source: &'static str,
     /// The error budget of fast against exact.
@@ -100,12 +122,83 @@ pub mod budget {
     /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// The evidence-maximising prior precision of the dense twin (golden section, then bisection
+    /// on the sign of the dense derivative) against the fast fixed-point root, in ln δ*:
+    /// |Δ| ≤ 10⁻¹²·(P + 8P²·max h/δ*)/(Σq(1 − q) + δ*‖θ*‖²). The numerator bounds the rounding of
+    /// γ (P terms, and the ~8P²ε·max h of a rotated dense H), the denominator is the slope of
+    /// γ(δ) − δ‖θ*‖² in ln δ: the root's condition number, computed per case.
+    pub const EVIDENCE_ARGMAX: f64 = 1e-12;
 }
 
-/// Every derivation in the crate.
-pub static DERIVATIONS: &[Derivation] = &[
-    Derivation {
-        name: "special::log_bessel_i",
+/// Builds [`DERIVATIONS`] from entries of the form
+///
+/// ```text
+/// special::log_bessel_i => {
+///     fast: crate::special::log_bessel_i,
+///     exact: crate::special::exact::log_bessel_i,     // or  no_exact_because: "…",
+///     file: "src/special/log_bessel_i.rs",
+///     source: "…", budget: Budget::…, reason: "…",
+///     proof: "special_bessel.rs", bench: "special.rs", chapter: "01-special.md",
+/// },
+/// ```
+///
+/// and a function that is never called but must compile: it names every `fast` and `exact` item,
+/// so a missing or renamed function is a compile error, as in libm's function list.
+/// `tests/registry_coverage.rs` checks the rest: that `fast` is `crate::` + the name, that the
+/// exact twin sits at the same path under `exact::`, and that `file` defines the item.
+macro_rules! registry {
+    (@twin $exact:expr ; ) => {
+        Twin::Exact(stringify!($exact))
+    };
+    (@twin ; $reason:literal) => {
+        Twin::NotNeeded($reason)
+    };
+    ($(
+        $first:ident $(:: $rest:ident)* => {
+            fast: $fast:expr,
+            $(exact: $exact:expr,)?
+            $(no_exact_because: $no_exact:literal,)?
+            file: $file:literal,
+            source: $source:expr,
+            budget: $budget:expr,
+            reason: $reason:expr,
+            proof: $proof:literal,
+            bench: $bench:literal,
+            chapter: $chapter:literal $(,)?
+        }
+    ),* $(,)?) => {
+        /// Every derivation in the crate.
+        pub static DERIVATIONS: &[Derivation] = &[$(
+            Derivation {
+                name: concat!(stringify!($first) $(, "::", stringify!($rest))*),
+                fast: stringify!($fast),
+                exact: registry!(@twin $($exact)? ; $($no_exact)?),
+                file: $file,
+                source: $source,
+                budget: $budget,
+                reason: $reason,
+                proof: $proof,
+                bench: $bench,
+                chapter: $chapter,
+            },
+        )*];
+
+        /// Names every registered item so that the compiler resolves it; never called.
+        #[allow(dead_code, clippy::no_effect_underscore_binding)]
+        fn registered_items_exist() {
+            $(
+                let _ = $fast;
+                $(let _ = $exact;)?
+            )*
+        }
+    };
+}
+
+registry! {
+    special::log_bessel_i => {
+        fast: crate::special::log_bessel_i,
+        exact: crate::special::exact::log_bessel_i,
+        file: "src/special/log_bessel_i.rs",
         source: "spec 01; Abramowitz & Stegun 9.6.10 (series), 9.7.7 (Debye), 9.7.1 (Hankel)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "a logarithm: absolute near its zero crossings, relative where large",
@@ -113,8 +206,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "special.rs",
         chapter: "01-special.md",
     },
-    Derivation {
-        name: "special::bessel_i_ratio",
+    special::bessel_i_ratio => {
+        fast: crate::special::bessel_i_ratio,
+        exact: crate::special::exact::bessel_i_ratio,
+        file: "src/special/bessel_ratio.rs",
         source: "spec 01; Gauss continued fraction (A&S 9.1.73), Debye (A&S 9.7.7)",
         budget: Budget::Relative(budget::RATIO),
         reason: "a positive quantity in (0, 1): relative error is the natural measure",
@@ -122,8 +217,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "special.rs",
         chapter: "01-special.md",
     },
-    Derivation {
-        name: "vmf::log_norm_const",
+    vmf::log_norm_const => {
+        fast: crate::vmf::log_norm_const,
+        exact: crate::vmf::exact::log_norm_const,
+        file: "src/vmf/normaliser.rs",
         source: "spec 01; LAM App. C; nivMF eq. (2)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "a logarithm that crosses zero as κ grows",
@@ -131,8 +228,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "special.rs",
         chapter: "01-special.md",
     },
-    Derivation {
-        name: "vmf::mean_resultant_length",
+    vmf::mean_resultant_length => {
+        fast: crate::vmf::mean_resultant_length,
+        exact: crate::vmf::exact::mean_resultant_length,
+        file: "src/vmf/mean_resultant_length.rs",
         source: "spec 01; LAM App. C (A_M = I_{M/2}/I_{M/2−1})",
         budget: Budget::Relative(budget::RATIO),
         reason: "a Bessel ratio",
@@ -140,8 +239,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "special.rs",
         chapter: "01-special.md",
     },
-    Derivation {
-        name: "vmf::log_density",
+    vmf::log_density => {
+        fast: crate::vmf::log_density,
+        exact: crate::vmf::exact::log_density,
+        file: "src/vmf/density.rs",
         source: "spec 02; LAM eq. (3); nivMF eq. (1)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "ln C_M(κ) plus one dot product",
@@ -149,8 +250,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::entropy",
+    vmf::entropy => {
+        fast: crate::vmf::entropy,
+        exact: crate::vmf::exact::entropy,
+        file: "src/vmf/entropy.rs",
         source: "spec 02: H = −ln C_M(κ) − κ A_M(κ)",
         budget: Budget::Quadrature(budget::QUADRATURE),
         reason: "closed form against the quadrature of −∫ f ln f over the marginal of μᵀx",
@@ -158,8 +261,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::kl_to_uniform",
+    vmf::kl_to_uniform => {
+        fast: crate::vmf::kl_to_uniform,
+        exact: crate::vmf::exact::kl_to_uniform,
+        file: "src/vmf/entropy.rs",
         source: "spec 02; BTL listing `kl_div_vMF` (refuted)",
         budget: Budget::Quadrature(budget::QUADRATURE),
         reason: "closed form against the quadrature of ∫ f ln(f / u)",
@@ -167,8 +272,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::sample",
+    vmf::VonMisesFisher::sample => {
+        fast: crate::vmf::VonMisesFisher::sample::<rand::rngs::StdRng>,
+        exact: crate::vmf::exact::VonMisesFisher::sample::<rand::rngs::StdRng>,
+        file: "src/vmf/sampler.rs",
         source: "spec 02; Wood (1994); LAM App. C",
         budget: Budget::Statistical {
             alpha: budget::SAMPLER_ALPHA,
@@ -179,8 +286,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::mean_resultant_length_complement",
+    vmf::mean_resultant_length_complement => {
+        fast: crate::vmf::mean_resultant_length_complement,
+        exact: crate::vmf::exact::mean_resultant_length_complement,
+        file: "src/vmf/complement.rs",
         source: "spec 01 (1 − A_M, with A_M' for Newton on R̄ near 1); A&S 9.7.7, 9.7.9",
         budget: Budget::Relative(budget::COMPLEMENT),
         reason: "1 − A_M is tiny where A_M → 1; below κ = 50 it is 1 − A_M itself, whose budget then sets it",
@@ -188,8 +297,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::kappa_mle",
+    vmf::kappa_mle => {
+        fast: crate::vmf::kappa_mle,
+        exact: crate::vmf::exact::kappa_mle,
+        file: "src/vmf/kappa.rs",
         source: "spec 02; Sra (2012) eq. (4): the root of A_M(κ) = R̄",
         budget: Budget::Relative(budget::KAPPA_ROUND_TRIP),
         reason: "a root of a monotone function solved to machine precision; conditioning of A_M⁻¹",
@@ -197,8 +308,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::kappa_sra",
+    vmf::kappa_sra => {
+        fast: crate::vmf::kappa_sra,
+        exact: crate::vmf::exact::kappa_sra,
+        file: "src/vmf/kappa.rs",
         source: "LAM App. C; Sra (2012) eqs. (5)–(6); Banerjee et al. (2005)",
         budget: Budget::Relative(budget::KAPPA_SRA2),
         reason: "two Newton steps from Banerjee's start, for M ≥ 45 (the spec's M ≥ 2 is refuted in the proof; four steps reach it for every M)",
@@ -206,8 +319,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "vmf::mean_resultant",
+    vmf::mean_resultant => {
+        fast: crate::vmf::mean_resultant,
+        exact: crate::vmf::exact::mean_resultant,
+        file: "src/vmf/mean_resultant.rs",
         source: "spec 02; LAM App. C: μ̂ = Σx/‖Σx‖, R̄ = ‖Σx‖/n",
         budget: Budget::Relative(budget::RATIO),
         reason: "a compensated sum against a plain one: conditioning of ‖Σx‖",
@@ -215,8 +330,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
-    Derivation {
-        name: "metrics::nearest_neighbours",
+    metrics::nearest_neighbours => {
+        fast: crate::metrics::nearest_neighbours,
+        exact: crate::metrics::exact::nearest_neighbours,
+        file: "src/metrics/neighbours.rs",
         source: "spec 08: brute-force k-NN with the tie rule (equal distance → smaller database index)",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "a ranking of database indices: equal to the exact twin wherever distances tie exactly or differ beyond rounding (cosine keys are bitwise the exact twin's)",
@@ -224,8 +341,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::recall_at_k",
+    metrics::recall_at_k => {
+        fast: crate::metrics::recall_at_k,
+        exact: crate::metrics::exact::recall_at_k,
+        file: "src/metrics/retrieval.rs",
         source: "spec 08; BTL §5 (R@k), LAM §5 and Tables 3–5",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "a ratio of integers: equal to the exact twin",
@@ -233,8 +352,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::precision_at_k",
+    metrics::precision_at_k => {
+        fast: crate::metrics::precision_at_k,
+        exact: crate::metrics::exact::precision_at_k,
+        file: "src/metrics/retrieval.rs",
         source: "spec 08: mean over queries of (positives among the k nearest)/k",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same terms summed in the same order: equal to the exact twin",
@@ -242,8 +363,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::map_at_k",
+    metrics::map_at_k => {
+        fast: crate::metrics::map_at_k,
+        exact: crate::metrics::exact::map_at_k,
+        file: "src/metrics/retrieval.rs",
         source: "spec 08; LAM Tables 1–3 (mAP@k), BTL §5: AP@k = (1/min(R, k)) Σ precision@i · rel_i",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same terms summed in the same order: equal to the exact twin",
@@ -251,8 +374,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::map_at_r",
+    metrics::map_at_r => {
+        fast: crate::metrics::map_at_r,
+        exact: crate::metrics::exact::map_at_r,
+        file: "src/metrics/retrieval.rs",
         source: "spec 08; Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same terms summed in the same order: equal to the exact twin",
@@ -260,8 +385,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::r_precision",
+    metrics::r_precision => {
+        fast: crate::metrics::r_precision,
+        exact: crate::metrics::exact::r_precision,
+        file: "src/metrics/retrieval.rs",
         source: "spec 08; Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "a ratio of integers per query, averaged in the same order: equal to the exact twin",
@@ -269,8 +396,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::auroc",
+    metrics::auroc => {
+        fast: crate::metrics::auroc,
+        exact: crate::metrics::exact::auroc,
+        file: "src/metrics/ood.rs",
         source: "spec 08; LAM Table 2, Fig. 6: P(s_OOD > s_ID) + ½ P(tie) (Mann–Whitney)",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "one integer divided by 2 n_ID n_OOD in both twins: equal",
@@ -278,8 +407,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::auprc",
+    metrics::auprc => {
+        fast: crate::metrics::auprc,
+        exact: crate::metrics::exact::auprc,
+        file: "src/metrics/ood.rs",
         source: "spec 08; LAM Table 2; scikit-learn average_precision_score with tie groups",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same step sum over the same thresholds: equal to the exact twin",
@@ -287,8 +418,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::kendall_tau_b",
+    metrics::kendall_tau_b => {
+        fast: crate::metrics::kendall_tau_b,
+        exact: crate::metrics::exact::kendall_tau_b,
+        file: "src/metrics/kendall.rs",
         source: "spec 08; HIB §4.3, Table 2; Kendall (1945) τ-b, Knight (1966), scipy kendalltau",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same pair counts and the same three operations: equal to the exact twin",
@@ -296,8 +429,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::binned_kendall_tau",
+    metrics::binned_kendall_tau => {
+        fast: crate::metrics::binned_kendall_tau,
+        exact: crate::metrics::exact::binned_kendall_tau,
+        file: "src/metrics/binned_correlation.rs",
         source: "HIB §4.3: uncertainty in 20 equal-count bins against per-bin performance, sign inverted",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "bin means summed in the same order and τ-b's exact counts: equal to the exact twin",
@@ -305,8 +440,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::sparsification_curve",
+    metrics::sparsification_curve => {
+        fast: crate::metrics::sparsification_curve,
+        exact: crate::metrics::exact::sparsification_curve,
+        file: "src/metrics/sparsification.rs",
         source: "spec 08; LAM App. G.3 and Tables 1–5 (AUSC), Fig. 8",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "suffix sums against fresh sums: a few ulp on means in [0, 1]",
@@ -314,8 +451,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::expected_calibration_error",
+    metrics::expected_calibration_error => {
+        fast: crate::metrics::expected_calibration_error,
+        exact: crate::metrics::exact::expected_calibration_error,
+        file: "src/metrics/calibration.rs",
         source: "spec 08; Guo et al. (2017); LAM eq. (121) with confidence 1.0 in the last bin",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same bins (edge-checked) and sums in the same order: equal to the exact twin",
@@ -323,8 +462,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::closed_set_ece",
+    metrics::closed_set_ece => {
+        fast: crate::metrics::closed_set_ece,
+        exact: crate::metrics::exact::closed_set_ece,
+        file: "src/metrics/calibration.rs",
         source: "spec 08; LAM App. G.3: S samples → 1-NN votes → mode and its share",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same votes, modes and bins: equal to the exact twin",
@@ -332,8 +473,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "metrics::ece_at_k",
+    metrics::ece_at_k => {
+        fast: crate::metrics::ece_at_k,
+        exact: crate::metrics::exact::ece_at_k,
+        file: "src/metrics/calibration.rs",
         source: "spec 08; BTL eq. (14): equal-count bins by uncertainty, mAP@k against percentile confidence",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "closed-form bin confidence against the mean of per-query confidences: a few ulp",
@@ -341,8 +484,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "metrics.rs",
         chapter: "08-metrics.md",
     },
-    Derivation {
-        name: "ggn::euclidean_output_hessian",
+    ggn::euclidean_output_hessian => {
+        fast: crate::ggn::euclidean_output_hessian,
+        exact: crate::ggn::exact::euclidean_output_hessian,
+        file: "src/ggn/euclidean.rs",
         source: "spec 04; LAM eqs. (7)–(9): t[[I, −I], [−I, I]] over (z_i, z_j)",
         budget: Budget::Relative(budget::GGN),
         reason: "a constant matrix against hyper-dual second derivatives: scaled by the matrix norm",
@@ -350,8 +495,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "ggn.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "ggn::arccos_output_hessian",
+    ggn::arccos_output_hessian => {
+        fast: crate::ggn::arccos_output_hessian,
+        exact: crate::ggn::exact::arccos_output_hessian,
+        file: "src/ggn/arccos.rs",
         source: "spec 04; LAM App. F: Hessian of t(1 − ŷ_iᵀŷ_j) in (y_i, y_j)",
         budget: Budget::Relative(budget::GGN),
         reason: "closed form against hyper-dual second derivatives: a few roundings per entry, scaled by the matrix norm",
@@ -359,8 +506,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "ggn.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "ggn::fixed_weights",
+    ggn::fixed_weights => {
+        fast: crate::ggn::fixed_weights,
+        no_exact_because: "the weights are an identity, not an approximation: the proof rebuilds H_θ = Σ w_i J_iᵀJ_i and compares it with the dense hyper-dual GGN of `ggn::exact`",
+        file: "src/ggn/approximation.rs",
         source: "spec 04; LAM Prop. F.3 (refuted; corrected with the per-point weights w_i)",
         budget: Budget::Relative(budget::GGN),
         reason: "Σ w_i J_iᵀJ_i against the dense hyper-dual GGN of the fixed approximation",
@@ -368,8 +517,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "ggn.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "ggn::last_layer_ggn_diagonal",
+    ggn::last_layer_ggn_diagonal => {
+        fast: crate::ggn::last_layer_ggn_diagonal,
+        exact: crate::ggn::exact::last_layer_ggn_diagonal,
+        file: "src/ggn/diagonal.rs",
         source: "spec 04; LAM §3, App. E–F: diagonal of the last-layer GGN, both splits × positive/fixed/full",
         budget: Budget::Relative(budget::GGN),
         reason: "dense vs diagonal linear algebra: relative 1e−12 after scaling by the matrix norm (spec README)",
@@ -377,8 +528,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "ggn.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "contrastive::loss",
+    contrastive::loss => {
+        fast: crate::contrastive::loss,
+        exact: crate::contrastive::exact::loss,
+        file: "src/contrastive/loss.rs",
         source: "spec 03; LAM eq. (1), App. B eqs. (21)–(28): forms S, H, L over ordered pairs",
         budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
         reason: "a weighted mean of per-pair terms from Gram entries: absolute error, L may vanish",
@@ -386,8 +539,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::loss_gradient",
+    contrastive::loss_gradient => {
+        fast: crate::contrastive::loss_gradient,
+        exact: crate::contrastive::exact::loss_gradient,
+        file: "src/contrastive/loss.rs",
         source: "spec 03; LAM App. B eqs. (22)–(23): ∇ Σ t ½‖z_i − z_j‖²",
         budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
         reason: "sums of t(z_i − z_j) with the same pair set as the exact twin; relative to max(1, ‖∇L‖∞)",
@@ -395,8 +550,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::hard_negatives",
+    contrastive::hard_negatives => {
+        fast: crate::contrastive::hard_negatives,
+        exact: crate::contrastive::exact::hard_negatives,
+        file: "src/contrastive/pairs.rs",
         source: "spec 03/04; LAM §3 (hard negative mining): negatives with d < m",
         budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
         reason: "a set: equal to the exact twin wherever no negative is within rounding of the margin",
@@ -404,8 +561,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::negative_log_likelihood",
+    contrastive::negative_log_likelihood => {
+        fast: crate::contrastive::negative_log_likelihood,
+        exact: crate::contrastive::exact::negative_log_likelihood,
+        file: "src/contrastive/likelihood.rs",
         source: "spec 03; LAM App. D eqs. (46)–(51)",
         budget: Budget::Relative(budget::LIKELIHOOD),
         reason: "a sum of n² log densities: relative to the sum of their magnitudes",
@@ -413,8 +572,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::likelihood_constant",
+    contrastive::likelihood_constant => {
+        fast: crate::contrastive::likelihood_constant,
+        exact: crate::contrastive::exact::likelihood_constant,
+        file: "src/contrastive/likelihood.rs",
         source: "spec 03; LAM App. D eqs. (52)–(55), corrected for m < 2",
         budget: Budget::Relative(budget::LIKELIHOOD),
         reason: "NLL − L_S against a closed form of two normalisers: relative to the sum of the log terms",
@@ -422,8 +583,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::class_likelihood",
+    contrastive::class_likelihood => {
+        fast: crate::contrastive::class_likelihood,
+        exact: crate::contrastive::exact::class_likelihood,
+        file: "src/contrastive/likelihood.rs",
         source: "LAM App. D eq. (48): product of vMFs = vMF with summed natural parameters",
         budget: Budget::Relative(budget::LIKELIHOOD),
         reason: "ln of a product of n densities: relative to the sum of their magnitudes",
@@ -431,8 +594,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::rescaled_loss",
+    contrastive::rescaled_loss => {
+        fast: crate::contrastive::rescaled_loss,
+        exact: crate::contrastive::exact::rescaled_loss,
+        file: "src/contrastive/rescaling.rs",
         source: "spec 03; LAM App. B.1 eq. (30), Proposition B.1",
         budget: Budget::AbsOrRel(budget::RESCALING),
         reason: "an exact average over every batch against L, ∇L, ∇²L; the batch value itself within CONTRASTIVE_LOSS",
@@ -440,8 +605,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "contrastive::rescaled_gradient",
+    contrastive::rescaled_gradient => {
+        fast: crate::contrastive::rescaled_gradient,
+        no_exact_because: "an unbiased estimator: its reference is the full-data gradient `contrastive::exact::loss_gradient`, reached by the exhaustive batch expectation `contrastive::exact::batch_expectation`",
+        file: "src/contrastive/rescaling.rs",
         source: "spec 03; LAM App. B.1: rescaled targets are linear, so gradients and Hessians are unbiased",
         budget: Budget::AbsOrRel(budget::RESCALING),
         reason: "an exact average over every batch against ∇L",
@@ -449,8 +616,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
     },
-    Derivation {
-        name: "laplace::posthoc_precision",
+    laplace::posthoc_precision => {
+        fast: crate::laplace::posthoc_precision,
+        exact: crate::laplace::exact::posthoc_precision,
+        file: "src/laplace/posterior.rs",
         source: "spec 04 (Laplace); LAM App. E: Λ = β·H_θ(θ*) + σ_prior⁻²·I",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "one multiply-add per entry; the dense twin restricted to a diagonal H agrees to rounding",
@@ -458,8 +627,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "laplace.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "laplace::sample_posterior",
+    laplace::sample_posterior => {
+        fast: crate::laplace::sample_posterior::<rand::rngs::StdRng>,
+        exact: crate::laplace::exact::sample_posterior::<rand::rngs::StdRng>,
+        file: "src/laplace/sampler.rs",
         source: "spec 04 (Laplace); LAM App. E: θ ~ N(θ*, Λ⁻¹), diagonal; dense twin by Cholesky",
         budget: Budget::Statistical { alpha: budget::SAMPLER_ALPHA, sigmas: budget::MONTE_CARLO_SIGMAS },
         reason: "a sampler: sample mean and variance inside a computed 6σ band, fixed seeds",
@@ -467,8 +638,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "laplace.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "laplace::online_update",
+    laplace::online_update => {
+        fast: crate::laplace::online_update::<rand::rngs::StdRng, fn(&[f64], &mut [f64], &mut [f64])>,
+        no_exact_because: "a stochastic algorithm: the proof checks its accumulation exactly (dyadic inputs, bit equality) and its memory factor against the closed-form geometric series",
+        file: "src/laplace/online.rs",
         source: "spec 04 (Laplace); LAM App. E: Monte Carlo EM with memory factor 1 − α",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "sums of S per-sample terms; exact in dyadic arithmetic, which the proof asserts",
@@ -476,8 +649,10 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "laplace.rs",
         chapter: "04-ggn.md",
     },
-    Derivation {
-        name: "laplace::predictive_summary",
+    laplace::predictive_summary => {
+        fast: crate::laplace::predictive_summary,
+        no_exact_because: "a composition of chapter-02 estimators: the proof checks it against `vmf::exact::mean_resultant` and `vmf::kappa_sra`, which carry their own exact twins",
+        file: "src/laplace/predictive.rs",
         source: "spec 04 (Laplace); LAM App. C, E: S sampled last layers → normalise → vMF (μ̂, 1/κ̂)",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "μ̂ and 1/κ̂ against the chapter-02 route (mean_resultant, kappa_sra(.., 0)) off the concentrated limit",
@@ -485,7 +660,29 @@ pub static DERIVATIONS: &[Derivation] = &[
         bench: "laplace.rs",
         chapter: "04-ggn.md",
     },
-];
+    laplace::log_marginal_likelihood => {
+        fast: crate::laplace::log_marginal_likelihood,
+        exact: crate::laplace::exact::log_marginal_likelihood,
+        file: "src/laplace/marginal_likelihood.rs",
+        source: "issue 12; Immer et al. (2021) eq. (5); MacKay (1992): ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ)",
+        budget: Budget::Relative(budget::LAPLACE),
+        reason: "Σ ln(1 + h/δ) against the dense Cholesky ln det, relative to the size of the summed terms",
+        proof: "laplace_marginal_likelihood.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+    laplace::optimal_prior_precision => {
+        fast: crate::laplace::optimal_prior_precision,
+        exact: crate::laplace::exact::optimal_prior_precision,
+        file: "src/laplace/marginal_likelihood.rs",
+        source: "issue 12; MacKay (1992) fixed point γ(δ) = δ‖θ*‖²; laplace-torch `optimize_prior_precision`",
+        budget: Budget::Relative(budget::EVIDENCE_ARGMAX),
+        reason: "the fast root against the dense maximiser, scaled by the root's condition number in ln δ",
+        proof: "laplace_marginal_likelihood.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+}
 
 /// Looks a derivation up by its registered name.
 pub fn find(name: &str) -> Option<&'static Derivation> {

@@ -7,7 +7,12 @@
 //!   literals) name the derivation's function — the last segment of its path;
 //! * a chapter `docs/src/<chapter>`, listed in `docs/src/SUMMARY.md`, that names the derivation
 //!   by its registered path (`vmf::log_norm_const`), in prose or in a `rust` block;
-//! * a finite, positive budget and a non-empty reason.
+//! * a finite, positive budget and a non-empty reason;
+//! * a `fast` item that is `crate::` + its name, an `exact` twin at the same path under
+//!   `exact::` (or a stated reason why there is none), and a `file` that defines the item.
+//!
+//! That every `fast` and `exact` item exists is checked by the compiler: the `registry!` macro of
+//! `src/registry.rs` names them all in a function that must compile.
 //!
 //! Each test checks one of these for all derivations and reports every gap at once, each line
 //! naming the derivation and what is missing.
@@ -15,7 +20,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use probdml::registry::{Budget, Derivation, DERIVATIONS};
+use probdml::registry::{Budget, Derivation, Twin, DERIVATIONS};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -275,4 +280,65 @@ fn contains_word_respects_identifier_boundaries() {
         "exact_vmf::log_norm_const",
         "vmf::log_norm_const"
     ));
+}
+
+/// A registered path without a trailing turbofish (`…::sample::<StdRng>` → `…::sample`).
+fn without_instantiation(path: &str) -> &str {
+    path.find("::<").map_or(path, |i| &path[..i])
+}
+
+#[test]
+fn every_derivation_names_its_fast_and_exact_items_consistently() {
+    let mut gaps = Vec::new();
+    for derivation in DERIVATIONS {
+        let name = derivation.name;
+        let fast = without_instantiation(derivation.fast).replace(' ', "");
+        if fast != format!("crate::{name}") {
+            gaps.push(format!(
+                "`{name}`: fast item `{fast}` is not `crate::{name}`"
+            ));
+        }
+        match derivation.exact {
+            Twin::Exact(path) => {
+                let path = without_instantiation(path).replace(' ', "");
+                let (module, rest) = name.split_once("::").expect("names have a module");
+                let expected = format!("crate::{module}::exact::{rest}");
+                if path != expected {
+                    gaps.push(format!("`{name}`: exact twin `{path}` is not `{expected}`"));
+                }
+            }
+            Twin::NotNeeded(reason) => {
+                if reason.trim().len() < 20 {
+                    gaps.push(format!("`{name}`: no exact twin, and no real reason given"));
+                }
+            }
+        }
+    }
+    report("consistent fast/exact paths", gaps);
+}
+
+#[test]
+fn every_derivation_points_at_the_file_that_defines_it() {
+    let mut gaps = Vec::new();
+    for derivation in DERIVATIONS {
+        let name = derivation.name;
+        let function = function_name(derivation);
+        match read(&root().join(derivation.file)) {
+            None => gaps.push(format!("`{name}`: file {} does not exist", derivation.file)),
+            Some(source) => {
+                let defines = source.lines().map(str::trim_start).any(|line| {
+                    line.strip_prefix("pub fn ").is_some_and(|rest| {
+                        rest.starts_with(function) && rest[function.len()..].starts_with(['(', '<'])
+                    })
+                });
+                if !defines {
+                    gaps.push(format!(
+                        "`{name}`: {} has no `pub fn {function}`",
+                        derivation.file
+                    ));
+                }
+            }
+        }
+    }
+    report("a defining source file", gaps);
 }

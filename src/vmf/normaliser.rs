@@ -1,4 +1,5 @@
-//! The vMF normaliser ln C_M(κ) and the mean resultant length A_M(κ) (spec chapter 01).
+//! The vMF normaliser ln C_M(κ) (spec chapter 01); its derivative −A_M(κ) is in
+//! `mean_resultant_length.rs`.
 //!
 //! With ν = M/2 − 1 and the scaled logarithm g(ν, κ) = ln I_ν(κ) − ν ln κ of
 //! `special::log_bessel_i`,
@@ -10,7 +11,7 @@
 //! the uniform density, continuously.
 
 use crate::special::double_double::DoubleDouble;
-use crate::special::{bessel_i_ratio, log_bessel_i_scaled, LN_2PI};
+use crate::special::{log_bessel_i_scaled, LN_2PI};
 
 /// ln C_M(κ), the logarithm of the vMF normalising constant on S^{M−1} ⊂ ℝ^M.
 ///
@@ -61,38 +62,4 @@ pub fn log_norm_const(dim: usize, kappa: f64) -> f64 {
             kappa,
         ))
         .to_f64()
-}
-
-/// A_M(κ) = I_{M/2}(κ)/I_{M/2−1}(κ), the mean resultant length of a vMF: its mean is A_M(κ)μ.
-///
-/// # Formula
-///
-/// $$ A_M(\kappa) = \frac{I_{M/2}(\kappa)}{I_{M/2-1}(\kappa)} = -\frac{d}{d\kappa}\ln C_M(\kappa),
-///    \qquad 0 \le A_M(\kappa) < 1 $$
-///
-/// (LAM App. C; Sra 2012 eq. (3)): increasing in κ, ≈ κ/M as κ → 0 and
-/// ≈ 1 − (M−1)/(2κ) as κ → ∞.
-///
-/// Error budget: relative 10⁻¹⁴ against
-/// [`exact::mean_resultant_length`](super::exact::mean_resultant_length).
-///
-/// # Domain
-///
-/// `dim` ≥ 2, κ ≥ 0; NaN otherwise. A_M(0) = 0, A_M(+∞) = 1.
-///
-/// # Examples
-///
-/// ```
-/// use probdml::vmf::mean_resultant_length;
-/// // M = 3: the Langevin function coth κ − 1/κ
-/// let k = 5.0_f64;
-/// assert!((mean_resultant_length(3, k) - (1.0 / k.tanh() - 1.0 / k)).abs() < 1e-15);
-/// // Small κ: A_M(κ) ≈ κ/M
-/// assert!((mean_resultant_length(512, 1e-6) - 1e-6 / 512.0).abs() < 1e-18);
-/// ```
-pub fn mean_resultant_length(dim: usize, kappa: f64) -> f64 {
-    if dim < 2 {
-        return f64::NAN;
-    }
-    bessel_i_ratio(dim as f64 / 2.0 - 1.0, kappa)
 }
