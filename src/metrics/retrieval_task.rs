@@ -29,10 +29,13 @@ pub enum Relevance<'a> {
 /// separate set of embeddings.
 ///
 /// **Tie rule.** Database items at equal distance from a query are ranked by increasing database
-/// index. Both twins apply it to the distances they compute; exactly tied distances (duplicate
-/// rows, or coordinates on a grid of small dyadic rationals, where every operation is exact) are
-/// therefore ranked identically by both. Distances that differ only in the last bits may be
-/// ordered differently by the fast twin's ‖x‖² − 2⟨q, x⟩ and the exact twin's Σ(q − x)².
+/// index, applied to the exact twin's `f64` distances (Σ(q − x)² summed in index order, or
+/// 1 − ⟨q, x⟩/(‖q‖‖x‖)); the fast twin re-ranks its `f32` candidates by those same distances,
+/// so both twins rank identically, ties and last-bit differences included.
+///
+/// **Threads.** [`Retrieval::with_threads`] sets the thread count of the search (otherwise
+/// rayon's global pool); **precision**: embeddings may be `f64` or borrowed `f32`
+/// ([`Embeddings::from_f32`]).
 ///
 /// # Examples
 ///
