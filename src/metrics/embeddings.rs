@@ -33,7 +33,7 @@ pub enum Distance {
 /// let data = [0.0, 1.0, 1.0, 0.0, 0.6, 0.8];
 /// let e = Embeddings::new(&data, 2).unwrap();
 /// assert_eq!((e.len(), e.dim()), (3, 2));
-/// assert_eq!(e.row(2), &[0.6, 0.8]);
+/// assert_eq!(e.row(2).as_ref(), &[0.6, 0.8]);
 /// assert!(Embeddings::new(&data, 4).is_err()); // 6 is not a multiple of 4
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
