@@ -10,8 +10,9 @@
 # when missing. Playwright starts Chromium with a fresh temporary --user-data-dir; the flags
 # below keep the browser itself from calling home.
 #
-# Time: about 1.5 min once mdbook and mdbook-katex are installed (the first run compiles them,
-# several minutes); `bash scripts/test.sh` runs this when /usr/bin/chromium exists.
+# Time: about 2.2 min on two busy cores once mdbook and mdbook-katex are installed (the first
+# run compiles them: about 8 min more); `bash scripts/test.sh` runs this when
+# /usr/bin/chromium exists.
 set -euo pipefail
 
 PLAYWRIGHT_CORE_VERSION="1.65.1"

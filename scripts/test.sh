@@ -14,8 +14,10 @@
 #   4. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
-#      every chapter must show its spec number. About 5 min (1.5 min build, 3 min for the ~330
-#      pages on two busy cores), plus ~6 min the first time to compile mdbook and mdbook-katex.
+#      every chapter must show its spec number. Measured here on two busy cores: 2.2 min (1.2 min
+#      to build the book and `cargo doc`, 1 min for the ~350 pages); the first run on a fresh
+#      machine adds about 8 min to compile mdbook and mdbook-katex and 1 min to install
+#      chromium (scripts/setup.sh).
 #
 # `--no-fail-fast` lets every test target run and report; the script exits non-zero if any
 # step failed. Extra arguments go to the first `cargo test`, e.g.
