@@ -64,7 +64,7 @@ fn check_pair(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, PairNorms)> {
 /// # Formula
 ///
 /// $$ \ln \mathrm{PPK}_\gamma = \gamma\ln C_M(\kappa_z) + \gamma\ln C_M(\kappa_p)
-///    - \ln C_M(\gamma\lVert\nu_z+\nu_p\rVert) $$
+///    {}- \ln C_M(\gamma\lVert\nu_z+\nu_p\rVert) $$
 ///
 /// (nivMF Supp. D, eqs. (26)–(35), Jebara et al. 2004): `ρ^γζ^γ ∝ e^{γ(ν_z+ν_p)ᵀx}` is an
 /// unnormalised vMF. At `γ = ½` it is `−d_B`, computed as
@@ -128,7 +128,7 @@ pub(crate) fn bhattacharyya_kernel(dim: usize, n: &PairNorms) -> f64 {
 ///
 /// $$ d_B = \ln C_M(\tfrac12\lVert\nu_z+\nu_p\rVert) - \tfrac12\ln C_M(\kappa_z) - \tfrac12\ln C_M(\kappa_p)
 ///    = \tfrac12 A_M(\kappa_m)(\kappa_z+\kappa_p-2\kappa_m) + \tfrac12 B(\kappa_z;\kappa_m)
-///    + \tfrac12 B(\kappa_p;\kappa_m) \ge 0 $$
+///    {}+ \tfrac12 B(\kappa_p;\kappa_m) \ge 0 $$
 ///
 /// (nivMF Supp. D, eq. (29)), with `κ_m = ½‖ν_z + ν_p‖`, `B(a; b) = Φ(a) − Φ(b) − Φ'(b)(a − b)`,
 /// `Φ = −ln C_M` convex. The second form is a sum of non-negative terms, so `d_B ≥ 0` holds in

@@ -31,7 +31,7 @@ pub(crate) fn log1p_sum_exp(a: &[f64]) -> (f64, Vec<f64>) {
 /// # Formula
 ///
 /// $$ L = \frac1{|P^+|}\sum_{p\in P^+}\ln\Big(1 + \sum_{x\in X_p^+} e^{-\alpha(s(x,p)-\delta)}\Big)
-///    + \frac1{|P|}\sum_{p\in P}\ln\Big(1 + \sum_{x\in X_p^-} e^{\alpha(s(x,p)+\delta)}\Big) $$
+///    {}+ \frac1{|P|}\sum_{p\in P}\ln\Big(1 + \sum_{x\in X_p^-} e^{\alpha(s(x,p)+\delta)}\Big) $$
 ///
 /// (Kim et al. 2020, eq. (4); nivMF eq. (7) uses it on `μ_ρ`, `μ_ζ`), `P⁺` the proxies with a
 /// positive in the batch, `X_p^±` the embeddings of class `p` / of the other classes; the paper's

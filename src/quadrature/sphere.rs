@@ -92,10 +92,11 @@ impl SpherePair {
     /// # Formula
     ///
     /// $$ \int_{S^{M-1}} e^{\kappa(p^\top x - 1)} h(\mu_1^\top x, \mu_2^\top x)\,dx =
-    ///    e^{\text{ln\_scale}} \int_0^\pi\!\!\int_0^\pi e^{\varphi(\theta)-\varphi(\theta^*)}
+    ///    e^{\lambda} \int_0^\pi\!\!\int_0^\pi e^{\varphi(\theta)-\varphi(\theta_0)}
     ///    h(s,t)\,\sin^{M-3}\psi\,d\psi\,d\theta $$
     ///
-    /// with `φ(θ) = κ(cos θ − 1) + (M−2) ln sin θ` (spec 06; module docs for `M = 2`).
+    /// with `φ(θ) = κ(cos θ − 1) + (M−2) ln sin θ`, `θ₀` its mode and
+    /// `λ = ln_scale = ln|S^{M−3}| + φ(θ₀)` (spec 06; module docs for `M = 2`).
     ///
     /// # Errors
     ///

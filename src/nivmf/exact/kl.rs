@@ -38,7 +38,7 @@ fn exp_excess(v: f64) -> f64 {
 /// $$ \mathrm{KL}(\zeta\|\rho) = \frac{\int_{S^{M-1}} e^{\kappa_z(\mu_z^\top x - 1)} h(x)\,dx}
 ///    {\int_{S^{M-1}} e^{\kappa_z(\mu_z^\top x - 1)}\,dx},\qquad
 ///    v(x) = \ln\frac{\rho(x)}{\zeta(x)} = \ln C_M(\kappa_p) - \ln C_M(\kappa_z)
-///    + \kappa_p\mu_p^\top x - \kappa_z\mu_z^\top x $$
+///    {}+ \kappa_p\mu_p^\top x - \kappa_z\mu_z^\top x $$
 ///
 /// (nivMF Supp. E eqs. (36)–(37)) with `h = −v` (the definition) or, where `v ≤ 2` on the whole
 /// sphere (the two densities within a factor `e²` of each other), `h = e^v − 1 − v ≥ 0`, which has
