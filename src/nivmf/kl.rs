@@ -49,7 +49,7 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 /// # Formula
 ///
 /// $$ \mathrm{KL}(\zeta\,\|\,\rho) = \ln C_M(\kappa_z) - \ln C_M(\kappa_p)
-///    + A_M(\kappa_z)\,(\kappa_z - \kappa_p\,\mu_p^\top\mu_z) $$
+///    {}+ A_M(\kappa_z)\,(\kappa_z - \kappa_p\,\mu_p^\top\mu_z) $$
 ///
 /// (spec 06, correcting nivMF Supp. E eq. (39), which has `κ_z − κ_p μ_pᵀμ_z` without the factor
 /// `A_M(κ_z)`: it takes `E_ζ[x] = μ_z`, but the mean of a vMF is `A_M(κ_z)μ_z`). Computed as

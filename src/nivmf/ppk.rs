@@ -63,7 +63,7 @@ fn check_pair(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, PairNorms)> {
 ///
 /// # Formula
 ///
-/// $$ \ln \mathrm{PPK}_\gamma = \gamma\ln C_M(\kappa_z) + \gamma\ln C_M(\kappa_p)
+/// $$ \ln \mathrm{PPK}\_\gamma = \gamma\ln C_M(\kappa_z) + \gamma\ln C_M(\kappa_p)
 ///    {}- \ln C_M(\gamma\lVert\nu_z+\nu_p\rVert) $$
 ///
 /// (nivMF Supp. D, eqs. (26)–(35), Jebara et al. 2004): `ρ^γζ^γ ∝ e^{γ(ν_z+ν_p)ᵀx}` is an

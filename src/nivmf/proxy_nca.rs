@@ -304,8 +304,8 @@ pub(crate) fn el_nivmf_point(w: f64, g: &[f64], unit_z: &[f64]) -> (Vec<f64>, Ve
 ///
 /// # Formula
 ///
-/// $$ L = \frac1B\sum_b -\ln\frac{e^{-d(\rho_{c^{\ast}_b}, \zeta_b)/t}}{\sum_c e^{-d(\rho_c,\zeta_b)/t}},\qquad
-///    \frac{\partial L}{\partial d_{bc}} = \frac{\mathbb 1[c = c^{\ast}_b] - \pi_{bc}}{Bt} $$
+/// $$ L = \frac1B\sum_b -\ln\frac{e^{-d(\rho_{c_b^{\ast}}, \zeta_b)/t}}{\sum_c e^{-d(\rho_c,\zeta_b)/t}},\qquad
+///    \frac{\partial L}{\partial d_{bc}} = \frac{\mathbb 1[c = c_b^{\ast}] - \pi_{bc}}{Bt} $$
 ///
 /// (nivMF eqs. (1), (2), (6); the paper writes the log-softmax, the loss is its negative; Supp. F
 /// eqs. (40)–(41)). See the module docs for each distance's gradient. The log-sum-exp is

@@ -46,7 +46,7 @@
 //! `∫ e^{κ(pᵀx−1)} h dx = V · e^{ln_scale}`, `ln_scale = ln|S^{M−3}| + φ(θ*)`.
 //!
 //! Both angles are integrated by the crate's adaptive Gauss–Kronrod
-//! ([`integrate_breakpoints`](super::integrate_breakpoints)), with breakpoints at the mode and at
+//! ([`integrate_breakpoints`]), with breakpoints at the mode and at
 //! a ladder `mode ± 2ᵏσ` (`σ` the width of the peak) so that no peak hides between nodes: θ
 //! around `θ*`, ψ around `π/2` (the mode of `sin^{M−3}ψ`, width `(M − 3)^{−1/2}`). The inner
 //! ψ-integral is asked for a tenth of the outer relative tolerance (but at least `2.5·10⁻¹⁴`,
@@ -194,7 +194,7 @@ impl SpherePair {
     ///
     /// # Errors
     ///
-    /// Those of [`integrate_breakpoints`](super::integrate_breakpoints): an invalid tolerance, a
+    /// Those of [`integrate_breakpoints`]: an invalid tolerance, a
     /// non-finite value of `h`, or no convergence.
     ///
     /// # Examples
@@ -338,7 +338,7 @@ fn polar_points(kappa: f64) -> Vec<f64> {
 /// # Errors
 ///
 /// [`Error::NotUnitVector`] if `|‖pole‖ − 1| > 10⁻¹²`; [`Error::OutOfDomain`] for `kappa < 0`;
-/// the errors of [`integrate_breakpoints`](super::integrate_breakpoints).
+/// the errors of [`integrate_breakpoints`].
 ///
 /// # Examples
 ///
