@@ -36,6 +36,7 @@ pub(crate) mod compensated;
 pub mod contrastive;
 pub mod error;
 pub mod ggn;
+pub mod hib;
 pub mod laplace;
 pub mod metrics;
 pub mod quadrature;
