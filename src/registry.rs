@@ -122,6 +122,17 @@ pub mod budget {
     /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// Chapter 07: the exact match probability's routes against each other and against the
+    /// mpmath values (issue 11): `|Δ| ≤ 10⁻⁹` absolute …
+    pub const HIB_MATCH_ABSOLUTE: f64 = 1e-9;
+    /// … and `|Δ| ≤ 10⁻⁶ p` where `p < 10⁻⁶` (tails, where an absolute bound says nothing).
+    pub const HIB_MATCH_RELATIVE_TAIL: f64 = 1e-6;
+    /// Chapter 07: the largest error of the moment-matched (Jensen–Solomon) match probability
+    /// against the exact one over the grid of `proofs/hib_moment_matched.rs`, as measured there.
+    pub const HIB_MOMENT_MATCHED: f64 = 3e-2;
+    /// Chapter 07: the VIB loss and its hand-derived gradient against the dual-number twin,
+    /// `|Δ| ≤ 10⁻¹²·max(1, |exact|)`: the same sums in another order, plus the log-sum-exp.
+    pub const HIB_VIB: f64 = 1e-12;
 }
 
 /// Builds [`DERIVATIONS`] from entries of the form
