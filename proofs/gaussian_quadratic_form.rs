@@ -20,7 +20,9 @@
 //! 6. **Far tails against mpmath**: two-term forms of mixed sign, `ln P` from a 1-D integral of
 //!    `φ(z)·P(Z₂ conditional)` at 30 digits (`scripts/reference/gaussian_quadratic_form.py`,
 //!    output committed next to it), from `P ≈ ½` down to `ln P ≈ −5005`.
-//! 7. **Degenerate cases and scaling**: a point mass; one-signed forms outside their support;
+//! 7. **A normal component** (`with_normal`): the pure normal against `ln Φ` to `z = −300`, and
+//!    `Z₁² + σZ₀` against the quadrature of `E_{Z₀}[2Φ(√(x − σZ₀)) − 1]`.
+//! 8. **Degenerate cases and scaling**: a point mass; one-signed forms outside their support;
 //!    zero weights dropped; weights near `10^{±150}` give the law of the unit-scaled form.
 //!
 //! Budget: `QUADRATIC_FORM` (registry), `|Δ ln P| ≤ 10⁻¹⁰·max(1, |ln P|)`: the contour integral is
@@ -245,7 +247,43 @@ fn far_tails_match_the_mpmath_reference() {
     assert!(rows >= 10, "the reference table has {rows} rows");
 }
 
-/// Claim 7: degenerate cases and scaling.
+/// Claim 7: a normal component.
+#[test]
+fn a_normal_component_is_handled_exactly() {
+    use probdml::quadrature::{integrate_breakpoints, Tolerance};
+    let pure = GaussianQuadraticForm::with_normal(&[], &[], 1.0, 2.0).unwrap();
+    for x in [-599.0, -60.0, -3.0, 0.0, 1.0, 4.0, 30.0] {
+        let z = (x - 1.0) / 2.0;
+        assert_ln_close(pure.ln_cdf(x), ln_normal_cdf(z), "pure normal ln cdf");
+        assert_ln_close(pure.ln_sf(x), ln_normal_cdf(-z), "pure normal ln sf");
+    }
+    let sigma = 0.7;
+    let q = GaussianQuadraticForm::with_normal(&[1.0], &[0.0], 0.0, sigma).unwrap();
+    for x in [-2.0, 0.0, 0.5, 3.0] {
+        // P(Z₁² ≤ t) = 2Φ(√t) − 1 for t > 0; Z₀ ranges over (−∞, x/σ).
+        let inner = |z0: f64| {
+            let t = x - sigma * z0;
+            let phi = (-0.5 * z0 * z0).exp() / (2.0 * std::f64::consts::PI).sqrt();
+            let p_in = 1.0 - 2.0 * ln_normal_cdf(-t.sqrt()).exp();
+            phi * p_in
+        };
+        let est = integrate_breakpoints(
+            inner,
+            &[f64::NEG_INFINITY, x / sigma - 1.0, x / sigma],
+            Tolerance::relative(1e-12),
+        )
+        .unwrap();
+        let got = q.cdf(x);
+        assert!(
+            (got - est.value).abs() <= budget::QUADRATURE * est.value,
+            "Z² + σZ₀ at {x}: {got} against quadrature {}",
+            est.value
+        );
+    }
+    assert!(GaussianQuadraticForm::with_normal(&[1.0], &[0.0], 0.0, -1.0).is_err());
+}
+
+/// Claim 8: degenerate cases and scaling.
 #[test]
 fn degenerate_forms_and_extreme_scales() {
     // Point mass at c (no terms, or only zero weights).

@@ -49,7 +49,7 @@
 
 use num_complex::Complex64;
 
-use super::cumulant::{cumulant_derivatives, cumulant_real, Expansion, Term};
+use super::cumulant::{Cumulant, Expansion};
 use crate::quadrature::{integrate_breakpoints, Tolerance};
 
 /// Which integral to take.
@@ -67,20 +67,24 @@ pub(crate) enum Kind {
 /// oscillating remainder with `∫|f| ≫ |∫f|`) keeps the quadrature from reaching it.
 const TOLERANCES: [f64; 3] = [1e-12, 1e-10, 1e-8];
 
-/// `ln` of the integral of `kind` at `x` for `Q₀ = Σ λ_k (Z_k + δ_k)²` (weights scaled to
+/// `ln` of the integral of `kind` at `x` for `Q₀ = Σ λ_k (Z_k + δ_k)² + σZ₀` (weights scaled to
 /// `max|λ| = 1`), the contour crossing the real axis at `r` (`s_lo < r < s_hi`, `r < 0` for the
 /// lower tail, `r > 0` for the upper), and `(s_lo, s_hi)` the real interval of `K₀`.
 pub(crate) fn ln_contour_integral(
-    terms: &[Term],
+    cumulant: &Cumulant,
     kind: Kind,
     x: f64,
     r: f64,
     s_lo: f64,
     s_hi: f64,
 ) -> f64 {
-    let a = cumulant_real(terms, r) - r * x;
-    let curvature = cumulant_derivatives(terms, r).1;
-    let direction = if x > 0.0 {
+    let a = cumulant.real(r) - r * x;
+    let curvature = cumulant.derivatives(r).1;
+    // A normal component makes |e^{σ²s²/2}| grow like e^{σ²(Re s)²/2} along a parabola; the
+    // vertical line (β = 0) then already decays like e^{−σ²y²/2}.
+    let direction = if cumulant.normal_variance > 0.0 {
+        0.0
+    } else if x > 0.0 {
         1.0
     } else if x < 0.0 {
         -1.0
@@ -109,7 +113,7 @@ pub(crate) fn ln_contour_integral(
         Kind::UpperTail => 1.0,
         Kind::Density => 0.0,
     };
-    let expansion = Expansion::new(terms, r);
+    let expansion = Expansion::new(cumulant, r);
     let integrand = |y: f64| {
         // s = r + Δ; the exponent K₀(s) − s x − A = [K₀(r + Δ) − K₀(r)] − Δ x.
         let delta = Complex64::new(direction * beta * y * y, y);

@@ -1,6 +1,8 @@
-//! The distribution of a Gaussian quadratic form: `Q = c + Σ_k λ_k (Z_k + δ_k)²` with `Z_k` iid
-//! standard normal — a weighted sum of non-central χ²₁ variables with weights of either sign
-//! plus a constant (the "generalised χ²" without a normal component).
+//! The distribution of a Gaussian quadratic form: `Q = c + Σ_k λ_k (Z_k + δ_k)² + σZ₀` with
+//! `Z_k` iid standard normal — a weighted sum of non-central χ²₁ variables with weights of either
+//! sign plus a constant (the "generalised χ²"), and optionally an independent normal component
+//! `σZ₀` (which appears when the linear part of a quadratic form is not in the range of its
+//! matrix).
 //!
 //! Every quadratic form `xᵀAx + bᵀx + c` of a Gaussian vector whose linear part lies in the range
 //! of `A` reduces to this shape by diagonalising `Σ^{1/2} A Σ^{1/2}`; chapter 05 uses it for the
@@ -9,12 +11,12 @@
 //!
 //! # Moments
 //!
-//! `E Q = c + Σ λ_k (1 + δ_k²)` and `Var Q = Σ 2λ_k² (1 + 2δ_k²)`.
+//! `E Q = c + Σ λ_k (1 + δ_k²)` and `Var Q = Σ 2λ_k² (1 + 2δ_k²) + σ²`.
 //!
 //! # Distribution function
 //!
 //! The moment generating function of `Q₀ = Q − c` is `e^{K₀(s)}` with
-//! `K₀(s) = Σ_k [−½ ln(1 − 2λ_k s) + δ_k² λ_k s/(1 − 2λ_k s)]` (`cumulant.rs`). `P(Q ≤ x)`,
+//! `K₀(s) = Σ_k [−½ ln(1 − 2λ_k s) + δ_k² λ_k s/(1 − 2λ_k s)] + σ²s²/2` (`cumulant.rs`). `P(Q ≤ x)`,
 //! `P(Q > x)` and the density are contour integrals of `e^{K₀(s) − s(x − c)}` (Gil-Pelaez 1951,
 //! Imhof 1961), taken along a parabola through the saddle point of the integrand and evaluated in
 //! log space (Helstrom 1978; `inversion.rs`): the lower tail when `x` is below the mean, the upper
@@ -28,8 +30,9 @@
 //!
 //! # Degenerate cases
 //!
-//! * all `λ_k = 0` (or no terms): `Q ≡ c`, a point mass; `cdf(x) = 1` for `x ≥ c`, else 0.
-//! * all `λ_k ≥ 0`: `Q ≥ c`, so `cdf(x) = 0` (ln −∞) for `x ≤ c`; all `λ_k ≤ 0`: `sf(x) = 0` for
+//! * all `λ_k = 0` (or no terms) and `σ = 0`: `Q ≡ c`, a point mass; `cdf(x) = 1` for `x ≥ c`,
+//!   else 0.
+//! * `σ = 0` and all `λ_k ≥ 0`: `Q ≥ c`, so `cdf(x) = 0` (ln −∞) for `x ≤ c`; all `λ_k ≤ 0`: `sf(x) = 0` for
 //!   `x ≥ c`.
 //!
 //! # Accuracy
@@ -43,13 +46,14 @@ mod cumulant;
 mod inversion;
 mod saddlepoint;
 
-use crate::error::{require_finite, Error, Result};
-use cumulant::{cumulant_derivatives, Term};
+use crate::error::{require_finite, require_nonnegative, Error, Result};
+use cumulant::{Cumulant, Term};
 use inversion::{ln_contour_integral, Kind};
 use saddlepoint::saddle_point;
 
 /// `Q = c + Σ_k λ_k (Z_k + δ_k)²`, `Z_k` iid `N(0, 1)`: a weighted sum of non-central χ²₁ terms
-/// (`λ_k` of either sign, `δ_k²` the non-centralities) plus a constant offset `c`.
+/// (`λ_k` of either sign, `δ_k²` the non-centralities) plus a constant offset `c`, and optionally
+/// an independent normal component `σ Z₀` ([`with_normal`](Self::with_normal)).
 ///
 /// # Formula
 ///
@@ -76,9 +80,10 @@ use saddlepoint::saddle_point;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct GaussianQuadraticForm {
-    /// The non-zero terms, weights divided by `scale`.
-    terms: Vec<Term>,
-    /// `max_k |λ_k|` (1 when there is no term).
+    /// The non-zero terms, weights divided by `scale`, and the normal component's variance
+    /// divided by `scale²`.
+    cumulant: Cumulant,
+    /// `max(max_k |λ_k|, σ)` (1 when both are 0).
     scale: f64,
     offset: f64,
     mean: f64,
@@ -113,6 +118,33 @@ impl GaussianQuadraticForm {
     /// assert_eq!((point.cdf(1.999), point.cdf(2.0)), (0.0, 1.0));
     /// ```
     pub fn new(weights: &[f64], shifts: &[f64], offset: f64) -> Result<Self> {
+        Self::with_normal(weights, shifts, offset, 0.0)
+    }
+
+    /// The form `c + Σ_k λ_k (Z_k + δ_k)² + σ Z₀` with an independent normal component of
+    /// standard deviation `normal_sd = σ ≥ 0` (the general Gaussian quadratic form whose linear
+    /// part is not in the range of its matrix; [`new`](Self::new) is `σ = 0`).
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](Self::new), plus [`Error::NotFinite`] or [`Error::OutOfDomain`] naming
+    /// `normal_sd` if it is not finite or negative.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
+    /// // A pure normal: P(1 + 2 Z₀ ≤ 0) = Φ(−½) = 0.308537538725986896…
+    /// let q = GaussianQuadraticForm::with_normal(&[], &[], 1.0, 2.0).unwrap();
+    /// assert!((q.cdf(0.0) - 0.3085375387259869).abs() < 1e-14);
+    /// assert_eq!(q.variance(), 4.0);
+    /// ```
+    pub fn with_normal(
+        weights: &[f64],
+        shifts: &[f64],
+        offset: f64,
+        normal_sd: f64,
+    ) -> Result<Self> {
         if shifts.len() != weights.len() {
             return Err(Error::DimensionMismatch {
                 arg: "shifts",
@@ -130,7 +162,8 @@ impl GaussianQuadraticForm {
             }
         }
         require_finite("offset", offset)?;
-        let scale = weights.iter().fold(0.0_f64, |m, w| m.max(w.abs()));
+        let normal_sd = require_nonnegative("normal_sd", normal_sd)?;
+        let scale = weights.iter().fold(normal_sd, |m, w| m.max(w.abs()));
         let scale = if scale > 0.0 { scale } else { 1.0 };
         let terms: Vec<Term> = weights
             .iter()
@@ -141,8 +174,9 @@ impl GaussianQuadraticForm {
                 noncentrality: d * d,
             })
             .collect();
+        let normal_variance = (normal_sd / scale) * (normal_sd / scale);
         let mut scaled_mean = 0.0;
-        let mut scaled_variance = 0.0;
+        let mut scaled_variance = normal_variance;
         for t in &terms {
             scaled_mean += t.weight * (1.0 + t.noncentrality);
             scaled_variance += 2.0 * t.weight * t.weight * (1.0 + 2.0 * t.noncentrality);
@@ -159,7 +193,10 @@ impl GaussianQuadraticForm {
         let min_weight = terms.iter().fold(0.0_f64, |m, t| m.min(t.weight));
         let max_weight = terms.iter().fold(0.0_f64, |m, t| m.max(t.weight));
         Ok(Self {
-            terms,
+            cumulant: Cumulant {
+                terms,
+                normal_variance,
+            },
             scale,
             offset,
             mean,
@@ -178,6 +215,21 @@ impl GaussianQuadraticForm {
         })
     }
 
+    /// Whether `Q` is the constant `c` (no term and no normal component).
+    fn is_point_mass(&self) -> bool {
+        self.cumulant.terms.is_empty() && self.cumulant.normal_variance == 0.0
+    }
+
+    /// Whether `Q − c` is `≥ 0` almost surely (no negative weight, no normal component).
+    fn bounded_below(&self) -> bool {
+        self.s_lo == f64::NEG_INFINITY && self.cumulant.normal_variance == 0.0
+    }
+
+    /// Whether `Q − c` is `≤ 0` almost surely.
+    fn bounded_above(&self) -> bool {
+        self.s_hi == f64::INFINITY && self.cumulant.normal_variance == 0.0
+    }
+
     /// `E Q = c + Σ λ_k (1 + δ_k²)`.
     ///
     /// # Examples
@@ -191,7 +243,7 @@ impl GaussianQuadraticForm {
         self.mean
     }
 
-    /// `Var Q = Σ 2λ_k² (1 + 2δ_k²)`.
+    /// `Var Q = Σ 2λ_k² (1 + 2δ_k²) + σ²`.
     ///
     /// # Examples
     ///
@@ -211,30 +263,30 @@ impl GaussianQuadraticForm {
 
     /// ln P(Q₀/ℓ ≤ x) for x strictly below the scaled mean.
     fn ln_lower(&self, x: f64) -> f64 {
-        if self.s_lo == f64::NEG_INFINITY && x <= 0.0 {
+        if self.bounded_below() && x <= 0.0 {
             return f64::NEG_INFINITY;
         }
-        let saddle = saddle_point(&self.terms, x, self.s_lo, 0.0);
+        let saddle = saddle_point(&self.cumulant, x, self.s_lo, 0.0);
         let h = self.crossing_gap(self.s_lo);
         let r = saddle.min(-h);
-        ln_contour_integral(&self.terms, Kind::LowerTail, x, r, self.s_lo, self.s_hi)
+        ln_contour_integral(&self.cumulant, Kind::LowerTail, x, r, self.s_lo, self.s_hi)
     }
 
     /// ln P(Q₀/ℓ > x) for x at or above the scaled mean.
     fn ln_upper(&self, x: f64) -> f64 {
-        if self.s_hi == f64::INFINITY && x >= 0.0 {
+        if self.bounded_above() && x >= 0.0 {
             return f64::NEG_INFINITY;
         }
-        let saddle = saddle_point(&self.terms, x, 0.0, self.s_hi);
+        let saddle = saddle_point(&self.cumulant, x, 0.0, self.s_hi);
         let h = self.crossing_gap(self.s_hi);
         let r = saddle.max(h);
-        ln_contour_integral(&self.terms, Kind::UpperTail, x, r, self.s_lo, self.s_hi)
+        ln_contour_integral(&self.cumulant, Kind::UpperTail, x, r, self.s_lo, self.s_hi)
     }
 
     /// The least distance of the crossing point from the pole at 0: one reciprocal standard
     /// deviation of the scaled form, at most half way to the branch point `edge`.
     fn crossing_gap(&self, edge: f64) -> f64 {
-        let sd = cumulant_derivatives(&self.terms, 0.0).1.sqrt();
+        let sd = self.cumulant.derivatives(0.0).1.sqrt();
         (1.0 / sd).min(0.5 * edge.abs())
     }
 
@@ -300,7 +352,7 @@ impl GaussianQuadraticForm {
         if x.is_nan() {
             return f64::NAN;
         }
-        if self.terms.is_empty() {
+        if self.is_point_mass() {
             return if x >= self.offset {
                 0.0
             } else {
@@ -341,7 +393,7 @@ impl GaussianQuadraticForm {
         if x.is_nan() {
             return f64::NAN;
         }
-        if self.terms.is_empty() {
+        if self.is_point_mass() {
             return if x < self.offset {
                 0.0
             } else {
@@ -388,20 +440,20 @@ impl GaussianQuadraticForm {
         if x.is_nan() {
             return f64::NAN;
         }
-        if self.terms.is_empty() {
+        if self.is_point_mass() {
             return if x == self.offset { f64::INFINITY } else { 0.0 };
         }
         let xs = self.scaled(x);
         if xs.is_infinite() {
             return 0.0;
         }
-        let one_signed_edge = (self.s_lo == f64::NEG_INFINITY && xs <= 0.0)
-            || (self.s_hi == f64::INFINITY && xs >= 0.0);
+        let one_signed_edge =
+            (self.bounded_below() && xs <= 0.0) || (self.bounded_above() && xs >= 0.0);
         if one_signed_edge {
             if xs != 0.0 {
                 return 0.0;
             }
-            return match self.terms.as_slice() {
+            return match self.cumulant.terms.as_slice() {
                 [_] => f64::INFINITY,
                 [a, b] => {
                     (-0.5 * (a.noncentrality + b.noncentrality)).exp()
@@ -411,14 +463,21 @@ impl GaussianQuadraticForm {
                 _ => 0.0,
             };
         }
-        if xs == 0.0 && self.terms.len() == 2 {
+        let mixed_pair = self.cumulant.terms.len() == 2 && self.cumulant.normal_variance == 0.0;
+        if xs == 0.0 && mixed_pair {
             // λ₁(Z₁+δ₁)² − |λ₂|(Z₂+δ₂)² at 0: the level set is two crossing lines, and the
             // density has a logarithmic singularity there.
             return f64::INFINITY;
         }
-        let saddle = saddle_point(&self.terms, xs, self.s_lo, self.s_hi);
-        let ln_density =
-            ln_contour_integral(&self.terms, Kind::Density, xs, saddle, self.s_lo, self.s_hi);
+        let saddle = saddle_point(&self.cumulant, xs, self.s_lo, self.s_hi);
+        let ln_density = ln_contour_integral(
+            &self.cumulant,
+            Kind::Density,
+            xs,
+            saddle,
+            self.s_lo,
+            self.s_hi,
+        );
         ln_density.exp() / self.scale
     }
 }

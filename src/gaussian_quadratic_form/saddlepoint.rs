@@ -1,14 +1,14 @@
 //! The saddle point `ŝ` of `e^{K₀(s) − s x}`: the root of `K₀'(ŝ) = x` on `(s_lo, s_hi)`.
 //!
 //! `K₀` is strictly convex on its real interval (`K₀'' > 0`, a variance), so `K₀'` is strictly
-//! increasing: from `−∞` (or `0⁺` when no weight is negative) at `s_lo` to `+∞` (or `0⁻`) at
-//! `s_hi`. The root is found by Newton's method safeguarded by bisection on a bracket that
+//! increasing: from `−∞` (or `0⁺` when no weight is negative and there is no normal component)
+//! at `s_lo` to `+∞` (or `0⁻`) at `s_hi`. The root is found by Newton's method safeguarded by bisection on a bracket that
 //! always contains it (`rtsafe`, Numerical Recipes §9.4). The saddle point only chooses where
 //! the integration contour crosses the real axis: the inversion integral is exact for any
 //! crossing inside the interval, so the root needs no more accuracy than a well-conditioned
 //! integrand asks for, but Newton delivers full precision anyway.
 
-use super::cumulant::{cumulant_derivatives, Term};
+use super::cumulant::Cumulant;
 
 /// Newton–bisection iterations before giving up (bisection alone halves 1e308 to 1e-16 in
 /// ~1100 steps; Newton converges in < 50 once the bracket is finite).
@@ -16,8 +16,8 @@ const MAX_ITERATIONS: usize = 400;
 
 /// The root of `K₀'(s) = x` inside `(lo, hi)`, where `lo < hi` are finite or infinite and
 /// `K₀'(lo⁺) < x < K₀'(hi⁻)` (the caller guarantees a root exists).
-pub(crate) fn saddle_point(terms: &[Term], x: f64, lo: f64, hi: f64) -> f64 {
-    let residual = |s: f64| cumulant_derivatives(terms, s).0 - x;
+pub(crate) fn saddle_point(cumulant: &Cumulant, x: f64, lo: f64, hi: f64) -> f64 {
+    let residual = |s: f64| cumulant.derivatives(s).0 - x;
     // Make the bracket finite: step outwards geometrically from 0 (weights are scaled to
     // max |λ| = 1, so the natural scale of s is 1).
     let mut a = lo;
@@ -40,7 +40,7 @@ pub(crate) fn saddle_point(terms: &[Term], x: f64, lo: f64, hi: f64) -> f64 {
     }
     let mut s = 0.5 * (a + b);
     for _ in 0..MAX_ITERATIONS {
-        let (d1, d2) = cumulant_derivatives(terms, s);
+        let (d1, d2) = cumulant.derivatives(s);
         let f = d1 - x;
         if f == 0.0 {
             return s;
