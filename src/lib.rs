@@ -35,6 +35,7 @@
 pub(crate) mod compensated;
 pub mod contrastive;
 pub mod error;
+pub mod gaussian_quadratic_form;
 pub mod ggn;
 pub mod hib;
 pub mod laplace;

@@ -122,6 +122,11 @@ pub mod budget {
     /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// Chapter-05 law of a Gaussian quadratic form: `|Δ ln P| ≤ 10⁻¹⁰·max(1, |ln P|)` against
+    /// closed forms and mpmath. The contour integral is taken to relative 10⁻¹² (absolute 10⁻¹²
+    /// in `ln P`), and `ln P = A + ln I` adds the rounding of the cumulant `A` summed over up to
+    /// 4096 terms; the contract asks 10⁻⁸ relative in `ln P` down to `ln P ≈ −700`.
+    pub const QUADRATIC_FORM: f64 = 1e-10;
     /// Chapter 07: the exact match probability's routes against each other and against the
     /// mpmath values (issue 11): `|Δ| ≤ 10⁻⁹` absolute …
     pub const HIB_MATCH_ABSOLUTE: f64 = 1e-9;
