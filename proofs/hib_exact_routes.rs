@@ -10,6 +10,8 @@
 //!    the sphere and rays around the origin), including constant coordinates (`σ₁² + σ₂² = 0`),
 //!    within `10⁻⁹`.
 //! 3. **General route = polar route** for unequal variances, `D ≤ 4`, within `10⁻⁹`.
+//! 3b. **General route = isotropic route** when forced on isotropic variances, `D` up to 64
+//!    (chapter 05's CDF of `‖Δ‖²` against the non-central χ² density), within `10⁻⁹`.
 //! 4. **Tails**: far-apart embeddings with probabilities down to `10⁻⁴⁰`, both routes agree to
 //!    `10⁻⁶` relative (an absolute bound would be void there).
 //! 5. **Structure**: symmetry in the two inputs, invariance under a common translation, the
@@ -20,7 +22,10 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use probdml::hib::exact::{match_probability, match_probability_polar, mixture_match_probability};
+use probdml::hib::exact::{
+    match_probability, match_probability_by_quadratic_form, match_probability_polar,
+    mixture_match_probability,
+};
 use probdml::hib::HedgedEmbedding;
 use probdml::registry::budget::{HIB_MATCH_ABSOLUTE, HIB_MATCH_RELATIVE_TAIL};
 use proptest::prelude::*;
@@ -121,6 +126,22 @@ proptest! {
         let general = p_of(&delta, &s, a, b);
         let polar = polar_of(&delta, &s, a, b);
         prop_assert!(within_contract(general, polar), "{general:e} vs polar {polar:e}");
+    }
+
+    /// Claim 3b: the quadratic-form route forced on isotropic variances, in higher dimension.
+    #[test]
+    fn general_route_equals_isotropic_route(
+        dim in prop::sample::select(vec![1usize, 2, 5, 16, 64]),
+        seed in 0u64..1000,
+        s in log_uniform(0.01, 2.0),
+        (a, b) in threshold(),
+    ) {
+        let delta: Vec<f64> = (0..dim).map(|k| ((seed + 7 * k as u64) % 13) as f64 / 13.0 - 0.5).collect();
+        let half = vec![s / 2.0; dim];
+        let zeros = vec![0.0; dim];
+        let iso = match_probability(&delta, &half, &zeros, &half, a, b).unwrap();
+        let form = match_probability_by_quadratic_form(&delta, &half, &zeros, &half, a, b).unwrap();
+        prop_assert!(within_contract(form, iso), "D = {dim}: {form:e} vs χ² {iso:e}");
     }
 
     /// Claim 5: symmetric in the inputs and invariant under a common translation.

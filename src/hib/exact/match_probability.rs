@@ -134,6 +134,46 @@ pub fn match_probability_polar(
     Ok(polar::ln_match_probability(&law, a, b)?.exp())
 }
 
+/// The match probability by the quadratic-form route whatever the variances (the integration by
+/// parts against chapter 05's CDF of `‖Δ‖²`): [`match_probability`] takes it only for unequal
+/// variances; forcing it on isotropic ones checks it against the non-central χ² route.
+///
+/// # Formula
+///
+/// $$ p = a \int_0^\infty \operatorname{sigmoid}(-ar + b)\, \operatorname{sigmoid}(ar - b)\, P(\lVert\Delta\rVert^2 \le r^2)\, dr $$
+///
+/// # Errors
+///
+/// As [`match_probability`].
+///
+/// # Examples
+///
+/// ```
+/// use probdml::hib::exact::{match_probability, match_probability_by_quadratic_form};
+/// let (mu, var) = ([0.5, -0.3, 0.2], [0.4, 0.4, 0.4]);
+/// let chi2 = match_probability(&mu, &var, &[0.0; 3], &var, 1.0, 1.0)?;
+/// let form = match_probability_by_quadratic_form(&mu, &var, &[0.0; 3], &var, 1.0, 1.0)?;
+/// assert!((chi2 - form).abs() < 1e-12);
+/// # Ok::<(), probdml::Error>(())
+/// ```
+///
+/// Cited: spec 07 (reuse of chapter 05's machinery).
+pub fn match_probability_by_quadratic_form(
+    mu1: &[f64],
+    var1: &[f64],
+    mu2: &[f64],
+    var2: &[f64],
+    a: f64,
+    b: f64,
+) -> Result<f64> {
+    checks::gaussian_pair(mu1, var1, mu2, var2, a, b)?;
+    let law = DifferenceLaw::new(mu1, var1, mu2, var2);
+    if law.random_dim() == 0 {
+        return Ok(log_sigmoid(-a * law.offset.sqrt() + b).exp());
+    }
+    Ok(quadratic_form::ln_match_probability(&law, a, b)?.exp())
+}
+
 /// The match probability of two mixture embeddings (equal weights), exactly: the mean of the
 /// Gaussian [`match_probability`] over all `C₁C₂` component pairs. The reference for
 /// [`hib::match_probability`](crate::hib::match_probability) with `C > 1`.

@@ -19,7 +19,10 @@ mod self_mismatch;
 mod vib;
 
 pub use divergence::kl_to_standard_normal;
-pub use match_probability::{match_probability, match_probability_polar, mixture_match_probability};
+pub use match_probability::{
+    match_probability, match_probability_by_quadratic_form, match_probability_polar,
+    mixture_match_probability,
+};
 pub use polar::POLAR_MAX_DIM;
 pub use self_mismatch::self_mismatch;
 pub use vib::vib_loss;
