@@ -133,8 +133,10 @@ pub mod budget {
     /// … and `|Δ| ≤ 10⁻⁶ p` where `p < 10⁻⁶` (tails, where an absolute bound says nothing).
     pub const HIB_MATCH_RELATIVE_TAIL: f64 = 1e-6;
     /// Chapter 07: the largest error of the moment-matched (Jensen–Solomon) match probability
-    /// against the exact one over the grid of `proofs/hib_moment_matched.rs`, as measured there.
-    pub const HIB_MOMENT_MATCHED: f64 = 3e-2;
+    /// against the exact one over the grid of `proofs/hib_moment_matched.rs`, as measured there:
+    /// 4.37·10⁻² (at D = 2, δ = 0, a tenfold anisotropy and a steep sigmoid, a = 8, b = 3; the
+    /// median error is far smaller, see the book's chapter 07).
+    pub const HIB_MOMENT_MATCHED: f64 = 5e-2;
     /// Chapter 07: the VIB loss and its hand-derived gradient against the dual-number twin,
     /// `|Δ| ≤ 10⁻¹²·max(1, |exact|)`: the same sums in another order, plus the log-sum-exp.
     pub const HIB_VIB: f64 = 1e-12;
