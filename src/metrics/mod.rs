@@ -60,6 +60,7 @@ pub(crate) mod checks;
 mod distance_kernel;
 mod embeddings;
 pub mod exact;
+mod identification;
 mod kendall;
 mod neighbours;
 mod ood;
@@ -68,6 +69,7 @@ mod retrieval_task;
 mod score_sort;
 mod sparsification;
 mod top_k;
+mod verification;
 
 pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification, BinnedKendall};
 pub use calibration::{
@@ -75,6 +77,7 @@ pub use calibration::{
     CalibrationBin,
 };
 pub use embeddings::{Distance, Embeddings};
+pub use identification::{knn_identification, KnnIdentification};
 pub use kendall::kendall_tau_b;
 pub use neighbours::{nearest_neighbours, Neighbours};
 pub use ood::{auprc, auroc, roc_curve, RocCurve};
@@ -86,3 +89,4 @@ pub use retrieval_task::{Relevance, Retrieval};
 pub use sparsification::{
     query_neighbour_uncertainty, sparsification_curve, Sparsification, SPARSIFICATION_STEPS,
 };
+pub use verification::verification_average_precision;
