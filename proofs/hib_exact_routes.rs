@@ -63,24 +63,90 @@ fn within_contract(got: f64, want: f64) -> bool {
 fn agrees_with_mpmath() {
     let delta128: Vec<f64> = (0..128).map(|k| ((k % 7) as f64 - 3.0) / 10.0).collect();
     let cases: Vec<(&str, Vec<f64>, Vec<f64>, f64, f64)> = vec![
-        ("p_1d(delta=0, s=1, a=1, b=0)", vec![0.0], vec![1.0], 1.0, 0.0),
-        ("p_1d(delta=1.5, s=0.3, a=2, b=1)", vec![1.5], vec![0.3], 2.0, 1.0),
-        ("p_1d(delta=8, s=0.5, a=3, b=0.5)", vec![8.0], vec![0.5], 3.0, 0.5),
-        ("p_2d(delta=(1, 0.5), s=(0.5, 0.7), a=2, b=1)", vec![1.0, 0.5], vec![0.5, 0.7], 2.0, 1.0),
-        ("p_2d(delta=(0.2, -0.1), s=(0.05, 0.9), a=4, b=2)", vec![0.2, -0.1], vec![0.05, 0.9], 4.0, 2.0),
-        ("p_iso(delta=(1, 0.5), s=0.6, a=2, b=1)", vec![1.0, 0.5], vec![0.6; 2], 2.0, 1.0),
-        ("p_iso(delta=(0.3, -0.2, 0.1), s=0.5, a=1.5, b=0.5)", vec![0.3, -0.2, 0.1], vec![0.5; 3], 1.5, 0.5),
-        ("p_iso(delta=(6, 0, 0, 0), s=0.2, a=3, b=1)", vec![6.0, 0.0, 0.0, 0.0], vec![0.2; 4], 3.0, 1.0),
-        ("p_iso(delta_k=((k mod 7) - 3)/10, k<128, s=0.02, a=1, b=3)", delta128, vec![0.02; 128], 1.0, 3.0),
-        ("p_iso(delta=0 in R^2, s=1, a=1, b=0)", vec![0.0, 0.0], vec![1.0; 2], 1.0, 0.0),
+        (
+            "p_1d(delta=0, s=1, a=1, b=0)",
+            vec![0.0],
+            vec![1.0],
+            1.0,
+            0.0,
+        ),
+        (
+            "p_1d(delta=1.5, s=0.3, a=2, b=1)",
+            vec![1.5],
+            vec![0.3],
+            2.0,
+            1.0,
+        ),
+        (
+            "p_1d(delta=8, s=0.5, a=3, b=0.5)",
+            vec![8.0],
+            vec![0.5],
+            3.0,
+            0.5,
+        ),
+        (
+            "p_2d(delta=(1, 0.5), s=(0.5, 0.7), a=2, b=1)",
+            vec![1.0, 0.5],
+            vec![0.5, 0.7],
+            2.0,
+            1.0,
+        ),
+        (
+            "p_2d(delta=(0.2, -0.1), s=(0.05, 0.9), a=4, b=2)",
+            vec![0.2, -0.1],
+            vec![0.05, 0.9],
+            4.0,
+            2.0,
+        ),
+        (
+            "p_iso(delta=(1, 0.5), s=0.6, a=2, b=1)",
+            vec![1.0, 0.5],
+            vec![0.6; 2],
+            2.0,
+            1.0,
+        ),
+        (
+            "p_iso(delta=(0.3, -0.2, 0.1), s=0.5, a=1.5, b=0.5)",
+            vec![0.3, -0.2, 0.1],
+            vec![0.5; 3],
+            1.5,
+            0.5,
+        ),
+        (
+            "p_iso(delta=(6, 0, 0, 0), s=0.2, a=3, b=1)",
+            vec![6.0, 0.0, 0.0, 0.0],
+            vec![0.2; 4],
+            3.0,
+            1.0,
+        ),
+        (
+            "p_iso(delta_k=((k mod 7) - 3)/10, k<128, s=0.02, a=1, b=3)",
+            delta128,
+            vec![0.02; 128],
+            1.0,
+            3.0,
+        ),
+        (
+            "p_iso(delta=0 in R^2, s=1, a=1, b=0)",
+            vec![0.0, 0.0],
+            vec![1.0; 2],
+            1.0,
+            0.0,
+        ),
     ];
     for (name, delta, s, a, b) in cases {
         let want = reference(name);
         let got = p_of(&delta, &s, a, b);
-        assert!(within_contract(got, want), "{name}: {got:e} vs mpmath {want:e}");
+        assert!(
+            within_contract(got, want),
+            "{name}: {got:e} vs mpmath {want:e}"
+        );
         if delta.len() <= 2 {
             let polar = polar_of(&delta, &s, a, b);
-            assert!(within_contract(polar, want), "{name} (polar): {polar:e} vs {want:e}");
+            assert!(
+                within_contract(polar, want),
+                "{name} (polar): {polar:e} vs {want:e}"
+            );
         }
     }
 }
@@ -211,7 +277,12 @@ fn tiny_probabilities_keep_their_relative_accuracy() {
 #[test]
 fn point_mass_limit() {
     let (mu1, mu2, a, b) = ([0.4, -1.0, 2.0], [1.0, 0.5, 1.5], 2.0, 3.0);
-    let distance = mu1.iter().zip(&mu2).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt();
+    let distance = mu1
+        .iter()
+        .zip(&mu2)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt();
     let point = 1.0 / (1.0 + (a * distance - b).exp());
     let at_zero = match_probability(&mu1, &[0.0; 3], &mu2, &[0.0; 3], a, b).unwrap();
     assert!((at_zero - point).abs() <= 1e-16);
@@ -231,12 +302,25 @@ fn point_mass_limit() {
 #[test]
 fn mixture_is_the_mean_over_component_pairs() {
     let x1 = HedgedEmbedding::mixture(&[0.0, 0.0, 2.0, 1.0], &[0.2, 0.3, 0.1, 0.4], 2).unwrap();
-    let x2 = HedgedEmbedding::mixture(&[1.0, 0.0, -1.0, 0.5, 0.0, 3.0], &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3], 2).unwrap();
+    let x2 = HedgedEmbedding::mixture(
+        &[1.0, 0.0, -1.0, 0.5, 0.0, 3.0],
+        &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3],
+        2,
+    )
+    .unwrap();
     let (a, b) = (1.5, 1.0);
     let mut total = 0.0;
     for c1 in 0..2 {
         for c2 in 0..3 {
-            total += match_probability(x1.mean(c1), x1.variance(c1), x2.mean(c2), x2.variance(c2), a, b).unwrap();
+            total += match_probability(
+                x1.mean(c1),
+                x1.variance(c1),
+                x2.mean(c2),
+                x2.variance(c2),
+                a,
+                b,
+            )
+            .unwrap();
         }
     }
     let mixture = mixture_match_probability(&x1, &x2, a, b).unwrap();

@@ -74,13 +74,26 @@ fn binned_kendall_tau_of_self_mismatch_is_positive_when_uncertain_inputs_fail() 
         let jitter = (i as f64 * 0.37).sin() * 0.2;
         means.extend_from_slice(&[centre + jitter, jitter * 0.5]);
         labels.push(class);
-        let var = if corrupted { 0.5 + 0.01 * i as f64 } else { 0.01 + 0.001 * i as f64 };
+        let var = if corrupted {
+            0.5 + 0.01 * i as f64
+        } else {
+            0.01 + 0.001 * i as f64
+        };
         let x = HedgedEmbedding::gaussian(&[centre + jitter, jitter * 0.5], &[var, var]).unwrap();
         eta.push(hib_exact::self_mismatch(&x, a, b).unwrap());
     }
-    let task = Retrieval::leave_one_out(Embeddings::new(&means, 2).unwrap(), &labels, Distance::Euclidean).unwrap();
+    let task = Retrieval::leave_one_out(
+        Embeddings::new(&means, 2).unwrap(),
+        &labels,
+        Distance::Euclidean,
+    )
+    .unwrap();
     let knn = metrics::knn_identification(&task, 5).unwrap();
-    let performance: Vec<f64> = knn.correct.iter().map(|&c| if c { 1.0 } else { 0.0 }).collect();
+    let performance: Vec<f64> = knn
+        .correct
+        .iter()
+        .map(|&c| if c { 1.0 } else { 0.0 })
+        .collect();
     let fast = metrics::binned_kendall_tau(&eta, &performance, 20).unwrap();
     let slow = exact::binned_kendall_tau(&eta, &performance, 20).unwrap();
     assert!(fast.tau > 0.0, "τ = {}", fast.tau);

@@ -28,7 +28,11 @@ fn error_over_the_grid_is_within_the_registered_budget() {
                     }
                     let var: Vec<f64> = (0..dim)
                         .map(|k| {
-                            let t = if dim > 1 { k as f64 / (dim - 1) as f64 } else { 0.0 };
+                            let t = if dim > 1 {
+                                k as f64 / (dim - 1) as f64
+                            } else {
+                                0.0
+                            };
                             0.5 * s * anisotropy.powf(t)
                         })
                         .collect();
@@ -36,8 +40,11 @@ fn error_over_the_grid_is_within_the_registered_budget() {
                     let zeros = vec![0.0; dim];
                     for a in [0.5, 2.0, 8.0] {
                         for b in [-2.0, 0.0, 3.0] {
-                            let approx = match_probability_moment_matched(&mu, &var, &zeros, &var, a, b).unwrap();
-                            let want = exact::match_probability(&mu, &var, &zeros, &var, a, b).unwrap();
+                            let approx =
+                                match_probability_moment_matched(&mu, &var, &zeros, &var, a, b)
+                                    .unwrap();
+                            let want =
+                                exact::match_probability(&mu, &var, &zeros, &var, a, b).unwrap();
                             assert!((0.0..=1.0).contains(&approx));
                             let err = (approx - want).abs();
                             errors.push(err);
@@ -56,14 +63,20 @@ fn error_over_the_grid_is_within_the_registered_budget() {
         "moment-matched over {} grid points: median |error| {:.2e}, 95th percentile {:.2e}, largest {:.3e} at {}",
         errors.len(), quantile(0.5), quantile(0.95), worst.0, worst.1
     );
-    assert!(worst.0 <= HIB_MOMENT_MATCHED, "{:e} at {}", worst.0, worst.1);
+    assert!(
+        worst.0 <= HIB_MOMENT_MATCHED,
+        "{:e} at {}",
+        worst.0,
+        worst.1
+    );
 }
 
 #[test]
 fn exact_for_point_masses() {
     let (mu1, mu2) = ([0.3, -1.2, 2.0], [1.0, 0.0, 0.5]);
     for (a, b) in [(0.5, -1.0), (2.0, 1.0), (10.0, 20.0)] {
-        let approx = match_probability_moment_matched(&mu1, &[0.0; 3], &mu2, &[0.0; 3], a, b).unwrap();
+        let approx =
+            match_probability_moment_matched(&mu1, &[0.0; 3], &mu2, &[0.0; 3], a, b).unwrap();
         let want = exact::match_probability(&mu1, &[0.0; 3], &mu2, &[0.0; 3], a, b).unwrap();
         assert!((approx - want).abs() <= 1e-16, "{approx} vs {want}");
     }

@@ -29,7 +29,10 @@ use support::{config, log_uniform};
 
 fn reference(name: &str) -> f64 {
     let text = include_str!("../scripts/reference/hib_values.txt");
-    let line = text.lines().find(|l| l.split(" = ").next() == Some(name)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.split(" = ").next() == Some(name))
+        .unwrap();
     line.rsplit(" = ").next().unwrap().parse().unwrap()
 }
 
@@ -42,7 +45,10 @@ fn assert_monte_carlo_matches(x: &HedgedEmbedding, a: f64, b: f64, k: usize) {
     let mean = estimates.iter().sum::<f64>() / n as f64;
     let var = estimates.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     let se = (var / n as f64).sqrt();
-    assert!((mean - want).abs() <= MONTE_CARLO_SIGMAS * se, "{mean} vs {want} (se {se})");
+    assert!(
+        (mean - want).abs() <= MONTE_CARLO_SIGMAS * se,
+        "{mean} vs {want} (se {se})"
+    );
     assert!(se < 2e-3);
 }
 
@@ -62,7 +68,8 @@ fn refutation_point_mass_has_eta_one_minus_sigmoid_b_not_zero() {
     assert!((eta - want).abs() <= 1e-15, "{eta} vs {want}");
     assert!(eta > 0.18, "spec 07 as first written claimed η = 0 here");
     for k in [1, 8] {
-        let fast = hib::self_mismatch(&point, 2.0, 1.5, k, &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
+        let fast =
+            hib::self_mismatch(&point, 2.0, 1.5, k, &mut ChaCha8Rng::seed_from_u64(3)).unwrap();
         assert!((fast - want).abs() <= 1e-15, "K = {k}: {fast}");
     }
 }

@@ -32,7 +32,10 @@ use support::{config, log_uniform, within_abs_or_rel};
 
 fn reference(name: &str) -> f64 {
     let text = include_str!("../scripts/reference/hib_values.txt");
-    let line = text.lines().find(|l| l.split(" = ").next() == Some(name)).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.split(" = ").next() == Some(name))
+        .unwrap();
     line.rsplit(" = ").next().unwrap().parse().unwrap()
 }
 
@@ -43,14 +46,23 @@ fn kl_against_mpmath_and_zero_at_the_prior() {
     let slow = exact::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0]).unwrap();
     assert!((fast - want).abs() <= 1e-15 * want, "{fast} vs {want}");
     assert!((slow - want).abs() <= QUADRATURE * want, "{slow} vs {want}");
-    assert_eq!(hib::kl_to_standard_normal(&[0.0; 4], &[1.0; 4]).unwrap(), 0.0);
+    assert_eq!(
+        hib::kl_to_standard_normal(&[0.0; 4], &[1.0; 4]).unwrap(),
+        0.0
+    );
     // Near the prior the closed form keeps relative accuracy: ½(μ² + x²/2 − …), x = σ² − 1.
     let var = 1.0 + 1e-8;
     let x = var - 1.0; // exact (Sterbenz); not quite 1e−8
     let tiny = hib::kl_to_standard_normal(&[1e-9], &[var]).unwrap();
     let expected = 0.5 * (1e-18 + x * x / 2.0 - x * x * x / 3.0);
-    assert!((tiny - expected).abs() <= 1e-12 * expected, "{tiny} vs {expected}");
-    assert_eq!(hib::kl_to_standard_normal(&[0.0], &[0.0]).unwrap(), f64::INFINITY);
+    assert!(
+        (tiny - expected).abs() <= 1e-12 * expected,
+        "{tiny} vs {expected}"
+    );
+    assert_eq!(
+        hib::kl_to_standard_normal(&[0.0], &[0.0]).unwrap(),
+        f64::INFINITY
+    );
 }
 
 /// The baseline's soft contrastive loss on the rounded probability (the defect).
@@ -61,7 +73,10 @@ fn baseline_nll(p: f64, is_match: bool) -> f64 {
 
 /// The baseline's regulariser: `½ Σ(1 + ln σ² − μ² − σ²)`, added to the loss (the defect: −KL).
 fn baseline_kl(mean: &[f64], var: &[f64]) -> f64 {
-    mean.iter().zip(var).map(|(m, v)| 0.5 * (1.0 + v.ln() - m * m - v)).sum()
+    mean.iter()
+        .zip(var)
+        .map(|(m, v)| 0.5 * (1.0 + v.ln() - m * m - v))
+        .sum()
 }
 
 #[test]
@@ -81,7 +96,11 @@ fn regression_baseline_goes_nan_on_saturation() {
         is_match,
     };
     let matched = hib::vib_loss(&pair(true), a, b, 0.0).unwrap();
-    assert!((matched.nll - 4.248354255291589e-18).abs() <= 1e-30, "{}", matched.nll);
+    assert!(
+        (matched.nll - 4.248354255291589e-18).abs() <= 1e-30,
+        "{}",
+        matched.nll
+    );
     let unmatched = hib::vib_loss(&pair(false), a, b, 0.0).unwrap();
     assert!((unmatched.nll - 40.0).abs() <= 1e-14, "{}", unmatched.nll);
     assert!(unmatched.grad_b.is_finite() && unmatched.grad_a.is_finite());
@@ -92,12 +111,17 @@ fn regression_baseline_kl_has_the_wrong_sign() {
     let (mean, var) = ([0.5, -1.0], [0.25, 2.0]);
     let kl = hib::kl_to_standard_normal(&mean, &var).unwrap();
     let baseline = baseline_kl(&mean, &var);
-    assert!(kl > 1.09 && baseline < -1.09, "KL {kl}, baseline {baseline}");
+    assert!(
+        kl > 1.09 && baseline < -1.09,
+        "KL {kl}, baseline {baseline}"
+    );
     assert!((kl + baseline).abs() <= 1e-15);
 }
 
 fn vec_close(got: &[f64], want: &[f64]) -> bool {
-    got.iter().zip(want).all(|(g, w)| within_abs_or_rel(*g, *w, HIB_VIB))
+    got.iter()
+        .zip(want)
+        .all(|(g, w)| within_abs_or_rel(*g, *w, HIB_VIB))
 }
 
 proptest! {

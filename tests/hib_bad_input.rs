@@ -56,27 +56,69 @@ fn gaussian_match_probability_rejects_bad_arguments() {
 
 #[test]
 fn embeddings_and_monte_carlo_reject_bad_arguments() {
-    assert_eq!(arg_of(&HedgedEmbedding::gaussian(&[0.0], &[-1.0]).unwrap_err()), "variance");
-    assert_eq!(arg_of(&HedgedEmbedding::gaussian(&[], &[]).unwrap_err()), "mean");
+    assert_eq!(
+        arg_of(&HedgedEmbedding::gaussian(&[0.0], &[-1.0]).unwrap_err()),
+        "variance"
+    );
+    assert_eq!(
+        arg_of(&HedgedEmbedding::gaussian(&[], &[]).unwrap_err()),
+        "mean"
+    );
     // C = 0: no component.
-    assert_eq!(arg_of(&HedgedEmbedding::mixture(&[], &[], 2).unwrap_err()), "means");
-    assert_eq!(arg_of(&HedgedEmbedding::mixture(&[0.0; 3], &[0.1; 3], 2).unwrap_err()), "means");
-    assert_eq!(arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 2], 2).unwrap_err()), "variances");
-    assert_eq!(arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 4], 0).unwrap_err()), "dim");
-    assert_eq!(arg_of(&HedgedEmbedding::mixture(&[f64::NAN; 2], &[0.1; 2], 2).unwrap_err()), "means");
+    assert_eq!(
+        arg_of(&HedgedEmbedding::mixture(&[], &[], 2).unwrap_err()),
+        "means"
+    );
+    assert_eq!(
+        arg_of(&HedgedEmbedding::mixture(&[0.0; 3], &[0.1; 3], 2).unwrap_err()),
+        "means"
+    );
+    assert_eq!(
+        arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 2], 2).unwrap_err()),
+        "variances"
+    );
+    assert_eq!(
+        arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 4], 0).unwrap_err()),
+        "dim"
+    );
+    assert_eq!(
+        arg_of(&HedgedEmbedding::mixture(&[f64::NAN; 2], &[0.1; 2], 2).unwrap_err()),
+        "means"
+    );
     let x2 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.1, 0.1]).unwrap();
     let x3 = HedgedEmbedding::gaussian(&[0.0; 3], &[0.1; 3]).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     // K = 0.
-    assert_eq!(arg_of(&hib::match_probability(&x2, &x2, 1.0, 0.0, 0, &mut rng).unwrap_err()), "samples");
-    assert_eq!(arg_of(&hib::self_mismatch(&x2, 1.0, 0.0, 0, &mut rng).unwrap_err()), "samples");
+    assert_eq!(
+        arg_of(&hib::match_probability(&x2, &x2, 1.0, 0.0, 0, &mut rng).unwrap_err()),
+        "samples"
+    );
+    assert_eq!(
+        arg_of(&hib::self_mismatch(&x2, 1.0, 0.0, 0, &mut rng).unwrap_err()),
+        "samples"
+    );
     // Mismatched D.
-    assert_eq!(arg_of(&hib::match_probability(&x2, &x3, 1.0, 0.0, 8, &mut rng).unwrap_err()), "x2");
-    assert_eq!(arg_of(&exact::mixture_match_probability(&x2, &x3, 1.0, 0.0).unwrap_err()), "x2");
+    assert_eq!(
+        arg_of(&hib::match_probability(&x2, &x3, 1.0, 0.0, 8, &mut rng).unwrap_err()),
+        "x2"
+    );
+    assert_eq!(
+        arg_of(&exact::mixture_match_probability(&x2, &x3, 1.0, 0.0).unwrap_err()),
+        "x2"
+    );
     // a ≤ 0, non-finite b.
-    assert_eq!(arg_of(&hib::match_probability(&x2, &x2, 0.0, 0.0, 8, &mut rng).unwrap_err()), "a");
-    assert_eq!(arg_of(&hib::self_mismatch(&x2, -1.0, 0.0, 8, &mut rng).unwrap_err()), "a");
-    assert_eq!(arg_of(&exact::self_mismatch(&x2, 1.0, f64::NAN).unwrap_err()), "b");
+    assert_eq!(
+        arg_of(&hib::match_probability(&x2, &x2, 0.0, 0.0, 8, &mut rng).unwrap_err()),
+        "a"
+    );
+    assert_eq!(
+        arg_of(&hib::self_mismatch(&x2, -1.0, 0.0, 8, &mut rng).unwrap_err()),
+        "a"
+    );
+    assert_eq!(
+        arg_of(&exact::self_mismatch(&x2, 1.0, f64::NAN).unwrap_err()),
+        "b"
+    );
 }
 
 #[test]
@@ -84,7 +126,10 @@ fn kl_and_vib_reject_bad_arguments() {
     for kl in [hib::kl_to_standard_normal, exact::kl_to_standard_normal] {
         assert_eq!(arg_of(&kl(&[0.0], &[-0.5]).unwrap_err()), "variance");
         assert_eq!(arg_of(&kl(&[0.0, 1.0], &[0.5]).unwrap_err()), "variance");
-        assert_eq!(arg_of(&kl(&[f64::NEG_INFINITY], &[0.5]).unwrap_err()), "mean");
+        assert_eq!(
+            arg_of(&kl(&[f64::NEG_INFINITY], &[0.5]).unwrap_err()),
+            "mean"
+        );
     }
     let good = VibPair {
         mean1: &[0.0, 1.0],
@@ -96,12 +141,66 @@ fn kl_and_vib_reject_bad_arguments() {
         is_match: true,
     };
     let cases: Vec<(VibPair<'_>, f64, f64, f64, &str)> = vec![
-        (VibPair { variance1: &[0.0, 0.5], ..good }, 1.0, 0.0, 0.1, "variance1"),
-        (VibPair { variance2: &[0.5, -0.5], ..good }, 1.0, 0.0, 0.1, "variance2"),
-        (VibPair { mean2: &[1.0], ..good }, 1.0, 0.0, 0.1, "variance2"),
-        (VibPair { noise1: &[], ..good }, 1.0, 0.0, 0.1, "noise1"),
-        (VibPair { noise2: &[0.1, 0.2, 0.3], ..good }, 1.0, 0.0, 0.1, "noise2"),
-        (VibPair { noise2: &[0.1, f64::NAN], ..good }, 1.0, 0.0, 0.1, "noise2"),
+        (
+            VibPair {
+                variance1: &[0.0, 0.5],
+                ..good
+            },
+            1.0,
+            0.0,
+            0.1,
+            "variance1",
+        ),
+        (
+            VibPair {
+                variance2: &[0.5, -0.5],
+                ..good
+            },
+            1.0,
+            0.0,
+            0.1,
+            "variance2",
+        ),
+        (
+            VibPair {
+                mean2: &[1.0],
+                ..good
+            },
+            1.0,
+            0.0,
+            0.1,
+            "variance2",
+        ),
+        (
+            VibPair {
+                noise1: &[],
+                ..good
+            },
+            1.0,
+            0.0,
+            0.1,
+            "noise1",
+        ),
+        (
+            VibPair {
+                noise2: &[0.1, 0.2, 0.3],
+                ..good
+            },
+            1.0,
+            0.0,
+            0.1,
+            "noise2",
+        ),
+        (
+            VibPair {
+                noise2: &[0.1, f64::NAN],
+                ..good
+            },
+            1.0,
+            0.0,
+            0.1,
+            "noise2",
+        ),
         (good, 0.0, 0.0, 0.1, "a"),
         (good, 1.0, f64::NAN, 0.1, "b"),
         (good, 1.0, 0.0, -1.0, "beta"),
@@ -120,14 +219,42 @@ fn metrics_reject_bad_arguments() {
     let v = metrics::verification_average_precision;
     assert_eq!(arg_of(&v(&[], &[]).unwrap_err()), "match_score");
     assert_eq!(arg_of(&v(&[0.5, 0.2], &[true]).unwrap_err()), "is_match");
-    assert_eq!(arg_of(&v(&[0.5, f64::NAN], &[true, false]).unwrap_err()), "match_score");
-    assert_eq!(arg_of(&v(&[0.5, 0.2], &[false, false]).unwrap_err()), "is_match");
+    assert_eq!(
+        arg_of(&v(&[0.5, f64::NAN], &[true, false]).unwrap_err()),
+        "match_score"
+    );
+    assert_eq!(
+        arg_of(&v(&[0.5, 0.2], &[false, false]).unwrap_err()),
+        "is_match"
+    );
     let x = [0.0, 1.0, 2.0, 3.0];
     let positives = vec![vec![1], vec![0], vec![3], vec![2]];
-    let task = Retrieval::leave_one_out_positives(Embeddings::new(&x, 1).unwrap(), &positives, Distance::Euclidean).unwrap();
-    assert_eq!(arg_of(&metrics::knn_identification(&task, 1).unwrap_err()), "task");
-    let task = Retrieval::leave_one_out(Embeddings::new(&x, 1).unwrap(), &[0, 0, 1, 1], Distance::Euclidean).unwrap();
-    assert_eq!(arg_of(&metrics::knn_identification(&task, 0).unwrap_err()), "k");
-    assert_eq!(arg_of(&metrics::knn_identification(&task, 4).unwrap_err()), "k");
-    assert_eq!(arg_of(&metrics::exact::knn_identification(&task, 4).unwrap_err()), "k");
+    let task = Retrieval::leave_one_out_positives(
+        Embeddings::new(&x, 1).unwrap(),
+        &positives,
+        Distance::Euclidean,
+    )
+    .unwrap();
+    assert_eq!(
+        arg_of(&metrics::knn_identification(&task, 1).unwrap_err()),
+        "task"
+    );
+    let task = Retrieval::leave_one_out(
+        Embeddings::new(&x, 1).unwrap(),
+        &[0, 0, 1, 1],
+        Distance::Euclidean,
+    )
+    .unwrap();
+    assert_eq!(
+        arg_of(&metrics::knn_identification(&task, 0).unwrap_err()),
+        "k"
+    );
+    assert_eq!(
+        arg_of(&metrics::knn_identification(&task, 4).unwrap_err()),
+        "k"
+    );
+    assert_eq!(
+        arg_of(&metrics::exact::knn_identification(&task, 4).unwrap_err()),
+        "k"
+    );
 }

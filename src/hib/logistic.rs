@@ -76,7 +76,10 @@ mod tests {
 
     #[test]
     fn log_sum_exp_of_huge_and_tiny_terms() {
-        assert_eq!(log_sum_exp(&[-1000.0, -1000.0]), -1000.0 + std::f64::consts::LN_2);
+        assert_eq!(
+            log_sum_exp(&[-1000.0, -1000.0]),
+            -1000.0 + std::f64::consts::LN_2
+        );
         assert_eq!(log_sum_exp(&[800.0]), 800.0);
         assert_eq!(log_sum_exp(&[f64::NEG_INFINITY]), f64::NEG_INFINITY);
     }

@@ -66,7 +66,12 @@ pub struct VibLoss {
 }
 
 /// Checks of [`vib_loss`] (shared by both twins): returns `(D, K₁, K₂)`.
-pub(crate) fn check_vib(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<(usize, usize, usize)> {
+pub(crate) fn check_vib(
+    pair: &VibPair<'_>,
+    a: f64,
+    b: f64,
+    beta: f64,
+) -> Result<(usize, usize, usize)> {
     checks::gaussian("mean1", pair.mean1, "variance1", pair.variance1)?;
     checks::gaussian("mean2", pair.mean2, "variance2", pair.variance2)?;
     checks::same_length("mean2", pair.mean1.len(), pair.mean2.len())?;
@@ -77,15 +82,27 @@ pub(crate) fn check_vib(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result
     let dim = pair.mean1.len();
     let rows = |arg: &'static str, noise: &[f64]| -> Result<usize> {
         if noise.is_empty() {
-            return Err(Error::TooFew { arg, min: dim, got: 0 });
+            return Err(Error::TooFew {
+                arg,
+                min: dim,
+                got: 0,
+            });
         }
         if noise.len() % dim != 0 {
-            return Err(Error::RaggedRows { arg, len: noise.len(), dim });
+            return Err(Error::RaggedRows {
+                arg,
+                len: noise.len(),
+                dim,
+            });
         }
         checks::all_finite(arg, noise)?;
         Ok(noise.len() / dim)
     };
-    Ok((dim, rows("noise1", pair.noise1)?, rows("noise2", pair.noise2)?))
+    Ok((
+        dim,
+        rows("noise1", pair.noise1)?,
+        rows("noise2", pair.noise2)?,
+    ))
 }
 
 /// The reparametrised draws `z_i = μ + σ ⊙ ε_i`, row-major.
@@ -93,7 +110,11 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
     let sd: Vec<f64> = variance.iter().map(|v| v.sqrt()).collect();
     noise
         .chunks_exact(mean.len())
-        .flat_map(|eps| (0..mean.len()).map(|k| mean[k] + sd[k] * eps[k]).collect::<Vec<_>>())
+        .flat_map(|eps| {
+            (0..mean.len())
+                .map(|k| mean[k] + sd[k] * eps[k])
+                .collect::<Vec<_>>()
+        })
         .collect()
 }
 

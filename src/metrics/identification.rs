@@ -44,7 +44,11 @@ pub(crate) fn vote(neighbour_labels: impl Iterator<Item = usize>) -> usize {
 }
 
 /// Scores the votes of every query from its neighbour lists (shared by both twins).
-pub(crate) fn score(neighbours: &Neighbours, queries: &[usize], database: &[usize]) -> KnnIdentification {
+pub(crate) fn score(
+    neighbours: &Neighbours,
+    queries: &[usize],
+    database: &[usize],
+) -> KnnIdentification {
     let correct: Vec<bool> = (0..neighbours.query_count())
         .map(|q| vote(neighbours.indices(q).iter().map(|&j| database[j])) == queries[q])
         .collect();

@@ -58,5 +58,8 @@ pub(crate) fn split_pairs(match_score: &[f64], is_match: &[bool]) -> Result<(Vec
 /// Cited: HIB §4.1 and Table 1 ("verification AP", 10k test pairs, half matching).
 pub fn verification_average_precision(match_score: &[f64], is_match: &[bool]) -> Result<f64> {
     let (negatives, positives) = split_pairs(match_score, is_match)?;
-    Ok(average_precision_sorted(&sorted_keys(&negatives), &sorted_keys(&positives)))
+    Ok(average_precision_sorted(
+        &sorted_keys(&negatives),
+        &sorted_keys(&positives),
+    ))
 }

@@ -38,8 +38,14 @@ fn scaled_bessel_minus_argument(nu: usize, y: f64) -> f64 {
 
 /// `ln` of the density of `t = √X`, `X ~ χ'²_ν(λ)`, at `t ≥ 0`.
 pub(crate) fn ln_noncentral_chi_density(nu: usize, sqrt_lambda: f64, t: f64) -> f64 {
-    let power = if nu == 1 { 0.0 } else { (nu as f64 - 1.0) * t.ln() };
-    -0.5 * (t - sqrt_lambda) * (t - sqrt_lambda) + power + scaled_bessel_minus_argument(nu, sqrt_lambda * t)
+    let power = if nu == 1 {
+        0.0
+    } else {
+        (nu as f64 - 1.0) * t.ln()
+    };
+    -0.5 * (t - sqrt_lambda) * (t - sqrt_lambda)
+        + power
+        + scaled_bessel_minus_argument(nu, sqrt_lambda * t)
 }
 
 /// `ln E sigmoid(−a‖Δ‖ + b)` for an isotropic law with common variance `s` (at least one

@@ -61,7 +61,10 @@ fn sphere_rule(dim: usize, n: usize) -> Vec<Direction> {
                 let rho = (1.0 - x * x).max(0.0).sqrt();
                 for j in 0..m {
                     let phi = 2.0 * PI * j as f64 / m as f64;
-                    out.push((vec![rho * phi.cos(), rho * phi.sin(), *x], w * 2.0 * PI / m as f64));
+                    out.push((
+                        vec![rho * phi.cos(), rho * phi.sin(), *x],
+                        w * 2.0 * PI / m as f64,
+                    ));
                 }
             }
             out
@@ -146,7 +149,9 @@ pub(crate) fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Resul
         // change · (change / previous change).
         let rate = change / previous_change;
         if change <= ANGULAR_TOLERANCE
-            || (previous_change.is_finite() && rate <= 1e-2 && change * rate <= 0.1 * ANGULAR_TOLERANCE)
+            || (previous_change.is_finite()
+                && rate <= 1e-2
+                && change * rate <= 0.1 * ANGULAR_TOLERANCE)
         {
             return Ok(current);
         }
@@ -157,4 +162,38 @@ pub(crate) fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Resul
         method: "hib::exact::match_probability_polar (angular rule; the law is too concentrated far from the origin for the polar route)",
         iterations: n,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hib::gauss_rule::gauss_hermite;
+    use crate::hib::logistic::sigmoid;
+
+    /// Why not Cartesian Gauss–Hermite: `E sigmoid(−|Z|)`, `Z ~ N(0, 1)` (mpmath:
+    /// 0.32514317473302409844), has a kink at the mode; the n-point rule converges only
+    /// algebraically, while the polar route (two rays) is exact to rounding.
+    #[test]
+    fn cartesian_gauss_hermite_converges_slowly_through_the_kink() {
+        let want = 0.325_143_174_733_024_1;
+        let cartesian = |n: usize| {
+            let rule = gauss_hermite(n);
+            let sum: f64 = rule
+                .nodes
+                .iter()
+                .zip(&rule.weights)
+                .map(|(x, w)| w * sigmoid(-(std::f64::consts::SQRT_2 * x).abs()))
+                .sum();
+            sum / PI.sqrt()
+        };
+        let (e16, e64) = ((cartesian(16) - want).abs(), (cartesian(64) - want).abs());
+        assert!(e64 > 1e-6, "64-point error {e64:e}");
+        assert!(
+            e16 / e64 < 20.0,
+            "algebraic, not exponential: {e16:e} → {e64:e}"
+        );
+        let law = DifferenceLaw::new(&[0.0], &[0.5], &[0.0], &[0.5]);
+        let polar = ln_match_probability(&law, 1.0, 0.0).unwrap().exp();
+        assert!((polar - want).abs() < 1e-15, "{polar}");
+    }
 }

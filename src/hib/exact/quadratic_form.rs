@@ -21,9 +21,7 @@ use crate::hib::logistic::log_sigmoid;
 pub(crate) fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> {
     let form = GaussianQuadraticForm::new(&law.weights, &law.shifts, law.offset)?;
     let ln_a = a.ln();
-    let ell = |r: f64| {
-        ln_a + log_sigmoid(-a * r + b) + log_sigmoid(a * r - b) + form.ln_cdf(r * r)
-    };
+    let ell = |r: f64| ln_a + log_sigmoid(-a * r + b) + log_sigmoid(a * r - b) + form.ln_cdf(r * r);
     // The integrand falls like e^{−a|r − b/a|} beyond the threshold and like the CDF below the
     // bulk of ‖Δ‖: its peak lies below both scales summed.
     let bulk = (form.mean() + 10.0 * form.variance().sqrt()).sqrt();

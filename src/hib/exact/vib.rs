@@ -34,7 +34,11 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
     let draws = |mean: &[D], variance: &[D], noise: &[f64]| -> Vec<Vec<D>> {
         noise
             .chunks_exact(dim)
-            .map(|eps| (0..dim).map(|k| mean[k] + variance[k].sqrt() * eps[k]).collect())
+            .map(|eps| {
+                (0..dim)
+                    .map(|k| mean[k] + variance[k].sqrt() * eps[k])
+                    .collect()
+            })
             .collect()
     };
     let z1 = draws(&p.mean1, &p.variance1, pair.noise1);
@@ -46,12 +50,23 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
             for k in 0..dim {
                 sq += (r1[k] - r2[k]) * (r1[k] - r2[k]);
             }
-            let d = if sq.re() > 0.0 { sq.sqrt() } else { D::from(0.0) };
+            let d = if sq.re() > 0.0 {
+                sq.sqrt()
+            } else {
+                D::from(0.0)
+            };
             let t = -p.a * d + p.b;
-            terms.push(if pair.is_match { log_sigmoid(t) } else { log_sigmoid(-t) });
+            terms.push(if pair.is_match {
+                log_sigmoid(t)
+            } else {
+                log_sigmoid(-t)
+            });
         }
     }
-    let max = terms.iter().map(|t| t.re()).fold(f64::NEG_INFINITY, f64::max);
+    let max = terms
+        .iter()
+        .map(|t| t.re())
+        .fold(f64::NEG_INFINITY, f64::max);
     let mut sum = D::from(0.0);
     for t in &terms {
         sum += (*t - max).exp();
@@ -107,11 +122,15 @@ pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss
     let at = |q: Option<usize>| -> Parameters<Dual64> {
         let seed = |index: usize| if Some(index) == q { 1.0 } else { 0.0 };
         let mean = |offset: usize, m: &[f64]| -> Vec<Dual64> {
-            (0..dim).map(|k| Dual64::new(m[k], seed(offset + k))).collect()
+            (0..dim)
+                .map(|k| Dual64::new(m[k], seed(offset + k)))
+                .collect()
         };
         // d σ²/d ln σ² = σ².
         let var = |offset: usize, v: &[f64]| -> Vec<Dual64> {
-            (0..dim).map(|k| Dual64::new(v[k], v[k] * seed(offset + k))).collect()
+            (0..dim)
+                .map(|k| Dual64::new(v[k], v[k] * seed(offset + k)))
+                .collect()
         };
         Parameters {
             mean1: mean(0, pair.mean1),
@@ -123,7 +142,9 @@ pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss
         }
     };
     let (value, nll, kl) = loss(&at(None), pair, beta);
-    let gradient: Vec<f64> = (0..n).map(|q| loss(&at(Some(q)), pair, beta).0.eps).collect();
+    let gradient: Vec<f64> = (0..n)
+        .map(|q| loss(&at(Some(q)), pair, beta).0.eps)
+        .collect();
     Ok(VibLoss {
         loss: value.re,
         nll: nll.re,
