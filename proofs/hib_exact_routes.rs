@@ -19,9 +19,12 @@
 
 // derivation: hib::match_probability
 
+#[path = "hib_reference.rs"]
+mod hib_reference;
 #[path = "support/mod.rs"]
 mod support;
 
+use hib_reference::reference;
 use probdml::hib::exact::{
     match_probability, match_probability_by_quadratic_form, match_probability_polar,
     mixture_match_probability,
@@ -30,16 +33,6 @@ use probdml::hib::HedgedEmbedding;
 use probdml::registry::budget::{HIB_MATCH_ABSOLUTE, HIB_MATCH_RELATIVE_TAIL};
 use proptest::prelude::*;
 use support::{config, log_uniform};
-
-/// The committed mpmath output, `name = value` per line.
-fn reference(name: &str) -> f64 {
-    let text = include_str!("../scripts/reference/hib_values.txt");
-    let line = text
-        .lines()
-        .find(|l| l.split(" = ").next() == Some(name))
-        .unwrap_or_else(|| panic!("{name} is not in hib_values.txt"));
-    line.rsplit(" = ").next().unwrap().parse().unwrap()
-}
 
 /// `p` for `Δ ~ N(delta, diag s)`, split evenly between the two embeddings.
 fn p_of(delta: &[f64], s: &[f64], a: f64, b: f64) -> f64 {

@@ -17,24 +17,18 @@
 
 // derivation: hib::self_mismatch
 
+#[path = "hib_reference.rs"]
+mod hib_reference;
 #[path = "support/mod.rs"]
 mod support;
 
+use hib_reference::reference;
 use probdml::hib::{self, exact, HedgedEmbedding};
 use probdml::registry::budget::{HIB_MATCH_ABSOLUTE, MONTE_CARLO_SIGMAS};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use support::{config, log_uniform};
-
-fn reference(name: &str) -> f64 {
-    let text = include_str!("../scripts/reference/hib_values.txt");
-    let line = text
-        .lines()
-        .find(|l| l.split(" = ").next() == Some(name))
-        .unwrap();
-    line.rsplit(" = ").next().unwrap().parse().unwrap()
-}
 
 fn assert_monte_carlo_matches(x: &HedgedEmbedding, a: f64, b: f64, k: usize) {
     let want = exact::self_mismatch(x, a, b).unwrap();

@@ -22,22 +22,16 @@
 // derivation: hib::kl_to_standard_normal
 // derivation: hib::vib_loss
 
+#[path = "hib_reference.rs"]
+mod hib_reference;
 #[path = "support/mod.rs"]
 mod support;
 
+use hib_reference::reference;
 use probdml::hib::{self, exact, VibPair};
 use probdml::registry::budget::{HIB_VIB, QUADRATURE};
 use proptest::prelude::*;
 use support::{config, log_uniform, within_abs_or_rel};
-
-fn reference(name: &str) -> f64 {
-    let text = include_str!("../scripts/reference/hib_values.txt");
-    let line = text
-        .lines()
-        .find(|l| l.split(" = ").next() == Some(name))
-        .unwrap();
-    line.rsplit(" = ").next().unwrap().parse().unwrap()
-}
 
 #[test]
 fn kl_against_mpmath_and_zero_at_the_prior() {

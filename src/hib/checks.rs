@@ -2,6 +2,8 @@
 //! way, so that they fail on the same inputs with the same [`Error`]. Nothing here computes.
 
 use crate::error::{require_finite, Error, Result};
+// The slice checks are chapter 08's: one definition of "finite" and "same length".
+pub(crate) use crate::metrics::checks::{all_finite, same_length};
 
 /// `a > 0` and `b` finite: the soft threshold `sigmoid(−a d + b)` of HIB eq. (2).
 pub(crate) fn soft_threshold(a: f64, b: f64) -> Result<()> {
@@ -31,18 +33,6 @@ pub(crate) fn samples(samples: usize) -> Result<()> {
     }
 }
 
-/// Every element of `xs` is finite.
-pub(crate) fn all_finite(arg: &'static str, xs: &[f64]) -> Result<()> {
-    match xs.iter().position(|x| !x.is_finite()) {
-        None => Ok(()),
-        Some(index) => Err(Error::NotFiniteElement {
-            arg,
-            index,
-            value: xs[index],
-        }),
-    }
-}
-
 /// Every element of `xs` is finite and `>= 0` (variances: `σ² = 0` is a point mass).
 pub(crate) fn variances(arg: &'static str, xs: &[f64]) -> Result<()> {
     all_finite(arg, xs)?;
@@ -66,15 +56,6 @@ pub(crate) fn positive_variances(arg: &'static str, xs: &[f64]) -> Result<()> {
             value: xs[index],
             rule: "a variance must be > 0 (the loss is differentiated in ln σ²)",
         }),
-    }
-}
-
-/// `got == expected` for the length of `arg`.
-pub(crate) fn same_length(arg: &'static str, expected: usize, got: usize) -> Result<()> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(Error::DimensionMismatch { arg, expected, got })
     }
 }
 

@@ -7,6 +7,20 @@ use crate::hib::exact::difference::DifferenceLaw;
 use crate::hib::exact::{isotropic, polar, quadratic_form};
 use crate::hib::logistic::log_sigmoid;
 
+/// `ln p` of a law: `ln sigmoid(−a√c + b)` when no coordinate is random, else `route`.
+fn ln_with_route(
+    law: &DifferenceLaw,
+    a: f64,
+    b: f64,
+    route: impl FnOnce(&DifferenceLaw) -> Result<f64>,
+) -> Result<f64> {
+    if law.random_dim() == 0 {
+        Ok(log_sigmoid(-a * law.offset.sqrt() + b))
+    } else {
+        route(law)
+    }
+}
+
 /// `ln p` for an already-checked pair of Gaussians: a point mass in closed form, the isotropic
 /// route when all random coordinates share one variance, else the quadratic-form route.
 pub(crate) fn ln_match_probability_checked(
@@ -18,13 +32,29 @@ pub(crate) fn ln_match_probability_checked(
     b: f64,
 ) -> Result<f64> {
     let law = DifferenceLaw::new(mu1, var1, mu2, var2);
-    if law.random_dim() == 0 {
-        return Ok(log_sigmoid(-a * law.offset.sqrt() + b));
+    ln_with_route(&law, a, b, |law| match law.common_variance() {
+        Some(s) => isotropic::ln_match_probability(law, s, a, b),
+        None => quadratic_form::ln_match_probability(law, a, b),
+    })
+}
+
+/// The mean of the exact match probability over all component pairs of two mixtures (checked
+/// inputs): the mixture's match probability, and `1 − η` when both are the same embedding.
+pub(crate) fn mean_over_component_pairs(
+    x1: &HedgedEmbedding,
+    x2: &HedgedEmbedding,
+    a: f64,
+    b: f64,
+) -> Result<f64> {
+    let mut total = 0.0;
+    for c1 in 0..x1.components() {
+        for c2 in 0..x2.components() {
+            let (mu1, var1) = (x1.mean(c1), x1.variance(c1));
+            let (mu2, var2) = (x2.mean(c2), x2.variance(c2));
+            total += ln_match_probability_checked(mu1, var1, mu2, var2, a, b)?.exp();
+        }
     }
-    match law.common_variance() {
-        Some(s) => isotropic::ln_match_probability(&law, s, a, b),
-        None => quadratic_form::ln_match_probability(&law, a, b),
-    }
+    Ok(total / (x1.components() * x2.components()) as f64)
 }
 
 /// The match probability of two Gaussian embeddings, exactly (HIB eq. 4): the reference for
@@ -121,9 +151,6 @@ pub fn match_probability_polar(
 ) -> Result<f64> {
     checks::gaussian_pair(mu1, var1, mu2, var2, a, b)?;
     let law = DifferenceLaw::new(mu1, var1, mu2, var2);
-    if law.random_dim() == 0 {
-        return Ok(log_sigmoid(-a * law.offset.sqrt() + b).exp());
-    }
     if law.random_dim() > polar::POLAR_MAX_DIM {
         return Err(crate::Error::TooMany {
             arg: "var1",
@@ -131,7 +158,7 @@ pub fn match_probability_polar(
             got: law.random_dim(),
         });
     }
-    Ok(polar::ln_match_probability(&law, a, b)?.exp())
+    Ok(ln_with_route(&law, a, b, |law| polar::ln_match_probability(law, a, b))?.exp())
 }
 
 /// The match probability by the quadratic-form route whatever the variances (the integration by
@@ -168,10 +195,10 @@ pub fn match_probability_by_quadratic_form(
 ) -> Result<f64> {
     checks::gaussian_pair(mu1, var1, mu2, var2, a, b)?;
     let law = DifferenceLaw::new(mu1, var1, mu2, var2);
-    if law.random_dim() == 0 {
-        return Ok(log_sigmoid(-a * law.offset.sqrt() + b).exp());
-    }
-    Ok(quadratic_form::ln_match_probability(&law, a, b)?.exp())
+    Ok(ln_with_route(&law, a, b, |law| {
+        quadratic_form::ln_match_probability(law, a, b)
+    })?
+    .exp())
 }
 
 /// The match probability of two mixture embeddings (equal weights), exactly: the mean of the
@@ -210,19 +237,5 @@ pub fn mixture_match_probability(
 ) -> Result<f64> {
     x1.check_same_dim("x2", x2)?;
     checks::soft_threshold(a, b)?;
-    let mut total = 0.0;
-    for c1 in 0..x1.components() {
-        for c2 in 0..x2.components() {
-            total += ln_match_probability_checked(
-                x1.mean(c1),
-                x1.variance(c1),
-                x2.mean(c2),
-                x2.variance(c2),
-                a,
-                b,
-            )?
-            .exp();
-        }
-    }
-    Ok(total / (x1.components() * x2.components()) as f64)
+    mean_over_component_pairs(x1, x2, a, b)
 }

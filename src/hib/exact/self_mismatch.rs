@@ -3,7 +3,7 @@
 use crate::error::Result;
 use crate::hib::checks;
 use crate::hib::embedding::HedgedEmbedding;
-use crate::hib::exact::match_probability::ln_match_probability_checked;
+use crate::hib::exact::match_probability::mean_over_component_pairs;
 
 /// The self-mismatch of a hedged embedding, exactly: `1 −` the mean over component pairs
 /// `(c, c')` of the match probability of `z ~ N(μ_c, σ_c²)` and an independent
@@ -38,20 +38,5 @@ use crate::hib::exact::match_probability::ln_match_probability_checked;
 /// Cited: HIB eq. (9), §2.4; spec 07 (corrected).
 pub fn self_mismatch(x: &HedgedEmbedding, a: f64, b: f64) -> Result<f64> {
     checks::soft_threshold(a, b)?;
-    let c = x.components();
-    let mut total = 0.0;
-    for c1 in 0..c {
-        for c2 in 0..c {
-            total += ln_match_probability_checked(
-                x.mean(c1),
-                x.variance(c1),
-                x.mean(c2),
-                x.variance(c2),
-                a,
-                b,
-            )?
-            .exp();
-        }
-    }
-    Ok(1.0 - total / (c * c) as f64)
+    Ok(1.0 - mean_over_component_pairs(x, x, a, b)?)
 }
