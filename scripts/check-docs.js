@@ -21,7 +21,8 @@
 //     reach KaTeX as `,` `;` `!` `{` `}` `|` … (thin spaces render as commas, set braces and norm
 //     bars vanish). Write `\\,`, `\\!`, `\lbrace … \rbrace`, `\Vert`. `\_` and `\*` are
 //     allowed: there they are Markdown escapes that keep `_`/`*` from pairing into emphasis,
-//     and the `_`/`*` that KaTeX then gets (a subscript, a star) is what is meant;
+//     and the `_`/`*` that KaTeX then gets (a subscript, a star) is what is meant — except
+//     `\_` inside `\text{…}` (or `\mbox{…}`), where KaTeX needs `\_` itself: write `\\_`;
 //   * a TeX line break `\\` before a space or the end of the line (rows of `pmatrix`, `cases`):
 //     Markdown makes it `\`, a control space, and the rows merge into one. Write `\\\\`;
 //   * a single backslash at the end of a line, which Markdown reads as a hard line break.
@@ -91,6 +92,8 @@ function docMathEscapes(source) {
             math.pending.push({ line: lineOf[i], what, near: text.slice(Math.max(math.start, i - 30), i + n + 12).replace(/\s+/g, " ") });
           if (n % 2 === 1 && next === "\n") {
             finding("a backslash at the end of a line is a Markdown hard line break");
+          } else if (n % 2 === 1 && next === "_" && inTextMode(text.slice(math.start, i))) {
+            finding("\\_ inside \\text{} reaches KaTeX as _, a parse error there (write \\\\_)");
           } else if (n % 2 === 1 && ASCII_PUNCTUATION.test(next) && next !== "_" && next !== "*") {
             const instead = { "{": "\\lbrace", "}": "\\rbrace", "|": "\\Vert" }[next] || `\\\\${next}`;
             finding(`\\${next} reaches KaTeX as ${next} (write ${instead})`);
@@ -120,6 +123,18 @@ function docMathEscapes(source) {
     }
   }
   return found;
+}
+
+// Whether the end of `before` (a formula's source up to some point) lies inside the argument of
+// \text, \textrm, \textit, … or \mbox: the innermost `{` not yet closed follows one of them.
+function inTextMode(before) {
+  let depth = 0;
+  for (let k = before.length - 1; k >= 0; k--) {
+    if (before[k] === "}") depth++;
+    else if (before[k] === "{" && depth > 0) depth--;
+    else if (before[k] === "{") return /\\(text[a-z]*|mbox)\s*$/.test(before.slice(0, k));
+  }
+  return false;
 }
 
 // Every finding of docMathEscapes in src/**/*.rs, as failure lines.
