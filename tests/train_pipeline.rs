@@ -6,8 +6,9 @@
 //! change; the real-data numbers are produced by `probdml reproduce` (README).
 
 use probdml::train::config::{DatasetChoice, Method, TrainConfig};
-use probdml::train::method::{self, epochs::check_finite, TensorSet};
+use probdml::train::method::{Position, TensorSet};
 use probdml::train::run::{self, load_data};
+use probdml::train::trainer::{self, check_finite};
 use probdml::train::TrainError;
 use std::path::PathBuf;
 use std::process::Command;
@@ -185,9 +186,11 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     let err = check_finite(
         &Tensor::from_slice(&[1.0, f64::NAN]),
         "head.weight",
-        3,
-        7,
-        107,
+        Position {
+            epoch: 3,
+            step: 7,
+            global_step: 107,
+        },
     )
     .unwrap_err();
     let msg = err.to_string();
@@ -200,7 +203,7 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     let mut tensors = TensorSet::new(&set, Device::Cpu).unwrap();
     tensors.images = Tensor::full([200, 1, 28, 28], f64::NAN, (Kind::Float, Device::Cpu));
     for method in [Method::Deterministic, Method::LamOnline] {
-        let err = method::train(&small(method), &tensors, Device::Cpu, None, false).unwrap_err();
+        let err = trainer::train(&small(method), &tensors, Device::Cpu, None, false).unwrap_err();
         match err {
             TrainError::NonFinite {
                 epoch,

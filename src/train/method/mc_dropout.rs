@@ -1,0 +1,63 @@
+//! MC dropout (chapter 09): dropout p after the backbone's features during training, kept on at
+//! test time; S masks give S embeddings per image.
+
+use super::super::config::TrainConfig;
+use super::super::error::TrainResult;
+use super::super::model::{features_no_grad, normalise, EmbeddingNet};
+use super::deterministic::contrastive_step;
+use super::laplace::EVAL_CHUNK;
+use super::{new_network, Batch, Method, PredictRequest, Prediction, Step};
+use tch::{nn, Device, Tensor};
+
+/// The MC-dropout method.
+#[derive(Debug)]
+pub struct McDropout {
+    vs: nn::VarStore,
+    net: EmbeddingNet,
+    margin: f64,
+}
+
+impl McDropout {
+    /// A fresh network with dropout `config.dropout`, seeded.
+    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
+        let (vs, net) = new_network(config, device, seed, config.dropout);
+        Self {
+            vs,
+            net,
+            margin: config.margin,
+        }
+    }
+}
+
+impl Method for McDropout {
+    fn var_store(&self) -> &nn::VarStore {
+        &self.vs
+    }
+    fn var_store_mut(&mut self) -> &mut nn::VarStore {
+        &mut self.vs
+    }
+    fn net(&self) -> &EmbeddingNet {
+        &self.net
+    }
+    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
+        contrastive_step(&self.net, batch, self.margin)
+    }
+    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+        let per_sample: Vec<Tensor> = tch::no_grad(|| {
+            tch::manual_seed(request.seed as i64);
+            (0..request.samples)
+                .map(|_| {
+                    let f = features_no_grad(
+                        &self.net.backbone,
+                        images,
+                        EVAL_CHUNK,
+                        true,
+                        request.device,
+                    );
+                    normalise(&self.net.head.raw(&f))
+                })
+                .collect()
+        });
+        Ok(Prediction::Samples(Tensor::f_stack(&per_sample, 1)?))
+    }
+}
