@@ -137,7 +137,12 @@ fn checkpoints_resume_and_reevaluate() {
     );
     // The sample-free OOD diagnosis of a LAM checkpoint: every AUROC is a probability, and the
     // posterior spread exists because the checkpoint carries Λ.
-    let d = run::diagnose_ood(&trained, &load_data(&two, &data).unwrap(), Device::Cpu).unwrap();
+    let d = probdml::train::diagnose::diagnose_ood(
+        &trained,
+        &load_data(&two, &data).unwrap(),
+        Device::Cpu,
+    )
+    .unwrap();
     let spread = d
         .auroc_posterior_spread
         .expect("a LAM checkpoint has a posterior");

@@ -9,8 +9,9 @@
 //!
 //! v ← α v + (1 − α) g ⊙ g,   θ ← θ − lr · g ⊘ (√v + ε),
 //!
-//! with (1 − α)·g·g and (−lr)·g/(√v + ε) associated as libtorch's `addcmul_`/`addcdiv_` kernels
-//! do (scalar times first tensor, then the second), so that every step rounds as before.
+//! through the same `addcmul_`/`addcdiv_` kernels with the scalar folded into the first tensor
+//! (which those kernels multiply first), so that every step rounds as libtorch's:
+//! `tests/train_faults.rs` checks the weights bit for bit against `tch::nn::RmsProp`.
 
 use super::error::TrainResult;
 use std::path::Path;
@@ -77,10 +78,14 @@ impl RmsProp {
                 if !g.defined() {
                     continue;
                 }
+                // libtorch: square_avg.mul_(α).addcmul_(g, g, 1 − α). Its kernel computes
+                // self + (value·t1)·t2 (the compiler may fuse the last multiply-add): with value
+                // folded into t1 beforehand, addcmul_ with value 1 rounds identically.
                 let _ = v.f_mul_scalar_(ALPHA)?;
-                let _ = v.f_add_(&(g.f_mul_scalar(1.0 - ALPHA)? * &g))?;
+                let _ = v.f_addcmul_(&g.f_mul_scalar(1.0 - ALPHA)?, &g)?;
                 let avg = v.f_sqrt()?.f_add_scalar_(EPS)?;
-                let _ = p.f_add_(&(g.f_mul_scalar(-lr)? / avg))?;
+                // libtorch: p.addcdiv_(g, avg, −lr), i.e. self + (value·t1)/t2.
+                let _ = p.f_addcdiv_(&g.f_mul_scalar(-lr)?, &avg)?;
             }
             Ok(())
         })

@@ -77,33 +77,46 @@ pub fn check_finite(t: &Tensor, name: &str, at: Position) -> TrainResult<()> {
     }
 }
 
-/// Fails with [`TrainError::Collapse`] when a raw output row `y` (B × D) has a norm below the
-/// registry's [`COLLAPSED_OUTPUT_NORM`](crate::registry::budget::COLLAPSED_OUTPUT_NORM): its
-/// direction is then undefined (the GGN refuses it) and the embeddings have collapsed.
+/// Fails with [`TrainError::Collapse`] when a raw output row `y` (B × D) cannot be normalised
+/// in `f32`: a norm below the registry's
+/// [`COLLAPSED_OUTPUT_NORM`](crate::registry::budget::COLLAPSED_OUTPUT_NORM) (the embeddings
+/// collapsed to zero: the direction is undefined and the GGN refuses it) or a norm that
+/// overflows `f32` although every entry is finite (weights blown up by a far too large
+/// learning rate: y/‖y‖ is then 0, a "unit" embedding of norm 0).
 ///
 /// # Errors
 ///
 /// [`TrainError::Collapse`] naming the tensor and the position.
 pub fn check_collapse(y: &Tensor, at: Position) -> TrainResult<()> {
-    let smallest = tch::no_grad(|| {
-        y.detach()
-            .norm_scalaropt_dim(2.0, [1i64], false)
-            .min()
-            .double_value(&[])
+    let (smallest, largest) = tch::no_grad(|| {
+        let norms = y.detach().norm_scalaropt_dim(2.0, [1i64], false);
+        (norms.min().double_value(&[]), norms.max().double_value(&[]))
     });
-    if smallest < crate::registry::budget::COLLAPSED_OUTPUT_NORM {
-        return Err(TrainError::Collapse {
+    let floor = crate::registry::budget::COLLAPSED_OUTPUT_NORM;
+    let detail = if smallest.is_nan() || largest.is_nan() {
+        None
+    } else if smallest < floor {
+        Some(format!(
+            "has a row of norm {smallest:e} < {floor:e} (the embeddings collapsed to zero)"
+        ))
+    } else if !largest.is_finite() {
+        Some(
+            "has a row whose norm overflows f32 (the weights blew up; its embedding y/‖y‖ is 0)"
+                .to_string(),
+        )
+    } else {
+        None
+    };
+    match detail {
+        None => Ok(()),
+        Some(detail) => Err(TrainError::Collapse {
             tensor: "head output y = Wx + b".into(),
-            detail: format!(
-                "has a row of norm {smallest:e} < {:e} (the embeddings collapsed to zero)",
-                crate::registry::budget::COLLAPSED_OUTPUT_NORM
-            ),
+            detail,
             epoch: at.epoch,
             step: at.step,
             global_step: at.global_step,
-        });
+        }),
     }
-    Ok(())
 }
 
 /// Trains `config` on `train`, writing a checkpoint after every epoch into `out_dir` (one
@@ -344,6 +357,7 @@ pub fn train_member(
         ));
         let started = Instant::now();
         let (mut loss_sum, mut pair_sum) = (0.0, 0.0);
+        let mut last_batch = None;
         for step in 0..steps_per_epoch {
             global_step += 1;
             let at = Position {
@@ -391,6 +405,7 @@ pub fn train_member(
             loss_sum += loss_value;
             pair_sum += out.pairs as f64;
             bar.inc(1);
+            last_batch = Some(x);
         }
         bar.finish_and_clear();
         let seconds = started.elapsed().as_secs_f64();
@@ -404,6 +419,14 @@ pub fn train_member(
         }
         for (name, t) in m.state_to_check() {
             check_finite(&t, &name, end)?;
+        }
+        if let Some(x) = &last_batch {
+            // The last update can collapse the model after the last step's own check: look at
+            // the weights the checkpoint would save, on the last batch, before saving them.
+            let net = m.net();
+            let y = tch::no_grad(|| net.head.raw(&net.backbone.features(x, false)));
+            check_finite(&y, "head output y = Wx + b", end)?;
+            check_collapse(&y, end)?;
         }
         let log = EpochLog {
             seed,
