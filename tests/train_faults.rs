@@ -323,6 +323,15 @@ fn checkpoints_are_atomic_and_verified() {
     run::train_and_evaluate(&two, data, &torn, true, Device::Cpu).unwrap();
     assert!(read(&torn.join("model.safetensors")) == read(&epoch2.join("model.safetensors")));
 
+    // A checkpoint without a manifest (an older probdml's) is never continued: it has no
+    // optimiser state, so the continuation could not equal an uninterrupted run.
+    let legacy = scratch("ckpt-legacy");
+    copy_dir(&epoch1, &legacy);
+    std::fs::remove_file(legacy.join("manifest.json")).unwrap();
+    let err = run::train_and_evaluate(&two, data, &legacy, true, Device::Cpu).unwrap_err();
+    assert!(err.to_string().contains("no manifest.json"), "{err}");
+    let _ = std::fs::remove_dir_all(&legacy);
+
     // checkpoint::save writes what verify accepts, and nothing else.
     let fresh = scratch("ckpt-save");
     checkpoint::save(
@@ -711,6 +720,13 @@ fn no_checkpoint_corruption_panics() {
             args.extend(["--eval-samples", "8", "--seed", "5"]);
             let o = probdml(&args);
             assert_no_panic(&o, &format!("resume: {what}"));
+            if damage == "missing" && file == "manifest.json" {
+                // A complete run without a manifest (as an older probdml wrote them): loaded
+                // with a warning, nothing trained.
+                assert_eq!(o.code, 0, "resume: {what}\n{}", o.stderr);
+                assert!(o.stderr.contains("no manifest.json"), "{}", o.stderr);
+                continue;
+            }
             assert_eq!(o.code, 1, "resume: {what}: accepted\n{}", o.stderr);
             assert!(
                 o.stderr.contains(file) || o.stderr.contains("manifest"),

@@ -19,7 +19,9 @@ use probdml::train::data::default_data_dir;
 use probdml::train::evaluate::{mean_std, Metrics, MetricsSummary};
 use probdml::train::json;
 use probdml::train::report::{format_table, PaperMethod, TableRow};
-use probdml::train::run::{self, prepare_out, select_device, OutPolicy, RunSummary};
+use probdml::train::run::{
+    self, prepare_out, select_device, OutPolicy, PosthocOptions, RunSummary,
+};
 use probdml::train::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -382,10 +384,13 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
                 run::posthoc_from_checkpoint(
                     &det_out,
                     &out,
-                    config.split,
-                    config.approximation,
-                    Some(config.prior_precision),
-                    config.tempering,
+                    &PosthocOptions {
+                        split: config.split,
+                        approximation: config.approximation,
+                        prior_precision: Some(config.prior_precision),
+                        tempering: config.tempering,
+                        protocol: config.protocol,
+                    },
                     &data,
                     device,
                     OutPolicy::Overwrite,
@@ -463,10 +468,13 @@ fn real_main() -> TrainResult<()> {
             let summary = run::posthoc_from_checkpoint(
                 &a.checkpoint,
                 &a.out,
-                a.split,
-                a.approximation,
-                a.prior_precision,
-                a.tempering,
+                &PosthocOptions {
+                    split: a.split,
+                    approximation: a.approximation,
+                    prior_precision: a.prior_precision,
+                    tempering: a.tempering,
+                    protocol: a.protocol,
+                },
                 &data,
                 device,
                 policy,

@@ -228,6 +228,8 @@ pub const MAX_LATENT_DIM: usize = 4096;
 /// Largest count accepted for batch sizes, pair caps and limits: casts to libtorch's i64 stay
 /// exact.
 pub const MAX_COUNT: usize = 1 << 31;
+/// Largest batch: mining builds several B × B matrices (B = 4096: 67 MB each in f32).
+pub const MAX_BATCH: usize = 4096;
 /// Largest epoch count, samples per image or ensemble size accepted: beyond it a run would not
 /// end in any useful time.
 pub const MAX_REPEATS: usize = 100_000;
@@ -415,11 +417,14 @@ impl TrainConfig {
             }
         };
         repeats("epochs", self.epochs, 1)?;
-        if !(2..=MAX_COUNT).contains(&self.batch_size) {
+        if !(2..=MAX_BATCH).contains(&self.batch_size) {
             return Err(TrainError::config(
                 "batch",
                 self.batch_size,
-                "pairs need at least 2 images per batch",
+                format!(
+                    "pairs need at least 2 images per batch, and the batch's B × B pair \
+                     matrices limit it to {MAX_BATCH}"
+                ),
             ));
         }
         positive("lr", self.learning_rate)?;

@@ -132,6 +132,9 @@ pub struct RunSummary {
     pub timing: RunTiming,
 }
 
+/// Largest memory the sampled embeddings of one evaluation may take (bytes).
+pub const MAX_EVAL_BYTES: f64 = 16e9;
+
 /// What may happen to an output folder that already holds a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutPolicy {
@@ -363,6 +366,23 @@ pub fn evaluate_trained(
     device: Device,
 ) -> TrainResult<Metrics> {
     let config = &trained.config;
+    // S embeddings of D floats per image, for the larger of the two sets, twice (device and
+    // host): refuse before allocating rather than die of an allocation failure.
+    let images = data.test.len().max(data.ood.len()) as f64;
+    let samples = (config.eval_samples * config.members()) as f64;
+    let bytes = images * samples * config.latent_dim as f64 * 4.0 * 2.0;
+    if bytes > MAX_EVAL_BYTES {
+        return Err(TrainError::config(
+            "eval-samples",
+            config.eval_samples,
+            format!(
+                "{images} images × {samples} samples × D = {} need {:.1} GB of embeddings (at most {:.0} GB): lower --eval-samples or --test-limit",
+                config.latent_dim,
+                bytes / 1e9,
+                MAX_EVAL_BYTES / 1e9
+            ),
+        ));
+    }
     let test = TensorSet::new(&data.test, device)?;
     let ood = TensorSet::new(&data.ood, device)?;
     let id = host_prediction(trained, &test.images, "ID test set", device)?;
@@ -459,6 +479,21 @@ pub fn blame_checkpoint(dir: &Path, e: TrainError) -> TrainError {
     }
 }
 
+/// The choices of post-hoc LAM on a deterministic checkpoint (`probdml posthoc`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PosthocOptions {
+    /// The GGN split.
+    pub split: crate::ggn::Split,
+    /// The PSD approximation.
+    pub approximation: crate::ggn::Approximation,
+    /// Prior precision of the last layer (None: the checkpoint's).
+    pub prior_precision: Option<f64>,
+    /// Tempering β of the Hessian.
+    pub tempering: f64,
+    /// The protocol.
+    pub protocol: super::config::Protocol,
+}
+
 /// LAM post-hoc on an existing deterministic checkpoint: the post-hoc method's own finish pass
 /// (the Hessian over the training set at θ*), then the evaluation; writes a complete
 /// `lam-posthoc` checkpoint (weights, Λ, config, manifest, metrics, plots) into `out_dir`. The
@@ -469,14 +504,10 @@ pub fn blame_checkpoint(dir: &Path, e: TrainError) -> TrainError {
 ///
 /// `out_dir` equal to the checkpoint, a checkpoint that is not deterministic, data, GGN and
 /// I/O errors.
-#[allow(clippy::too_many_arguments)]
 pub fn posthoc_from_checkpoint(
     deterministic_dir: &Path,
     out_dir: &Path,
-    split: crate::ggn::Split,
-    approximation: crate::ggn::Approximation,
-    prior_precision: Option<f64>,
-    tempering: f64,
+    options: &PosthocOptions,
     data_dir: &Path,
     device: Device,
     policy: OutPolicy,
@@ -501,10 +532,13 @@ pub fn posthoc_from_checkpoint(
     }
     let config = TrainConfig {
         method: Method::LamPosthoc,
-        split,
-        approximation,
-        prior_precision: prior_precision.unwrap_or(source.config.prior_precision),
-        tempering,
+        split: options.split,
+        approximation: options.approximation,
+        prior_precision: options
+            .prior_precision
+            .unwrap_or(source.config.prior_precision),
+        tempering: options.tempering,
+        protocol: options.protocol,
         ..source.config.clone()
     };
     config.validate()?;

@@ -252,10 +252,7 @@ fn resume_member(
 ) -> TrainResult<Option<TrainingState>> {
     let Some(manifest) = checkpoint::verify(dir)? else {
         if dir.join(checkpoint::STATE).exists() || dir.join(checkpoint::MODEL).exists() {
-            return Err(TrainError::Checkpoint {
-                path: dir.to_owned(),
-                reason: "holds checkpoint files but no manifest.json (written by an older probdml, or not a complete checkpoint): it cannot be resumed safely; train into a new --out".into(),
-            });
+            return legacy_complete(dir, config, m);
         }
         return Ok(None);
     };
@@ -294,6 +291,44 @@ fn resume_member(
     if let Some(file) = m.state_file() {
         if listed(file) {
             let path = dir.join(file);
+            m.load_state(&checkpoint::read_tensors(&path)?, &path)?;
+        }
+    }
+    Ok(Some(state))
+}
+
+/// A checkpoint without a manifest (written before manifests existed) has no optimiser state
+/// and cannot be continued exactly; when it has already done every epoch asked for (a
+/// `reproduce` run of an older probdml), nothing is trained and it is loaded as it is.
+fn legacy_complete(
+    dir: &Path,
+    config: &TrainConfig,
+    m: &mut dyn Method,
+) -> TrainResult<Option<TrainingState>> {
+    let refuse = |why: &str| {
+        TrainError::Checkpoint {
+        path: dir.to_owned(),
+        reason: format!(
+            "holds checkpoint files but no manifest.json (written by an older probdml, or not a complete checkpoint) and {why}: it cannot be resumed exactly; train into a new --out or use --force"
+        ),
+    }
+    };
+    let state: TrainingState = json::read_json(&dir.join(checkpoint::STATE))
+        .map_err(|_| refuse("no readable state.json"))?;
+    let saved = checkpoint::read_config(dir)?;
+    if state.epochs_done < config.epochs
+        || (TrainConfig {
+            epochs: config.epochs,
+            ..saved
+        }) != *config
+    {
+        return Err(refuse("epochs or configuration to continue"));
+    }
+    tracing::warn!(dir = %dir.display(), "a complete checkpoint of an older probdml (no manifest.json): loaded unverified, nothing to train");
+    checkpoint::load_model(dir, m.var_store_mut())?;
+    if let Some(file) = m.state_file() {
+        let path = dir.join(file);
+        if path.exists() {
             m.load_state(&checkpoint::read_tensors(&path)?, &path)?;
         }
     }

@@ -7,24 +7,22 @@ use super::super::mining::{contrastive_loss_form_l, MinedPairs};
 use super::super::model::{features_no_grad, normalise, EmbeddingNet};
 use super::super::trainer::check_collapse;
 use super::laplace::EVAL_CHUNK;
-use super::{new_network, Batch, Method, PredictRequest, Prediction, Step};
-use tch::{nn, Device, Tensor};
+use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use tch::{Device, Tensor};
 
 /// The deterministic method.
 #[derive(Debug)]
 pub struct Deterministic {
-    vs: nn::VarStore,
-    net: EmbeddingNet,
+    network: Network,
     margin: f64,
 }
 
 impl Deterministic {
     /// A fresh network, seeded.
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let (vs, net) = new_network(config, device, seed, 0.0);
+        let network = Network::new(config, device, seed, 0.0);
         Self {
-            vs,
-            net,
+            network,
             margin: config.margin,
         }
     }
@@ -67,19 +65,16 @@ pub fn predict_point(
 }
 
 impl Method for Deterministic {
-    fn var_store(&self) -> &nn::VarStore {
-        &self.vs
+    fn network(&self) -> &Network {
+        &self.network
     }
-    fn var_store_mut(&mut self) -> &mut nn::VarStore {
-        &mut self.vs
-    }
-    fn net(&self) -> &EmbeddingNet {
-        &self.net
+    fn network_mut(&mut self) -> &mut Network {
+        &mut self.network
     }
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        contrastive_step(&self.net, batch, self.margin)
+        contrastive_step(&self.network.net, batch, self.margin)
     }
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        predict_point(&self.net, images, request.device)
+        predict_point(&self.network.net, images, request.device)
     }
 }

@@ -22,18 +22,17 @@ use super::super::config::TrainConfig;
 use super::super::error::TrainResult;
 use super::super::ggn_tensor::last_layer_ggn_diagonal_tensor;
 use super::super::mining::{contrastive_loss_form_l, MinedPairs};
-use super::super::model::{normalise, EmbeddingNet};
+use super::super::model::normalise;
 use super::super::trainer::{check_collapse, check_finite};
 use super::laplace::{self, LastLayerPrecision};
-use super::{new_network, Batch, Method, MethodState, PredictRequest, Prediction, Step};
+use super::{Batch, Method, MethodState, Network, PredictRequest, Prediction, Step};
 use std::path::Path;
-use tch::{nn, Device, Tensor};
+use tch::{Device, Tensor};
 
 /// Online LAM: the network and its running precision Λ_t.
 #[derive(Debug)]
 pub struct LamOnline {
-    vs: nn::VarStore,
-    net: EmbeddingNet,
+    network: Network,
     config: TrainConfig,
     precision: LastLayerPrecision,
 }
@@ -41,11 +40,10 @@ pub struct LamOnline {
 impl LamOnline {
     /// A fresh network, seeded, with Λ₀ = σ_prior⁻² I.
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let (vs, net) = new_network(config, device, seed, 0.0);
-        let precision = LastLayerPrecision::prior(&net, config.prior_precision);
+        let network = Network::new(config, device, seed, 0.0);
+        let precision = LastLayerPrecision::prior(&network.net, config.prior_precision);
         Self {
-            vs,
-            net,
+            network,
             config: config.clone(),
             precision,
         }
@@ -58,14 +56,11 @@ impl LamOnline {
 }
 
 impl Method for LamOnline {
-    fn var_store(&self) -> &nn::VarStore {
-        &self.vs
+    fn network(&self) -> &Network {
+        &self.network
     }
-    fn var_store_mut(&mut self) -> &mut nn::VarStore {
-        &mut self.vs
-    }
-    fn net(&self) -> &EmbeddingNet {
-        &self.net
+    fn network_mut(&mut self) -> &mut Network {
+        &mut self.network
     }
 
     /// Monte Carlo EM: S reparameterised draws of the last layer, the mean form-L loss over
@@ -73,7 +68,7 @@ impl Method for LamOnline {
     /// embeddings (targets rescaled when the pair cap subsamples).
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
         let config = &self.config;
-        let net = &self.net;
+        let net = &self.network.net;
         let features = net.backbone.features(batch.images, false);
         let features_const = features.detach();
         let (std_w, std_b) = self.precision.std();
@@ -129,7 +124,7 @@ impl Method for LamOnline {
     }
 
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        laplace::predict(&self.net, Some(&self.precision), images, request)
+        laplace::predict(&self.network.net, Some(&self.precision), images, request)
     }
     fn state_file(&self) -> Option<&'static str> {
         Some(laplace::FILE)
@@ -138,7 +133,7 @@ impl Method for LamOnline {
         Some(self.precision.state())
     }
     fn load_state(&mut self, tensors: &[(String, Tensor)], source: &Path) -> TrainResult<()> {
-        self.precision = LastLayerPrecision::from_tensors(&self.net, tensors, source)?;
+        self.precision = LastLayerPrecision::from_tensors(&self.network.net, tensors, source)?;
         Ok(())
     }
     fn state_to_check(&self) -> Vec<(String, Tensor)> {

@@ -16,10 +16,10 @@ use super::super::trainer::check_finite;
 use super::deterministic::contrastive_step;
 use super::laplace::{self, LastLayerPrecision};
 use super::{
-    new_network, Batch, Method, MethodState, Position, PredictRequest, Prediction, Step, TensorSet,
+    Batch, Method, MethodState, Network, Position, PredictRequest, Prediction, Step, TensorSet,
 };
 use std::path::Path;
-use tch::{nn, Device, Tensor};
+use tch::{Device, Tensor};
 
 /// Batch size of the Hessian pass.
 pub const POSTHOC_BATCH: i64 = 64;
@@ -27,8 +27,7 @@ pub const POSTHOC_BATCH: i64 = 64;
 /// Post-hoc LAM: trained as the deterministic method; [`Method::finish`] adds Λ.
 #[derive(Debug)]
 pub struct LamPosthoc {
-    vs: nn::VarStore,
-    net: EmbeddingNet,
+    network: Network,
     config: TrainConfig,
     precision: Option<LastLayerPrecision>,
 }
@@ -36,10 +35,9 @@ pub struct LamPosthoc {
 impl LamPosthoc {
     /// A fresh network, seeded; Λ comes with [`Method::finish`].
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let (vs, net) = new_network(config, device, seed, 0.0);
+        let network = Network::new(config, device, seed, 0.0);
         Self {
-            vs,
-            net,
+            network,
             config: config.clone(),
             precision: None,
         }
@@ -103,24 +101,26 @@ pub fn posthoc_precision(
 }
 
 impl Method for LamPosthoc {
-    fn var_store(&self) -> &nn::VarStore {
-        &self.vs
+    fn network(&self) -> &Network {
+        &self.network
     }
-    fn var_store_mut(&mut self) -> &mut nn::VarStore {
-        &mut self.vs
-    }
-    fn net(&self) -> &EmbeddingNet {
-        &self.net
+    fn network_mut(&mut self) -> &mut Network {
+        &mut self.network
     }
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        contrastive_step(&self.net, batch, self.config.margin)
+        contrastive_step(&self.network.net, batch, self.config.margin)
     }
     fn finish(&mut self, train: &TensorSet, device: Device) -> TrainResult<()> {
-        self.precision = Some(posthoc_precision(&self.config, &self.net, train, device)?);
+        self.precision = Some(posthoc_precision(
+            &self.config,
+            &self.network.net,
+            train,
+            device,
+        )?);
         Ok(())
     }
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        laplace::predict(&self.net, self.precision.as_ref(), images, request)
+        laplace::predict(&self.network.net, self.precision.as_ref(), images, request)
     }
     fn state_file(&self) -> Option<&'static str> {
         Some(laplace::FILE)
@@ -130,7 +130,9 @@ impl Method for LamPosthoc {
     }
     fn load_state(&mut self, tensors: &[(String, Tensor)], source: &Path) -> TrainResult<()> {
         self.precision = Some(LastLayerPrecision::from_tensors(
-            &self.net, tensors, source,
+            &self.network.net,
+            tensors,
+            source,
         )?);
         Ok(())
     }

@@ -3,44 +3,39 @@
 
 use super::super::config::TrainConfig;
 use super::super::error::TrainResult;
-use super::super::model::{features_no_grad, normalise, EmbeddingNet};
+use super::super::model::{features_no_grad, normalise};
 use super::deterministic::contrastive_step;
 use super::laplace::EVAL_CHUNK;
-use super::{new_network, Batch, Method, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
 use tch::{nn, Device, Tensor};
 
 /// The MC-dropout method.
 #[derive(Debug)]
 pub struct McDropout {
-    vs: nn::VarStore,
-    net: EmbeddingNet,
+    network: Network,
     margin: f64,
 }
 
 impl McDropout {
     /// A fresh network with dropout `config.dropout`, seeded.
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let (vs, net) = new_network(config, device, seed, config.dropout);
+        let network = Network::new(config, device, seed, config.dropout);
         Self {
-            vs,
-            net,
+            network,
             margin: config.margin,
         }
     }
 }
 
 impl Method for McDropout {
-    fn var_store(&self) -> &nn::VarStore {
-        &self.vs
+    fn network(&self) -> &Network {
+        &self.network
     }
-    fn var_store_mut(&mut self) -> &mut nn::VarStore {
-        &mut self.vs
-    }
-    fn net(&self) -> &EmbeddingNet {
-        &self.net
+    fn network_mut(&mut self) -> &mut Network {
+        &mut self.network
     }
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        contrastive_step(&self.net, batch, self.margin)
+        contrastive_step(&self.network.net, batch, self.margin)
     }
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
         let per_sample: Vec<Tensor> = tch::no_grad(|| {
@@ -48,13 +43,13 @@ impl Method for McDropout {
             (0..request.samples)
                 .map(|_| {
                     let f = features_no_grad(
-                        &self.net.backbone,
+                        &self.network.net.backbone,
                         images,
                         EVAL_CHUNK,
                         true,
                         request.device,
                     );
-                    normalise(&self.net.head.raw(&f))
+                    normalise(&self.network.net.head.raw(&f))
                 })
                 .collect()
         });

@@ -171,16 +171,49 @@ pub struct MethodState {
     pub tensors: Vec<(String, Tensor)>,
 }
 
+/// A method's network with the variables it reads.
+#[derive(Debug)]
+pub struct Network {
+    /// The variables (`backbone.conv1.*`, `backbone.conv2.*`, `head.*`, and any head a method
+    /// adds).
+    pub vs: nn::VarStore,
+    /// The network reading them.
+    pub net: EmbeddingNet,
+}
+
+impl Network {
+    /// A freshly initialised network of `config` on `device` (libtorch seeded from `seed`),
+    /// with dropout `dropout` after the features.
+    pub fn new(config: &TrainConfig, device: Device, seed: u64, dropout: f64) -> Self {
+        tch::manual_seed(super::seeds::initialisation(seed));
+        let vs = nn::VarStore::new(device);
+        let net = EmbeddingNet::new(&vs, config.latent_dim as i64, dropout);
+        Self { vs, net }
+    }
+}
+
 /// A training method (see the module documentation).
 pub trait Method: std::fmt::Debug {
-    /// The variables the optimiser trains (the checkpoint's `model.safetensors`).
-    fn var_store(&self) -> &nn::VarStore;
+    /// The method's network.
+    fn network(&self) -> &Network;
 
     /// The same, mutably (to load a checkpoint into it).
-    fn var_store_mut(&mut self) -> &mut nn::VarStore;
+    fn network_mut(&mut self) -> &mut Network;
+
+    /// The variables the optimiser trains (the checkpoint's `model.safetensors`).
+    fn var_store(&self) -> &nn::VarStore {
+        &self.network().vs
+    }
+
+    /// The same, mutably.
+    fn var_store_mut(&mut self) -> &mut nn::VarStore {
+        &mut self.network_mut().vs
+    }
 
     /// The network.
-    fn net(&self) -> &EmbeddingNet;
+    fn net(&self) -> &EmbeddingNet {
+        &self.network().net
+    }
 
     /// The loss of one batch. The method may update its own state here from detached
     /// quantities (online LAM's Λ).
@@ -236,19 +269,6 @@ pub trait Method: std::fmt::Debug {
     fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
         None
     }
-}
-
-/// A freshly initialised network of `config` on `device` (libtorch seeded from `seed`).
-pub fn new_network(
-    config: &TrainConfig,
-    device: Device,
-    seed: u64,
-    dropout: f64,
-) -> (nn::VarStore, EmbeddingNet) {
-    tch::manual_seed(super::seeds::initialisation(seed));
-    let vs = nn::VarStore::new(device);
-    let net = EmbeddingNet::new(&vs, config.latent_dim as i64, dropout);
-    (vs, net)
 }
 
 /// The method of `config` (a single model: an ensemble's members are built one by one with
