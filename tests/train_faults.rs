@@ -717,7 +717,9 @@ fn no_checkpoint_corruption_panics() {
                 );
             }
             let mut args = train_args(w, &["--method", "lam-online", "--resume"]);
-            args.extend(["--eval-samples", "8", "--seed", "5"]);
+            // The flags of the run that wrote the checkpoint (small(): eight samples, seed 5,
+            // ensemble size 2), so that only the damage stands in the way.
+            args.extend(["--eval-samples", "8", "--seed", "5", "--ensemble-size", "2"]);
             let o = probdml(&args);
             assert_no_panic(&o, &format!("resume: {what}"));
             if damage == "missing" && file == "manifest.json" {
