@@ -7,7 +7,7 @@ use super::super::model::{features_no_grad, normalise};
 use super::deterministic::contrastive_step;
 use super::laplace::EVAL_CHUNK;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
-use tch::{nn, Device, Tensor};
+use tch::{Device, Tensor};
 
 /// The MC-dropout method.
 #[derive(Debug)]
