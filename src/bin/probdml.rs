@@ -416,8 +416,7 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
     }
     println!();
     println!(
-        "{}, D = {}, {epochs} epochs, {seeds} seed(s), device {device:?}",
-        a.dataset.title(),
+        "D = {}, {epochs} epochs, {seeds} seed(s), device {device:?}",
         a.latent_dim
     );
     println!("{}", format_table(&rows, a.dataset));
