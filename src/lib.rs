@@ -41,7 +41,7 @@ pub mod metrics;
 pub mod quadrature;
 pub mod registry;
 pub mod special;
-#[cfg(feature = "tch")]
+#[cfg(feature = "report")]
 pub mod train;
 pub mod vmf;
 
