@@ -43,7 +43,7 @@ pub mod metrics;
 pub mod quadrature;
 pub mod registry;
 pub mod special;
-#[cfg(feature = "tch")]
+#[cfg(feature = "report")]
 pub mod train;
 pub mod vmf;
 

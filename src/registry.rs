@@ -128,6 +128,14 @@ pub mod budget {
     /// γ (P terms, and the ~8P²ε·max h of a rotated dense H), the denominator is the slope of
     /// γ(δ) − δ‖θ*‖² in ln δ: the root's condition number, computed per case.
     pub const EVIDENCE_ARGMAX: f64 = 1e-12;
+    /// Chapter 09 (training): a trained network's ℓ₂-normalised `f32` output is a unit vector
+    /// to `|‖x‖ − 1| ≤ 10⁻³`. `f32` normalisation leaves norms within a few ulp (~10⁻⁷) of 1;
+    /// 10⁻³ accepts that with a wide margin and still rejects an output never normalised.
+    pub const F32_UNIT_NORM: f64 = 1e-3;
+    /// Chapter 09: a raw network output `y = Wx + b` with `‖y‖` below 10⁻⁶ has collapsed (a
+    /// healthy model's ‖y‖ is O(1), `f32` resolves 10⁻³⁸): its direction `y/‖y‖` is noise and
+    /// the GGN of the normalisation is undefined, so training stops there.
+    pub const COLLAPSED_OUTPUT_NORM: f64 = 1e-6;
     /// Chapter-05 law of a Gaussian quadratic form: `|Δ ln P| ≤ 10⁻¹⁰·max(1, |ln P|)` against
     /// closed forms and mpmath. The contour integral is taken to relative 10⁻¹² (absolute 10⁻¹²
     /// in `ln P`), and `ln P = A + ln I` adds the rounding of the cumulant `A` summed over up to
