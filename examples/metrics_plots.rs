@@ -8,14 +8,18 @@
 //!   distance from the class centre (`per_query_at_k`, `query_neighbour_uncertainty`,
 //!   `sparsification_curve`).
 //!
-//! Run: `cargo run --release --example metrics_plots` (writes both files; deterministic: fixed
-//! seeds, and the SVG text is independent of the machine).
+//! Both figures are drawn by `probdml::train::plots` (feature "report"), the code that draws the
+//! `probdml` program's `roc.svg` and `sparsification.svg`.
+//!
+//! Run: `cargo run --release --features report --example metrics_plots` (writes both files;
+//! deterministic: fixed seeds, and the SVG text is independent of the machine).
 
-use plotters::prelude::*;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
+use probdml::train::plots;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
+use std::path::Path;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
@@ -38,46 +42,18 @@ fn plot_roc(id: &[f64], ood: &[f64]) -> Result<()> {
     let roc = metrics::roc_curve(id, ood)?;
     let auroc = metrics::auroc(id, ood)?;
     let auprc = metrics::auprc(id, ood)?;
-    let root = SVGBackend::new(ROC_PATH, (560, 480)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "ROC of an uncertainty score (OOD = positive)",
-            ("sans-serif", 20),
-        )
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..1f64, 0f64..1f64)?;
-    chart
-        .configure_mesh()
-        .x_desc("false-positive rate (ID flagged)")
-        .y_desc("true-positive rate (OOD flagged)")
-        .draw()?;
-    chart
-        .draw_series(LineSeries::new(
-            roc.false_positive_rate
-                .iter()
-                .copied()
-                .zip(roc.true_positive_rate.iter().copied()),
-            BLUE.stroke_width(2),
-        ))?
-        .label(format!("AUROC = {auroc:.4}, AUPRC = {auprc:.4}"))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-    chart
-        .draw_series(LineSeries::new(
-            vec![(0.0, 0.0), (1.0, 1.0)],
-            BLACK.mix(0.4),
-        ))?
-        .label("chance (AUROC = 0.5)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
+    // The same figure code as the `probdml` program's roc.svg.
+    plots::roc_svg(
+        Path::new(ROC_PATH),
+        &roc.false_positive_rate,
+        &roc.true_positive_rate,
+        &plots::RocLegend {
+            score: "an uncertainty score",
+            auroc: Some(auroc),
+            auprc: Some(auprc),
+            ood_set: "",
+        },
+    )?;
     println!(
         "{ROC_PATH}: AUROC {auroc}, AUPRC {auprc}, {} points",
         roc.thresholds.len()
@@ -120,44 +96,18 @@ fn plot_sparsification(points: &[f64], labels: &[usize], variance: &[f64]) -> Re
         .map(|s| if s.hit { 1.0 } else { 0.0 })
         .collect();
     let s = metrics::sparsification_curve(&uncertainty, &accuracy)?;
-    let low = s.curve.iter().chain(&s.oracle).copied().fold(1.0, f64::min);
-    let root = SVGBackend::new(SPARSIFICATION_PATH, (560, 480)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Sparsification: 1-NN accuracy as uncertain queries go",
-            ("sans-serif", 20),
-        )
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..1f64, (low - 0.02).max(0.0)..1.01f64)?;
-    chart
-        .configure_mesh()
-        .x_desc("fraction of queries removed (most uncertain first)")
-        .y_desc("1-NN accuracy of the rest")
-        .draw()?;
-    chart
-        .draw_series(LineSeries::new(
-            s.fractions.iter().copied().zip(s.curve.iter().copied()),
-            BLUE.stroke_width(2),
-        ))?
-        .label(format!("uncertainty (AUSC = {:.4})", s.ausc))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-    chart
-        .draw_series(LineSeries::new(
-            s.fractions.iter().copied().zip(s.oracle.iter().copied()),
-            RED.stroke_width(2),
-        ))?
-        .label(format!("oracle (area {:.4})", s.oracle_ausc))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
+    // The same figure code as the `probdml` program's sparsification.svg.
+    plots::sparsification_svg(
+        Path::new(SPARSIFICATION_PATH),
+        &s.fractions,
+        &s.curve,
+        &s.oracle,
+        &plots::Score {
+            name: "uncertainty",
+            ausc: Some(s.ausc),
+            oracle_ausc: Some(s.oracle_ausc),
+        },
+    )?;
     println!(
         "{SPARSIFICATION_PATH}: {} scored queries, accuracy {}, AUSC {}, oracle {}, between {}",
         scores.len(),

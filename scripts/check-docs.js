@@ -13,7 +13,23 @@
 //     name's two-digit prefix.
 // One full-page screenshot per chapter goes to docs/book/screenshots/<chapter>.png.
 //
+// Before any page is opened, the doc comments (`///`, `//!`) of src/**/*.rs are read the way
+// rustdoc's Markdown reads them (docMathEscapes below). The check fails on a backslash inside
+// `$…$` or `$$…$$` that Markdown eats with no error, so that KaTeX gets another formula than
+// the one written:
+//   * a single backslash before ASCII punctuation: `\,` `\;` `\!` `\{` `\}` `\|` `\#` `\&` …
+//     reach KaTeX as `,` `;` `!` `{` `}` `|` … (thin spaces render as commas, set braces and norm
+//     bars vanish). Write `\\,`, `\\!`, `\lbrace … \rbrace`, `\Vert`. `\_` and `\*` are
+//     allowed: there they are Markdown escapes that keep `_`/`*` from pairing into emphasis,
+//     and the `_`/`*` that KaTeX then gets (a subscript, a star) is what is meant — except
+//     `\_` inside `\text{…}` (or `\mbox{…}`), where KaTeX needs `\_` itself: write `\\_`;
+//   * a TeX line break `\\` before a space or the end of the line (rows of `pmatrix`, `cases`):
+//     Markdown makes it `\`, a control space, and the rows merge into one. Write `\\\\`;
+//   * a single backslash at the end of a line, which Markdown reads as a hard line break.
+// The book's chapters need no such care: mdbook-katex renders their math before Markdown runs.
+//
 // Usage: node scripts/check-docs.js <book dir> <rustdoc dir|-> <chromium executable>
+//        node scripts/check-docs.js --doc-comments   (only the doc-comment check; no browser)
 "use strict";
 
 const fs = require("fs");
@@ -22,7 +38,133 @@ const { pathToFileURL } = require("url");
 
 const [bookDir, docDir, executable] = process.argv.slice(2);
 const root = path.resolve(__dirname, "..");
-const { chromium } = require(path.join(root, "tools/node/node_modules/playwright-core"));
+
+// ASCII punctuation: what CommonMark lets a backslash escape.
+const ASCII_PUNCTUATION = /[!-\/:-@\[-`{-~]/;
+
+// The backslashes in the math of one file's doc comments that Markdown changes (see the header),
+// as { line, what, near } (`near`: the text around it). A doc comment is a run of consecutive `///` (or `//!`) lines; fenced
+// code blocks and code spans in it are skipped; a `$` that never closes is prose, not math.
+function docMathEscapes(source) {
+  const blocks = [];
+  let block = null;
+  source.split("\n").forEach((line, index) => {
+    const m = /^\s*(\/\/\/|\/\/!)(?![\/!]) ?(.*)$/.exec(line);
+    if (!m) return;
+    if (!block || block.kind !== m[1] || block.last !== index - 1) {
+      block = { kind: m[1], lines: [] };
+      blocks.push(block);
+    }
+    block.lines.push([index + 1, m[2]]);
+    block.last = index;
+  });
+  const found = [];
+  for (const { lines } of blocks) {
+    // The comment's text without the `///`, with each character's line number.
+    let text = "";
+    const lineOf = [];
+    let fenced = false;
+    for (const [number, content] of lines) {
+      if (/^\s*(```|~~~)/.test(content)) fenced = !fenced;
+      else if (!fenced) {
+        text += content;
+        for (let k = 0; k < content.length; k++) lineOf.push(number);
+      }
+      text += "\n";
+      lineOf.push(number);
+    }
+    let math = null; // { delimiter, start, pending }
+    for (let i = 0; i < text.length; ) {
+      const c = text[i];
+      if (!math && c === "`") {
+        let n = 0;
+        while (text[i + n] === "`") n++;
+        const close = text.indexOf("`".repeat(n), i + n);
+        i = close < 0 ? i + n : close + n;
+        continue;
+      }
+      if (c === "\\") {
+        let n = 0;
+        while (text[i + n] === "\\") n++;
+        const next = text[i + n];
+        if (math && next !== undefined) {
+          const finding = (what) =>
+            math.pending.push({ line: lineOf[i], what, near: text.slice(Math.max(math.start, i - 30), i + n + 12).replace(/\s+/g, " ") });
+          if (n % 2 === 1 && next === "\n") {
+            finding("a backslash at the end of a line is a Markdown hard line break");
+          } else if (n % 2 === 1 && next === "_" && inTextMode(text.slice(math.start, i))) {
+            finding("\\_ inside \\text{} reaches KaTeX as _, a parse error there (write \\\\_)");
+          } else if (n % 2 === 1 && ASCII_PUNCTUATION.test(next) && next !== "_" && next !== "*") {
+            const instead = { "{": "\\lbrace", "}": "\\rbrace", "|": "\\Vert" }[next] || `\\\\${next}`;
+            finding(`\\${next} reaches KaTeX as ${next} (write ${instead})`);
+          } else if (n === 2 && /\s/.test(next)) {
+            finding("the line break \\\\ reaches KaTeX as \\ (write \\\\\\\\)");
+          }
+        }
+        // An odd run escapes the character after it, which then is no delimiter.
+        i += n % 2 === 1 ? n + 1 : n;
+        continue;
+      }
+      if (c === "$") {
+        const delimiter = text[i + 1] === "$" ? "$$" : "$";
+        if (!math) {
+          math = { delimiter, start: i, pending: [] };
+        } else if (math.delimiter === "$$" && delimiter === "$") {
+          i += 1;
+          continue;
+        } else {
+          found.push(...math.pending);
+          math = null;
+        }
+        i += delimiter.length;
+        continue;
+      }
+      i++;
+    }
+  }
+  return found;
+}
+
+// Whether the end of `before` (a formula's source up to some point) lies inside the argument of
+// \text, \textrm, \textit, … or \mbox: the innermost `{` not yet closed follows one of them.
+function inTextMode(before) {
+  let depth = 0;
+  for (let k = before.length - 1; k >= 0; k--) {
+    if (before[k] === "}") depth++;
+    else if (before[k] === "{" && depth > 0) depth--;
+    else if (before[k] === "{") return /\\(text[a-z]*|mbox)\s*$/.test(before.slice(0, k));
+  }
+  return false;
+}
+
+// Every finding of docMathEscapes in src/**/*.rs, as failure lines.
+function checkDocComments() {
+  const failures = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".rs")) {
+        for (const f of docMathEscapes(fs.readFileSync(p, "utf8"))) {
+          failures.push(`${path.relative(root, p)}:${f.line}: ${f.what}, near "${f.near}"`);
+        }
+      }
+    }
+  };
+  walk(path.join(root, "src"));
+  return failures;
+}
+
+if (bookDir === "--doc-comments") {
+  const failures = checkDocComments();
+  for (const f of failures) console.error(`check-docs: FAIL ${f}`);
+  if (failures.length > 0) {
+    console.error(`check-docs: ${failures.length} backslashes in doc-comment math that Markdown eats`);
+    process.exit(1);
+  }
+  console.log("check-docs: doc-comment math: no backslash that Markdown eats");
+  process.exit(0);
+}
 
 const FLAGS = [
   "--headless",
@@ -61,6 +203,7 @@ function inspectMath() {
 }
 
 async function main() {
+  const { chromium } = require(path.join(root, "tools/node/node_modules/playwright-core"));
   const browser = await chromium.launch({
     executablePath: executable,
     headless: true,
@@ -82,7 +225,7 @@ async function main() {
     offHost.push(`${from} -> ${url}`);
     return route.abort("blockedbyclient");
   });
-  const failures = [];
+  const failures = checkDocComments();
   const fail = (page, what) => failures.push(`${page}: ${what}`);
 
   // The chapters, in sidebar order, from the table of contents mdBook writes.

@@ -5,6 +5,11 @@
 # chapter's displayed number is not its file's prefix (01 … 09). Writes one screenshot per
 # chapter to docs/book/screenshots/. The checks themselves are in scripts/check-docs.js.
 #
+# First, in about a second and before anything is built, it reads the doc comments of
+# src/**/*.rs and fails on a backslash in their `$…$` math that rustdoc's Markdown would eat
+# without an error (`\,` reaching KaTeX as `,`, `\{` as `{`, a `\\` row break as `\`):
+# KaTeX renders the wrong formula then, so no browser check could see it.
+#
 # Needs Debian's `chromium` (scripts/setup.sh installs it) and node/npm; drives the browser with
 # the npm package playwright-core (pinned below), installed into tools/node/ (git-ignored) only
 # when missing. Playwright starts Chromium with a fresh temporary --user-data-dir; the flags
@@ -19,6 +24,7 @@ PLAYWRIGHT_CORE_VERSION="1.65.1"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+node scripts/check-docs.js --doc-comments
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 if [[ ! -x "$chromium" ]]; then
     echo "check-docs: $chromium not found (bash scripts/setup.sh installs Debian's chromium)" >&2

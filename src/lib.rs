@@ -35,14 +35,16 @@
 pub(crate) mod compensated;
 pub mod contrastive;
 pub mod error;
+pub mod gaussian_quadratic_form;
 pub mod ggn;
+pub mod hib;
 pub mod laplace;
 pub mod metrics;
 pub mod nivmf;
 pub mod quadrature;
 pub mod registry;
 pub mod special;
-#[cfg(feature = "tch")]
+#[cfg(feature = "report")]
 pub mod train;
 pub mod vmf;
 
@@ -64,6 +66,8 @@ pub mod book {
     pub struct Ggn;
     #[doc = include_str!("../docs/src/06-nivmf.md")]
     pub struct Nivmf;
+    #[doc = include_str!("../docs/src/07-hib.md")]
+    pub struct Hib;
     #[doc = include_str!("../docs/src/08-metrics.md")]
     pub struct Metrics;
     #[doc = include_str!("../README.md")]

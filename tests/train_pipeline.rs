@@ -6,8 +6,9 @@
 //! change; the real-data numbers are produced by `probdml reproduce` (README).
 
 use probdml::train::config::{DatasetChoice, Method, TrainConfig};
-use probdml::train::method::{self, epochs::check_finite, TensorSet};
+use probdml::train::method::{Position, TensorSet};
 use probdml::train::run::{self, load_data};
+use probdml::train::trainer::{self, check_finite};
 use probdml::train::TrainError;
 use std::path::PathBuf;
 use std::process::Command;
@@ -136,7 +137,12 @@ fn checkpoints_resume_and_reevaluate() {
     );
     // The sample-free OOD diagnosis of a LAM checkpoint: every AUROC is a probability, and the
     // posterior spread exists because the checkpoint carries Λ.
-    let d = run::diagnose_ood(&trained, &load_data(&two, &data).unwrap(), Device::Cpu).unwrap();
+    let d = probdml::train::diagnose::diagnose_ood(
+        &trained,
+        &load_data(&two, &data).unwrap(),
+        Device::Cpu,
+    )
+    .unwrap();
     let spread = d
         .auroc_posterior_spread
         .expect("a LAM checkpoint has a posterior");
@@ -185,9 +191,11 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     let err = check_finite(
         &Tensor::from_slice(&[1.0, f64::NAN]),
         "head.weight",
-        3,
-        7,
-        107,
+        Position {
+            epoch: 3,
+            step: 7,
+            global_step: 107,
+        },
     )
     .unwrap_err();
     let msg = err.to_string();
@@ -200,7 +208,7 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     let mut tensors = TensorSet::new(&set, Device::Cpu).unwrap();
     tensors.images = Tensor::full([200, 1, 28, 28], f64::NAN, (Kind::Float, Device::Cpu));
     for method in [Method::Deterministic, Method::LamOnline] {
-        let err = method::train(&small(method), &tensors, Device::Cpu, None, false).unwrap_err();
+        let err = trainer::train(&small(method), &tensors, Device::Cpu, None, false).unwrap_err();
         match err {
             TrainError::NonFinite {
                 epoch,

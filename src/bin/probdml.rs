@@ -7,15 +7,21 @@
 //! probdml diagnose   --checkpoint runs/posthoc   # sample-free OOD scores
 //! probdml reproduce  [--paper]        # the LAM Table 2 rows beside the paper's
 //! ```
+//!
+//! Every failure is an error naming the flag or the file and the rule (exit code 1); a bad flag
+//! value is refused by the parser with the possible values (exit code 2). A panic would be a bug:
+//! it is caught, reported as one, and exits with code 70, never with Rust's 101.
 
 use clap::{Args, Parser, Subcommand};
-use probdml::train::config::{
-    parse_approximation, parse_split, DatasetChoice, Method, TrainConfig,
-};
+use probdml::ggn::{Approximation, Split};
+use probdml::train::config::{DatasetChoice, Method, Protocol, Schedule, TrainConfig};
 use probdml::train::data::default_data_dir;
 use probdml::train::evaluate::{mean_std, Metrics, MetricsSummary};
+use probdml::train::json;
 use probdml::train::report::{format_table, PaperMethod, TableRow};
-use probdml::train::run::{self, select_device, RunSummary};
+use probdml::train::run::{
+    self, prepare_out, select_device, OutPolicy, PosthocOptions, RunSummary,
+};
 use probdml::train::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -46,25 +52,32 @@ enum Command {
 }
 
 #[derive(Args)]
+#[command(allow_negative_numbers = true)]
 struct PosthocArgs {
     /// A deterministic checkpoint folder written by `train --method deterministic`.
     #[arg(long)]
     checkpoint: PathBuf,
-    /// GGN split: euclidean | arccos.
-    #[arg(long, default_value = "arccos")]
-    split: String,
-    /// PSD approximation: positive | fixed | full.
-    #[arg(long, default_value = "fixed")]
-    approximation: String,
-    /// Output folder of the lam-posthoc checkpoint, metrics and plots.
+    /// GGN split.
+    #[arg(long, value_enum, default_value = "arccos")]
+    split: Split,
+    /// PSD approximation.
+    #[arg(long, value_enum, default_value = "fixed")]
+    approximation: Approximation,
+    /// Output folder of the lam-posthoc checkpoint, metrics and plots (not --checkpoint).
     #[arg(long)]
     out: PathBuf,
+    /// Replace a run already in --out.
+    #[arg(long)]
+    force: bool,
     /// Prior precision of the last-layer weights (default: the fan-in F, see TrainConfig).
     #[arg(long)]
     prior_precision: Option<f64>,
     /// Tempering β of the Hessian.
     #[arg(long, default_value_t = 1.0)]
     tempering: f64,
+    /// Training protocol.
+    #[arg(long, value_enum, default_value = "ours")]
+    protocol: Protocol,
     #[command(flatten)]
     common: Common,
 }
@@ -83,27 +96,39 @@ struct Common {
 }
 
 #[derive(Args)]
+#[command(allow_negative_numbers = true)]
 struct TrainArgs {
-    /// deterministic | lam-posthoc | lam-online | mc-dropout | ensemble
-    #[arg(long, default_value = "lam-online")]
-    method: String,
-    /// GGN split: euclidean | arccos (LAM).
-    #[arg(long, default_value = "arccos")]
-    split: String,
-    /// PSD approximation: positive | fixed | full (LAM).
-    #[arg(long, default_value = "fixed")]
-    approximation: String,
-    /// fashion-mnist | synthetic
-    #[arg(long, default_value = "fashion-mnist")]
-    dataset: String,
+    /// The method.
+    #[arg(long, value_enum, default_value = "lam-online")]
+    method: Method,
+    /// The method of every member (--method ensemble only).
+    #[arg(long, value_enum, default_value = "deterministic")]
+    member_method: Method,
+    /// Members of an ensemble.
+    #[arg(long, default_value_t = 5)]
+    ensemble_size: usize,
+    /// GGN split (LAM).
+    #[arg(long, value_enum, default_value = "arccos")]
+    split: Split,
+    /// PSD approximation (LAM).
+    #[arg(long, value_enum, default_value = "fixed")]
+    approximation: Approximation,
+    /// The data.
+    #[arg(long, value_enum, default_value = "fashion-mnist")]
+    dataset: DatasetChoice,
+    /// Training protocol.
+    #[arg(long, value_enum, default_value = "ours")]
+    protocol: Protocol,
     /// Latent dimension D.
     #[arg(long, default_value_t = 3)]
     latent_dim: usize,
+    /// Epochs over the training set.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
     /// Batch size (default: 64 for lam-online, 256 otherwise, as chapter 09).
     #[arg(long)]
     batch: Option<usize>,
+    /// Seed of every random draw.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Learning rate (RMSprop).
@@ -121,6 +146,9 @@ struct TrainArgs {
     /// Tempering β of the post-hoc Hessian.
     #[arg(long, default_value_t = 1.0)]
     tempering: f64,
+    /// Dropout probability (MC dropout).
+    #[arg(long, default_value_t = 0.05)]
+    dropout: f64,
     /// Use only the first N training images.
     #[arg(long)]
     train_limit: Option<usize>,
@@ -131,8 +159,11 @@ struct TrainArgs {
     #[arg(long)]
     out: PathBuf,
     /// Continue from the checkpoint in --out.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     resume: bool,
+    /// Replace a run already in --out.
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -142,7 +173,7 @@ struct EvalArgs {
     /// Checkpoint folder written by `train`.
     #[arg(long)]
     checkpoint: PathBuf,
-    /// Where to write metrics.json and plots (default: the checkpoint folder).
+    /// Where to write the results (default: the checkpoint folder).
     #[arg(long)]
     out: Option<PathBuf>,
     #[command(flatten)]
@@ -150,32 +181,39 @@ struct EvalArgs {
 }
 
 #[derive(Args)]
+#[command(allow_negative_numbers = true)]
 struct ReproduceArgs {
-    /// The full protocol: deterministic, MC dropout, LAM post-hoc and online, 20 epochs, 5 seeds.
+    /// Shorthand for --schedule paper.
     #[arg(long)]
     paper: bool,
-    /// Epochs (default: 5 for the short run, 20 with --paper).
+    /// short: LAM online, 5 epochs, 1 seed; paper: 4 methods, 20 epochs, 5 seeds.
+    #[arg(long, value_enum)]
+    schedule: Option<Schedule>,
+    /// Epochs (default: from the schedule).
     #[arg(long)]
     epochs: Option<usize>,
-    /// Seeds per method (default: 1, 5 with --paper).
+    /// Seeds per method (default: from the schedule).
     #[arg(long)]
     seeds: Option<u64>,
-    /// Comma-separated methods (default: lam-online; all four with --paper).
-    #[arg(long)]
-    methods: Option<String>,
+    /// Comma-separated methods (default: from the schedule).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    methods: Option<Vec<Method>>,
     /// Latent dimension D.
     #[arg(long, default_value_t = 3)]
     latent_dim: usize,
-    /// fashion-mnist | synthetic
-    #[arg(long, default_value = "fashion-mnist")]
-    dataset: String,
+    /// The data.
+    #[arg(long, value_enum, default_value = "fashion-mnist")]
+    dataset: DatasetChoice,
+    /// Training protocol.
+    #[arg(long, value_enum, default_value = "ours")]
+    protocol: Protocol,
     /// Use only the first N training images.
     #[arg(long)]
     train_limit: Option<usize>,
     /// Use only the first N test and OOD images.
     #[arg(long)]
     test_limit: Option<usize>,
-    /// Output folder (one subfolder per method and seed).
+    /// Output folder (one subfolder per method and seed; runs found there are resumed).
     #[arg(long, default_value = "runs/reproduce")]
     out: PathBuf,
     #[command(flatten)]
@@ -184,8 +222,8 @@ struct ReproduceArgs {
 
 fn setup(common: &Common) -> TrainResult<(tch::Device, PathBuf)> {
     if let Some(t) = common.threads {
-        if t < 1 {
-            return Err(TrainError::config("threads", t, "must be >= 1"));
+        if !(1..=4096).contains(&t) {
+            return Err(TrainError::config("threads", t, "must lie in [1, 4096]"));
         }
         tch::set_num_threads(t);
     }
@@ -195,15 +233,19 @@ fn setup(common: &Common) -> TrainResult<(tch::Device, PathBuf)> {
 }
 
 fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
-    let method = Method::parse(&a.method)?;
     let config = TrainConfig {
-        method,
-        split: parse_split(&a.split)?,
-        approximation: parse_approximation(&a.approximation)?,
-        dataset: DatasetChoice::parse(&a.dataset)?,
+        method: a.method,
+        member_method: a.member_method,
+        ensemble_size: a.ensemble_size,
+        split: a.split,
+        approximation: a.approximation,
+        dataset: a.dataset,
+        protocol: a.protocol,
         latent_dim: a.latent_dim,
         epochs: a.epochs,
-        batch_size: a.batch.unwrap_or(TrainConfig::reference_batch_size(method)),
+        batch_size: a
+            .batch
+            .unwrap_or(TrainConfig::reference_batch_size(a.method)),
         learning_rate: a.lr,
         eval_samples: a.eval_samples,
         train_samples: a.train_samples,
@@ -211,6 +253,7 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
             .prior_precision
             .unwrap_or(TrainConfig::default().prior_precision),
         tempering: a.tempering,
+        dropout: a.dropout,
         seed: a.seed,
         train_limit: a.train_limit,
         test_limit: a.test_limit,
@@ -220,10 +263,10 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
     Ok(config)
 }
 
-fn print_metrics(m: &Metrics) {
-    match serde_json::to_string_pretty(m) {
-        Ok(s) => println!("{s}"),
-        Err(e) => eprintln!("cannot print metrics: {e}"),
+fn print_json<T: serde::Serialize>(value: &T) {
+    match json::to_text(value, Path::new("<stdout>")) {
+        Ok(s) => print!("{s}"),
+        Err(e) => eprintln!("cannot print: {e}"),
     }
 }
 
@@ -238,30 +281,58 @@ fn paper_key(method: Method) -> Option<PaperMethod> {
 }
 
 fn label(config: &TrainConfig) -> String {
+    let split = probdml::train::config::split_name(config.split);
+    let approximation = probdml::train::config::approximation_name(config.approximation);
     match config.method {
-        Method::LamOnline | Method::LamPosthoc => format!(
-            "{} ({}, {})",
-            config.method.name(),
-            probdml::train::config::split_name(config.split),
-            probdml::train::config::approximation_name(config.approximation)
+        Method::LamOnline | Method::LamPosthoc => {
+            format!("{} ({split}, {approximation})", config.method.name())
+        }
+        Method::Ensemble => format!(
+            "ensemble of {} {}",
+            config.ensemble_size,
+            config.member_method.name()
         ),
         m => m.name().to_string(),
     }
 }
 
+fn row(summary: &RunSummary) -> TableRow {
+    TableRow {
+        method: paper_key(summary.config.method),
+        label: label(&summary.config),
+        summary: MetricsSummary::from(&summary.metrics),
+    }
+}
+
 fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
     let (device, data) = setup(&a.common)?;
-    let epochs = a.epochs.unwrap_or(if a.paper { 20 } else { 5 });
-    let seeds = a.seeds.unwrap_or(if a.paper { 5 } else { 1 });
-    if seeds == 0 {
-        return Err(TrainError::config("seeds", 0, "must be >= 1"));
+    let schedule = match (a.paper, a.schedule) {
+        (true, Some(Schedule::Short)) => {
+            return Err(TrainError::config(
+                "paper",
+                "--paper with --schedule short",
+                "--paper is --schedule paper: give one",
+            ))
+        }
+        (true, _) => Schedule::Paper,
+        (false, s) => s.unwrap_or_default(),
+    };
+    let paper = schedule == Schedule::Paper;
+    let epochs = a.epochs.unwrap_or(if paper { 20 } else { 5 });
+    let seeds = a.seeds.unwrap_or(if paper { 5 } else { 1 });
+    if !(1..=1000).contains(&seeds) {
+        return Err(TrainError::config("seeds", seeds, "must lie in [1, 1000]"));
     }
     let methods: Vec<Method> = match &a.methods {
-        Some(list) => list
-            .split(',')
-            .map(|s| Method::parse(s.trim()))
-            .collect::<TrainResult<_>>()?,
-        None if a.paper => vec![
+        Some(list) if list.is_empty() => {
+            return Err(TrainError::config(
+                "methods",
+                "",
+                "name at least one method",
+            ))
+        }
+        Some(list) => list.clone(),
+        None if paper => vec![
             Method::Deterministic,
             Method::McDropout,
             Method::LamPosthoc,
@@ -269,23 +340,29 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
         ],
         None => vec![Method::LamOnline],
     };
-    let dataset = DatasetChoice::parse(&a.dataset)?;
+    // Validate every configuration and the output folder before the first step.
+    let config_of = |method: Method, seed: u64| TrainConfig {
+        method,
+        dataset: a.dataset,
+        protocol: a.protocol,
+        latent_dim: a.latent_dim,
+        epochs,
+        batch_size: TrainConfig::reference_batch_size(method),
+        seed,
+        train_limit: a.train_limit,
+        test_limit: a.test_limit,
+        ..TrainConfig::default()
+    };
+    for &method in &methods {
+        config_of(method, 0).validate()?;
+    }
+    prepare_out(&a.out, OutPolicy::Resume)?;
     let mut rows = Vec::new();
     let mut epoch_seconds = Vec::new();
     for &method in &methods {
         let mut runs: Vec<RunSummary> = Vec::new();
         for seed in 0..seeds {
-            let config = TrainConfig {
-                method,
-                dataset,
-                latent_dim: a.latent_dim,
-                epochs,
-                batch_size: TrainConfig::reference_batch_size(method),
-                seed,
-                train_limit: a.train_limit,
-                test_limit: a.test_limit,
-                ..TrainConfig::default()
-            };
+            let config = config_of(method, seed);
             let out = a.out.join(format!("{}-seed{seed}", method.name()));
             eprintln!(
                 "== {} seed {seed}: {epochs} epochs on {:?} -> {}",
@@ -307,12 +384,16 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
                 run::posthoc_from_checkpoint(
                     &det_out,
                     &out,
-                    config.split,
-                    config.approximation,
-                    Some(config.prior_precision),
-                    config.tempering,
+                    &PosthocOptions {
+                        split: config.split,
+                        approximation: config.approximation,
+                        prior_precision: Some(config.prior_precision),
+                        tempering: config.tempering,
+                        protocol: config.protocol,
+                    },
                     &data,
                     device,
+                    OutPolicy::Overwrite,
                 )?
             } else {
                 run::train_and_evaluate(&config, &data, &out, true, device)?
@@ -334,8 +415,11 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
         });
     }
     println!();
-    println!("Fashion-MNIST (ID) vs MNIST (OOD), D = {}, {epochs} epochs, {seeds} seed(s), device {device:?}", a.latent_dim);
-    println!("{}", format_table(&rows));
+    println!(
+        "D = {}, {epochs} epochs, {seeds} seed(s), device {device:?}",
+        a.latent_dim
+    );
+    println!("{}", format_table(&rows, a.dataset));
     println!("mean epoch time:");
     for (l, s, b) in &epoch_seconds {
         println!("  {l}: {s:.1} s (batch {b})");
@@ -347,58 +431,68 @@ fn real_main() -> TrainResult<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Train(a) => {
-            let (device, data) = setup(&a.common)?;
             let config = train_config(&a)?;
-            let summary = run::train_and_evaluate(&config, &data, &a.out, a.resume, device)?;
-            print_metrics(&summary.metrics);
-            let row = TableRow {
-                method: paper_key(config.method),
-                label: label(&config),
-                summary: MetricsSummary::from(&summary.metrics),
+            let policy = match (a.resume, a.force) {
+                (true, _) => OutPolicy::Resume,
+                (false, true) => OutPolicy::Overwrite,
+                (false, false) => OutPolicy::Fresh,
             };
-            println!("{}", format_table(&[row]));
+            prepare_out(&a.out, policy)?;
+            let (device, data) = setup(&a.common)?;
+            let summary = run::train_and_evaluate(&config, &data, &a.out, a.resume, device)?;
+            print_json(&summary.metrics);
+            println!("{}", format_table(&[row(&summary)], config.dataset));
             println!(
                 "mean epoch time {:.1} s on {}",
                 summary.timing.mean_epoch_seconds, summary.timing.device
             );
         }
         Command::Eval(a) => {
+            let out: &Path = a.out.as_deref().unwrap_or(&a.checkpoint);
+            prepare_out(out, OutPolicy::Resume)?;
             let (device, data_dir) = setup(&a.common)?;
             let trained = run::load_trained(&a.checkpoint, device)?;
             let data = run::load_data(&trained.config, &data_dir)?;
-            let out: &Path = a.out.as_deref().unwrap_or(&a.checkpoint);
-            let metrics = run::evaluate_trained(&trained, &data, out, device)?;
-            print_metrics(&metrics);
+            let metrics = run::evaluate_trained(&trained, &data, out, device)
+                .map_err(|e| run::blame_checkpoint(&a.checkpoint, e))?;
+            print_json(&metrics);
         }
         Command::Posthoc(a) => {
             let (device, data) = setup(&a.common)?;
+            let policy = if a.force {
+                OutPolicy::Overwrite
+            } else {
+                OutPolicy::Fresh
+            };
             let summary = run::posthoc_from_checkpoint(
                 &a.checkpoint,
                 &a.out,
-                parse_split(&a.split)?,
-                parse_approximation(&a.approximation)?,
-                a.prior_precision,
-                a.tempering,
+                &PosthocOptions {
+                    split: a.split,
+                    approximation: a.approximation,
+                    prior_precision: a.prior_precision,
+                    tempering: a.tempering,
+                    protocol: a.protocol,
+                },
                 &data,
                 device,
+                policy,
             )?;
-            print_metrics(&summary.metrics);
-            let row = TableRow {
-                method: paper_key(summary.config.method),
-                label: label(&summary.config),
-                summary: MetricsSummary::from(&summary.metrics),
-            };
-            println!("{}", format_table(&[row]));
+            print_json(&summary.metrics);
+            println!("{}", format_table(&[row(&summary)], summary.config.dataset));
         }
         Command::Diagnose(a) => {
+            let out: &Path = a.out.as_deref().unwrap_or(&a.checkpoint);
+            prepare_out(out, OutPolicy::Resume)?;
             let (device, data_dir) = setup(&a.common)?;
             let trained = run::load_trained(&a.checkpoint, device)?;
             let data = run::load_data(&trained.config, &data_dir)?;
-            let d = run::diagnose_ood(&trained, &data, device)?;
-            match serde_json::to_string_pretty(&d) {
-                Ok(s) => println!("{s}"),
-                Err(e) => eprintln!("cannot print the diagnosis: {e}"),
-            }
+            let d = probdml::train::diagnose::diagnose_ood(&trained, &data, device)
+                .map_err(|e| run::blame_checkpoint(&a.checkpoint, e))?;
+            let path = out.join("diagnosis.json");
+            json::write_json(&path, &d)?;
+            print_json(&d);
+            eprintln!("diagnosis written to {}", path.display());
         }
         Command::Reproduce(a) => reproduce(&a)?,
     }
@@ -414,11 +508,17 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    match real_main() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    // A panic is a bug of this program, not a user error: report it as such (the default hook
+    // has printed where it happened) and exit with EX_SOFTWARE, never with Rust's 101.
+    match std::panic::catch_unwind(real_main) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
             eprintln!("error: {e}");
             ExitCode::FAILURE
+        }
+        Err(_) => {
+            eprintln!("internal error (a bug of probdml: please report it with the command line)");
+            ExitCode::from(70)
         }
     }
 }

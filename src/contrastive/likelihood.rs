@@ -132,9 +132,9 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
 /// # Formula
 ///
 /// $$ \prod_{c_j = c} N^S(x\mid z_j,\kappa_+)\prod_{c_j\ne c} N^S(x\mid -z_j,\kappa_-)
-///    = e^{s}\,N^S\!\big(x\mid \nu/\|\nu\|, \|\nu\|\big),\quad
-///    \nu = \kappa_+\!\sum_{c_j=c} z_j - \kappa_-\!\sum_{c_j\ne c} z_j $$
-/// $$ s = n_c\ln C_M(\kappa_+) + (n - n_c)\ln C_M(\kappa_-) - \ln C_M(\|\nu\|) $$
+///    = e^{s}\\,N^S\\!\big(x\mid \nu/\Vert\nu\Vert, \Vert\nu\Vert\big),\quad
+///    \nu = \kappa_+\\!\sum_{c_j=c} z_j - \kappa_-\\!\sum_{c_j\ne c} z_j $$
+/// $$ s = n_c\ln C_M(\kappa_+) + (n - n_c)\ln C_M(\kappa_-) - \ln C_M(\Vert\nu\Vert) $$
 ///
 /// ("the precision of which is the sum of the precisions": the natural parameters κμ add).
 ///

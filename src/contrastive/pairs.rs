@@ -24,7 +24,7 @@ pub struct PairTarget {
 ///
 /// # Formula
 ///
-/// $$ t_{ij} = \begin{cases} 1/|P| & c_i = c_j \\ -1/|N| & c_i \ne c_j,\ d_{ij} < m \\
+/// $$ t_{ij} = \begin{cases} 1/|P| & c_i = c_j \\\\ -1/|N| & c_i \ne c_j,\ d_{ij} < m \\\\
 ///    0 & \text{otherwise} \end{cases},\qquad |P| = \sum_c |C_c|^2,\ |N| = n^2 - |P| $$
 ///
 /// with d_ij² = 2 − 2 z_iᵀz_j (unit vectors). Pairs are ordered and include (i, i).
@@ -303,7 +303,7 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
 ///
 /// # Formula
 ///
-/// $$ \{(i, j) : c_i \ne c_j,\ d_{ij} < m\},\qquad d_{ij}^2 = 2 - 2 z_i^\top z_j $$
+/// $$ \lbrace(i, j) : c_i \ne c_j,\ d_{ij} < m\rbrace,\qquad d_{ij}^2 = 2 - 2 z_i^\top z_j $$
 ///
 /// (all negatives when m ≥ 2).
 ///

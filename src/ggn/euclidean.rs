@@ -9,7 +9,7 @@ use crate::error::{require_finite, Error, Result};
 ///
 /// # Formula
 ///
-/// $$ H = t \begin{pmatrix} I & -I \\ -I & I \end{pmatrix} $$
+/// $$ H = t \begin{pmatrix} I & -I \\\\ -I & I \end{pmatrix} $$
 ///
 /// constant in z (the loss is quadratic); its eigenvalues are 0 and 2t, each M times (LAM eq. 8
 /// for t > 0, eq. 9 for t < 0). The points are taken only to fix M and to share the signature of
@@ -58,7 +58,7 @@ pub fn euclidean_output_gradient(z_i: &[f64], z_j: &[f64], target: f64) -> Resul
 ///
 /// # Formula
 ///
-/// $$ \frac{\partial z}{\partial y} = \frac{P_y}{\|y\|},\qquad P_y = I - \hat y\hat y^\top $$
+/// $$ \frac{\partial z}{\partial y} = \frac{P_y}{\Vert y\Vert},\qquad P_y = I - \hat y\hat y^\top $$
 ///
 /// # Errors
 ///

@@ -17,8 +17,8 @@ use crate::error::{require_finite, Error, Result};
 ///
 /// # Formula
 ///
-/// $$ \theta_{t+1} = \theta_t - \lambda\,\frac1S\sum_s \nabla L(\theta_s), \qquad
-///    \Lambda_{t+1} = (1-\alpha)\,\Lambda_t + \frac1S\sum_s \max(0, H_\theta(\theta_s)) $$
+/// $$ \theta_{t+1} = \theta_t - \lambda\\,\frac1S\sum_s \nabla L(\theta_s), \qquad
+///    \Lambda_{t+1} = (1-\alpha)\\,\Lambda_t + \frac1S\sum_s \max(0, H_\theta(\theta_s)) $$
 ///
 /// with θ_s ~ N(θ_t, Λ_t⁻¹) (LAM App. E; memory factor 1 − α = 0.999 in the reference
 /// configurations; start from Λ₀ = σ_prior⁻²·I, [`prior_precision`](super::prior_precision)).

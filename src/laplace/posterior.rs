@@ -43,7 +43,7 @@ pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
 ///
 /// # Formula
 ///
-/// $$ \Lambda_{kk} = \beta\,H_{kk} + \sigma_{\text{prior}}^{-2} $$
+/// $$ \Lambda_{kk} = \beta\\,H_{kk} + \sigma_{\text{prior}}^{-2} $$
 ///
 /// (LAM App. E; β the tempering of LAM Table 4, 1 for the plain Laplace.)
 ///

@@ -29,7 +29,7 @@ pub struct PredictiveSummary {
 /// With d_s = z_s − z_1 and unit z_s, ‖z̄‖² = 1 − (mean_s‖d_s‖² − ‖mean_s d_s‖²), so
 ///
 /// $$ 1 - \bar R^2 = \frac1S\sum_s \lVert d_s\rVert^2 - \Big\lVert \frac1S\sum_s d_s\Big\rVert^2,
-///    \qquad \frac{1}{\hat\kappa_0} = \frac{1-\bar R^2}{\bar R\,(M - \bar R^2)} $$
+///    \qquad \frac{1}{\hat\kappa_0} = \frac{1-\bar R^2}{\bar R\\,(M - \bar R^2)} $$
 ///
 /// (LAM App. C: "sample S networks, embed, fit a vMF, report 1/κ̂"; App. E: the samples come
 /// from the Laplace posterior of the last layer.)

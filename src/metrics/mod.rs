@@ -64,6 +64,7 @@ mod candidates;
 pub(crate) mod checks;
 mod embeddings;
 pub mod exact;
+mod identification;
 mod kendall;
 mod neighbours;
 mod ood;
@@ -71,6 +72,7 @@ mod retrieval;
 mod retrieval_task;
 mod score_sort;
 mod sparsification;
+mod verification;
 
 pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification, BinnedKendall};
 pub use calibration::{
@@ -78,6 +80,7 @@ pub use calibration::{
     CalibrationBin,
 };
 pub use embeddings::{Coordinates, Distance, Embeddings};
+pub use identification::{knn_identification, KnnIdentification};
 pub use kendall::kendall_tau_b;
 pub use neighbours::{nearest_neighbours, Neighbours};
 pub use ood::{auprc, auroc, roc_curve, RocCurve};
@@ -89,3 +92,4 @@ pub use retrieval_task::{Relevance, Retrieval};
 pub use sparsification::{
     query_neighbour_uncertainty, sparsification_curve, Sparsification, SPARSIFICATION_STEPS,
 };
+pub use verification::verification_average_precision;

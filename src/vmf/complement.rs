@@ -10,7 +10,7 @@
 //! Bessel function, written with `R_ν = √(ν² + κ²)` so that it stays valid down to `ν = 0`
 //! (where it is Hankel's expansion, A&S 9.7.1):
 //!
-//! $$ I_\nu(\kappa) \sim \frac{e^{R_\nu - \nu\,\mathrm{asinh}(\nu/\kappa)}}{\sqrt{2\pi R_\nu}}
+//! $$ I_\nu(\kappa) \sim \frac{e^{R_\nu - \nu\\,\mathrm{asinh}(\nu/\kappa)}}{\sqrt{2\pi R_\nu}}
 //!    \sum_{k\ge0} \frac{u_k(p)}{\nu^k},\qquad p = \nu/R_\nu . $$
 //!
 //! With `ν = M/2 − 1` the log ratio `ln A = ln I_{ν+1} − ln I_ν` becomes a sum of terms that are

@@ -66,7 +66,7 @@ pub(crate) fn check_density_args(x: &[f64], mu: &[f64], kappa: f64) -> Result<us
 ///
 /// # Formula
 ///
-/// $$ \ln f(x;\mu,\kappa) = \ln C_M(\kappa) + \kappa\,\mu^\top x,\qquad
+/// $$ \ln f(x;\mu,\kappa) = \ln C_M(\kappa) + \kappa\\,\mu^\top x,\qquad
 ///    C_M(\kappa) = \frac{\kappa^{M/2-1}}{(2\pi)^{M/2} I_{M/2-1}(\kappa)} $$
 ///
 /// (spec 02; LAM eq. (3); nivMF eq. (1)). The normaliser comes from

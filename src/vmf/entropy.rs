@@ -73,7 +73,7 @@ pub fn entropy(dim: usize, kappa: f64) -> f64 {
 /// For `κ² ≤ 32M` the closed form cancels catastrophically; writing
 /// `C_M(κ)/C_M(0) = 1/₀F₁(; b; y)` with `b = M/2`, `y = κ²/4`, and `κA_M = 2y·∂_y ln ₀F₁`,
 ///
-/// $$ \mathrm{KL} = \frac{2y}{b}\,\frac{{}_0F_1(;b+1;y)}{{}_0F_1(;b;y)} - \ln {}_0F_1(;b;y)
+/// $$ \mathrm{KL} = \frac{2y}{b}\\,\frac{{}_0F_1(;b+1;y)}{{}_0F_1(;b;y)} - \ln {}_0F_1(;b;y)
 ///    = \frac{\kappa^2}{2M} - \frac{3\kappa^4}{4M^2(M+2)} + O(\kappa^6), $$
 ///
 /// summed from the positive series `₀F₁(; b; y) − 1 = Σ_{k≥1} yᵏ/(k!(b)_k)`. The two terms

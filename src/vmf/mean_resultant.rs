@@ -164,7 +164,7 @@ pub(crate) fn inverse_banerjee(dim: usize, rbar: f64) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ u = \frac{1}{\hat\kappa_0} = \frac{(1-\bar R)(1+\bar R)}{\bar R\,(M - \bar R^2)} $$
+/// $$ u = \frac{1}{\hat\kappa_0} = \frac{(1-\bar R)(1+\bar R)}{\bar R\\,(M - \bar R^2)} $$
 ///
 /// (LAM App. C: "embed through S sampled networks, fit a vMF, report 1/κ̂"; κ̂₀ is
 /// [`kappa_sra`](super::kappa_sra)`(M, R̄, 0)`). It is `+∞` when `Σx = 0` (`R̄ = 0`, no

@@ -109,8 +109,8 @@ impl Wood {
 ///
 /// # Formula
 ///
-/// $$ f(x;\mu,\kappa) = C_M(\kappa)\,e^{\kappa\mu^\top x},\qquad
-///    X = Q\bigl(W,\ \sqrt{1-W^2}\,v\bigr),\ v\sim U(S^{M-2}),\ Qe_1 = \mu $$
+/// $$ f(x;\mu,\kappa) = C_M(\kappa)\\,e^{\kappa\mu^\top x},\qquad
+///    X = Q\bigl(W,\ \sqrt{1-W^2}\\,v\bigr),\ v\sim U(S^{M-2}),\ Qe_1 = \mu $$
 ///
 /// (Wood 1994; LAM App. C; spec 02; the algorithm is described in the module docs).
 ///
@@ -262,7 +262,7 @@ impl VonMisesFisher {
     ///
     /// # Formula
     ///
-    /// $$ X = Q\bigl(W,\ \sqrt{1-W^2}\,v\bigr),\qquad Q = -s(I - \tau uu^\top),\ u = \mu + s e_1 $$
+    /// $$ X = Q\bigl(W,\ \sqrt{1-W^2}\\,v\bigr),\qquad Q = -s(I - \tau uu^\top),\ u = \mu + s e_1 $$
     ///
     /// # Errors
     ///

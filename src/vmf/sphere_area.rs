@@ -71,7 +71,7 @@ fn stirling(x: f64) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ \ln |S^{M-1}| = \ln 2 + \tfrac{M}{2}\ln\pi - \ln\Gamma\!\left(\tfrac{M}{2}\right) $$
+/// $$ \ln |S^{M-1}| = \ln 2 + \tfrac{M}{2}\ln\pi - \ln\Gamma\\!\left(\tfrac{M}{2}\right) $$
 ///
 /// `M = dim ≥ 1` (`S⁰ = {±1}` has "area" 2, `S¹` has length 2π, `S²` has area 4π). The uniform
 /// density on the sphere is `exp(−ln |S^{M−1}|)`, which is also `C_M(0)`.

@@ -30,7 +30,7 @@ fn square_side(arg: &'static str, values: &[f64]) -> Result<usize> {
 ///
 /// # Formula
 ///
-/// $$ \Lambda = \beta\,H_\theta(\theta^*) + \sigma_{\text{prior}}^{-2} I $$
+/// $$ \Lambda = \beta\\,H_\theta(\theta^*) + \sigma_{\text{prior}}^{-2} I $$
 ///
 /// (LAM App. E.)
 ///

@@ -13,14 +13,17 @@
 
 mod binned_correlation;
 mod calibration;
+mod identification;
 mod kendall;
 mod neighbours;
 mod ood;
 mod retrieval;
 mod sparsification;
+mod verification;
 
 pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification};
 pub use calibration::{closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error};
+pub use identification::knn_identification;
 pub use kendall::kendall_tau_b;
 pub use neighbours::nearest_neighbours;
 pub use ood::{auprc, auroc, roc_curve};
@@ -29,3 +32,4 @@ pub use retrieval::{
     recall_at_k,
 };
 pub use sparsification::{query_neighbour_uncertainty, sparsification_curve};
+pub use verification::verification_average_precision;

@@ -51,9 +51,11 @@ mod bernoulli;
 pub(crate) mod bessel_series;
 pub(crate) mod double_double;
 pub(crate) mod ln_gamma;
+mod normal_cdf;
 pub(crate) mod working_precision;
 
 pub use bessel_series::SERIES_X_MAX;
+pub use normal_cdf::ln_normal_cdf;
 
 use bessel_series::LogScaledSeries;
 use double_double::to_double_double;

@@ -41,17 +41,157 @@ pub const RETRIEVAL_KS: [usize; 3] = [1, 5, 10];
 /// [0, 1], the last one closed).
 pub const ECE_BINS: usize = 10;
 
-/// The result of [`evaluate`]: the numbers, the data of the figures, and the vMF fits.
+/// The result of [`evaluate`] and [`evaluate_distribution`]: the numbers, the data of the
+/// figures, and the per-input predictive means (with the vMF fits they came from, if any).
 #[derive(Clone, Debug)]
 pub struct Evaluation {
     /// The numbers (LAM Table 2 columns and more).
     pub metrics: Metrics,
     /// Sparsification, ROC and calibration data and per-input uncertainties.
     pub curves: Curves,
-    /// The vMF fit of every ID input (`μ̂` for the embedding plot).
-    pub id_fit: VmfFit,
-    /// The vMF fit of every OOD input, if an OOD set was given.
+    /// Mean direction of every ID input, `[n][dim]` (for the embedding plot).
+    pub id_mean: Vec<f64>,
+    /// The vMF fit of every ID input (sampled predictions only).
+    pub id_fit: Option<VmfFit>,
+    /// The vMF fit of every OOD input (sampled predictions with an OOD set only).
     pub ood_fit: Option<VmfFit>,
+}
+
+/// A predictive distribution given in closed form per input (a method with μ and σ² heads, or
+/// κ: BTL, PFE, HIB, probabilistic ProxyNCA++): its mean direction and its own uncertainty
+/// score, and optionally samples from it for the closed-set calibration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Distribution {
+    /// Inputs `n`.
+    pub n: usize,
+    /// Dimension `D`.
+    pub dim: usize,
+    /// Mean directions, `[n][dim]` unit vectors.
+    pub mean: Vec<f64>,
+    /// The method's uncertainty score per input (larger = more uncertain), finite.
+    pub uncertainty: Vec<f64>,
+    /// Samples of the distribution, for the ECE (None: no ECE).
+    pub samples: Option<EmbeddingSamples>,
+}
+
+impl Distribution {
+    /// Checks shapes, unit means and finite scores.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] naming the argument and the rule.
+    pub fn validate(&self) -> TrainResult<()> {
+        if self.n == 0 || self.dim < 2 {
+            return Err(TrainError::config(
+                "distribution",
+                format!("n = {}, dim = {}", self.n, self.dim),
+                "needs n >= 1 inputs of dimension >= 2",
+            ));
+        }
+        if self.mean.len() != self.n * self.dim || self.uncertainty.len() != self.n {
+            return Err(TrainError::config(
+                "distribution",
+                format!(
+                    "{} mean values, {} scores",
+                    self.mean.len(),
+                    self.uncertainty.len()
+                ),
+                format!(
+                    "expected n·dim = {} means and n = {} scores",
+                    self.n * self.dim,
+                    self.n
+                ),
+            ));
+        }
+        for (i, row) in self.mean.chunks_exact(self.dim).enumerate() {
+            let norm = row.iter().map(|x| x * x).sum::<f64>().sqrt();
+            if !norm.is_finite() || (norm - 1.0).abs() > UNIT_NORM_TOLERANCE {
+                return Err(TrainError::config(
+                    "distribution",
+                    format!("input {i} with mean norm {norm}"),
+                    "every mean direction must be a finite unit vector",
+                ));
+            }
+        }
+        if let Some(i) = self.uncertainty.iter().position(|u| !u.is_finite()) {
+            return Err(TrainError::config(
+                "distribution",
+                format!("input {i} with score {}", self.uncertainty[i]),
+                "every uncertainty score must be finite",
+            ));
+        }
+        if let Some(s) = &self.samples {
+            if s.n != self.n || s.dim != self.dim {
+                return Err(TrainError::config(
+                    "distribution",
+                    format!("samples of {} inputs in dimension {}", s.n, s.dim),
+                    "the calibration samples must match the distribution's inputs",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Evaluates closed-form predictive distributions by the protocol of [`evaluate`], with the
+/// method's own uncertainty score in place of `1/κ̂`: retrieval on the means; OOD detection
+/// and AUSC on the scores; the ECE from the samples when given.
+///
+/// # Errors
+///
+/// As [`evaluate`], and an invalid [`Distribution`].
+pub fn evaluate_distribution(
+    id: &Distribution,
+    id_labels: &[usize],
+    ood: Option<&Distribution>,
+    ood_set: &str,
+) -> TrainResult<Evaluation> {
+    id.validate()?;
+    if let Some(o) = ood {
+        o.validate()?;
+        if o.dim != id.dim {
+            return Err(TrainError::config(
+                "ood",
+                format!("dim {}", o.dim),
+                format!("the OOD embeddings must have the ID dimension {}", id.dim),
+            ));
+        }
+    }
+    let (metrics, curves) = score(
+        &Scored {
+            n: id.n,
+            dim: id.dim,
+            mean: &id.mean,
+            uncertainty: Some(&id.uncertainty),
+            ood_uncertainty: ood.map(|o| o.uncertainty.as_slice()),
+            ood_count: ood.map_or(0, |o| o.n),
+            sample_sets: id.samples.as_ref(),
+            samples: id.samples.as_ref().map_or(1, |s| s.samples),
+        },
+        id_labels,
+        ood_set,
+    )?;
+    Ok(Evaluation {
+        metrics,
+        curves,
+        id_mean: id.mean.clone(),
+        id_fit: None,
+        ood_fit: None,
+    })
+}
+
+/// What the metrics are computed from, whichever kind of prediction it came from.
+struct Scored<'a> {
+    n: usize,
+    dim: usize,
+    mean: &'a [f64],
+    /// ID uncertainties (None: no uncertainty to judge).
+    uncertainty: Option<&'a [f64]>,
+    ood_uncertainty: Option<&'a [f64]>,
+    ood_count: usize,
+    /// The sample sets for the ECE (None: no ECE).
+    sample_sets: Option<&'a EmbeddingSamples>,
+    samples: usize,
 }
 
 /// Evaluates sampled embeddings by LAM's closed-set protocol (spec 09; spec 08; LAM App. G.3).
@@ -130,11 +270,45 @@ pub fn evaluate(
             ));
         }
     }
+    tracing::info!(inputs = id.n, samples = id.samples, "evaluation: vMF fits");
     let id_fit = fit_vmf_per_input(id)?;
     let ood_fit = ood.map(fit_vmf_per_input).transpose()?;
+    let uncertain = id.samples > 1;
+    let (metrics, curves) = score(
+        &Scored {
+            n: id.n,
+            dim: id.dim,
+            mean: &id_fit.mean,
+            uncertainty: uncertain.then_some(id_fit.uncertainty.as_slice()),
+            ood_uncertainty: ood_fit.as_ref().map(|f| f.uncertainty.as_slice()),
+            ood_count: ood.map_or(0, |o| o.n),
+            sample_sets: uncertain.then_some(id),
+            samples: id.samples,
+        },
+        id_labels,
+        ood_set,
+    )?;
+    Ok(Evaluation {
+        metrics,
+        curves,
+        id_mean: id_fit.mean.clone(),
+        id_fit: Some(id_fit),
+        ood_fit,
+    })
+}
 
+/// The metrics and curves of [`evaluate`] from means, uncertainties and sample sets.
+fn score(s: &Scored<'_>, id_labels: &[usize], ood_set: &str) -> TrainResult<(Metrics, Curves)> {
+    if id_labels.len() != s.n {
+        return Err(TrainError::config(
+            "id_labels",
+            format!("{} labels", id_labels.len()),
+            format!("one label per ID input is needed (n = {})", s.n),
+        ));
+    }
+    tracing::info!(queries = s.n, "evaluation: retrieval");
     let task = Retrieval::leave_one_out(
-        Embeddings::new(&id_fit.mean, id.dim)?,
+        Embeddings::new(s.mean, s.dim)?,
         id_labels,
         Distance::Euclidean,
     )?;
@@ -144,13 +318,14 @@ pub fn evaluate(
     let mut curves = Curves::default();
     let (mut ausc, mut ausc_oracle, mut ece) = (None, None, None);
     let (mut auroc_value, mut auprc_value) = (None, None);
-    if id.samples > 1 {
+    if let Some(id_u) = s.uncertainty {
         // AUSC: 1-NN accuracy against the pair uncertainty (LAM ausc.py).
+        tracing::info!("evaluation: sparsification");
         let scores = per_query_at_k(&task, 1)?;
-        let query_u: Vec<f64> = scores.iter().map(|s| id_fit.uncertainty[s.query]).collect();
-        let nearest: Vec<usize> = scores.iter().map(|s| s.nearest).collect();
-        let pair_u = query_neighbour_uncertainty(&query_u, &id_fit.uncertainty, &nearest)?;
-        let accuracy: Vec<f64> = scores.iter().map(|s| s.average_precision).collect();
+        let query_u: Vec<f64> = scores.iter().map(|q| id_u[q.query]).collect();
+        let nearest: Vec<usize> = scores.iter().map(|q| q.nearest).collect();
+        let pair_u = query_neighbour_uncertainty(&query_u, id_u, &nearest)?;
+        let accuracy: Vec<f64> = scores.iter().map(|q| q.average_precision).collect();
         let sparsification = sparsification_curve(&pair_u, &accuracy)?;
         ausc = Some(sparsification.ausc);
         ausc_oracle = Some(sparsification.oracle_ausc);
@@ -160,38 +335,40 @@ pub fn evaluate(
             oracle: sparsification.oracle,
         });
 
-        // ECE: 1-NN votes of every sample set, one set in memory at a time.
-        let mut votes: Vec<Vec<usize>> = vec![Vec::with_capacity(id.samples); id.n];
-        for s in 0..id.samples {
-            let set = id.sample_set(s);
-            let one = closed_set_votes(
-                &[Embeddings::new(&set, id.dim)?],
-                id_labels,
-                Distance::Euclidean,
-            )?;
-            for (v, mut w) in votes.iter_mut().zip(one) {
-                v.append(&mut w);
+        if let Some(id) = s.sample_sets {
+            // ECE: 1-NN votes of every sample set, one set in memory at a time.
+            tracing::info!(sample_sets = id.samples, "evaluation: calibration");
+            let mut votes: Vec<Vec<usize>> = vec![Vec::with_capacity(id.samples); id.n];
+            for k in 0..id.samples {
+                let set = id.sample_set(k);
+                let one = closed_set_votes(
+                    &[Embeddings::new(&set, id.dim)?],
+                    id_labels,
+                    Distance::Euclidean,
+                )?;
+                for (v, mut w) in votes.iter_mut().zip(one) {
+                    v.append(&mut w);
+                }
             }
+            let calibration = closed_set_ece(&votes, id_labels, ECE_BINS)?;
+            ece = Some(calibration.ece);
+            curves.calibration = Some(
+                calibration
+                    .bins
+                    .iter()
+                    .enumerate()
+                    .map(|(b, bin)| CalibrationPoint {
+                        lower: b as f64 / ECE_BINS as f64,
+                        upper: (b + 1) as f64 / ECE_BINS as f64,
+                        confidence: bin.confidence,
+                        accuracy: bin.accuracy,
+                        count: bin.count,
+                    })
+                    .collect(),
+            );
         }
-        let calibration = closed_set_ece(&votes, id_labels, ECE_BINS)?;
-        ece = Some(calibration.ece);
-        curves.calibration = Some(
-            calibration
-                .bins
-                .iter()
-                .enumerate()
-                .map(|(b, bin)| CalibrationPoint {
-                    lower: b as f64 / ECE_BINS as f64,
-                    upper: (b + 1) as f64 / ECE_BINS as f64,
-                    confidence: bin.confidence,
-                    accuracy: bin.accuracy,
-                    count: bin.count,
-                })
-                .collect(),
-        );
 
-        if let Some(ood_fit) = &ood_fit {
-            let (id_u, ood_u) = (&id_fit.uncertainty, &ood_fit.uncertainty);
+        if let Some(ood_u) = s.ood_uncertainty {
             auroc_value = Some(auroc(id_u, ood_u)?);
             auprc_value = Some(auprc(id_u, ood_u)?);
             let roc = roc_curve(id_u, ood_u)?;
@@ -199,9 +376,9 @@ pub fn evaluate(
                 false_positive_rate: roc.false_positive_rate,
                 true_positive_rate: roc.true_positive_rate,
             });
-            curves.ood_uncertainty = Some(ood_u.clone());
+            curves.ood_uncertainty = Some(ood_u.to_vec());
         }
-        curves.id_uncertainty = Some(id_fit.uncertainty.clone());
+        curves.id_uncertainty = Some(id_u.to_vec());
     }
 
     let metrics = Metrics {
@@ -217,21 +394,16 @@ pub fn evaluate(
         ausc,
         ausc_oracle,
         ece,
-        id_count: id.n,
+        id_count: s.n,
         excluded_queries: report.excluded_queries,
-        ood_count: ood.map_or(0, |o| o.n),
-        samples: id.samples,
-        dim: id.dim,
-        ood_set: if ood.is_some() {
+        ood_count: s.ood_count,
+        samples: s.samples,
+        dim: s.dim,
+        ood_set: if s.ood_count > 0 {
             ood_set.to_string()
         } else {
             String::new()
         },
     };
-    Ok(Evaluation {
-        metrics,
-        curves,
-        id_fit,
-        ood_fit,
-    })
+    Ok((metrics, curves))
 }

@@ -61,12 +61,7 @@ impl Metrics {
     /// [`TrainError::Io`] if the file cannot be written, [`TrainError::Json`] if serialisation
     /// fails.
     pub fn write_json(&self, path: impl AsRef<Path>) -> TrainResult<()> {
-        let path = path.as_ref();
-        let text = serde_json::to_string_pretty(self).map_err(|source| TrainError::Json {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        std::fs::write(path, text + "\n").map_err(|e| TrainError::io(path, e))
+        crate::train::json::write_json(path.as_ref(), self)
     }
 
     /// Reads metrics written by [`Metrics::write_json`].
@@ -76,12 +71,7 @@ impl Metrics {
     /// [`TrainError::Io`] if the file cannot be read, [`TrainError::Json`] if it is not such a
     /// record.
     pub fn read_json(path: impl AsRef<Path>) -> TrainResult<Self> {
-        let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| TrainError::io(path, e))?;
-        serde_json::from_str(&text).map_err(|source| TrainError::Json {
-            path: path.to_path_buf(),
-            source,
-        })
+        crate::train::json::read_json(path.as_ref())
     }
 }
 

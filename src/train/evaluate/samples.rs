@@ -2,13 +2,11 @@
 
 use crate::train::error::{TrainError, TrainResult};
 
-/// Largest accepted `|‖x‖ − 1|` of a sampled embedding.
-///
-/// The model ℓ₂-normalises in `f32`, which leaves norms within a few `f32` ulps (~10⁻⁷) of 1;
-/// 10⁻³ accepts that with a wide margin while still rejecting an output that was never
-/// normalised. Rows are renormalised in `f64` before any fit (see
+/// Largest accepted `|‖x‖ − 1|` of a sampled embedding: the registry's
+/// [`F32_UNIT_NORM`](crate::registry::budget::F32_UNIT_NORM) (the model ℓ₂-normalises in `f32`).
+/// Rows are renormalised in `f64` before any fit (see
 /// [`fit_vmf_per_input`](super::fit_vmf_per_input)).
-pub const UNIT_NORM_TOLERANCE: f64 = 1e-3;
+pub const UNIT_NORM_TOLERANCE: f64 = crate::registry::budget::F32_UNIT_NORM;
 
 /// `S` unit-norm embeddings of each of `n` inputs in `ℝ^D`: `S` weight samples (LAM), dropout
 /// masks, or ensemble members per image (spec 09, "Uncertainty at test time").

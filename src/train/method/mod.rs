@@ -1,24 +1,50 @@
-//! The training methods of chapter 09 and their predictive distributions.
+//! The training methods of chapter 09 behind one trait, one file per method.
 //!
-//! * deterministic — form-L contrastive loss, RMSprop ([`epochs`]);
-//! * LAM online — chapter 04's Monte Carlo EM on the last layer ([`online`]);
-//! * LAM post-hoc — deterministic θ*, then the training-set GGN diagonal ([`posthoc`]);
-//! * MC dropout — dropout p in the backbone, on at test time;
-//! * deep ensemble — independently seeded deterministic members.
+//! A [`Method`] owns its network, its variables and whatever state it adds (post-hoc and online
+//! LAM: the last-layer precision Λ). It provides
 //!
-//! [`predictive`] turns each into S unit embeddings per input, which
-//! [`crate::train::evaluate`] reduces to a vMF fit and the chapter-08 metrics.
+//! * [`Method::step`] — the loss of one batch (and any update of its own state, from detached
+//!   quantities): the shared loop of [`crate::train::trainer`] back-propagates it;
+//! * [`Method::finish`] — an optional pass over the training set after the last epoch (post-hoc
+//!   LAM's Hessian pass, which is also what `probdml posthoc` runs on a deterministic
+//!   checkpoint: it exists once);
+//! * [`Method::predict`] — the predictive distribution of a batch of images: `S` embedding
+//!   samples ([`Prediction::Samples`]), or a distribution in closed form with its own
+//!   uncertainty score ([`Prediction::Distribution`]);
+//! * [`Method::state`] / [`Method::load_state`] — its checkpointed tensors, as named tensors in
+//!   a file it names, so that [`crate::train::checkpoint`] stores them without knowing any
+//!   method.
+//!
+//! The methods:
+//!
+//! * [`deterministic`] — form-L contrastive loss, RMSprop;
+//! * [`lam_posthoc`] — deterministic θ*, then the training-set GGN diagonal ([`laplace`]);
+//! * [`lam_online`] — chapter 04's Monte Carlo EM on the last layer;
+//! * [`mc_dropout`] — dropout p in the backbone, on at test time;
+//! * [`ensemble`] — independently seeded members of any one of them.
+//!
+//! A new method (BTL with μ/σ² heads, HIB, PFE, probabilistic ProxyNCA++) is a new file here
+//! implementing [`Method`], a variant of [`crate::train::config::Method`] and an arm of
+//! [`build`]: its heads live in its own [`nn::VarStore`] paths, its proxies or extra state in
+//! [`Method::state`], and its closed-form predictive in [`Prediction::Distribution`], which
+//! [`crate::train::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
 
-pub mod epochs;
-pub mod online;
-pub mod posthoc;
-pub mod predictive;
+pub mod deterministic;
+pub mod ensemble;
+pub mod lam_online;
+pub mod lam_posthoc;
+pub mod laplace;
+pub mod mc_dropout;
 
-use super::config::{Method, TrainConfig};
+use super::config::{Method as MethodKind, TrainConfig};
 use super::data::ImageSet;
 use super::error::{TrainError, TrainResult};
 use super::model::EmbeddingNet;
+use std::path::Path;
 use tch::{nn, Device, Kind, Tensor};
+
+pub use ensemble::Model;
+pub use laplace::LastLayerPrecision;
 
 /// A labelled image set as tensors on the training device.
 #[derive(Debug)]
@@ -49,13 +75,13 @@ impl TensorSet {
             ));
         }
         let n = set.len() as i64;
-        let pixels = Tensor::from_slice(&set.images)
+        let pixels = Tensor::f_from_slice(&set.images)?
             .to_kind(Kind::Float)
             .g_div_scalar(255.0)
-            .view([n, 1, 28, 28])
+            .f_view([n, 1, 28, 28])?
             .to_device(device);
         let labels_host = set.labels_usize();
-        let labels = Tensor::from_slice(&set.labels)
+        let labels = Tensor::f_from_slice(&set.labels)?
             .to_kind(Kind::Int64)
             .to_device(device);
         Ok(Self {
@@ -76,121 +102,195 @@ impl TensorSet {
     }
 }
 
-/// The diagonal posterior precision Λ of the last layer (LAM), for W (D × F) and b (D).
-#[derive(Debug)]
-pub struct LastLayerPrecision {
-    /// Λ for the entries of W.
-    pub weight: Tensor,
-    /// Λ for the entries of b.
-    pub bias: Tensor,
+/// Where a step is, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Epoch, from 1.
+    pub epoch: usize,
+    /// Step within the epoch, from 1.
+    pub step: usize,
+    /// Step since the start of training, from 1.
+    pub global_step: usize,
 }
 
-impl LastLayerPrecision {
-    /// Λ₀ = σ_prior⁻² I, shaped like the last layer of `net`.
-    pub fn prior(net: &EmbeddingNet, prior_precision: f64) -> Self {
-        Self {
-            weight: net.head.weight.detach().ones_like() * prior_precision,
-            bias: net.head.bias.detach().ones_like() * prior_precision,
-        }
-    }
-
-    /// Posterior standard deviations (Λ)^{-1/2}.
-    pub fn std(&self) -> (Tensor, Tensor) {
-        (self.weight.rsqrt(), self.bias.rsqrt())
-    }
+/// One training batch.
+#[derive(Debug)]
+pub struct Batch<'a> {
+    /// Images, B × 1 × 28 × 28.
+    pub images: &'a Tensor,
+    /// Labels, int64, B.
+    pub labels: &'a Tensor,
+    /// Where the step is.
+    pub at: Position,
 }
 
-/// One trained member: the weights, and the last-layer precision for LAM.
+/// What one step returns to the loop.
 #[derive(Debug)]
-pub struct Member {
-    /// The variables (`backbone.conv1.*`, `backbone.conv2.*`, `head.weight`, `head.bias`).
+pub struct Step {
+    /// The loss to back-propagate (no graph when the batch held no usable pair: the step is
+    /// then skipped).
+    pub loss: Tensor,
+    /// Pairs used (after mining and the cap).
+    pub pairs: i64,
+}
+
+/// What [`Method::predict`] is asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct PredictRequest {
+    /// Samples per input S (weight draws, dropout masks); ignored by methods with one sample.
+    pub samples: usize,
+    /// Seed of the draws (the same for the ID and the OOD set).
+    pub seed: u64,
+    /// The device to compute on.
+    pub device: Device,
+}
+
+/// A predictive distribution for N inputs.
+#[derive(Debug)]
+pub enum Prediction {
+    /// S unit embeddings per input, N × S × D.
+    Samples(Tensor),
+    /// A distribution in closed form: mean directions (N × D, unit), the method's uncertainty
+    /// score (N, larger = more uncertain) and optionally samples (N × S × D) for calibration.
+    Distribution {
+        /// Mean directions, N × D.
+        mean: Tensor,
+        /// Uncertainty score, N.
+        uncertainty: Tensor,
+        /// Samples, N × S × D, for the ECE.
+        samples: Option<Tensor>,
+    },
+}
+
+/// The tensors a method checkpoints besides the network's variables.
+#[derive(Debug)]
+pub struct MethodState {
+    /// File name in the checkpoint folder, e.g. `laplace.safetensors`.
+    pub file: &'static str,
+    /// The tensors by name.
+    pub tensors: Vec<(String, Tensor)>,
+}
+
+/// A method's network with the variables it reads.
+#[derive(Debug)]
+pub struct Network {
+    /// The variables (`backbone.conv1.*`, `backbone.conv2.*`, `head.*`, and any head a method
+    /// adds).
     pub vs: nn::VarStore,
     /// The network reading them.
     pub net: EmbeddingNet,
-    /// Λ of the last layer (LAM methods only).
-    pub precision: Option<LastLayerPrecision>,
 }
 
-impl Member {
-    /// A freshly initialised member on `device`, seeded.
-    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        tch::manual_seed(seed as i64);
+impl Network {
+    /// A freshly initialised network of `config` on `device` (libtorch seeded from `seed`),
+    /// with dropout `dropout` after the features.
+    pub fn new(config: &TrainConfig, device: Device, seed: u64, dropout: f64) -> Self {
+        tch::manual_seed(super::seeds::initialisation(seed));
         let vs = nn::VarStore::new(device);
-        let dropout = if config.method == Method::McDropout {
-            config.dropout
-        } else {
-            0.0
-        };
         let net = EmbeddingNet::new(&vs, config.latent_dim as i64, dropout);
-        Self {
-            vs,
-            net,
-            precision: None,
-        }
+        Self { vs, net }
     }
 }
 
-/// The outcome of training: one member, or several for an ensemble, and the per-epoch log.
-#[derive(Debug)]
-pub struct Trained {
-    /// The configuration that produced it.
-    pub config: TrainConfig,
-    /// The members (one unless the method is an ensemble).
-    pub members: Vec<Member>,
-    /// Per-epoch statistics of every member, in training order.
-    pub history: Vec<epochs::EpochLog>,
+/// A training method (see the module documentation).
+pub trait Method: std::fmt::Debug {
+    /// The method's network.
+    fn network(&self) -> &Network;
+
+    /// The same, mutably (to load a checkpoint into it).
+    fn network_mut(&mut self) -> &mut Network;
+
+    /// The variables the optimiser trains (the checkpoint's `model.safetensors`).
+    fn var_store(&self) -> &nn::VarStore {
+        &self.network().vs
+    }
+
+    /// The same, mutably.
+    fn var_store_mut(&mut self) -> &mut nn::VarStore {
+        &mut self.network_mut().vs
+    }
+
+    /// The network.
+    fn net(&self) -> &EmbeddingNet {
+        &self.network().net
+    }
+
+    /// The loss of one batch. The method may update its own state here from detached
+    /// quantities (online LAM's Λ).
+    ///
+    /// # Errors
+    ///
+    /// Non-finite or collapsed quantities (naming the step and tensor), GGN errors.
+    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step>;
+
+    /// A pass over the training set after the last epoch (default: nothing).
+    ///
+    /// # Errors
+    ///
+    /// Those of the pass.
+    fn finish(&mut self, _train: &TensorSet, _device: Device) -> TrainResult<()> {
+        Ok(())
+    }
+
+    /// The predictive distribution of `images` (N × 1 × 28 × 28, on any device).
+    ///
+    /// # Errors
+    ///
+    /// libtorch failures.
+    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction>;
+
+    /// The file of the method's own checkpointed tensors, if it has any.
+    fn state_file(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The method's own tensors to checkpoint (None: nothing beyond the variables, or not
+    /// available yet).
+    fn state(&self) -> Option<MethodState> {
+        None
+    }
+
+    /// Restores the method's own tensors from `tensors`, read from the file `source`.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::Checkpoint`] naming `source` for a missing tensor or a wrong shape.
+    fn load_state(&mut self, _tensors: &[(String, Tensor)], _source: &Path) -> TrainResult<()> {
+        Ok(())
+    }
+
+    /// Tensors of the method's own state that must stay finite (checked after every epoch).
+    fn state_to_check(&self) -> Vec<(String, Tensor)> {
+        Vec::new()
+    }
+
+    /// The posterior standard deviations of the last layer (W, b), for methods with a Laplace
+    /// posterior (the sample-free diagnosis reads them).
+    fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
+        None
+    }
 }
 
-/// Trains `config.method` on `train`, writing a checkpoint after every epoch into `out_dir`
-/// (resuming from it when `resume` is set and one is there).
+/// The method of `config` (a single model: an ensemble's members are built one by one with
+/// [`TrainConfig::member_config`]), freshly initialised with `seed`.
 ///
 /// # Errors
 ///
-/// An invalid configuration, a non-finite loss or Hessian (naming the step and tensor), and
-/// checkpoint I/O.
-pub fn train(
-    config: &TrainConfig,
-    train: &TensorSet,
-    device: Device,
-    out_dir: Option<&std::path::Path>,
-    resume: bool,
-) -> TrainResult<Trained> {
-    config.validate()?;
-    let members = match config.method {
-        Method::Ensemble => config.ensemble_size,
-        _ => 1,
-    };
-    let mut trained = Trained {
-        config: config.clone(),
-        members: Vec::with_capacity(members),
-        history: Vec::new(),
-    };
-    for k in 0..members {
-        let seed = config.seed.wrapping_add(1000 * k as u64);
-        let dir = out_dir.map(|d| {
-            if members > 1 {
-                d.join(format!("member-{k}"))
-            } else {
-                d.to_owned()
-            }
-        });
-        let (member, log) =
-            epochs::train_member(config, train, device, seed, dir.as_deref(), resume)?;
-        trained.members.push(member);
-        trained.history.extend(log);
-    }
-    if config.method == Method::LamPosthoc {
-        for member in &mut trained.members {
-            member.precision = Some(posthoc::posthoc_precision(
-                config,
-                &member.net,
-                train,
-                device,
-            )?);
+/// `method = ensemble` (an ensemble is built by [`crate::train::trainer::train`], not here).
+pub fn build(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Box<dyn Method>> {
+    Ok(match config.method {
+        MethodKind::Deterministic => {
+            Box::new(deterministic::Deterministic::new(config, device, seed))
         }
-        if let Some(dir) = out_dir {
-            super::checkpoint::save_precision(dir, trained.members[0].precision.as_ref())?;
+        MethodKind::LamPosthoc => Box::new(lam_posthoc::LamPosthoc::new(config, device, seed)),
+        MethodKind::LamOnline => Box::new(lam_online::LamOnline::new(config, device, seed)),
+        MethodKind::McDropout => Box::new(mc_dropout::McDropout::new(config, device, seed)),
+        MethodKind::Ensemble => {
+            return Err(TrainError::config(
+                "method",
+                "ensemble",
+                "an ensemble is a set of members, each built from its member configuration",
+            ))
         }
-    }
-    Ok(trained)
+    })
 }

@@ -9,7 +9,7 @@ use crate::vmf::density::check_density_args;
 ///
 /// # Formula
 ///
-/// $$ \ln f(x;\mu,\kappa) = \ln C_M(\kappa) + \kappa\,\mu^\top x $$
+/// $$ \ln f(x;\mu,\kappa) = \ln C_M(\kappa) + \kappa\\,\mu^\top x $$
 ///
 /// with `ln C_M` from [`log_norm_const`](super::log_norm_const) (arbitrary-precision Bessel
 /// series), `μᵀx` by the Ogita–Rump–Oishi `Dot2` (as if in twice the working precision), and

@@ -45,8 +45,8 @@ fn log_half_integral<G: Fn(f64) -> f64>(dim: usize, ln_g: G) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ H = -\int_{S^{M-1}} f\ln f = \ln|S^{M-2}| + \ln\!\int_0^\pi e^{\kappa(\cos\theta-1)}\sin^{M-2}\theta\,d\theta
-///        + \kappa\,\mathbb{E}[1-\cos\theta] $$
+/// $$ H = -\int_{S^{M-1}} f\ln f = \ln|S^{M-2}| + \ln\\!\int_0^\pi e^{\kappa(\cos\theta-1)}\sin^{M-2}\theta\\,d\theta
+///        + \kappa\\,\mathbb{E}[1-\cos\theta] $$
 ///
 /// Raw kernel: NaN for `dim < 2` or `κ` negative, NaN or infinite.
 ///
@@ -80,7 +80,7 @@ pub fn entropy(dim: usize, kappa: f64) -> f64 {
 /// # Formula
 ///
 /// $$ \mathrm{KL} = \int_{S^{M-1}} f \ln\frac{f}{1/|S^{M-1}|}
-///   = \ln Z_0 - \ln\tilde Z - \kappa\,\mathbb{E}[1-\cos\theta]
+///   = \ln Z_0 - \ln\tilde Z - \kappa\\,\mathbb{E}[1-\cos\theta]
 ///   = \kappa A - \ln(1 + D) $$
 ///
 /// (the second form for `κ² ≤ 32M`; see the module docs). No `ln Γ` is needed:

@@ -89,8 +89,8 @@ pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
 ///
 /// # Formula
 ///
-/// $$ 1 - A_M(\kappa) = \frac{\int_0^\pi 2\sin^2(\theta/2)\, e^{\kappa\cos\theta}\sin^{M-2}\theta\,d\theta}
-///                         {\int_0^\pi e^{\kappa\cos\theta}\sin^{M-2}\theta\,d\theta} $$
+/// $$ 1 - A_M(\kappa) = \frac{\int_0^\pi 2\sin^2(\theta/2)\\, e^{\kappa\cos\theta}\sin^{M-2}\theta\\,d\theta}
+///                         {\int_0^\pi e^{\kappa\cos\theta}\sin^{M-2}\theta\\,d\theta} $$
 ///
 /// Raw kernel: NaN for `dim < 2` or `κ` negative, NaN or infinite.
 ///

@@ -3,7 +3,7 @@
 //! Slicing the sphere at height `t = cos θ` gives a copy of `S^{M−2}` of radius `sin θ`, so
 //! (spec 02, Wood 1994 eq. 2)
 //!
-//! $$ \int_{S^{M-1}} h(\mu^\top x)\,dx = |S^{M-2}| \int_0^\pi h(\cos\theta)\,\sin^{M-2}\theta\,d\theta . $$
+//! $$ \int_{S^{M-1}} h(\mu^\top x)\\,dx = |S^{M-2}| \int_0^\pi h(\cos\theta)\\,\sin^{M-2}\theta\\,d\theta . $$
 //!
 //! In the angle `θ` the density `∝ e^{κ cos θ} sin^{M−2} θ` is smooth for every `M ≥ 2` (in
 //! `t` it has the endpoint singularity `(1 − t²)^{−1/2}` at `M = 2`). It is integrated in log
@@ -150,7 +150,7 @@ fn log_moment_relative<G: Fn(f64) -> f64>(kernel: &Kernel, dim: usize, kappa: f6
 ///
 /// # Formula
 ///
-/// $$ p(t) = |S^{M-2}|\, C_M(\kappa)\, e^{\kappa t} (1-t^2)^{(M-3)/2},\qquad t\in[-1,1] $$
+/// $$ p(t) = |S^{M-2}|\\, C_M(\kappa)\\, e^{\kappa t} (1-t^2)^{(M-3)/2},\qquad t\in[-1,1] $$
 ///
 /// (Wood 1994, eq. 2; spec 02). Construction costs a few thousand evaluations of
 /// `e^{κ cos θ} sin^{M−2} θ`; [`cdf`](Self::cdf) and [`quantile`](Self::quantile) then cost a
@@ -236,7 +236,7 @@ impl CosineMarginal {
     ///
     /// # Formula
     ///
-    /// $$ \ln C_M(\kappa) = -\ln|S^{M-2}| - \kappa - \ln\int_0^\pi e^{\kappa(\cos\theta-1)}\sin^{M-2}\theta\,d\theta $$
+    /// $$ \ln C_M(\kappa) = -\ln|S^{M-2}| - \kappa - \ln\int_0^\pi e^{\kappa(\cos\theta-1)}\sin^{M-2}\theta\\,d\theta $$
     pub fn log_norm_const(&self) -> f64 {
         let ln_area = super::sphere_area::log_sphere_area(self.dim - 1);
         // ln ∫ e^{φ} = φ(θ_r) + shift + ln(total), and φ = κ(cos θ − 1) + ….
@@ -287,7 +287,7 @@ impl CosineMarginal {
     ///
     /// # Formula
     ///
-    /// $$ F(t) = \int_{\arccos t}^{\pi} e^{\kappa\cos\theta}\sin^{M-2}\theta\,d\theta \Big/ \int_0^\pi e^{\kappa\cos\theta}\sin^{M-2}\theta\,d\theta $$
+    /// $$ F(t) = \int_{\arccos t}^{\pi} e^{\kappa\cos\theta}\sin^{M-2}\theta\\,d\theta \Big/ \int_0^\pi e^{\kappa\cos\theta}\sin^{M-2}\theta\\,d\theta $$
     pub fn cdf(&self, t: f64) -> f64 {
         if t.is_nan() {
             return f64::NAN;

@@ -52,7 +52,7 @@ pub fn mean_resultant(samples: &[f64], dim: usize) -> Result<MeanResultant> {
 ///
 /// # Formula
 ///
-/// $$ u = \frac{(1-\bar R)(1+\bar R)}{\bar R\,(M - \bar R^2)} $$
+/// $$ u = \frac{(1-\bar R)(1+\bar R)}{\bar R\\,(M - \bar R^2)} $$
 ///
 /// with `R̄` from the compensated [`mean_resultant`].
 ///

@@ -21,8 +21,8 @@ use crate::vmf::householder::{place_around_e1, ReflectionToMean};
 ///
 /// # Formula
 ///
-/// $$ \theta = F^{-1}(U),\quad X = Q\bigl(\cos\theta,\ \sin\theta\, v\bigr),\quad
-///    F(\theta) = \frac{\int_0^\theta e^{\kappa\cos t}\sin^{M-2}t\,dt}{\int_0^\pi e^{\kappa\cos t}\sin^{M-2}t\,dt} $$
+/// $$ \theta = F^{-1}(U),\quad X = Q\bigl(\cos\theta,\ \sin\theta\\, v\bigr),\quad
+///    F(\theta) = \frac{\int_0^\theta e^{\kappa\cos t}\sin^{M-2}t\\,dt}{\int_0^\pi e^{\kappa\cos t}\sin^{M-2}t\\,dt} $$
 ///
 /// # Examples
 ///

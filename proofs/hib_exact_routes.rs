@@ -1,0 +1,326 @@
+//! # The exact match probability, three ways (HIB eq. 4; spec 07; issue 11)
+//!
+//! `p = E sigmoid(−a‖z₁ − z₂‖ + b)` for `z_i ~ N(μ_i, diag σ_i²)`. Claims:
+//!
+//! 1. **Against mpmath** (`scripts/reference/hib_values.py`, 30 digits, sharing no code: a 1-D
+//!    or 2-D tanh-sinh quadrature over `Δ` split at the kink, or a quadrature against mpmath's
+//!    non-central χ² density): `|Δ| ≤ HIB_MATCH_ABSOLUTE = 10⁻⁹`, and relative
+//!    `HIB_MATCH_RELATIVE_TAIL = 10⁻⁶` for the values below `10⁻⁶`.
+//! 2. **Isotropic route = polar route** for `D ≤ 4` (non-central χ² density vs Gauss rules on
+//!    the sphere and rays around the origin), including constant coordinates (`σ₁² + σ₂² = 0`),
+//!    within `10⁻⁹`.
+//! 3. **General route = polar route** for unequal variances, `D ≤ 4`, within `10⁻⁹`.
+//! 3b. **General route = isotropic route** when forced on isotropic variances, `D` up to 64
+//!    (chapter 05's CDF of `‖Δ‖²` against the non-central χ² density), within `10⁻⁹`.
+//! 4. **Tails**: far-apart embeddings with probabilities down to `10⁻⁴⁰`, both routes agree to
+//!    `10⁻⁶` relative (an absolute bound would be void there).
+//! 5. **Structure**: symmetry in the two inputs, invariance under a common translation, the
+//!    point-mass limit `σ² → 0`, and for a mixture the mean over component pairs.
+
+// derivation: hib::match_probability
+
+#[path = "hib_reference.rs"]
+mod hib_reference;
+#[path = "support/mod.rs"]
+mod support;
+
+use hib_reference::reference;
+use probdml::hib::exact::{
+    match_probability, match_probability_by_quadratic_form, match_probability_polar,
+    mixture_match_probability,
+};
+use probdml::hib::HedgedEmbedding;
+use probdml::registry::budget::{HIB_MATCH_ABSOLUTE, HIB_MATCH_RELATIVE_TAIL};
+use proptest::prelude::*;
+use support::{config, log_uniform};
+
+/// `p` for `Δ ~ N(delta, diag s)`, split evenly between the two embeddings.
+fn p_of(delta: &[f64], s: &[f64], a: f64, b: f64) -> f64 {
+    let half: Vec<f64> = s.iter().map(|x| x / 2.0).collect();
+    match_probability(delta, &half, &vec![0.0; delta.len()], &half, a, b).unwrap()
+}
+
+fn polar_of(delta: &[f64], s: &[f64], a: f64, b: f64) -> f64 {
+    let half: Vec<f64> = s.iter().map(|x| x / 2.0).collect();
+    match_probability_polar(delta, &half, &vec![0.0; delta.len()], &half, a, b).unwrap()
+}
+
+/// The chapter's accuracy contract: absolute 10⁻⁹, and relative 10⁻⁶ below 10⁻⁶.
+fn within_contract(got: f64, want: f64) -> bool {
+    let absolute = (got - want).abs() <= HIB_MATCH_ABSOLUTE;
+    let relative = want >= 1e-6 || (got - want).abs() <= HIB_MATCH_RELATIVE_TAIL * want;
+    absolute && relative
+}
+
+#[test]
+fn agrees_with_mpmath() {
+    let delta128: Vec<f64> = (0..128).map(|k| ((k % 7) as f64 - 3.0) / 10.0).collect();
+    let cases: Vec<(&str, Vec<f64>, Vec<f64>, f64, f64)> = vec![
+        (
+            "p_1d(delta=0, s=1, a=1, b=0)",
+            vec![0.0],
+            vec![1.0],
+            1.0,
+            0.0,
+        ),
+        (
+            "p_1d(delta=1.5, s=0.3, a=2, b=1)",
+            vec![1.5],
+            vec![0.3],
+            2.0,
+            1.0,
+        ),
+        (
+            "p_1d(delta=8, s=0.5, a=3, b=0.5)",
+            vec![8.0],
+            vec![0.5],
+            3.0,
+            0.5,
+        ),
+        (
+            "p_2d(delta=(1, 0.5), s=(0.5, 0.7), a=2, b=1)",
+            vec![1.0, 0.5],
+            vec![0.5, 0.7],
+            2.0,
+            1.0,
+        ),
+        (
+            "p_2d(delta=(0.2, -0.1), s=(0.05, 0.9), a=4, b=2)",
+            vec![0.2, -0.1],
+            vec![0.05, 0.9],
+            4.0,
+            2.0,
+        ),
+        (
+            "p_iso(delta=(1, 0.5), s=0.6, a=2, b=1)",
+            vec![1.0, 0.5],
+            vec![0.6; 2],
+            2.0,
+            1.0,
+        ),
+        (
+            "p_iso(delta=(0.3, -0.2, 0.1), s=0.5, a=1.5, b=0.5)",
+            vec![0.3, -0.2, 0.1],
+            vec![0.5; 3],
+            1.5,
+            0.5,
+        ),
+        (
+            "p_iso(delta=(6, 0, 0, 0), s=0.2, a=3, b=1)",
+            vec![6.0, 0.0, 0.0, 0.0],
+            vec![0.2; 4],
+            3.0,
+            1.0,
+        ),
+        (
+            "p_iso(delta_k=((k mod 7) - 3)/10, k<128, s=0.02, a=1, b=3)",
+            delta128,
+            vec![0.02; 128],
+            1.0,
+            3.0,
+        ),
+        (
+            "p_iso(delta=0 in R^2, s=1, a=1, b=0)",
+            vec![0.0, 0.0],
+            vec![1.0; 2],
+            1.0,
+            0.0,
+        ),
+    ];
+    for (name, delta, s, a, b) in cases {
+        let want = reference(name);
+        let got = p_of(&delta, &s, a, b);
+        assert!(
+            within_contract(got, want),
+            "{name}: {got:e} vs mpmath {want:e}"
+        );
+        if delta.len() <= 2 {
+            let polar = polar_of(&delta, &s, a, b);
+            assert!(
+                within_contract(polar, want),
+                "{name} (polar): {polar:e} vs {want:e}"
+            );
+        }
+    }
+}
+
+/// Up to four coordinates with shifts and variances where the polar rule converges quickly.
+fn law(max_dim: usize, spread: f64) -> impl Strategy<Value = (Vec<f64>, Vec<f64>)> {
+    (1..=max_dim).prop_flat_map(move |d| {
+        (
+            prop::collection::vec(-spread..spread, d),
+            prop::collection::vec(log_uniform(0.05, 2.0), d),
+        )
+    })
+}
+
+fn threshold() -> impl Strategy<Value = (f64, f64)> {
+    (log_uniform(0.2, 5.0), -3.0..4.0f64)
+}
+
+proptest! {
+    #![proptest_config(config(24, 0x4869_6207))]
+
+    /// Claim 2: isotropic (non-central χ²) against polar, with an optional constant coordinate.
+    #[test]
+    fn isotropic_route_equals_polar_route(
+        (delta, s) in law(3, 1.5),
+        (a, b) in threshold(),
+        constant in prop::option::of(-1.0..1.0f64),
+    ) {
+        let common = vec![s[0]; s.len()];
+        let (mut delta, mut common) = (delta, common);
+        if let Some(c) = constant {
+            delta.push(c);
+            common.push(0.0);
+        }
+        let iso = p_of(&delta, &common, a, b);
+        let polar = polar_of(&delta, &common, a, b);
+        prop_assert!(within_contract(iso, polar), "{iso:e} vs polar {polar:e}");
+    }
+
+    /// Claim 3: unequal variances, general route against polar.
+    #[test]
+    fn general_route_equals_polar_route((delta, s) in law(3, 1.5), (a, b) in threshold()) {
+        let general = p_of(&delta, &s, a, b);
+        let polar = polar_of(&delta, &s, a, b);
+        prop_assert!(within_contract(general, polar), "{general:e} vs polar {polar:e}");
+    }
+
+    /// Claim 3b: the quadratic-form route forced on isotropic variances, in higher dimension.
+    #[test]
+    fn general_route_equals_isotropic_route(
+        dim in prop::sample::select(vec![1usize, 2, 5, 16, 64]),
+        seed in 0u64..1000,
+        s in log_uniform(0.01, 2.0),
+        (a, b) in threshold(),
+    ) {
+        let delta: Vec<f64> = (0..dim).map(|k| ((seed + 7 * k as u64) % 13) as f64 / 13.0 - 0.5).collect();
+        let half = vec![s / 2.0; dim];
+        let zeros = vec![0.0; dim];
+        let iso = match_probability(&delta, &half, &zeros, &half, a, b).unwrap();
+        let form = match_probability_by_quadratic_form(&delta, &half, &zeros, &half, a, b).unwrap();
+        prop_assert!(within_contract(form, iso), "D = {dim}: {form:e} vs χ² {iso:e}");
+    }
+
+    /// Claim 5: symmetric in the inputs and invariant under a common translation.
+    #[test]
+    fn symmetric_and_translation_invariant(
+        (mu1, var1) in law(4, 2.0),
+        shift in -5.0..5.0f64,
+        (a, b) in threshold(),
+    ) {
+        let d = mu1.len();
+        let mu2: Vec<f64> = (0..d).map(|k| 0.3 * k as f64 - 0.2).collect();
+        let var2: Vec<f64> = (0..d).map(|k| 0.1 + 0.2 * k as f64).collect();
+        let p = match_probability(&mu1, &var1, &mu2, &var2, a, b).unwrap();
+        let swapped = match_probability(&mu2, &var2, &mu1, &var1, a, b).unwrap();
+        let moved1: Vec<f64> = mu1.iter().map(|x| x + shift).collect();
+        let moved2: Vec<f64> = mu2.iter().map(|x| x + shift).collect();
+        let moved = match_probability(&moved1, &var1, &moved2, &var2, a, b).unwrap();
+        prop_assert!((p - swapped).abs() <= HIB_MATCH_ABSOLUTE, "{p} vs swapped {swapped}");
+        prop_assert!((p - moved).abs() <= HIB_MATCH_ABSOLUTE, "{p} vs translated {moved}");
+        prop_assert!(p > 0.0 && p < 1.0);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(4, 0x4869_6208))]
+
+    /// Claims 2–3 at D = 4 (few cases, gentle slopes: the polar rule has n³ rays, ~1 s each).
+    #[test]
+    fn four_dimensional_routes_agree(
+        delta in prop::collection::vec(-0.6..0.6f64, 4),
+        s in prop::collection::vec(log_uniform(0.2, 1.5), 4),
+        (a, b) in (log_uniform(0.2, 2.0), -2.0..3.0f64),
+    ) {
+        let polar = polar_of(&delta, &s, a, b);
+        let general = p_of(&delta, &s, a, b);
+        let iso = p_of(&delta, &vec![s[0]; 4], a, b);
+        let iso_polar = polar_of(&delta, &vec![s[0]; 4], a, b);
+        prop_assert!(within_contract(general, polar), "{general:e} vs polar {polar:e}");
+        prop_assert!(within_contract(iso, iso_polar), "{iso:e} vs polar {iso_polar:e}");
+    }
+}
+
+/// Claim 4: tails. Far apart, the probability is tiny; both routes keep relative accuracy.
+#[test]
+fn tiny_probabilities_keep_their_relative_accuracy() {
+    for &(distance, s, a, b) in &[
+        (8.0, 0.5, 3.0, 0.5),
+        (20.0, 0.3, 4.0, -2.0),
+        (12.0, 1.0, 8.0, 1.0),
+        (3.0, 0.05, 30.0, 2.0),
+    ] {
+        for dim in 1..=2usize {
+            let mut delta = vec![0.0; dim];
+            delta[0] = distance;
+            let iso = p_of(&delta, &vec![s; dim], a, b);
+            let polar = polar_of(&delta, &vec![s; dim], a, b);
+            assert!(iso < 1e-6, "not a tail case: {iso:e}");
+            assert!(
+                (iso - polar).abs() <= HIB_MATCH_RELATIVE_TAIL * polar,
+                "D = {dim}, distance {distance}: {iso:e} vs polar {polar:e}"
+            );
+        }
+    }
+}
+
+/// Claim 5: σ² → 0 tends to the point-mass value, which is exact at σ² = 0.
+#[test]
+fn point_mass_limit() {
+    let (mu1, mu2, a, b) = ([0.4, -1.0, 2.0], [1.0, 0.5, 1.5], 2.0, 3.0);
+    let distance = mu1
+        .iter()
+        .zip(&mu2)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt();
+    let point = 1.0 / (1.0 + (a * distance - b).exp());
+    let at_zero = match_probability(&mu1, &[0.0; 3], &mu2, &[0.0; 3], a, b).unwrap();
+    assert!((at_zero - point).abs() <= 1e-16);
+    let mut previous = f64::INFINITY;
+    for k in 1..=6 {
+        let v = 10f64.powi(-2 * k);
+        let p = match_probability(&mu1, &[v; 3], &mu2, &[0.0; 3], a, b).unwrap();
+        let gap = (p - point).abs();
+        assert!(gap < previous, "σ² = {v}: gap {gap} did not shrink");
+        previous = gap;
+    }
+    assert!(previous < 1e-11, "{previous}");
+}
+
+/// Claim 5: a mixture's match probability is the mean over component pairs, and a mixture of
+/// identical components is that component.
+#[test]
+fn mixture_is_the_mean_over_component_pairs() {
+    let x1 = HedgedEmbedding::mixture(&[0.0, 0.0, 2.0, 1.0], &[0.2, 0.3, 0.1, 0.4], 2).unwrap();
+    let x2 = HedgedEmbedding::mixture(
+        &[1.0, 0.0, -1.0, 0.5, 0.0, 3.0],
+        &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3],
+        2,
+    )
+    .unwrap();
+    let (a, b) = (1.5, 1.0);
+    let mut total = 0.0;
+    for c1 in 0..2 {
+        for c2 in 0..3 {
+            total += match_probability(
+                x1.mean(c1),
+                x1.variance(c1),
+                x2.mean(c2),
+                x2.variance(c2),
+                a,
+                b,
+            )
+            .unwrap();
+        }
+    }
+    let mixture = mixture_match_probability(&x1, &x2, a, b).unwrap();
+    assert!((mixture - total / 6.0).abs() <= 1e-16);
+    let twice = HedgedEmbedding::mixture(&[0.0, 0.0, 0.0, 0.0], &[0.2, 0.3, 0.2, 0.3], 2).unwrap();
+    let once = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.2, 0.3]).unwrap();
+    let p_twice = mixture_match_probability(&twice, &x2, a, b).unwrap();
+    let p_once = mixture_match_probability(&once, &x2, a, b).unwrap();
+    assert!((p_twice - p_once).abs() <= 1e-16);
+}

@@ -1,0 +1,243 @@
+//! The VIB objective for a pair (HIB eq. 8, spec 07): soft contrastive NLL of the Monte Carlo
+//! match probability plus `β` times the KL of each embedding to `N(0, I)`, with its gradient
+//! by the reparametrisation trick (HIB §2.2).
+//!
+//! # Gradient
+//!
+//! With `s_ij = sigmoid(−a d_ij + b)`, `t_ij = 1 − s_ij = sigmoid(a d_ij − b)`,
+//! `d_ij = ‖z1_i − z2_j‖`, `z_i = μ + σ ⊙ ε_i`:
+//!
+//! * `m̂ = 1`: `L = −ln((1/K₁K₂) Σ s_ij)`, `∂L/∂d_ij = a w_ij t_ij`, `w = softmax(ln s)`;
+//! * `m̂ = 0`: `L = −ln((1/K₁K₂) Σ t_ij)`, `∂L/∂d_ij = −a v_ij s_ij`, `v = softmax(ln t)`;
+//!
+//! then `∂L/∂a = Σ (∂L/∂d_ij) d_ij / a`, `∂L/∂b = −Σ (∂L/∂d_ij)/a`,
+//! `∂d_ij/∂z1_i = (z1_i − z2_j)/d_ij` (0 at `d = 0`, a subgradient), `∂z/∂μ = 1`,
+//! `∂z/∂ln σ² = σ ε/2`; and `∂KL/∂μ = μ`, `∂KL/∂ln σ² = (σ² − 1)/2`. The weights `w`, `v` and
+//! the factors `s`, `t` come from log-sigmoids, so nothing is NaN when `sigmoid` saturates.
+
+use crate::error::{Error, Result};
+use crate::hib::checks;
+use crate::hib::divergence::kl_to_standard_normal;
+use crate::hib::logistic::{log_sigmoid, log_sum_exp};
+use crate::hib::monte_carlo::distance;
+
+/// One training pair of the VIB objective with the standard normal draws of the
+/// reparametrisation trick made explicit (so that the loss is a deterministic function and the
+/// two twins can be compared on the same draws).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VibPair<'a> {
+    /// `μ(x₁)`, length `D`.
+    pub mean1: &'a [f64],
+    /// `σ²(x₁)`, length `D`, all `> 0`.
+    pub variance1: &'a [f64],
+    /// `μ(x₂)`, length `D`.
+    pub mean2: &'a [f64],
+    /// `σ²(x₂)`, length `D`, all `> 0`.
+    pub variance2: &'a [f64],
+    /// `K₁ × D` standard normal draws `ε` for `x₁`, row-major.
+    pub noise1: &'a [f64],
+    /// `K₂ × D` standard normal draws `ε` for `x₂`, row-major.
+    pub noise2: &'a [f64],
+    /// The ground truth `m̂`: whether `x₁` and `x₂` match.
+    pub is_match: bool,
+}
+
+/// The value and gradient of the VIB objective for one pair.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VibLoss {
+    /// `L = NLL + β (KL₁ + KL₂)`.
+    pub loss: f64,
+    /// The soft contrastive NLL `−ln p̂(m = m̂ | x₁, x₂)`.
+    pub nll: f64,
+    /// `KL₁ + KL₂`.
+    pub kl: f64,
+    /// `∂L/∂μ₁`.
+    pub grad_mean1: Vec<f64>,
+    /// `∂L/∂ ln σ₁²`.
+    pub grad_log_variance1: Vec<f64>,
+    /// `∂L/∂μ₂`.
+    pub grad_mean2: Vec<f64>,
+    /// `∂L/∂ ln σ₂²`.
+    pub grad_log_variance2: Vec<f64>,
+    /// `∂L/∂a`.
+    pub grad_a: f64,
+    /// `∂L/∂b`.
+    pub grad_b: f64,
+}
+
+/// Checks of [`vib_loss`] (shared by both twins): returns `(D, K₁, K₂)`.
+pub(crate) fn check_vib(
+    pair: &VibPair<'_>,
+    a: f64,
+    b: f64,
+    beta: f64,
+) -> Result<(usize, usize, usize)> {
+    checks::gaussian("mean1", pair.mean1, "variance1", pair.variance1)?;
+    checks::gaussian("mean2", pair.mean2, "variance2", pair.variance2)?;
+    checks::same_length("mean2", pair.mean1.len(), pair.mean2.len())?;
+    checks::positive_variances("variance1", pair.variance1)?;
+    checks::positive_variances("variance2", pair.variance2)?;
+    checks::soft_threshold(a, b)?;
+    crate::error::require_nonnegative("beta", beta)?;
+    let dim = pair.mean1.len();
+    let rows = |arg: &'static str, noise: &[f64]| -> Result<usize> {
+        if noise.is_empty() {
+            return Err(Error::TooFew {
+                arg,
+                min: dim,
+                got: 0,
+            });
+        }
+        if noise.len() % dim != 0 {
+            return Err(Error::RaggedRows {
+                arg,
+                len: noise.len(),
+                dim,
+            });
+        }
+        checks::all_finite(arg, noise)?;
+        Ok(noise.len() / dim)
+    };
+    Ok((
+        dim,
+        rows("noise1", pair.noise1)?,
+        rows("noise2", pair.noise2)?,
+    ))
+}
+
+/// The reparametrised draws `z_i = μ + σ ⊙ ε_i`, row-major.
+fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
+    let sd: Vec<f64> = variance.iter().map(|v| v.sqrt()).collect();
+    noise
+        .chunks_exact(mean.len())
+        .flat_map(|eps| {
+            (0..mean.len())
+                .map(|k| mean[k] + sd[k] * eps[k])
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The VIB loss of one pair and its gradient (HIB eq. 8, spec 07): fast twin of
+/// [`exact::vib_loss`](crate::hib::exact::vib_loss), which differentiates the same function by
+/// dual numbers.
+///
+/// The match probability is the `K₁K₂`-pair Monte Carlo estimate (HIB eq. 5) on the given
+/// draws; the NLL is `−ln` of it (the spec's `−ln p(m = m̂ | x₁, x₂)`; HIB eq. 8 prints
+/// `−E ln p(m | z₁, z₂)`, which by Jensen is ≥ this), computed as a log-sum-exp of
+/// log-sigmoids: finite for every finite input, never NaN, never `−∞`. The gradient is with
+/// respect to the means, the log-variances (the usual network outputs) and `a`, `b`.
+///
+/// # Formula
+///
+/// $$ L = -\ln \frac{1}{K_1K_2} \sum_{i,j} \operatorname{sigmoid}\big(\pm(-a \lVert z_1^{(i)} - z_2^{(j)} \rVert + b)\big) + \beta \big[\operatorname{KL}(p(z_1|x_1) \| \mathcal N(0,I)) + \operatorname{KL}(p(z_2|x_2) \| \mathcal N(0,I))\big] $$
+///
+/// with `+` for a matching pair and `−` otherwise.
+///
+/// # Errors
+///
+/// [`Error::TooFew`] for empty means or noise; [`Error::DimensionMismatch`] if lengths differ;
+/// [`Error::RaggedRows`] if a noise slice is not a whole number of rows of width `D`;
+/// [`Error::NotFiniteElement`] / [`Error::NotFinite`] for NaN or ±∞;
+/// [`Error::OutOfDomain`] for a variance `≤ 0`, `a ≤ 0` or `β < 0`.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::hib::{self, VibPair};
+/// let pair = VibPair {
+///     mean1: &[0.0, 0.0], variance1: &[1.0, 1.0],
+///     mean2: &[30.0, 0.0], variance2: &[1.0, 1.0],
+///     noise1: &[0.0, 0.0], noise2: &[0.0, 0.0],
+///     is_match: true,
+/// };
+/// // sigmoid(−10·30 + 0) = e^{−300}: a naive −ln(sigmoid) in f32 or of a rounded p would be +∞
+/// // or NaN; here it is 300 + ln(1 + e^{−300}).
+/// let out = hib::vib_loss(&pair, 10.0, 0.0, 0.0)?;
+/// assert_eq!(out.nll, 300.0);
+/// assert_eq!(out.grad_mean1, vec![-10.0, 0.0]);
+/// # Ok::<(), probdml::Error>(())
+/// ```
+///
+/// Cited: HIB eq. (3), (5), (8); spec 07.
+pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss> {
+    let (dim, k1, k2) = check_vib(pair, a, b, beta)?;
+    let z1 = reparametrise(pair.mean1, pair.variance1, pair.noise1);
+    let z2 = reparametrise(pair.mean2, pair.variance2, pair.noise2);
+    let pairs = k1 * k2;
+    let mut dist = Vec::with_capacity(pairs);
+    let mut ln_s = Vec::with_capacity(pairs);
+    let mut ln_t = Vec::with_capacity(pairs);
+    for i in 0..k1 {
+        for j in 0..k2 {
+            let d = distance(&z1[i * dim..(i + 1) * dim], &z2[j * dim..(j + 1) * dim]);
+            dist.push(d);
+            ln_s.push(log_sigmoid(-a * d + b));
+            ln_t.push(log_sigmoid(a * d - b));
+        }
+    }
+    let ln_pairs = (pairs as f64).ln();
+    // g_ij = ∂NLL/∂d_ij, from the softmax weights of the log terms.
+    let (nll, grad_d): (f64, Vec<f64>) = if pair.is_match {
+        let lse = log_sum_exp(&ln_s);
+        let g = (0..pairs)
+            .map(|p| a * (ln_s[p] - lse).exp() * ln_t[p].exp())
+            .collect();
+        (ln_pairs - lse, g)
+    } else {
+        let lse = log_sum_exp(&ln_t);
+        let g = (0..pairs)
+            .map(|p| -a * (ln_t[p] - lse).exp() * ln_s[p].exp())
+            .collect();
+        (ln_pairs - lse, g)
+    };
+    let mut grad_z1 = vec![0.0; k1 * dim];
+    let mut grad_z2 = vec![0.0; k2 * dim];
+    let (mut grad_a, mut grad_b) = (0.0, 0.0);
+    for i in 0..k1 {
+        for j in 0..k2 {
+            let p = i * k2 + j;
+            let g = grad_d[p];
+            grad_a += g * dist[p] / a;
+            grad_b -= g / a;
+            if dist[p] > 0.0 {
+                let scale = g / dist[p];
+                for k in 0..dim {
+                    let u = scale * (z1[i * dim + k] - z2[j * dim + k]);
+                    grad_z1[i * dim + k] += u;
+                    grad_z2[j * dim + k] -= u;
+                }
+            }
+        }
+    }
+    let chain = |mean: &[f64], variance: &[f64], noise: &[f64], grad_z: &[f64]| {
+        let mut grad_mean = vec![0.0; dim];
+        let mut grad_log_var = vec![0.0; dim];
+        for (eps, gz) in noise.chunks_exact(dim).zip(grad_z.chunks_exact(dim)) {
+            for k in 0..dim {
+                grad_mean[k] += gz[k];
+                grad_log_var[k] += gz[k] * eps[k] * variance[k].sqrt() * 0.5;
+            }
+        }
+        for k in 0..dim {
+            grad_mean[k] += beta * mean[k];
+            grad_log_var[k] += beta * 0.5 * (variance[k] - 1.0);
+        }
+        (grad_mean, grad_log_var)
+    };
+    let (grad_mean1, grad_log_variance1) = chain(pair.mean1, pair.variance1, pair.noise1, &grad_z1);
+    let (grad_mean2, grad_log_variance2) = chain(pair.mean2, pair.variance2, pair.noise2, &grad_z2);
+    let kl = kl_to_standard_normal(pair.mean1, pair.variance1)?
+        + kl_to_standard_normal(pair.mean2, pair.variance2)?;
+    Ok(VibLoss {
+        loss: nll + beta * kl,
+        nll,
+        kl,
+        grad_mean1,
+        grad_log_variance1,
+        grad_mean2,
+        grad_log_variance2,
+        grad_a,
+        grad_b,
+    })
+}

@@ -1,0 +1,94 @@
+//! HIB's identification task (§4.1, Table 1): K-nearest-neighbour classification accuracy.
+
+use crate::error::{Error, Result};
+use crate::metrics::neighbours::{nearest_neighbours, Neighbours};
+use crate::metrics::retrieval_task::{Relevance, Retrieval};
+
+/// The result of K-NN identification: which queries were classified correctly, and the share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnnIdentification {
+    /// Per query: whether the majority label of its `k` nearest neighbours is its own label.
+    pub correct: Vec<bool>,
+    /// The mean of `correct`.
+    pub accuracy: f64,
+}
+
+/// The class labels of a task (shared by both twins).
+pub(crate) fn labels<'a>(task: &Retrieval<'a>) -> Result<(&'a [usize], &'a [usize])> {
+    match task.relevance() {
+        Relevance::Labels { queries, database } => Ok((queries, database)),
+        Relevance::Positives(_) => Err(Error::Undefined {
+            arg: "task",
+            quantity: "K-NN identification accuracy",
+            reason: "it needs class labels, and the task lists positives instead",
+        }),
+    }
+}
+
+/// The majority vote of one query's neighbours (shared by both twins): the label with most
+/// votes; ties go to the label whose first vote ranks nearest.
+pub(crate) fn vote(neighbour_labels: impl Iterator<Item = usize>) -> usize {
+    // (label, votes, rank of its first vote)
+    let mut tally: Vec<(usize, usize, usize)> = Vec::new();
+    for (rank, label) in neighbour_labels.enumerate() {
+        match tally.iter_mut().find(|t| t.0 == label) {
+            Some(t) => t.1 += 1,
+            None => tally.push((label, 1, rank)),
+        }
+    }
+    tally
+        .iter()
+        .max_by(|x, y| x.1.cmp(&y.1).then(y.2.cmp(&x.2)))
+        .map(|t| t.0)
+        .unwrap_or(usize::MAX)
+}
+
+/// Scores the votes of every query from its neighbour lists (shared by both twins).
+pub(crate) fn score(
+    neighbours: &Neighbours,
+    queries: &[usize],
+    database: &[usize],
+) -> KnnIdentification {
+    let correct: Vec<bool> = (0..neighbours.query_count())
+        .map(|q| vote(neighbours.indices(q).iter().map(|&j| database[j])) == queries[q])
+        .collect();
+    let accuracy = correct.iter().filter(|&&c| c).count() as f64 / correct.len() as f64;
+    KnnIdentification { correct, accuracy }
+}
+
+/// K-nearest-neighbour identification (HIB §4.1, K = 5): each query takes the majority label of
+/// its `k` nearest database items (the task's distance and tie rule; a tied vote goes to the
+/// label whose first vote ranks nearest) and is correct when that is its own label. Fast twin of
+/// [`exact::knn_identification`](crate::metrics::exact::knn_identification). The per-query
+/// `correct` flags are the performance that [`binned_kendall_tau`](crate::metrics::binned_kendall_tau)
+/// correlates with the self-mismatch `η` (HIB §4.3).
+///
+/// # Formula
+///
+/// `ŷ_q = argmax_y #{j ∈ N_k(q) : y_j = y}`, accuracy `= (1/n) Σ_q [ŷ_q = y_q]`.
+///
+/// # Errors
+///
+/// [`Error::CountOutOfRange`] unless `1 ≤ k ≤` [`Retrieval::max_k`]; [`Error::Undefined`] for a
+/// task without class labels.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::metrics::{knn_identification, Distance, Embeddings, Retrieval};
+/// let x = [0.0, 0.1, 0.2, 1.0, 1.1, 0.15];
+/// let labels = [0, 0, 0, 1, 1, 1];
+/// let task = Retrieval::leave_one_out(Embeddings::new(&x, 1)?, &labels, Distance::Euclidean)?;
+/// let knn = knn_identification(&task, 3)?;
+/// // The last point (label 1) sits among the 0s: its neighbours vote 0.
+/// assert_eq!(knn.correct, vec![true, true, true, true, true, false]);
+/// assert!((knn.accuracy - 5.0 / 6.0).abs() < 1e-15);
+/// # Ok::<(), probdml::Error>(())
+/// ```
+///
+/// Cited: HIB §4.1 and Table 1 ("KNN accuracy", K = 5).
+pub fn knn_identification(task: &Retrieval<'_>, k: usize) -> Result<KnnIdentification> {
+    let (queries, database) = labels(task)?;
+    let neighbours = nearest_neighbours(task, k)?;
+    Ok(score(&neighbours, queries, database))
+}

@@ -1,0 +1,90 @@
+//! Sample-free OOD scores of a trained model, for diagnosing its OOD detection (`probdml
+//! diagnose`): how much of a score's separation the feature norm alone explains.
+
+use super::error::TrainResult;
+use super::method::TensorSet;
+use super::run::RunData;
+use super::trainer::Trained;
+use serde::{Deserialize, Serialize};
+use tch::Device;
+
+/// OOD scores that need no weight samples, for diagnosing a model's OOD detection: the AUROC
+/// (OOD positive) of the feature norm ‖x‖, of 1/‖y‖ (raw output), of ‖x‖/‖y‖ (the predictive
+/// spread on the sphere under an isotropic weight posterior), and — for LAM checkpoints — of
+/// √(Σ_k Σ_l σ_kl² x_l²)/‖y‖, the spread under the checkpoint's own diagonal posterior (to first
+/// order the vMF 1/κ̂ of the evaluation).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OodDiagnosis {
+    /// Mean ‖x‖ of the (ID, OOD) images.
+    pub mean_feature_norm: (f64, f64),
+    /// Mean ‖y‖ of the (ID, OOD) images.
+    pub mean_output_norm: (f64, f64),
+    /// AUROC of ‖x‖.
+    pub auroc_feature_norm: f64,
+    /// AUROC of 1/‖y‖.
+    pub auroc_inverse_output_norm: f64,
+    /// AUROC of ‖x‖/‖y‖.
+    pub auroc_isotropic_spread: f64,
+    /// AUROC of the diagonal-posterior spread (LAM checkpoints only).
+    pub auroc_posterior_spread: Option<f64>,
+}
+
+/// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets.
+///
+/// # Errors
+///
+/// Data and metric errors.
+pub fn diagnose_ood(
+    trained: &Trained,
+    data: &RunData,
+    device: Device,
+) -> TrainResult<OodDiagnosis> {
+    use tch::Kind;
+    let member = &trained.model.members()[0];
+    let std = member.last_layer_std();
+    let mut per_set = Vec::new();
+    for set in [&data.test, &data.ood] {
+        let t = TensorSet::new(set, device)?;
+        let f =
+            super::model::features_no_grad(&member.net().backbone, &t.images, 500, false, device);
+        let (fx, ry, spread) = tch::no_grad(|| {
+            let y = member.net().head.raw(&f);
+            let fx = f
+                .norm_scalaropt_dim(2.0, [1i64], false)
+                .to_kind(Kind::Double);
+            let ry = y
+                .norm_scalaropt_dim(2.0, [1i64], false)
+                .to_kind(Kind::Double);
+            let spread = std.as_ref().map(|(sw, _)| {
+                f.square()
+                    .matmul(&sw.square().tr())
+                    .sum_dim_intlist(1i64, false, Kind::Double)
+                    .sqrt()
+                    / &ry
+            });
+            (fx, ry, spread)
+        });
+        let host = |t: &tch::Tensor| Vec::<f64>::try_from(&t.to_device(Device::Cpu));
+        per_set.push((
+            host(&fx)?,
+            host(&ry)?,
+            spread.as_ref().map(host).transpose()?,
+        ));
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let ((id_x, id_y, id_s), (ood_x, ood_y, ood_s)) = (&per_set[0], &per_set[1]);
+    let inv = |v: &[f64]| v.iter().map(|a| 1.0 / a).collect::<Vec<_>>();
+    let ratio = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(a, b)| a / b).collect::<Vec<_>>();
+    use crate::metrics::auroc;
+    Ok(OodDiagnosis {
+        mean_feature_norm: (mean(id_x), mean(ood_x)),
+        mean_output_norm: (mean(id_y), mean(ood_y)),
+        auroc_feature_norm: auroc(id_x, ood_x)?,
+        auroc_inverse_output_norm: auroc(&inv(id_y), &inv(ood_y))?,
+        auroc_isotropic_spread: auroc(&ratio(id_x, id_y), &ratio(ood_x, ood_y))?,
+        auroc_posterior_spread: match (id_s, ood_s) {
+            (Some(a), Some(b)) => Some(auroc(a, b)?),
+            _ => None,
+        },
+    })
+}

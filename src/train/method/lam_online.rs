@@ -1,0 +1,148 @@
+//! One step of online LAM (chapter 04, LAM App. E): Monte Carlo EM on the last layer.
+//!
+//! q_t = N(θ_t, Λ_t⁻¹) over θ = (W, b). Each step draws S samples θ_s = θ_t + Λ_t^{-1/2} ε
+//! (reparameterised, so the gradient reaches θ_t and, through the shared features, the
+//! backbone), takes the mean form-L loss over the samples, and updates
+//! Λ_{t+1} = (1 − α) Λ_t + mean_s ReLU(diag H(θ_s)), the same rule as
+//! [`crate::laplace::online_update`], with the GGN diagonal of [`crate::train::ggn_tensor`] at
+//! the sampled weights over the pairs mined from the sampled embeddings (targets ±1 per pair,
+//! rescaled when the 5000-pair cap subsamples).
+//!
+//! **The prior decays, on purpose.** Λ₀ = σ⁻² I is forgotten as (1 − α)^t (e^{−18.7} of itself
+//! after 20 epochs at batch 64), so a weight whose ReLU'd Hessian stays 0 — a feature the
+//! in-distribution data never uses — ends with a very large variance. That is what makes the
+//! online posterior detect OOD inputs: measured on Fashion-MNIST vs MNIST (20 epochs, D = 3) this
+//! literal rule gives AUROC 0.962, while the post-hoc posterior, whose prior stays at σ⁻², gives
+//! 0.699 on the same features' kind of model. The price is a noisier training loss late in
+//! training (0.599 at epoch 3, 0.637 at epoch 13). With memory factor 0.999 the precision is,
+//! in steady state, the sum of the last ~1000 batch Hessians: about one epoch at batch 64,
+//! which is what the post-hoc method sums over once.
+
+use super::super::config::TrainConfig;
+use super::super::error::TrainResult;
+use super::super::ggn_tensor::last_layer_ggn_diagonal_tensor;
+use super::super::mining::{contrastive_loss_form_l, MinedPairs};
+use super::super::model::normalise;
+use super::super::trainer::{check_collapse, check_finite};
+use super::laplace::{self, LastLayerPrecision};
+use super::{Batch, Method, MethodState, Network, PredictRequest, Prediction, Step};
+use std::path::Path;
+use tch::{Device, Tensor};
+
+/// Online LAM: the network and its running precision Λ_t.
+#[derive(Debug)]
+pub struct LamOnline {
+    network: Network,
+    config: TrainConfig,
+    precision: LastLayerPrecision,
+}
+
+impl LamOnline {
+    /// A fresh network, seeded, with Λ₀ = σ_prior⁻² I.
+    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
+        let network = Network::new(config, device, seed, 0.0);
+        let precision = LastLayerPrecision::prior(&network.net, config.prior_precision);
+        Self {
+            network,
+            config: config.clone(),
+            precision,
+        }
+    }
+
+    /// Λ_t.
+    pub fn precision(&self) -> &LastLayerPrecision {
+        &self.precision
+    }
+}
+
+impl Method for LamOnline {
+    fn network(&self) -> &Network {
+        &self.network
+    }
+    fn network_mut(&mut self) -> &mut Network {
+        &mut self.network
+    }
+
+    /// Monte Carlo EM: S reparameterised draws of the last layer, the mean form-L loss over
+    /// them, and Λ ← (1 − α)Λ + mean_s ReLU(diag H(θ_s)) over the pairs mined from each draw's
+    /// embeddings (targets rescaled when the pair cap subsamples).
+    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
+        let config = &self.config;
+        let net = &self.network.net;
+        let features = net.backbone.features(batch.images, false);
+        let features_const = features.detach();
+        let (std_w, std_b) = self.precision.std();
+        let s = config.train_samples;
+        let max_pairs = config.max_pairs as i64;
+        let mut loss: Option<Tensor> = None;
+        let mut h_w = Tensor::zeros_like(&std_w);
+        let mut h_b = Tensor::zeros_like(&std_b);
+        let mut pairs = 0;
+        for _ in 0..s {
+            let w = &net.head.weight + &std_w * Tensor::randn_like(&std_w);
+            let b = &net.head.bias + &std_b * Tensor::randn_like(&std_b);
+            let y = features.linear(&w, Some(&b));
+            check_collapse(&y, batch.at)?;
+            let z = normalise(&y);
+            let mined = MinedPairs::mine(&z.detach(), batch.labels, config.margin, max_pairs);
+            let kept = mined.kept();
+            pairs += kept.0 + kept.1;
+            let l = contrastive_loss_form_l(&z, &mined, config.margin);
+            loss = Some(match loss {
+                Some(acc) => acc + l,
+                None => l,
+            });
+            let (dw, db) = tch::no_grad(|| {
+                last_layer_ggn_diagonal_tensor(
+                    &w.detach(),
+                    &b.detach(),
+                    &features_const,
+                    &mined.hessian_pairs(features_const.kind()),
+                    config.split,
+                    config.approximation,
+                )
+            })?;
+            h_w += dw.relu();
+            h_b += db.relu();
+        }
+        let inv_s = 1.0 / s as f64;
+        let (h_w, h_b) = (h_w * inv_s, h_b * inv_s);
+        check_finite(&h_w, "ggn_diagonal(head.weight)", batch.at)?;
+        tch::no_grad(|| {
+            self.precision.weight = &self.precision.weight * config.memory_factor + &h_w;
+            self.precision.bias = &self.precision.bias * config.memory_factor + &h_b;
+        });
+        let loss = match loss {
+            Some(l) => l * inv_s,
+            // train_samples >= 1 is validated; an empty sum is the zero loss.
+            None => Tensor::zeros([], (features.kind(), features.device())),
+        };
+        Ok(Step {
+            loss,
+            pairs: pairs / s as i64,
+        })
+    }
+
+    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+        laplace::predict(&self.network.net, Some(&self.precision), images, request)
+    }
+    fn state_file(&self) -> Option<&'static str> {
+        Some(laplace::FILE)
+    }
+    fn state(&self) -> Option<MethodState> {
+        Some(self.precision.state())
+    }
+    fn load_state(&mut self, tensors: &[(String, Tensor)], source: &Path) -> TrainResult<()> {
+        self.precision = LastLayerPrecision::from_tensors(&self.network.net, tensors, source)?;
+        Ok(())
+    }
+    fn state_to_check(&self) -> Vec<(String, Tensor)> {
+        vec![(
+            "precision(head.weight)".to_string(),
+            self.precision.weight.shallow_clone(),
+        )]
+    }
+    fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
+        Some(self.precision.std())
+    }
+}

@@ -1,0 +1,110 @@
+//! The diagonal Laplace posterior of the last layer that post-hoc and online LAM share:
+//! q(θ) = N(θ̂, Λ⁻¹) over θ = (W, b), its checkpoint file, and its predictive — S weight draws
+//! θ_s = θ̂ + Λ^{-1/2} ε shared across the inputs (one network per draw, as in the paper),
+//! pushed through the features and normalised.
+
+use super::super::error::{TrainError, TrainResult};
+use super::super::model::{features_no_grad, normalise, EmbeddingNet};
+use super::{MethodState, PredictRequest, Prediction};
+use std::path::Path;
+use tch::Tensor;
+
+/// Images per forward pass during prediction.
+pub const EVAL_CHUNK: i64 = 500;
+
+/// The checkpoint file of Λ (names `head.weight`, `head.bias`).
+pub const FILE: &str = "laplace.safetensors";
+
+/// The diagonal posterior precision Λ of the last layer (LAM), for W (D × F) and b (D).
+#[derive(Debug)]
+pub struct LastLayerPrecision {
+    /// Λ for the entries of W.
+    pub weight: Tensor,
+    /// Λ for the entries of b.
+    pub bias: Tensor,
+}
+
+impl LastLayerPrecision {
+    /// Λ₀ = σ_prior⁻² I, shaped like the last layer of `net`.
+    pub fn prior(net: &EmbeddingNet, prior_precision: f64) -> Self {
+        Self {
+            weight: net.head.weight.detach().ones_like() * prior_precision,
+            bias: net.head.bias.detach().ones_like() * prior_precision,
+        }
+    }
+
+    /// Posterior standard deviations (Λ)^{-1/2}.
+    pub fn std(&self) -> (Tensor, Tensor) {
+        (self.weight.rsqrt(), self.bias.rsqrt())
+    }
+
+    /// Λ as the checkpoint stores it.
+    pub fn state(&self) -> MethodState {
+        MethodState {
+            file: FILE,
+            tensors: vec![
+                ("head.weight".into(), self.weight.shallow_clone()),
+                ("head.bias".into(), self.bias.shallow_clone()),
+            ],
+        }
+    }
+
+    /// Λ from a checkpoint's tensors, checked against the shapes of `net`'s last layer and moved
+    /// to its device.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::Checkpoint`] naming `source` for a missing tensor, a wrong shape, or a
+    /// precision that is not finite and positive.
+    pub fn from_tensors(
+        net: &EmbeddingNet,
+        tensors: &[(String, Tensor)],
+        source: &Path,
+    ) -> TrainResult<Self> {
+        let find = |name: &str, like: &Tensor| -> TrainResult<Tensor> {
+            let t = super::super::checkpoint::find_tensor(tensors, name, &like.size(), source)?;
+            let t = t.f_to_device(like.device())?.f_to_kind(like.kind())?;
+            let ok = bool::try_from(t.isfinite().all().logical_and(&t.gt(0.0).all()))?;
+            if !ok {
+                return Err(TrainError::Checkpoint {
+                    path: source.to_owned(),
+                    reason: format!("`{name}` holds a precision that is not finite and > 0"),
+                });
+            }
+            Ok(t)
+        };
+        Ok(Self {
+            weight: find("head.weight", &net.head.weight)?,
+            bias: find("head.bias", &net.head.bias)?,
+        })
+    }
+}
+
+/// S last-layer draws from N(θ̂, Λ⁻¹) for every image (N × S × D); zero spread without Λ.
+///
+/// # Errors
+///
+/// libtorch failures.
+pub fn predict(
+    net: &EmbeddingNet,
+    precision: Option<&LastLayerPrecision>,
+    images: &Tensor,
+    request: &PredictRequest,
+) -> TrainResult<Prediction> {
+    let per_sample: Vec<Tensor> = tch::no_grad(|| {
+        let f = features_no_grad(&net.backbone, images, EVAL_CHUNK, false, request.device);
+        let (std_w, std_b) = match precision {
+            Some(p) => p.std(),
+            None => (net.head.weight.zeros_like(), net.head.bias.zeros_like()),
+        };
+        tch::manual_seed(request.seed as i64);
+        (0..request.samples)
+            .map(|_| {
+                let w = &net.head.weight + &std_w * Tensor::randn_like(&std_w);
+                let b = &net.head.bias + &std_b * Tensor::randn_like(&std_b);
+                normalise(&f.linear(&w, Some(&b)))
+            })
+            .collect()
+    });
+    Ok(Prediction::Samples(Tensor::f_stack(&per_sample, 1)?))
+}
