@@ -34,7 +34,7 @@ pub(crate) fn x_minus_ln1p(x: f64) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ \operatorname{KL}\big(\mathcal N(\mu, \operatorname{diag}\sigma^2) \,\|\, \mathcal N(0, I)\big) = \tfrac12 \sum_k \big(\sigma_k^2 + \mu_k^2 - 1 - \ln \sigma_k^2\big) $$
+/// $$ \operatorname{KL}\big(\mathcal N(\mu, \operatorname{diag}\sigma^2) \\,\Vert \\, \mathcal N(0, I)\big) = \tfrac12 \sum_k \big(\sigma_k^2 + \mu_k^2 - 1 - \ln \sigma_k^2\big) $$
 ///
 /// # Errors
 ///

@@ -10,7 +10,7 @@ use crate::hib::checks;
 ///
 /// # Formula
 ///
-/// $$ p(z \mid x) = \frac{1}{C} \sum_{c=1}^{C} \mathcal N\big(z;\, \mu_c(x),\, \operatorname{diag} \sigma_c^2(x)\big) $$
+/// $$ p(z \mid x) = \frac{1}{C} \sum_{c=1}^{C} \mathcal N\big(z;\\, \mu_c(x),\\, \operatorname{diag} \sigma_c^2(x)\big) $$
 ///
 /// # Errors
 ///

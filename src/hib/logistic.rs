@@ -6,7 +6,7 @@
 ///
 /// # Formula
 ///
-/// $$ \ln \sigma(t) = \begin{cases} -\operatorname{ln1p}(e^{-t}) & t \ge 0 \\ t - \operatorname{ln1p}(e^{t}) & t < 0 \end{cases} $$
+/// $$ \ln \sigma(t) = \begin{cases} -\operatorname{ln1p}(e^{-t}) & t \ge 0 \\\\ t - \operatorname{ln1p}(e^{t}) & t < 0 \end{cases} $$
 ///
 /// Both branches exponentiate a non-positive number, so nothing overflows; `ln sigmoid(t)` and
 /// `ln(1 − sigmoid(t)) = ln sigmoid(−t)` are computed directly instead of as `ln` of a rounded

@@ -50,7 +50,7 @@ pub(crate) fn power_moments(mu1: &[f64], var1: &[f64], mu2: &[f64], var2: &[f64]
 ///
 /// # Formula
 ///
-/// $$ h = 1 - \frac{2\theta_1\theta_3}{3\theta_2^2}, \quad \Big(\frac{\lVert\Delta\rVert^2}{\theta_1}\Big)^{h} \approx \mathcal N\Big(1 + \frac{\theta_2 h (h-1)}{\theta_1^2},\ \frac{2\theta_2 h^2}{\theta_1^2}\Big), \quad p \approx \sum_i \frac{w_i}{\sqrt\pi} \operatorname{sigmoid}\big(-a \sqrt{\theta_1}\, y_i^{1/(2h)} + b\big) $$
+/// $$ h = 1 - \frac{2\theta_1\theta_3}{3\theta_2^2}, \quad \Big(\frac{\lVert\Delta\rVert^2}{\theta_1}\Big)^{h} \approx \mathcal N\Big(1 + \frac{\theta_2 h (h-1)}{\theta_1^2},\ \frac{2\theta_2 h^2}{\theta_1^2}\Big), \quad p \approx \sum_i \frac{w_i}{\sqrt\pi} \operatorname{sigmoid}\big(-a \sqrt{\theta_1}\\, y_i^{1/(2h)} + b\big) $$
 ///
 /// with `y_i` the Gauss–Hermite nodes mapped to that normal law.
 ///

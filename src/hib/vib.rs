@@ -130,7 +130,7 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
 ///
 /// # Formula
 ///
-/// $$ L = -\ln \frac{1}{K_1K_2} \sum_{i,j} \operatorname{sigmoid}\big(\pm(-a \lVert z_1^{(i)} - z_2^{(j)} \rVert + b)\big) + \beta \big[\operatorname{KL}(p(z_1|x_1) \| \mathcal N(0,I)) + \operatorname{KL}(p(z_2|x_2) \| \mathcal N(0,I))\big] $$
+/// $$ L = -\ln \frac{1}{K_1K_2} \sum_{i,j} \operatorname{sigmoid}\big(\pm(-a \lVert z_1^{(i)} - z_2^{(j)} \rVert + b)\big) + \beta \big[\operatorname{KL}(p(z_1|x_1) \Vert  \mathcal N(0,I)) + \operatorname{KL}(p(z_2|x_2) \Vert  \mathcal N(0,I))\big] $$
 ///
 /// with `+` for a matching pair and `−` otherwise.
 ///

@@ -71,8 +71,8 @@ impl NivmfTerms {
 ///
 /// # Formula
 ///
-/// $$ f(x) = C_M(\tilde\kappa)\,\frac{\det K}{\lVert Kx\rVert^M}\,
-///    \exp\!\big(\tilde\kappa\, s(Kx, K\mu)\big),\qquad \tilde\kappa = \lVert K\mu\rVert,\quad
+/// $$ f(x) = C_M(\tilde\kappa)\\,\frac{\det K}{\lVert Kx\rVert^M}\\,
+///    \exp\\!\big(\tilde\kappa\\, s(Kx, K\mu)\big),\qquad \tilde\kappa = \lVert K\mu\rVert,\quad
 ///    s(a,b) = \frac{a^\top b}{\lVert a\rVert\lVert b\rVert} $$
 ///
 /// (spec 06). `X = g⁻¹(Y)` with `Y ~ vMF(Kμ/κ̃, κ̃)` and `g(x) = Kx/‖Kx‖`, a bijection of the
@@ -124,8 +124,8 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 ///
 /// # Formula
 ///
-/// $$ f_h(x) = C_M(\tilde\kappa)\,\frac{\prod_m \kappa_m}{\tilde\kappa}\,
-///    \exp\!\big(\tilde\kappa\, s(Kx, K\mu)\big),\qquad \frac{f_h(x)}{f(x)} =
+/// $$ f_h(x) = C_M(\tilde\kappa)\\,\frac{\prod_m \kappa_m}{\tilde\kappa}\\,
+///    \exp\\!\big(\tilde\kappa\\, s(Kx, K\mu)\big),\qquad \frac{f_h(x)}{f(x)} =
 ///    \frac{\lVert Kx\rVert^M}{\tilde\kappa} $$
 ///
 /// (nivMF eqs. (4), (19)–(22)). Its total mass is `E_f[‖Kx‖^M]/κ̃`, not 1: `27.75` at `M = 3`,

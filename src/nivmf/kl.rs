@@ -48,13 +48,13 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ \mathrm{KL}(\zeta\,\|\,\rho) = \ln C_M(\kappa_z) - \ln C_M(\kappa_p)
-///    {}+ A_M(\kappa_z)\,(\kappa_z - \kappa_p\,\mu_p^\top\mu_z) $$
+/// $$ \mathrm{KL}(\zeta\\,\Vert \\,\rho) = \ln C_M(\kappa_z) - \ln C_M(\kappa_p)
+///    {}+ A_M(\kappa_z)\\,(\kappa_z - \kappa_p\\,\mu_p^\top\mu_z) $$
 ///
 /// (spec 06, correcting nivMF Supp. E eq. (39), which has `κ_z − κ_p μ_pᵀμ_z` without the factor
 /// `A_M(κ_z)`: it takes `E_ζ[x] = μ_z`, but the mean of a vMF is `A_M(κ_z)μ_z`). Computed as
 ///
-/// $$ \mathrm{KL} = B(\kappa_p;\kappa_z) + A_M(\kappa_z)\,\kappa_p\,\tfrac12\lVert\mu_z-\mu_p\rVert^2 $$
+/// $$ \mathrm{KL} = B(\kappa_p;\kappa_z) + A_M(\kappa_z)\\,\kappa_p\\,\tfrac12\lVert\mu_z-\mu_p\rVert^2 $$
 ///
 /// with `B` the Bregman divergence of `Φ = −ln C_M`, a sum of two non-negative terms each
 /// computed without cancellation (`B` by its integral form when `κ_z ≈ κ_p`), so that KL keeps

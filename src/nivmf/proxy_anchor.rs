@@ -134,7 +134,7 @@ pub fn proxy_anchor_loss(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Resu
 ///
 /// # Formula
 ///
-/// $$ L_{joint} = L_{\text{NCA++}}^{\text{EL-nivMF}}(\rho,\zeta) + \omega\,L_{\text{ProxyAnchor}}(\mu_\rho,\mu_\zeta) $$
+/// $$ L_{joint} = L_{\text{NCA++}}^{\text{EL-nivMF}}(\rho,\zeta) + \omega\\,L_{\text{ProxyAnchor}}(\mu_\rho,\mu_\zeta) $$
 ///
 /// (nivMF eq. (7)): the proxies' rows are the nivMF directions `μ_ρ` (normalised inside), shared
 /// with ProxyAnchor; gradients are the sums of the two losses' gradients. `distances` are the

@@ -13,7 +13,7 @@ use rand::Rng;
 /// # Formula
 ///
 /// $$ Y \sim \mathrm{vMF}(\tilde\mu, \tilde\kappa),\quad X = g^{-1}(Y) = \frac{K^{-1}Y}{\lVert K^{-1}Y\rVert}
-///    \;\Longrightarrow\; X \sim f(x) = C_M(\tilde\kappa)\frac{\det K}{\lVert Kx\rVert^M}
+///    \\;\Longrightarrow\\; X \sim f(x) = C_M(\tilde\kappa)\frac{\det K}{\lVert Kx\rVert^M}
 ///    e^{\tilde\kappa s(Kx, K\mu)} $$
 ///
 /// (spec 06; the density is [`log_density`](super::log_density)). The KS test of

@@ -16,8 +16,8 @@
 //! leaves `S^{M−3}` of radius `sin ψ` (element `sin^{M−3}ψ dψ dσ_{M−3}`). `F` does not depend on
 //! `w`, whose sphere contributes its area `|S^{M−3}| = 2π^{(M−2)/2}/Γ((M−2)/2)`:
 //!
-//! $$ \int_{S^{M-1}} F(\mu_1^\top x, \mu_2^\top x)\,dx = |S^{M-3}| \int_0^\pi\!\!\int_0^\pi
-//!    F(s, t)\,\sin^{M-2}\theta\,\sin^{M-3}\psi\,d\psi\,d\theta,\qquad
+//! $$ \int_{S^{M-1}} F(\mu_1^\top x, \mu_2^\top x)\\,dx = |S^{M-3}| \int_0^\pi\\!\\!\int_0^\pi
+//!    F(s, t)\\,\sin^{M-2}\theta\\,\sin^{M-3}\psi\\,d\psi\\,d\theta,\qquad
 //!    s = \cos\theta\cos\alpha_1 + \sin\theta\cos\psi\sin\alpha_1 $$
 //!
 //! (and `t` with `α₂`). In the plane coordinates `(u, v) = (pᵀx, qᵀx)`, the same measure is
@@ -91,9 +91,9 @@ impl SpherePair {
     ///
     /// # Formula
     ///
-    /// $$ \int_{S^{M-1}} e^{\kappa(p^\top x - 1)} h(\mu_1^\top x, \mu_2^\top x)\,dx =
-    ///    e^{\lambda} \int_0^\pi\!\!\int_0^\pi e^{\varphi(\theta)-\varphi(\theta_0)}
-    ///    h(s,t)\,\sin^{M-3}\psi\,d\psi\,d\theta $$
+    /// $$ \int_{S^{M-1}} e^{\kappa(p^\top x - 1)} h(\mu_1^\top x, \mu_2^\top x)\\,dx =
+    ///    e^{\lambda} \int_0^\pi\\!\\!\int_0^\pi e^{\varphi(\theta)-\varphi(\theta_0)}
+    ///    h(s,t)\\,\sin^{M-3}\psi\\,d\psi\\,d\theta $$
     ///
     /// with `φ(θ) = κ(cos θ − 1) + (M−2) ln sin θ`, `θ₀` its mode and
     /// `λ = ln_scale = ln|S^{M−3}| + φ(θ₀)` (spec 06; module docs for `M = 2`).
@@ -330,8 +330,8 @@ fn polar_points(kappa: f64) -> Vec<f64> {
 ///
 /// # Formula
 ///
-/// $$ \int_{S^2} f\,dx = \int_0^\pi \sin\theta \int_0^{2\pi}
-///    f(\cos\theta\,p + \sin\theta(\cos\phi\,q + \sin\phi\,r))\,d\phi\,d\theta $$
+/// $$ \int_{S^2} f\\,dx = \int_0^\pi \sin\theta \int_0^{2\pi}
+///    f(\cos\theta\\,p + \sin\theta(\cos\phi\\,q + \sin\phi\\,r))\\,d\phi\\,d\theta $$
 ///
 /// with `(p, q, r)` a right-handed orthonormal frame (spec 06).
 ///
@@ -409,7 +409,7 @@ pub fn integrate_s2<F: FnMut([f64; 3]) -> f64>(
 ///
 /// # Formula
 ///
-/// $$ \int_{S^1} f\,dx = \int_{-\pi}^{\pi} f(\cos\theta\,p + \sin\theta\,p^\perp)\,d\theta,\qquad
+/// $$ \int_{S^1} f\\,dx = \int_{-\pi}^{\pi} f(\cos\theta\\,p + \sin\theta\\,p^\perp)\\,d\theta,\qquad
 ///    p^\perp = (-p_2, p_1) $$
 ///
 /// # Errors

@@ -76,7 +76,7 @@ pub(crate) fn mean_over_component_pairs(
 ///
 /// # Formula
 ///
-/// $$ p(m \mid x_1, x_2) = \mathbb E\,\operatorname{sigmoid}\big(-a\lVert\Delta\rVert + b\big) = \int_0^\infty \operatorname{sigmoid}(-a\sqrt q + b)\, dF_{\lVert\Delta\rVert^2}(q) $$
+/// $$ p(m \mid x_1, x_2) = \mathbb E\\,\operatorname{sigmoid}\big(-a\lVert\Delta\rVert + b\big) = \int_0^\infty \operatorname{sigmoid}(-a\sqrt q + b)\\, dF_{\lVert\Delta\rVert^2}(q) $$
 ///
 /// # Errors
 ///
@@ -120,7 +120,7 @@ pub fn match_probability(
 ///
 /// # Formula
 ///
-/// $$ p = \int_{S^{D-1}} \int_0^\infty \operatorname{sigmoid}(-a r + b)\, r^{D-1} \varphi_s(r u - \delta)\, dr\, d\sigma(u) $$
+/// $$ p = \int_{S^{D-1}} \int_0^\infty \operatorname{sigmoid}(-a r + b)\\, r^{D-1} \varphi_s(r u - \delta)\\, dr\\, d\sigma(u) $$
 ///
 /// # Errors
 ///
@@ -167,7 +167,7 @@ pub fn match_probability_polar(
 ///
 /// # Formula
 ///
-/// $$ p = a \int_0^\infty \operatorname{sigmoid}(-ar + b)\, \operatorname{sigmoid}(ar - b)\, P(\lVert\Delta\rVert^2 \le r^2)\, dr $$
+/// $$ p = a \int_0^\infty \operatorname{sigmoid}(-ar + b)\\, \operatorname{sigmoid}(ar - b)\\, P(\lVert\Delta\rVert^2 \le r^2)\\, dr $$
 ///
 /// # Errors
 ///
@@ -207,7 +207,7 @@ pub fn match_probability_by_quadratic_form(
 ///
 /// # Formula
 ///
-/// $$ p(m \mid x_1, x_2) = \frac{1}{C_1 C_2} \sum_{c=1}^{C_1} \sum_{c'=1}^{C_2} \mathbb E\, \operatorname{sigmoid}\big(-a \lVert z_{1c} - z_{2c'} \rVert + b\big) $$
+/// $$ p(m \mid x_1, x_2) = \frac{1}{C_1 C_2} \sum_{c=1}^{C_1} \sum_{c'=1}^{C_2} \mathbb E\\, \operatorname{sigmoid}\big(-a \lVert z_{1c} - z_{2c'} \rVert + b\big) $$
 ///
 /// # Errors
 ///

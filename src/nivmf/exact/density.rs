@@ -39,7 +39,7 @@ fn terms(x: &[f64], mu: &[f64], kappas: &[f64]) -> [f64; 5] {
 ///
 /// # Formula
 ///
-/// $$ \ln f(x) = \ln C_M(\tilde\kappa) + \ln\det K - M\ln\lVert Kx\rVert + \tilde\kappa\,s(Kx, K\mu) $$
+/// $$ \ln f(x) = \ln C_M(\tilde\kappa) + \ln\det K - M\ln\lVert Kx\rVert + \tilde\kappa\\,s(Kx, K\mu) $$
 ///
 /// (spec 06), with `ln C_M` from the 256-bit Bessel series and compensated sums.
 ///
@@ -69,7 +69,7 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 ///
 /// # Formula
 ///
-/// $$ \ln f_h(x) = \ln C_M(\tilde\kappa) + \ln\det K - \ln\tilde\kappa + \tilde\kappa\,s(Kx, K\mu) $$
+/// $$ \ln f_h(x) = \ln C_M(\tilde\kappa) + \ln\det K - \ln\tilde\kappa + \tilde\kappa\\,s(Kx, K\mu) $$
 ///
 /// (nivMF eq. (4), Supp. B eq. (22)).
 ///

@@ -35,8 +35,8 @@ fn exp_excess(v: f64) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ \mathrm{KL}(\zeta\|\rho) = \frac{\int_{S^{M-1}} e^{\kappa_z(\mu_z^\top x - 1)} h(x)\,dx}
-///    {\int_{S^{M-1}} e^{\kappa_z(\mu_z^\top x - 1)}\,dx},\qquad
+/// $$ \mathrm{KL}(\zeta\Vert \rho) = \frac{\int_{S^{M-1}} e^{\kappa_z(\mu_z^\top x - 1)} h(x)\\,dx}
+///    {\int_{S^{M-1}} e^{\kappa_z(\mu_z^\top x - 1)}\\,dx},\qquad
 ///    v(x) = \ln\frac{\rho(x)}{\zeta(x)} = \ln C_M(\kappa_p) - \ln C_M(\kappa_z)
 ///    {}+ \kappa_p\mu_p^\top x - \kappa_z\mu_z^\top x $$
 ///

@@ -14,7 +14,7 @@ use crate::vmf::exact::log_norm_const;
 /// # Formula
 ///
 /// $$ \ln\mathrm{PPK}\_\gamma = \gamma\ln C_M(\kappa_z) + \gamma\ln C_M(\kappa_p)
-///    {}+ \ln\int_{S^{M-1}} e^{\gamma\kappa_z\mu_z^\top x + \gamma\kappa_p\mu_p^\top x}\,dx $$
+///    {}+ \ln\int_{S^{M-1}} e^{\gamma\kappa_z\mu_z^\top x + \gamma\kappa_p\mu_p^\top x}\\,dx $$
 ///
 /// (nivMF Supp. C eq. (23)): the integral of the product of the two *pointwise* densities, by the
 /// two-coordinate reduction of [`SpherePair`] to `max(10⁻¹³, 8ε·γ(κ_z + κ_p))` relative (the
