@@ -44,6 +44,7 @@ pub mod registry;
 pub mod special;
 #[cfg(feature = "tch")]
 pub mod train;
+pub mod triplet;
 pub mod vmf;
 
 pub use error::{Error, Result};
