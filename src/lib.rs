@@ -63,6 +63,8 @@ pub mod book {
     pub struct Contrastive;
     #[doc = include_str!("../docs/src/04-ggn.md")]
     pub struct Ggn;
+    #[doc = include_str!("../docs/src/05-triplet.md")]
+    pub struct Triplet;
     #[doc = include_str!("../docs/src/08-metrics.md")]
     pub struct Metrics;
     #[doc = include_str!("../README.md")]

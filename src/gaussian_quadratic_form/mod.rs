@@ -256,6 +256,20 @@ impl GaussianQuadraticForm {
         self.variance
     }
 
+    /// `σ`, the standard deviation of the normal component (0 unless built by
+    /// [`with_normal`](Self::with_normal)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
+    /// let q = GaussianQuadraticForm::with_normal(&[1.0], &[0.0], 0.0, 0.5).unwrap();
+    /// assert_eq!(q.normal_sd(), 0.5);
+    /// ```
+    pub fn normal_sd(&self) -> f64 {
+        self.scale * self.cumulant.normal_variance.sqrt()
+    }
+
     /// `(x − c)/ℓ`, the argument of the scaled form `Q₀/ℓ`.
     fn scaled(&self, x: f64) -> f64 {
         (x - self.offset) / self.scale

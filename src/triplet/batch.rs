@@ -29,7 +29,7 @@
 
 use super::input::{check_margin, check_triplet, NAMES};
 use super::likelihood::clt_log_likelihood;
-use super::moments::moment_sums;
+use super::moments::{finite_moments, moment_sums};
 use crate::error::{Error, Result};
 use crate::special::normal_hazard;
 
@@ -173,7 +173,7 @@ pub fn nll_gradient_into(
     for b in 0..batch {
         let rows = b * dim..(b + 1) * dim;
         let row: [&[f64]; 6] = slices.map(|s| &s[rows.clone()]);
-        let (mean, variance) = moment_sums(row);
+        let (mean, variance) = finite_moments(moment_sums(row))?;
         let ll = clt_log_likelihood(mean, variance, margin);
         if ll == f64::NEG_INFINITY && variance == 0.0 {
             return Err(Error::Undefined {
@@ -207,17 +207,20 @@ fn write_row_gradient(
     out: &mut TripletGradient,
     rows: std::ops::Range<usize>,
 ) {
-    let [ma, va, mp, vp, mn, vn] = row;
-    let d_ma = &mut out.mu_a[rows.clone()];
-    let d_va = &mut out.var_a[rows.clone()];
-    let d_mp = &mut out.mu_p[rows.clone()];
-    let d_vp = &mut out.var_p[rows.clone()];
-    let d_mn = &mut out.mu_n[rows.clone()];
-    let d_vn = &mut out.var_n[rows];
+    let n = row[0].len();
+    // Every slice re-sliced to the same length n: the loop below then has no bounds checks and
+    // vectorises.
+    let [ma, va, mp, vp, mn, vn] = row.map(|x| &x[..n]);
+    let d_ma = &mut out.mu_a[rows.clone()][..n];
+    let d_va = &mut out.var_a[rows.clone()][..n];
+    let d_mp = &mut out.mu_p[rows.clone()][..n];
+    let d_vp = &mut out.var_p[rows.clone()][..n];
+    let d_mn = &mut out.mu_n[rows.clone()][..n];
+    let d_vn = &mut out.var_n[rows][..n];
     let two_gm = 2.0 * g_mean;
     let four_gv = 4.0 * g_var;
     let eight_gv = 8.0 * g_var;
-    for i in 0..ma.len() {
+    for i in 0..n {
         let dp = mp[i] - ma[i];
         let dn = mn[i] - ma[i];
         let e = mp[i] - mn[i];

@@ -2,7 +2,7 @@
 //! `Φ((−m − E τ)/√Var τ)` (BTL eqs. (6)–(8)), in log space.
 
 use super::input::{check_margin, check_triplet};
-use super::moments::moment_sums;
+use super::moments::{finite_moments, moment_sums};
 use crate::error::Result;
 use crate::special::ln_normal_cdf;
 
@@ -41,10 +41,12 @@ pub(crate) fn clt_log_likelihood(mean: f64, variance: f64, margin: f64) -> f64 {
 /// ```
 /// use probdml::triplet::log_likelihood;
 /// // E τ = 1.35, Var τ = 13.744 at the spec's 1-D point; m = 0.5:
-/// // ln Φ(−1.85/√13.744) = ln Φ(−0.49901…) = −1.1406…
+/// // ln Φ(−1.85/√13.744) = ln Φ(−0.49901…) = −1.1747901920742457 (mpmath,
+/// // scripts/reference/triplet_values.txt); the exact value is −1.2981483627948784.
 /// let ll = log_likelihood(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3], 0.5).unwrap();
 /// let z: f64 = -1.85 / 13.744f64.sqrt();
 /// assert!((ll - probdml::special::ln_normal_cdf(z)).abs() < 1e-15);
+/// assert!((ll - -1.1747901920742457).abs() < 1e-13);
 /// // Deterministic embeddings: the indicator of the triplet constraint.
 /// let zero = [0.0];
 /// let ll = log_likelihood(&[0.0], &zero, &[0.1], &zero, &[2.0], &zero, 1.0).unwrap();
@@ -62,6 +64,6 @@ pub fn log_likelihood(
     let slices = [mu_a, var_a, mu_p, var_p, mu_n, var_n];
     check_triplet(slices)?;
     let margin = check_margin(margin)?;
-    let (mean, variance) = moment_sums(slices);
+    let (mean, variance) = finite_moments(moment_sums(slices))?;
     Ok(clt_log_likelihood(mean, variance, margin))
 }

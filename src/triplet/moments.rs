@@ -22,7 +22,7 @@
 //! (a single accumulator serialises on the floating-point add latency).
 
 use super::input::check_triplet;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Lanes of the vectorised sums.
 pub(crate) const LANES: usize = 8;
@@ -41,16 +41,18 @@ pub(crate) fn moments_1d(ma: f64, va: f64, mp: f64, vp: f64, mn: f64, vn: f64) -
 
 /// `(Σ_d E τ_d, Σ_d Var τ_d)` over one triplet, no checks (slices of equal length).
 pub(crate) fn moment_sums(s: [&[f64]; 6]) -> (f64, f64) {
-    let [ma, va, mp, vp, mn, vn] = s;
-    let len = ma.len();
+    let len = s[0].len();
+    // Re-slicing every input to the same length lets the compiler drop the bounds checks.
+    let [ma, va, mp, vp, mn, vn] = s.map(|x| &x[..len]);
     let mut mean = [0.0; LANES];
     let mut var = [0.0; LANES];
     let blocks = len / LANES;
     for b in 0..blocks {
         let o = b * LANES;
+        let (ma, va, mp) = (&ma[o..o + LANES], &va[o..o + LANES], &mp[o..o + LANES]);
+        let (vp, mn, vn) = (&vp[o..o + LANES], &mn[o..o + LANES], &vn[o..o + LANES]);
         for l in 0..LANES {
-            let i = o + l;
-            let (m, v) = moments_1d(ma[i], va[i], mp[i], vp[i], mn[i], vn[i]);
+            let (m, v) = moments_1d(ma[l], va[l], mp[l], vp[l], mn[l], vn[l]);
             mean[l] += m;
             var[l] += v;
         }
@@ -80,7 +82,8 @@ pub(crate) fn moment_sums(s: [&[f64]; 6]) -> (f64, f64) {
 ///
 /// [`crate::Error::InvalidDimension`] for `D = 0`; [`crate::Error::DimensionMismatch`] naming
 /// the slice whose length differs from `mu_a`'s; [`crate::Error::NotFiniteElement`] for a NaN
-/// or infinite entry; [`crate::Error::OutOfDomain`] for a negative variance.
+/// or infinite entry; [`crate::Error::OutOfDomain`] for a negative variance, or naming `mu_a`
+/// when the moments overflow `f64` (entries beyond ~10¹⁵⁰).
 ///
 /// # Examples
 ///
@@ -101,5 +104,18 @@ pub fn moments(
 ) -> Result<(f64, f64)> {
     let slices = [mu_a, var_a, mu_p, var_p, mu_n, var_n];
     check_triplet(slices)?;
-    Ok(moment_sums(slices))
+    finite_moments(moment_sums(slices))
+}
+
+/// The moments, or an error when squares of huge inputs overflow `f64` (never a silent NaN).
+pub(crate) fn finite_moments((mean, var): (f64, f64)) -> Result<(f64, f64)> {
+    if mean.is_finite() && var.is_finite() {
+        Ok((mean, var))
+    } else {
+        Err(Error::OutOfDomain {
+            arg: "mu_a",
+            value: if mean.is_finite() { var } else { mean },
+            rule: "the moments of tau overflow f64 (inputs too large to square)",
+        })
+    }
 }

@@ -114,6 +114,13 @@ pub fn nll_gradient(
             .flat_map(|s| s[b * dim..(b + 1) * dim].iter().copied())
             .collect();
         let (mean, var) = dense_moments(&q, &theta, dim);
+        if !mean.is_finite() || !var.is_finite() {
+            return Err(Error::OutOfDomain {
+                arg: "mu_a",
+                value: if mean.is_finite() { var } else { mean },
+                rule: "the moments of tau overflow f64 (inputs too large to square)",
+            });
+        }
         if var <= 0.0 {
             if mean < -margin {
                 continue; // NLL 0 and gradient 0 near a satisfied deterministic triplet

@@ -20,7 +20,7 @@
 
 use faer::Mat;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::triplet::input::check_triplet;
 
 /// The matrix `Q` of `τ = xᵀQx`, `x = (a, p, n)`.
@@ -89,5 +89,13 @@ pub fn moments(
         mqm += m[(i, 0)] * qm[(i, 0)];
         mqsqm += qm[(i, 0)] * sigma_qm[(i, 0)];
     }
-    Ok((trace_qs + mqm, 2.0 * trace_qsqs + 4.0 * mqsqm))
+    let (mean, var) = (trace_qs + mqm, 2.0 * trace_qsqs + 4.0 * mqsqm);
+    if !mean.is_finite() || !var.is_finite() {
+        return Err(Error::OutOfDomain {
+            arg: "mu_a",
+            value: if mean.is_finite() { var } else { mean },
+            rule: "the moments of tau overflow f64 (inputs too large to square)",
+        });
+    }
+    Ok((mean, var))
 }
