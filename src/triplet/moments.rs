@@ -70,8 +70,8 @@ pub(crate) fn moment_sums(s: [&[f64]; 6]) -> (f64, f64) {
 ///
 /// # Formula
 ///
-/// $$ \mathbb E\tau = \sum_d \mu_{p,d}^2 + \sigma_{p,d}^2 - \mu_{n,d}^2 - \sigma_{n,d}^2
-///    - 2\mu_{a,d}(\mu_{p,d} - \mu_{n,d}),\qquad
+/// $$ \mathbb E\tau = \sum_d \mu_{p,d}^2 + \sigma_{p,d}^2 - \mu_{n,d}^2 - \sigma_{n,d}^2 -
+///    2\mu_{a,d}(\mu_{p,d} - \mu_{n,d}),\qquad
 ///    \operatorname{Var}\tau = \sum_d 2T_1 + 2T_2 - 2T_3 $$
 ///
 /// (BTL supplement eqs. 5, 17, 18, 26; the main text's eq. (12) has a sign error, see

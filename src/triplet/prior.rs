@@ -192,8 +192,8 @@ pub fn loss(nll: f64, kl_terms: &[f64], kl_scale: f64) -> Result<f64> {
 ///
 /// # Formula
 ///
-/// $$ \ln P(I) \ge \mathbb E_q[\ln P(I\mid X, Y, Z)] - \mathrm{KL}(q_X\|p) - \mathrm{KL}(q_Y\|p)
-///    - \mathrm{KL}(q_Z\|p) $$
+/// $$ \ln P(I) \ge \mathbb E_q[\ln P(I\mid X, Y, Z)] - \mathrm{KL}(q_X\|p) - \mathrm{KL}(q_Y\|p) -
+///    \mathrm{KL}(q_Z\|p) $$
 ///
 /// # Errors
 ///

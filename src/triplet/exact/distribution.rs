@@ -121,8 +121,8 @@ impl Reduction {
 ///
 /// # Formula
 ///
-/// $$ \tau = \sum_d \Big[\lambda_{d,1}(Z_{d,1} + \delta_{d,1})^2
-///    + \lambda_{d,2}(Z_{d,2} + \delta_{d,2})^2\Big] + c + \sigma Z_0,\qquad
+/// $$ \tau = \sum_d \Big[\lambda_{d,1}(Z_{d,1} + \delta_{d,1})^2 +
+///    \lambda_{d,2}(Z_{d,2} + \delta_{d,2})^2\Big] + c + \sigma Z_0,\qquad
 ///    \lambda_{d,1} > 0 > \lambda_{d,2} $$
 ///
 /// by the per-dimension reduction of the [module docs](self) (`σ > 0` only for dimensions in
