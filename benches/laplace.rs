@@ -1,6 +1,7 @@
 //! Chapter 04, Laplace: the diagonal posterior against its dense Cholesky twin, the online
-//! update and the vMF predictive. Bench ids name the functions: `posthoc_precision`,
-//! `sample_posterior`, `online_update`, `predictive_summary`.
+//! update, the vMF predictive and the evidence. Bench ids name the functions:
+//! `posthoc_precision`, `sample_posterior`, `online_update`, `predictive_summary`,
+//! `log_marginal_likelihood`, `optimal_prior_precision`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::laplace::{self, exact};
@@ -92,5 +93,33 @@ fn online_update_step(mean: &mut [f64], precision: &mut [f64], rng: &mut ChaCha8
     .unwrap();
 }
 
-criterion_group!(benches, posterior, online_and_predictive);
+fn evidence(c: &mut Criterion) {
+    let mut group = c.benchmark_group("laplace::log_marginal_likelihood");
+    group.sample_size(10);
+    for p in [64usize, 512] {
+        let h: Vec<f64> = values(p, 3).iter().map(|v| 100.0 * v).collect();
+        let theta: Vec<f64> = values(p, 7).iter().map(|v| v - 0.5).collect();
+        let mut dense = vec![0.0; p * p];
+        for k in 0..p {
+            dense[k * p + k] = h[k];
+        }
+        group.bench_function(BenchmarkId::new("fast/log_marginal_likelihood", p), |b| {
+            b.iter(|| laplace::log_marginal_likelihood(0.0, black_box(&theta), &h, 0.5).unwrap())
+        });
+        group.bench_function(BenchmarkId::new("exact/log_marginal_likelihood", p), |b| {
+            b.iter(|| exact::log_marginal_likelihood(0.0, black_box(&theta), &dense, 0.5).unwrap())
+        });
+        group.bench_function(BenchmarkId::new("fast/optimal_prior_precision", p), |b| {
+            b.iter(|| laplace::optimal_prior_precision(black_box(&theta), &h).unwrap())
+        });
+        if p <= 64 {
+            group.bench_function(BenchmarkId::new("exact/optimal_prior_precision", p), |b| {
+                b.iter(|| exact::optimal_prior_precision(black_box(&theta), &dense).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, posterior, online_and_predictive, evidence);
 criterion_main!(benches);

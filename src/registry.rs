@@ -122,6 +122,12 @@ pub mod budget {
     /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// The evidence-maximising prior precision of the dense twin (golden section, then bisection
+    /// on the sign of the dense derivative) against the fast fixed-point root, in ln δ*:
+    /// |Δ| ≤ 10⁻¹²·(P + 8P²·max h/δ*)/(Σq(1 − q) + δ*‖θ*‖²). The numerator bounds the rounding of
+    /// γ (P terms, and the ~8P²ε·max h of a rotated dense H), the denominator is the slope of
+    /// γ(δ) − δ‖θ*‖² in ln δ: the root's condition number, computed per case.
+    pub const EVIDENCE_ARGMAX: f64 = 1e-12;
     /// Chapter-05 law of a Gaussian quadratic form: `|Δ ln P| ≤ 10⁻¹⁰·max(1, |ln P|)` against
     /// closed forms and mpmath. The contour integral is taken to relative 10⁻¹² (absolute 10⁻¹²
     /// in `ln P`), and `ln P = A + ln I` adds the rounding of the cumulant `A` summed over up to
@@ -665,6 +671,28 @@ registry! {
         budget: Budget::Relative(budget::LAPLACE),
         reason: "μ̂ and 1/κ̂ against the chapter-02 route (mean_resultant, kappa_sra(.., 0)) off the concentrated limit",
         proof: "laplace_online.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+    laplace::log_marginal_likelihood => {
+        fast: crate::laplace::log_marginal_likelihood,
+        exact: crate::laplace::exact::log_marginal_likelihood,
+        file: "src/laplace/marginal_likelihood.rs",
+        source: "issue 12; Immer et al. (2021) eq. (5); MacKay (1992): ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ)",
+        budget: Budget::Relative(budget::LAPLACE),
+        reason: "Σ ln(1 + h/δ) against the dense Cholesky ln det, relative to the size of the summed terms",
+        proof: "laplace_marginal_likelihood.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
+    laplace::optimal_prior_precision => {
+        fast: crate::laplace::optimal_prior_precision,
+        exact: crate::laplace::exact::optimal_prior_precision,
+        file: "src/laplace/marginal_likelihood.rs",
+        source: "issue 12; MacKay (1992) fixed point γ(δ) = δ‖θ*‖²; laplace-torch `optimize_prior_precision`",
+        budget: Budget::Relative(budget::EVIDENCE_ARGMAX),
+        reason: "the fast root against the dense maximiser, scaled by the root's condition number in ln δ",
+        proof: "laplace_marginal_likelihood.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
     },

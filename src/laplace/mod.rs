@@ -18,18 +18,23 @@
 //!   `faer`) and solves Lᵀ(θ − μ) = z, which has covariance L⁻ᵀL⁻¹ = Λ⁻¹;
 //! * **predictive** ([`predictive_summary`], LAM App. C/E): push S sampled last layers W_s
 //!   through the features x, normalise z_s = W_s x/‖W_s x‖, fit a vMF (chapter 02) and report
-//!   the mean direction μ̂ and the uncertainty 1/κ̂.
+//!   the mean direction μ̂ and the uncertainty 1/κ̂;
+//! * **evidence** ([`log_marginal_likelihood`], [`optimal_prior_precision`]): the Laplace
+//!   approximation of ln p(D | δ) for the prior N(0, δ⁻¹I), maximised over δ by MacKay's fixed
+//!   point γ(δ) = δ‖θ*‖² (issue 12: the prior precision chosen by the data, not by hand).
 //!
 //! The fast twins are diagonal (O(P) per call, P = M·F parameters); the exact twins in
 //! [`exact`] are dense (O(P²) memory, O(P³) Cholesky) and agree with the fast ones when the
 //! Hessian is diagonal (`proofs/laplace_posterior.rs`).
 
 pub mod exact;
+mod marginal_likelihood;
 mod online;
 mod posterior;
 mod predictive;
 mod sampler;
 
+pub use marginal_likelihood::{log_marginal_likelihood, optimal_prior_precision};
 pub use online::online_update;
 pub use posterior::{posthoc_precision, prior_precision};
 pub use predictive::{predictive_summary, PredictiveSummary};
@@ -47,6 +52,20 @@ pub(crate) fn check_prior_variance(prior_variance: f64) -> Result<f64> {
             arg: "prior_variance",
             value: prior_variance,
             rule: "the prior variance must be > 0",
+        })
+    }
+}
+
+/// δ must be finite and > 0.
+pub(crate) fn check_prior_precision(prior_precision: f64) -> Result<f64> {
+    require_finite("prior_precision", prior_precision)?;
+    if prior_precision > 0.0 {
+        Ok(prior_precision)
+    } else {
+        Err(Error::OutOfDomain {
+            arg: "prior_precision",
+            value: prior_precision,
+            rule: "a prior precision must be > 0",
         })
     }
 }

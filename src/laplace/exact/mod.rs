@@ -1,6 +1,10 @@
 //! Dense twins of the diagonal Laplace: the full precision matrix and Cholesky sampling
 //! (`faer`). O(P²) memory and O(P³) time for P parameters: a reference for small layers.
 
+mod marginal_likelihood;
+
+pub use marginal_likelihood::{log_marginal_likelihood, optimal_prior_precision};
+
 use rand::Rng;
 use rand_distr::StandardNormal;
 
