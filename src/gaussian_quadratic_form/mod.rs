@@ -22,8 +22,12 @@
 //! log space (Helstrom 1978; `inversion.rs`): the lower tail when `x` is below the mean, the upper
 //! tail otherwise, the other side as its complement. The integral is computed by adaptive
 //! Gauss–Kronrod ([`crate::quadrature`]) to relative `10⁻¹²`, so `ln P` carries an absolute error
-//! of about `10⁻¹²` — a relative error far below `10⁻⁸` — from `P ≈ ½` down to `ln P ≈ −10⁶`
-//! and beyond, where a linear-space Imhof integral returns 0.
+//! of about `10⁻¹²` — a relative error far below `10⁻⁸` — from `P ≈ ½` down to
+//! `ln P ≈ −2·10⁵` (the deepest tail proved), where a linear-space Imhof integral returns 0.
+//!
+//! The quadrature asks relative `10⁻¹²`, then `10⁻¹⁰` and `10⁻⁸` if rounding keeps it from the
+//! first; if none is reached (never observed in the proofs) the CDF methods return NaN rather
+//! than an unverified number.
 //!
 //! Weights are scaled to `max|λ_k| = 1` internally (the law of `Q/ℓ` at `x/ℓ`), so no intermediate
 //! overflows for weights anywhere in the `f64` range.

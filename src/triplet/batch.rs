@@ -86,7 +86,7 @@ pub(crate) fn check_batch(slices: [&[f64]; 6], dim: usize) -> Result<usize> {
 ///    \frac{\partial\sigma_b^2}{\partial\theta}\Big),\quad h = \varphi/\Phi $$
 ///
 /// (BTL eqs. (8), (11) and supplement eq. (26); the per-dimension derivatives are in the
-/// [module docs](self)). Checked against forward-mode dual numbers through the dense exact
+/// the module docs of `src/triplet/batch.rs`). Checked against forward-mode dual numbers through the dense exact
 /// moments ([`exact::nll_gradient`](super::exact::nll_gradient)).
 ///
 /// # Errors

@@ -76,7 +76,7 @@ pub(crate) fn moment_sums(s: [&[f64]; 6]) -> (f64, f64) {
 ///
 /// (BTL supplement eqs. 5, 17, 18, 26; the main text's eq. (12) has a sign error, see
 /// `proofs/triplet_moments.rs`), evaluated in the cancellation-free form of the
-/// [module docs](self).
+/// the module docs of `src/triplet/moments.rs`.
 ///
 /// # Errors
 ///

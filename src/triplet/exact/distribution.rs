@@ -125,7 +125,7 @@ impl Reduction {
 ///    \lambda_{d,2}(Z_{d,2} + \delta_{d,2})^2\Big] + c + \sigma Z_0,\qquad
 ///    \lambda_{d,1} > 0 > \lambda_{d,2} $$
 ///
-/// by the per-dimension reduction of the [module docs](self) (`σ > 0` only for dimensions in
+/// by the per-dimension reduction of the module docs of `src/triplet/exact/distribution.rs` (`σ > 0` only for dimensions in
 /// which the anchor is the only random embedding).
 ///
 /// # Errors

@@ -45,7 +45,7 @@ fn quadratic_form_matrix(dim: usize) -> Mat<f64> {
 /// $$ \mathbb E\tau = \operatorname{tr}(Q\Sigma) + m^\top Q m,\qquad
 ///    \operatorname{Var}\tau = 2\operatorname{tr}(Q\Sigma Q\Sigma) + 4\,m^\top Q\Sigma Q m $$
 ///
-/// with `Q`, `m`, `Σ` of the [module docs](self) (spec 05).
+/// with `Q`, `m`, `Σ` of the module docs of `src/triplet/exact/moments.rs` (spec 05).
 ///
 /// # Errors
 ///
