@@ -5,6 +5,10 @@
 //! * `retrieval/evaluate_retrieval map_at_k@10 recall_at_k@1,5,10 n=10000 D=128` — mAP@10 and
 //!   recall@{1, 5, 10} for 10⁴ queries against themselves at D = 128, Euclidean, on every core
 //!   rayon sees (target ≤ 3 s with two cores);
+//! * `retrieval/evaluate_retrieval f32 threads=<t> …` — the same search on `f32` embeddings
+//!   (borrowed, no copy) at one and two threads (`Retrieval::with_threads`): the rows that
+//!   `scripts/compare-peers.sh` sets against faiss-cpu's `IndexFlatL2` (issue 13: ≥ 1.5× faster
+//!   at one thread and at two, with the exact twin's results);
 //! * `exact_vs_fast/<function>/{fast,exact}` — each registered metric on a small input.
 //!
 //! Run: `cargo bench --bench metrics` (quick look:
@@ -100,6 +104,22 @@ fn bench_retrieval(c: &mut Criterion) {
     group.bench_function("nearest_neighbours/fast k=10 cosine n=10000 D=128", |b| {
         b.iter(|| metrics::nearest_neighbours(black_box(&cosine), 10).unwrap())
     });
+    let data32: Vec<f32> = data.iter().map(|&x| x as f32).collect();
+    let task32 = Retrieval::leave_one_out(
+        Embeddings::from_f32(&data32, 128).unwrap(),
+        &labels,
+        Distance::Euclidean,
+    )
+    .unwrap();
+    for threads in [1, 2] {
+        let task = task32.with_threads(threads).unwrap();
+        group.bench_function(
+            format!(
+                "evaluate_retrieval f32 threads={threads} map_at_k@10 recall_at_k@1,5,10 n=10000 D=128"
+            ),
+            |b| b.iter(|| metrics::evaluate_retrieval(black_box(&task), &[1, 5, 10]).unwrap()),
+        );
+    }
     group.finish();
 }
 

@@ -7,7 +7,11 @@
 # generators' Python environment, or libtorch for the "tch" feature) go here, each guarded so
 # that it does nothing when already done.
 #
-# This script does not build the docs site: that is `bash scripts/build-docs.sh`.
+# This script does not build the docs site: that is `bash scripts/build-docs.sh`. It does install
+# the browser the docs check opens it in (scripts/check-docs.sh): Debian's `chromium`, with
+# apt-get, only when /usr/bin/chromium is missing (CI runs as root; elsewhere run it with sudo
+# or install the package yourself; without it `scripts/test.sh` skips the docs check and says
+# so).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,3 +25,14 @@ fi
 # Fetch the locked dependencies once, so that a failing network shows up here with a clear
 # message rather than in the middle of the test build. A no-op when they are already cached.
 cargo fetch --locked --quiet
+
+if [[ ! -x /usr/bin/chromium ]]; then
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: installing Debian's chromium for scripts/check-docs.sh" >&2
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "setup: /usr/bin/chromium missing and apt-get unavailable (not root?):" \
+            "scripts/test.sh will skip the docs check" >&2
+    fi
+fi

@@ -427,3 +427,51 @@ fn sparsification_and_calibration_bad_input() {
         }
     ));
 }
+
+#[test]
+fn f32_embeddings_and_thread_counts() {
+    // f32 rows are checked like f64 rows: a NaN or an infinity is named by position.
+    let e = Embeddings::from_f32(&[0.0, f32::NAN, 1.0, 2.0], 2).unwrap_err();
+    assert!(matches!(
+        e,
+        Error::NotFiniteElement {
+            arg: "data",
+            index: 1,
+            ..
+        }
+    ));
+    assert!(matches!(
+        Embeddings::from_f32(&[f32::INFINITY], 1),
+        Err(Error::NotFiniteElement { index: 0, .. })
+    ));
+    assert!(matches!(
+        Embeddings::from_f32(&[0.0; 5], 2),
+        Err(Error::RaggedRows { len: 5, dim: 2, .. })
+    ));
+    assert!(matches!(
+        Embeddings::from_f32(&[], 2),
+        Err(Error::TooFew { arg: "data", .. })
+    ));
+    // A thread count of 0 (or an absurd one) is rejected, naming the argument.
+    let x = [0.0, 1.0, 2.0];
+    let t = task(&x, &[0, 0, 1]);
+    assert!(matches!(
+        t.with_threads(0),
+        Err(Error::CountOutOfRange { arg: "threads", .. })
+    ));
+    assert!(t.with_threads(100_000).is_err());
+    assert_eq!(t.with_threads(3).unwrap().threads(), Some(3));
+    // A zero f32 row under cosine is rejected as for f64.
+    let z = [0.0f32, 0.0, 1.0, 0.0];
+    assert!(matches!(
+        Retrieval::leave_one_out(
+            Embeddings::from_f32(&z, 2).unwrap(),
+            &[0, 0],
+            Distance::Cosine
+        ),
+        Err(Error::OutOfDomain {
+            arg: "embeddings",
+            ..
+        })
+    ));
+}

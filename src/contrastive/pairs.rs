@@ -258,7 +258,7 @@ pub(crate) fn negative_inside(d2: f64, margin: f64) -> bool {
 /// # Formula
 ///
 /// $$ |P| = \sum_c |C_c|^2,\quad |N| = n^2 - |P|,\quad
-///    |N_m| = \#\{(i,j) : c_i \ne c_j,\ d_{ij} < m\}\ (= |N| \text{ when } m \ge 2) $$
+///    |N_m| = \lvert\lbrace (i,j) : c_i \ne c_j,\ d_{ij} < m\rbrace\rvert\ (= |N| \text{ when } m \ge 2) $$
 ///
 /// # Errors
 ///

@@ -52,7 +52,7 @@ pub fn apply_approximation(
 /// Each ordered pair (i, j) with target t contributes t·J_iᵀJ_i + t·J_jᵀJ_j, so
 ///
 /// $$ w_i = \sum_j t_{ij} + \sum_j t_{ji}
-///    = 2\left(\frac{\#\{j : (i,j)\in P\}}{|P|} - \frac{\#\{j : (i,j)\in N,\ d_{ij}<m\}}{|N|}\right) $$
+///    = 2\left(\frac{\lvert\lbrace j : (i,j)\in P\rbrace\rvert}{|P|} - \frac{\lvert\lbrace j : (i,j)\in N,\ d_{ij}<m\rbrace\rvert}{|N|}\right) $$
 ///
 /// for the symmetric pair sets of [`crate::contrastive::pair_targets`] (trivial pairs counted).
 /// LAM Prop. F.3 claims H_θ ⪰ 0 always; it holds when every w_i ≥ 0 and fails otherwise

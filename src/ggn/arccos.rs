@@ -11,8 +11,8 @@ use crate::error::{require_finite, Result};
 ///
 /// With r = ‖y‖, ŷ = y/r, c = ŷ_iᵀŷ_j, P = I − ŷŷᵀ:
 ///
-/// $$ H_{ii} = \frac{t}{r_i^2}\left(cI + \hat y_i\hat y_j^\top + \hat y_j\hat y_i^\top
-///    - 3c\,\hat y_i\hat y_i^\top\right),\quad H_{ij} = -\frac{t}{r_ir_j}P_iP_j,\quad
+/// $$ H_{ii} = \frac{t}{r_i^2}\left(cI + \hat y_i\hat y_j^\top + \hat y_j\hat y_i^\top -
+///    3c\\,\hat y_i\hat y_i^\top\right),\quad H_{ij} = -\frac{t}{r_ir_j}P_iP_j,\quad
 ///    H_{ji} = H_{ij}^\top $$
 ///
 /// and H_jj likewise with i ↔ j. Unlike the Euclidean H it is not PSD for t > 0

@@ -61,8 +61,8 @@ impl GgnDiagonals {
 ///
 /// # Formula
 ///
-/// $$ \operatorname{diag}(H_\theta)_{kl} = \sum_i D_{ik}\,x_{il}^2
-///    + 2\sum_{(i,j)} C_{ijk}\,x_{il}x_{jl} $$
+/// $$ \operatorname{diag}(H_\theta)\_{kl} = \sum_i D_{ik}\\,x_{il}^2 +
+///    2\sum_{(i,j)} C_{ijk}\\,x_{il}x_{jl} $$
 ///
 /// with the coefficients of the module docs; the cross sum is absent for "fixed" and restricted
 /// to t > 0 for "positive". Cost O(B·M·F) for "fixed"; otherwise O(|pairs|·M·F) for sparse

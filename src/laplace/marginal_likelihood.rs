@@ -56,9 +56,9 @@ fn check_curvature(hessian_diagonal: &[f64]) -> Result<()> {
 ///
 /// # Formula
 ///
-/// $$ \ln p(\mathcal D\mid\delta) \approx \ln p(\mathcal D\mid\theta^*)
-///    - \tfrac{\delta}{2}\lVert\theta^*\rVert^2 + \tfrac P2\ln\delta
-///    - \tfrac12\sum_{k=1}^P \ln(h_k + \delta) $$
+/// $$ \ln p(\mathcal D\mid\delta) \approx \ln p(\mathcal D\mid\theta^\ast) -
+///    \tfrac{\delta}{2}\lVert\theta^\ast\rVert^2 + \tfrac P2\ln\delta -
+///    \tfrac12\sum_{k=1}^P \ln(h_k + \delta) $$
 ///
 /// (Immer et al. 2021, eq. (5) with a diagonal GGN; MacKay 1992.) The exact twin
 /// [`exact::log_marginal_likelihood`](super::exact::log_marginal_likelihood) takes a dense H.
@@ -103,7 +103,7 @@ pub fn log_marginal_likelihood(
 ///
 /// # Formula
 ///
-/// $$ \sum_{k=1}^P \frac{h_k}{h_k + \delta^*} = \delta^*\,\lVert\theta^*\rVert^2 $$
+/// $$ \sum_{k=1}^P \frac{h_k}{h_k + \delta^\ast} = \delta^\ast\\,\lVert\theta^\ast\rVert^2 $$
 ///
 /// solved to full precision by Newton's method in ln δ inside a proven bracket (module docs).
 /// The exact twin [`exact::optimal_prior_precision`](super::exact::optimal_prior_precision)

@@ -31,9 +31,12 @@
 //!
 //! # Fast and exact
 //!
-//! The functions here are the fast twins: one blocked inner-product pass with top-k selection
-//! for the neighbours (parallel over queries with rayon; in a leave-one-out task only the upper
-//! triangle of the Gram matrix, each inner product serving both of its rows), a radix sort and one pass over tie
+//! The functions here are the fast twins: blocked `f32` Gram matrices through `faer` with a
+//! candidate filter fused into the block loop and an exact `f64` re-ranking of the candidates,
+//! so that neighbours are bitwise the exact twin's (in a leave-one-out task only the upper
+//! triangle of blocks, each product serving both of its rows; threads chosen per task with
+//! [`Retrieval::with_threads`]; `f32` embeddings borrowed with [`Embeddings::from_f32`]), a
+//! radix sort and one pass over tie
 //! groups for AUROC and AUPRC, Knight's O(n log n) τ-b. [`exact`] holds the definitions written
 //! out (full sorts, the O(n²) Mann–Whitney count, brute-force neighbours) with the same
 //! signatures; `proofs/metrics_*.rs` checks that they agree — exactly where a metric is a ratio
@@ -56,8 +59,9 @@
 
 mod binned_correlation;
 mod calibration;
+pub(crate) mod candidate_search;
+mod candidates;
 pub(crate) mod checks;
-mod distance_kernel;
 mod embeddings;
 pub mod exact;
 mod kendall;
@@ -67,14 +71,13 @@ mod retrieval;
 mod retrieval_task;
 mod score_sort;
 mod sparsification;
-mod top_k;
 
 pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification, BinnedKendall};
 pub use calibration::{
     closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error, Calibration,
     CalibrationBin,
 };
-pub use embeddings::{Distance, Embeddings};
+pub use embeddings::{Coordinates, Distance, Embeddings};
 pub use kendall::kendall_tau_b;
 pub use neighbours::{nearest_neighbours, Neighbours};
 pub use ood::{auprc, auroc, roc_curve, RocCurve};

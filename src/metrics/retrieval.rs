@@ -131,13 +131,13 @@ fn relevance_lists(
     task: &Retrieval<'_>,
     index: &PositiveIndex<'_>,
     k_of: &(dyn Fn(usize) -> usize + Sync),
-) -> Vec<Vec<bool>> {
-    let lists = ranked_lists(task, k_of);
-    lists
+) -> Result<Vec<Vec<bool>>> {
+    let lists = ranked_lists(task, k_of)?;
+    Ok(lists
         .into_par_iter()
         .enumerate()
         .map(|(q, list)| list.iter().map(|&(_, j)| index.is_positive(q, j)).collect())
-        .collect()
+        .collect())
 }
 
 /// The scores of every query with at least one positive, at cut-off k.
@@ -175,7 +175,7 @@ fn relevance_lists(
 pub fn per_query_at_k(task: &Retrieval<'_>, k: usize) -> Result<Vec<QueryAtK>> {
     let k = task.check_k("k", k)?;
     let index = PositiveIndex::new(task);
-    let lists = ranked_lists(task, &|_| k);
+    let lists = ranked_lists(task, &|_| k)?;
     let scores: Vec<QueryAtK> = lists
         .into_par_iter()
         .enumerate()
@@ -242,7 +242,7 @@ pub fn evaluate_retrieval(task: &Retrieval<'_>, ks: &[usize]) -> Result<Retrieva
     }
     let k_max = *ks.iter().max().expect("ks is not empty");
     let index = PositiveIndex::new(task);
-    let relevant = relevance_lists(task, &index, &|_| k_max);
+    let relevant = relevance_lists(task, &index, &|_| k_max)?;
     let mut recall = vec![0.0; ks.len()];
     let mut precision = vec![0.0; ks.len()];
     let mut map = vec![0.0; ks.len()];
@@ -369,7 +369,7 @@ fn relevance_at_r(task: &Retrieval<'_>) -> Result<(Vec<Vec<bool>>, Vec<usize>)> 
     if counts.iter().all(|&r| r == 0) {
         return Err(task.no_scored_query());
     }
-    let relevant = relevance_lists(task, &index, &|q| counts[q]);
+    let relevant = relevance_lists(task, &index, &|q| counts[q])?;
     Ok((relevant, counts))
 }
 

@@ -29,10 +29,13 @@ pub enum Relevance<'a> {
 /// separate set of embeddings.
 ///
 /// **Tie rule.** Database items at equal distance from a query are ranked by increasing database
-/// index. Both twins apply it to the distances they compute; exactly tied distances (duplicate
-/// rows, or coordinates on a grid of small dyadic rationals, where every operation is exact) are
-/// therefore ranked identically by both. Distances that differ only in the last bits may be
-/// ordered differently by the fast twin's ‖x‖² − 2⟨q, x⟩ and the exact twin's Σ(q − x)².
+/// index, applied to the exact twin's `f64` distances (Σ(q − x)² summed in index order, or
+/// 1 − ⟨q, x⟩/(‖q‖‖x‖)); the fast twin re-ranks its `f32` candidates by those same distances,
+/// so both twins rank identically, ties and last-bit differences included.
+///
+/// **Threads.** [`Retrieval::with_threads`] sets the thread count of the search (otherwise
+/// rayon's global pool); **precision**: embeddings may be `f64` or borrowed `f32`
+/// ([`Embeddings::from_f32`]).
 ///
 /// # Examples
 ///
@@ -50,6 +53,7 @@ pub struct Retrieval<'a> {
     database: Embeddings<'a>,
     relevance: Relevance<'a>,
     distance: Distance,
+    threads: Option<usize>,
 }
 
 impl<'a> Retrieval<'a> {
@@ -241,7 +245,61 @@ impl<'a> Retrieval<'a> {
             database,
             relevance,
             distance,
+            threads: None,
         })
+    }
+
+    /// The same task, searched on `threads` threads (its own rayon pool; 1 runs on the calling
+    /// thread alone) instead of the global pool (which `RAYON_NUM_THREADS` sizes). Results do
+    /// not depend on the thread count.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::CountOutOfRange`] if `threads` is 0 or above 1024.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::metrics::{self, Distance, Embeddings, Retrieval};
+    /// let x = [0.0f32, 0.1, 1.0, 1.2];
+    /// let task = Retrieval::leave_one_out(Embeddings::from_f32(&x, 1)?, &[0, 0, 1, 1], Distance::Euclidean)?;
+    /// let one = task.with_threads(1)?;
+    /// assert_eq!(one.threads(), Some(1));
+    /// assert_eq!(metrics::recall_at_k(&one, 1)?, metrics::recall_at_k(&task.with_threads(2)?, 1)?);
+    /// assert!(task.with_threads(0).is_err());
+    /// # Ok::<(), probdml::Error>(())
+    /// ```
+    pub fn with_threads(mut self, threads: usize) -> Result<Self> {
+        checks::count_in_range(
+            "threads",
+            threads,
+            1,
+            1024,
+            "a search runs on at least one thread",
+        )?;
+        self.threads = Some(threads);
+        Ok(self)
+    }
+
+    /// The thread count chosen with [`Retrieval::with_threads`] (`None`: rayon's global pool).
+    pub fn threads(&self) -> Option<usize> {
+        self.threads
+    }
+
+    /// Runs `f` on the task's threads: inside a pool of that size, or as it is.
+    pub(crate) fn run<R: Send>(&self, f: impl FnOnce() -> Result<R> + Send) -> Result<R> {
+        match self.threads {
+            None | Some(1) => f(),
+            Some(threads) => rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|_| Error::Undefined {
+                    arg: "threads",
+                    quantity: "a thread pool",
+                    reason: "the operating system did not start the requested threads",
+                })?
+                .install(f),
+        }
     }
 
     /// Number of queries.

@@ -44,8 +44,8 @@ fn check_dense_curvature(hessian: &[f64]) -> Result<usize> {
 ///
 /// # Formula
 ///
-/// $$ \ln p(\mathcal D\mid\delta) \approx \ln p(\mathcal D\mid\theta^*)
-///    - \tfrac{\delta}{2}\lVert\theta^*\rVert^2 - \tfrac12\ln\det(I + H/\delta) $$
+/// $$ \ln p(\mathcal D\mid\delta) \approx \ln p(\mathcal D\mid\theta^\ast) -
+///    \tfrac{\delta}{2}\lVert\theta^\ast\rVert^2 - \tfrac12\ln\det(I + H/\delta) $$
 ///
 /// # Errors
 ///

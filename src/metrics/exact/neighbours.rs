@@ -38,7 +38,12 @@ pub(crate) fn full_ranking(task: &Retrieval<'_>, q: usize) -> Vec<(f64, usize)> 
     let database = task.database();
     let mut all: Vec<(f64, usize)> = (0..database.len())
         .filter(|&j| !(task.is_leave_one_out() && j == q))
-        .map(|j| (ranking_distance(task.distance(), query, database.row(j)), j))
+        .map(|j| {
+            (
+                ranking_distance(task.distance(), &query, &database.row(j)),
+                j,
+            )
+        })
         .collect();
     // A stable sort by distance alone keeps equal distances in index order: the tie rule.
     all.sort_by(|a, b| a.0.partial_cmp(&b.0).expect("distances are finite"));

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds the book and the API docs (scripts/build-docs.sh) and opens them in headless Chromium,
+# as a reader without network access would: fails if any page requests something from another
+# host, if a `.katex` element lacks KaTeX's font, if a formula failed to render, or if a
+# chapter's displayed number is not its file's prefix (01 … 09). Writes one screenshot per
+# chapter to docs/book/screenshots/. The checks themselves are in scripts/check-docs.js.
+#
+# Needs Debian's `chromium` (scripts/setup.sh installs it) and node/npm; drives the browser with
+# the npm package playwright-core (pinned below), installed into tools/node/ (git-ignored) only
+# when missing. Playwright starts Chromium with a fresh temporary --user-data-dir; the flags
+# below keep the browser itself from calling home.
+#
+# Time: about 2.2 min on two busy cores once mdbook and mdbook-katex are installed (the first
+# run compiles them: about 8 min more); `bash scripts/test.sh` runs this when
+# /usr/bin/chromium exists.
+set -euo pipefail
+
+PLAYWRIGHT_CORE_VERSION="1.65.1"
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+chromium="${CHROMIUM:-/usr/bin/chromium}"
+if [[ ! -x "$chromium" ]]; then
+    echo "check-docs: $chromium not found (bash scripts/setup.sh installs Debian's chromium)" >&2
+    exit 1
+fi
+
+node_dir="$root/tools/node"
+installed="$(node -p "require('$node_dir/node_modules/playwright-core/package.json').version" 2>/dev/null || true)"
+if [[ "$installed" != "$PLAYWRIGHT_CORE_VERSION" ]]; then
+    echo "check-docs: installing playwright-core $PLAYWRIGHT_CORE_VERSION into $node_dir" >&2
+    mkdir -p "$node_dir"
+    npm install --silent --no-audit --no-fund --prefix "$node_dir" \
+        "playwright-core@$PLAYWRIGHT_CORE_VERSION" >/dev/null
+fi
+
+bash scripts/build-docs.sh
+rm -rf docs/book/screenshots
+node scripts/check-docs.js "$root/docs/book" "$root/target/doc" "$chromium"

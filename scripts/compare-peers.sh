@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Times the crate against what a user would call instead, in one run, on identical inputs, and
+# prints a markdown table with the ratios and the accuracy of both sides:
+#
+#   * scipy: log(ive(ν, x)) + x for ln I_ν(x) and ln C_M(κ), a brentq κ solver on the ive
+#     ratio, vonmises_fisher.rvs and vonmises_fisher.fit;
+#   * scikit-learn: roc_auc_score, average_precision_score, brute-force NearestNeighbors;
+#   * faiss-cpu: IndexFlatL2, for leave-one-out retrieval on 10 000 × 128 f32 embeddings;
+#   * mpmath (40 digits): the reference that non-finite and wrong outputs of both sides are
+#     counted against.
+#
+# `examples/compare_peers.rs` writes the inputs and the crate's outputs and timings to
+# target/peers/; scripts/peers/compare.py reads the same files, times the peers and prints the
+# table. The peers live in their own virtual environment, .venv-peers/ (git-ignored), created
+# once with the pinned versions below. Timings are the best of 3–5 runs (1 for the scipy κ
+# solver and the crate's exact twin); the retrieval rows are run at 1 and 2 threads on both
+# sides (Retrieval::with_threads; faiss.omp_set_num_threads and threadpoolctl for the peers).
+#
+# Usage: bash scripts/compare-peers.sh   (about 2 minutes after the first install)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+venv="$root/.venv-peers"
+python="${PYTHON:-python3}"
+PEERS=(numpy==2.2.6 scipy==1.15.3 scikit-learn==1.6.1 threadpoolctl==3.8.0 faiss-cpu==1.11.0 mpmath==1.3.0)
+
+if ! "$venv/bin/python" -c 'import faiss, scipy, sklearn, mpmath, threadpoolctl' >/dev/null 2>&1; then
+    echo "compare-peers: creating $venv with ${PEERS[*]}" >&2
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet "${PEERS[@]}"
+fi
+
+out="$root/target/peers"
+cargo run --locked --release --quiet --example compare_peers -- "$out"
+echo "compare-peers: $(grep -c processor /proc/cpuinfo) logical CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+echo "compare-peers: command: bash scripts/compare-peers.sh; $(rustc --version)"
+"$venv/bin/python" -W ignore scripts/peers/compare.py "$out"

@@ -1,0 +1,400 @@
+//! The fast neighbour search's first stage: blocked `f32` Gram matrices through `faer`, with the
+//! candidate filter fused into the block loop.
+//!
+//! # Keys and their error
+//!
+//! Ranking by ‖q − x‖² is ranking by the key ‖x‖² − 2⟨q, x⟩. The rows are rounded once to
+//! `f32` (after scaling every row by one power of two 2^−s that brings the largest norm M into
+//! (1/2, 1], which is exact in `f64` and keeps `f32` far from overflow), the inner products of a
+//! block of rows with a block of items come from one `f32` matrix product (`faer`, any
+//! summation order, with or without FMA), and key = fl(fl(‖x‖²) − 2·G). For cosine the rows
+//! are first divided by their norms: the key is then ‖x̂‖² − 2⟨q̂, x̂⟩ ≈ 2·(1 − cos) − 1, an
+//! increasing function of the cosine distance.
+//!
+//! With u = 2⁻²⁴ and γ_n = nu/(1 − nu), the classical bound on a computed inner product
+//! (Higham, *Accuracy and Stability*, §3.1) gives |fl(⟨q̃, x̃⟩) − ⟨q, x⟩| ≤ γ_{D+2} ‖q‖‖x‖
+//! including the two input roundings; adding the roundings of ‖x‖², of its conversion and of
+//! the subtraction, and the error of the exact twin's own `f64` evaluation (γ_{D+4} in double
+//! precision), every key differs from the exact twin's quantity (in key units) by at most
+//!
+//! err_q = c (‖q‖ + M)² + D·2⁻¹⁴⁰ (M + 1),   c = (D + 32)·2⁻²³,
+//!
+//! where the last term covers `f32` underflow (gradual underflow adds at most 2⁻¹⁵⁰ per
+//! operation). c is about twice the sum of the terms, so the bound holds with room for the
+//! roundings in computing it. [`Candidates`] keeps every item within 2·err_q of the k-th
+//! smallest key, which contains the exact top k with all its ties; the caller re-ranks those
+//! by the exact twin's arithmetic.
+//!
+//! # Blocks
+//!
+//! Rows and items go in blocks of [`BLOCK`]; a block's Gram matrix (`f32`, [`BLOCK`]² × 4
+//! bytes = 256 KiB) stays in L2 while it is scanned. In a leave-one-out task only the blocks
+//! (I, J) with I ≤ J are computed, each scanned twice: row by row for the queries of I, and,
+//! still row by row (the comparisons vectorise over J), for the queries of J. The scans test
+//! [`LANES`] keys against the thresholds at once and look at single keys only when one passes:
+//! after the first blocks almost none does.
+
+use std::sync::Mutex;
+
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, MatRef, Par};
+use rayon::prelude::*;
+
+use crate::metrics::candidates::{round_up, Candidates};
+use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
+
+/// Rows (and items) per block.
+pub(crate) const BLOCK: usize = 256;
+/// Keys compared at once.
+const LANES: usize = 16;
+
+/// Rows prepared for the `f32` Gram products: the (scaled, for cosine normalised) `f32` rows,
+/// borrowed when the input is `f32` already and needs no change.
+struct Prepared<'a> {
+    rows: std::borrow::Cow<'a, [f32]>,
+    /// fl32(‖row‖²) of the prepared rows, padded with +∞ to whole blocks.
+    squared_norms: Vec<f32>,
+    /// ‖row‖ of the prepared rows (in `f64`), not padded.
+    norms: Vec<f64>,
+    /// ‖row‖ of the given rows (in `f64`).
+    given_norms: Vec<f64>,
+}
+
+/// The largest row norm of both sets, in `f64`.
+fn max_norm(sets: &[&Embeddings<'_>]) -> f64 {
+    sets.iter()
+        .flat_map(|e| e.squared_norms())
+        .fold(0.0f64, f64::max)
+        .sqrt()
+}
+
+/// Prepares `e` for the Gram products: cosine rows divided by their norm, Euclidean rows
+/// multiplied by `scale` (a power of two); rounded to `f32`.
+fn prepare<'a>(e: &Embeddings<'a>, distance: Distance, scale: f64) -> Prepared<'a> {
+    let dim = e.dim();
+    let n = e.len();
+    let given_norms: Vec<f64> = e.squared_norms().iter().map(|s| s.sqrt()).collect();
+    let rows: std::borrow::Cow<'a, [f32]> = match (e.coordinates(), distance) {
+        (Coordinates::F32(x), Distance::Euclidean) if scale == 1.0 => std::borrow::Cow::Borrowed(x),
+        (coordinates, _) => {
+            let mut out = Vec::with_capacity(n * dim);
+            for i in 0..n {
+                let factor = match distance {
+                    Distance::Euclidean => scale,
+                    Distance::Cosine => 1.0 / given_norms[i],
+                };
+                match coordinates {
+                    Coordinates::F64(x) => out.extend(
+                        x[i * dim..(i + 1) * dim]
+                            .iter()
+                            .map(|&v| (v * factor) as f32),
+                    ),
+                    Coordinates::F32(x) => out.extend(
+                        x[i * dim..(i + 1) * dim]
+                            .iter()
+                            .map(|&v| (f64::from(v) * factor) as f32),
+                    ),
+                }
+            }
+            std::borrow::Cow::Owned(out)
+        }
+    };
+    let mut squared_norms = Vec::with_capacity(n.div_ceil(BLOCK) * BLOCK);
+    let mut norms = Vec::with_capacity(n);
+    for row in rows.chunks_exact(dim) {
+        let mut s = 0.0f64;
+        for &v in row {
+            s += f64::from(v) * f64::from(v);
+        }
+        squared_norms.push(s as f32);
+        norms.push(s.sqrt());
+    }
+    squared_norms.resize(n.div_ceil(BLOCK) * BLOCK, f32::INFINITY);
+    Prepared {
+        rows,
+        squared_norms,
+        norms,
+        given_norms,
+    }
+}
+
+/// The power of two 2^−s that brings `m` into (1/2, 1] (1 for m = 0).
+fn scale_for(m: f64) -> f64 {
+    if m == 0.0 {
+        return 1.0;
+    }
+    let mut scale = 1.0f64;
+    let mut scaled = m;
+    while scaled > 1.0 {
+        scaled *= 0.5;
+        scale *= 0.5;
+    }
+    while scaled <= 0.5 {
+        scaled *= 2.0;
+        scale *= 2.0;
+    }
+    scale
+}
+
+/// The candidate margin 2·err_q (module docs) of a query with prepared norm `q_norm`, largest
+/// prepared item norm `m`, dimension `dim`; `exact_underflow` bounds, in key units, what
+/// gradual underflow can add to the exact twin's own `f64` evaluation.
+fn margin(q_norm: f64, m: f64, dim: usize, exact_underflow: f64) -> f32 {
+    let d = dim as f64;
+    let c = (d + 32.0) * f64::powi(2.0, -23);
+    let err = c * (q_norm + m) * (q_norm + m)
+        + d * f64::powi(2.0, -140) * (q_norm.max(m) + 1.0)
+        + exact_underflow;
+    round_up(2.0 * err * (1.0 + 1e-6))
+}
+
+/// Gradual underflow in the exact twin's `f64` sums adds at most 2⁻¹⁰⁷⁴ per operation: for
+/// Euclidean keys 4D·2⁻¹⁰⁷⁴ in given units, times scale² in key units; for cosine, the
+/// inner product's and the norms' underflow relative to ‖q‖‖x‖ (the smallest item norm
+/// `min_item`), times 2 for key units. Negligible unless the data sit near 10⁻³⁰⁰.
+fn exact_underflow(distance: Distance, dim: usize, scale: f64, q_given: f64, min_item: f64) -> f64 {
+    // 2⁻¹⁰⁷⁴, the smallest subnormal (`powi(2.0, -1074)` would overflow 2¹⁰⁷⁴ first).
+    let tiny = 8.0 * dim as f64 * f64::from_bits(1);
+    match distance {
+        Distance::Euclidean => tiny * scale * scale,
+        Distance::Cosine => {
+            2.0 * (tiny / (q_given * min_item)
+                + tiny / (q_given * q_given)
+                + tiny / (min_item * min_item))
+        }
+    }
+}
+
+/// ⟨rows_a[i], rows_b[j]⟩ for the rows of two blocks, into `g` (row-major, stride [`BLOCK`]).
+fn gram_block(g: &mut [f32], rows_a: &[f32], rows_b: &[f32], dim: usize) {
+    let (n_a, n_b) = (rows_a.len() / dim, rows_b.len() / dim);
+    let lhs = MatRef::from_row_major_slice(rows_a, n_a, dim);
+    // Column j of the right factor is row j of block b.
+    let rhs = MatRef::from_column_major_slice(rows_b, dim, n_b);
+    // Row-major with row stride BLOCK, built as the transpose of a column-major view: faer
+    // 0.24.4's `MatMut::from_row_major_slice_with_stride_mut` sets the strides the other way
+    // round (row stride 1, column stride `row_stride`), a column-major view.
+    let dst = MatMut::from_column_major_slice_with_stride_mut(g, n_b, n_a, BLOCK).transpose_mut();
+    matmul(dst, Accum::Replace, lhs, rhs, 1.0f32, Par::Seq);
+}
+
+/// Offers a query the items `base + j` (below `end`) of one Gram row: key_j = sq[j] − 2 g[j].
+/// `skip` is an item never offered (the query itself, leave-one-out).
+#[inline(always)]
+fn scan_row(
+    g: &[f32],
+    sq: &[f32],
+    (base, end): (usize, usize),
+    cand: &mut Candidates,
+    skip: usize,
+) {
+    let mut thr = cand.threshold();
+    for (c, (gc, sc)) in g
+        .chunks_exact(LANES)
+        .zip(sq.chunks_exact(LANES))
+        .enumerate()
+    {
+        let mut keys = [0.0f32; LANES];
+        // One bit per passing lane: a vector compare, then only the passing lanes.
+        let mut hits = 0u32;
+        for l in 0..LANES {
+            keys[l] = sc[l] - 2.0 * gc[l];
+            hits |= u32::from(keys[l] <= thr) << l;
+        }
+        while hits != 0 {
+            let l = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let j = base + c * LANES + l;
+            // The threshold may have dropped since the compare.
+            if keys[l] <= thr && j != skip && j < end {
+                cand.push(keys[l], j as u32);
+                thr = cand.threshold();
+            }
+        }
+    }
+}
+
+/// Offers one item (squared norm `sq_i`, row i of the Gram block) to the queries of the other
+/// block: key = sq_i − 2 g[j], each against its own threshold.
+#[inline(always)]
+fn scan_column(g: &[f32], sq_i: f32, item: u32, cands: &mut [Candidates], thr: &mut [f32]) {
+    for (c, gc) in g.chunks_exact(LANES).enumerate() {
+        let tc: &[f32; LANES] = thr[c * LANES..(c + 1) * LANES]
+            .try_into()
+            .expect("LANES thresholds");
+        let mut keys = [0.0f32; LANES];
+        let mut hits = 0u32;
+        for l in 0..LANES {
+            keys[l] = sq_i - 2.0 * gc[l];
+            hits |= u32::from(keys[l] <= tc[l]) << l;
+        }
+        // Each lane is its own query: a passing lane's threshold has not changed since.
+        while hits != 0 {
+            let l = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            let j = c * LANES + l;
+            cands[j].push(keys[l], item);
+            thr[j] = cands[j].threshold();
+        }
+    }
+}
+
+/// One block's queries: their candidate states and thresholds (padded to [`BLOCK`] with −∞,
+/// which nothing passes).
+struct BlockState {
+    cands: Vec<Candidates>,
+    thr: Vec<f32>,
+}
+
+/// Candidate indices of every query (`k_of(q)` nearest wanted, 1 ≤ k_of(q) ≤ items it sees):
+/// a superset of its exact top k including ties, to be re-ranked exactly. `threads`: `None`
+/// runs on the current rayon pool, `Some(1)` on the calling thread alone.
+pub(crate) fn candidates(
+    queries: Option<&Embeddings<'_>>,
+    database: &Embeddings<'_>,
+    distance: Distance,
+    k_of: &(dyn Fn(usize) -> usize + Sync),
+    threads: Option<usize>,
+) -> Vec<Vec<u32>> {
+    let dim = database.dim();
+    let scale = match distance {
+        Distance::Euclidean => {
+            let mut sets = vec![database];
+            sets.extend(queries);
+            scale_for(max_norm(&sets))
+        }
+        Distance::Cosine => 1.0,
+    };
+    let db = prepare(database, distance, scale);
+    let q_prepared = queries.map(|q| prepare(q, distance, scale));
+    let qs = q_prepared.as_ref().unwrap_or(&db);
+    let m = db.norms.iter().fold(0.0f64, |a, &b| a.max(b));
+    let min_item = db.given_norms.iter().fold(f64::INFINITY, |a, &b| a.min(b));
+    let n_q = qs.norms.len();
+    let n_db = db.norms.len();
+    let leave_one_out = queries.is_none();
+
+    let q_blocks = n_q.div_ceil(BLOCK);
+    let db_blocks = n_db.div_ceil(BLOCK);
+    let states: Vec<Mutex<BlockState>> = (0..q_blocks)
+        .map(|b| {
+            let (start, end) = (b * BLOCK, n_q.min((b + 1) * BLOCK));
+            let cands: Vec<Candidates> = (start..end)
+                .map(|q| {
+                    let floor = exact_underflow(distance, dim, scale, qs.given_norms[q], min_item);
+                    Candidates::new(k_of(q), margin(qs.norms[q], m, dim, floor))
+                })
+                .collect();
+            let mut thr: Vec<f32> = cands.iter().map(Candidates::threshold).collect();
+            thr.resize(BLOCK, f32::NEG_INFINITY);
+            Mutex::new(BlockState { cands, thr })
+        })
+        .collect();
+    // Leave-one-out pairs go diagonal by diagonal ((0,0), (1,1), …, (0,1), (1,2), …): pairs
+    // that run at the same time then rarely lock the same block's states. The order does not
+    // change the result: the candidate sets always contain the exact top k.
+    let pairs: Vec<(usize, usize)> = if leave_one_out {
+        (0..q_blocks)
+            .flat_map(|offset| (0..q_blocks - offset).map(move |a| (a, a + offset)))
+            .collect()
+    } else {
+        (0..q_blocks)
+            .flat_map(|a| (0..db_blocks).map(move |b| (a, b)))
+            .collect()
+    };
+    let span = |b: usize, n: usize| (b * BLOCK, n.min((b + 1) * BLOCK));
+    let work = |g: &mut Vec<f32>, (a, b): (usize, usize)| {
+        let (a0, a1) = span(a, n_q);
+        let (b0, b1) = span(b, n_db);
+        // No clearing: entries outside the n_a × n_b product are never read as keys (their
+        // rows are not scanned; their columns have item norm +∞ or threshold −∞), and stale
+        // ones left by an earlier block are finite.
+        gram_block(
+            g,
+            &qs.rows[a0 * dim..a1 * dim],
+            &db.rows[b0 * dim..b1 * dim],
+            dim,
+        );
+        let sq_b = &db.squared_norms[b0..b0 + BLOCK];
+        {
+            let mut state = states[a].lock().expect("no thread panics holding a block");
+            let BlockState { cands, thr } = &mut *state;
+            for i in 0..a1 - a0 {
+                let skip = if leave_one_out { a0 + i } else { usize::MAX };
+                scan_row(
+                    &g[i * BLOCK..(i + 1) * BLOCK],
+                    sq_b,
+                    (b0, b1),
+                    &mut cands[i],
+                    skip,
+                );
+                thr[i] = cands[i].threshold();
+            }
+        }
+        if leave_one_out && a != b {
+            // The same products serve block b's queries, with block a's rows as items.
+            let mut state = states[b].lock().expect("no thread panics holding a block");
+            let BlockState { cands, thr } = &mut *state;
+            for i in 0..a1 - a0 {
+                scan_column(
+                    &g[i * BLOCK..(i + 1) * BLOCK],
+                    db.squared_norms[a0 + i],
+                    (a0 + i) as u32,
+                    cands,
+                    thr,
+                );
+            }
+        }
+    };
+    match threads {
+        Some(1) => {
+            let mut g = vec![0.0f32; BLOCK * BLOCK];
+            for &pair in &pairs {
+                work(&mut g, pair);
+            }
+        }
+        _ => pairs
+            .par_iter()
+            .for_each_init(|| vec![0.0f32; BLOCK * BLOCK], |g, &pair| work(g, pair)),
+    }
+    states
+        .into_iter()
+        .flat_map(|s| {
+            s.into_inner()
+                .expect("no thread panicked")
+                .cands
+                .into_iter()
+                .map(Candidates::into_indices)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gram_block_is_row_major_with_stride_block() {
+        // Rows (1, 2), (3, 4) against (1, 0), (0, 1), (1, 1).
+        let mut g = vec![0.0f32; BLOCK * BLOCK];
+        gram_block(
+            &mut g,
+            &[1.0, 2.0, 3.0, 4.0],
+            &[1.0, 0.0, 0.0, 1.0, 1.0, 1.0],
+            2,
+        );
+        assert_eq!(&g[..3], &[1.0, 2.0, 3.0]);
+        assert_eq!(&g[BLOCK..BLOCK + 3], &[3.0, 4.0, 7.0]);
+    }
+
+    #[test]
+    fn margin_never_rounds_down_and_scales_with_the_norms() {
+        let m = margin(1.0, 1.0, 128, 0.0);
+        let c = (128.0 + 32.0) * f64::powi(2.0, -23);
+        assert!(f64::from(m) >= 2.0 * c * 4.0);
+        assert!(margin(2.0, 1.0, 128, 0.0) > m);
+        assert_eq!(scale_for(3.0), 0.25);
+        assert_eq!(scale_for(0.1), 8.0);
+        assert_eq!(scale_for(1.0), 1.0);
+    }
+}
