@@ -46,6 +46,7 @@ pub mod registry;
 pub mod special;
 #[cfg(feature = "report")]
 pub mod train;
+pub mod triplet;
 pub mod vmf;
 
 pub use error::{Error, Result};
@@ -64,6 +65,8 @@ pub mod book {
     pub struct Contrastive;
     #[doc = include_str!("../docs/src/04-ggn.md")]
     pub struct Ggn;
+    #[doc = include_str!("../docs/src/05-triplet.md")]
+    pub struct Triplet;
     #[doc = include_str!("../docs/src/06-nivmf.md")]
     pub struct Nivmf;
     #[doc = include_str!("../docs/src/07-hib.md")]

@@ -22,8 +22,12 @@
 //! log space (Helstrom 1978; `inversion.rs`): the lower tail when `x` is below the mean, the upper
 //! tail otherwise, the other side as its complement. The integral is computed by adaptive
 //! Gauss–Kronrod ([`crate::quadrature`]) to relative `10⁻¹²`, so `ln P` carries an absolute error
-//! of about `10⁻¹²` — a relative error far below `10⁻⁸` — from `P ≈ ½` down to `ln P ≈ −10⁶`
-//! and beyond, where a linear-space Imhof integral returns 0.
+//! of about `10⁻¹²` — a relative error far below `10⁻⁸` — from `P ≈ ½` down to
+//! `ln P ≈ −2·10⁵` (the deepest tail proved), where a linear-space Imhof integral returns 0.
+//!
+//! The quadrature asks relative `10⁻¹²`, then `10⁻¹⁰` and `10⁻⁸` if rounding keeps it from the
+//! first; if none is reached (never observed in the proofs) the CDF methods return NaN rather
+//! than an unverified number.
 //!
 //! Weights are scaled to `max|λ_k| = 1` internally (the law of `Q/ℓ` at `x/ℓ`), so no intermediate
 //! overflows for weights anywhere in the `f64` range.
@@ -58,8 +62,8 @@ use saddlepoint::saddle_point;
 /// # Formula
 ///
 /// $$ Q = c + \sum_k \lambda_k (Z_k + \delta_k)^2,\qquad
-///    E\,e^{sQ} = e^{cs}\prod_k (1 - 2\lambda_k s)^{-1/2}
-///    \exp\!\Big(\frac{\delta_k^2 \lambda_k s}{1 - 2\lambda_k s}\Big) $$
+///    E\\,e^{sQ} = e^{cs}\prod_k (1 - 2\lambda_k s)^{-1/2}
+///    \exp\\!\Big(\frac{\delta_k^2 \lambda_k s}{1 - 2\lambda_k s}\Big) $$
 ///
 /// The CDF is the Gil-Pelaez/Imhof inversion of this transform along a contour through the
 /// saddle point (Helstrom's method), in log space; see the [module docs](self).
@@ -256,6 +260,20 @@ impl GaussianQuadraticForm {
         self.variance
     }
 
+    /// `σ`, the standard deviation of the normal component (0 unless built by
+    /// [`with_normal`](Self::with_normal)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
+    /// let q = GaussianQuadraticForm::with_normal(&[1.0], &[0.0], 0.0, 0.5).unwrap();
+    /// assert_eq!(q.normal_sd(), 0.5);
+    /// ```
+    pub fn normal_sd(&self) -> f64 {
+        self.scale * self.cumulant.normal_variance.sqrt()
+    }
+
     /// `(x − c)/ℓ`, the argument of the scaled form `Q₀/ℓ`.
     fn scaled(&self, x: f64) -> f64 {
         (x - self.offset) / self.scale
@@ -295,7 +313,7 @@ impl GaussianQuadraticForm {
     /// # Formula
     ///
     /// $$ P(Q \le x) = \frac{1}{2\pi i}\int_{r-i\infty}^{r+i\infty}
-    ///    \frac{e^{K_0(s) - s(x-c)}}{-s}\,ds,\quad r<0 $$
+    ///    \frac{e^{K_0(s) - s(x-c)}}{-s}\\,ds,\quad r<0 $$
     ///
     /// below the mean, `1 − P(Q > x)` above it. NaN for NaN `x`.
     ///
@@ -316,7 +334,7 @@ impl GaussianQuadraticForm {
     /// # Formula
     ///
     /// $$ P(Q > x) = \frac{1}{2\pi i}\int_{r-i\infty}^{r+i\infty}
-    ///    \frac{e^{K_0(s) - s(x-c)}}{s}\,ds,\quad r>0 $$
+    ///    \frac{e^{K_0(s) - s(x-c)}}{s}\\,ds,\quad r>0 $$
     ///
     /// # Examples
     ///
@@ -336,7 +354,7 @@ impl GaussianQuadraticForm {
     /// # Formula
     ///
     /// $$ \ln P(Q\le x) = K_0(r) - r(x-c) + \ln\frac1\pi\int_0^\infty
-    ///    \operatorname{Im}\frac{e^{K_0(s)-s(x-c)-K_0(r)+r(x-c)}\,s'(y)}{-s(y)}\,dy $$
+    ///    \operatorname{Im}\frac{e^{K_0(s)-s(x-c)-K_0(r)+r(x-c)}\\,s'(y)}{-s(y)}\\,dy $$
     ///
     /// with `s(y)` the parabola through the saddle point `r` (module docs of `inversion.rs`).
     ///
@@ -420,7 +438,7 @@ impl GaussianQuadraticForm {
     ///
     /// # Formula
     ///
-    /// $$ f(x) = \frac{1}{2\pi i}\int_{\hat s-i\infty}^{\hat s+i\infty} e^{K_0(s) - s(x-c)}\,ds,
+    /// $$ f(x) = \frac{1}{2\pi i}\int_{\hat s-i\infty}^{\hat s+i\infty} e^{K_0(s) - s(x-c)}\\,ds,
     ///    \quad K_0'(\hat s) = x - c $$
     ///
     /// At the edge `x = c` of a one-signed form the limit is taken: `+∞` for one term,

@@ -23,5 +23,5 @@ mod series;
 pub use bessel_ratio::bessel_i_ratio;
 pub(crate) use ln_table::LN_2PI;
 pub use log_bessel_i::log_bessel_i;
-pub use normal_cdf::{ln_normal_cdf, normal_hazard};
 pub(crate) use log_bessel_i::log_bessel_i_scaled;
+pub use normal_cdf::{ln_normal_cdf, normal_hazard};

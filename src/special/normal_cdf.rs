@@ -30,9 +30,9 @@ const MAX_TERMS: usize = 16;
 ///
 /// # Formula
 ///
-/// $$ \ln\Phi(z) = \ln \tfrac12 \operatorname{erfc}\!\left(-z/\sqrt2\right),\qquad
-///    \ln\Phi(z) \sim -\tfrac{z^2}{2} - \ln|z| - \tfrac12\ln 2\pi
-///      + \ln\Big(1 - \tfrac{1}{z^2} + \tfrac{3}{z^4} - \cdots\Big)\ (z\to-\infty) $$
+/// $$ \ln\Phi(z) = \ln \tfrac12 \operatorname{erfc}\\!\left(-z/\sqrt2\right),\qquad
+///    \ln\Phi(z) \sim -\tfrac{z^2}{2} - \ln|z| - \tfrac12\ln 2\pi +
+///      \ln\Big(1 - \tfrac{1}{z^2} + \tfrac{3}{z^4} - \cdots\Big)\ (z\to-\infty) $$
 ///
 /// (A&S 7.1.2, 26.2.12). The three regimes and their error bounds are in the module docs.
 /// This is the log-likelihood of the BTL CLT approximation (BTL eq. (11)) without the listing's
@@ -96,8 +96,8 @@ fn mills_series(z: f64) -> f64 {
 ///
 /// # Formula
 ///
-/// $$ \frac{d}{dz}\ln\Phi(z) = \frac{\varphi(z)}{\Phi(z)} \sim -z\,\big(1 + z^{-2} - 2z^{-4}
-///    + \cdots\big)\ (z\to-\infty) $$
+/// $$ \frac{d}{dz}\ln\Phi(z) = \frac{\varphi(z)}{\Phi(z)} \sim -z\\,\big(1 + z^{-2} - 2z^{-4} +
+///    \cdots\big)\ (z\to-\infty) $$
 ///
 /// # Errors
 ///

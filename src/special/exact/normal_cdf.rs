@@ -27,10 +27,10 @@ const SERIES_LIMIT: f64 = 3.0;
 /// # Formula
 ///
 /// $$ \ln\Phi(z),\qquad \Phi(z) = \tfrac12 + \frac{1}{\sqrt{2\pi}}\sum_{k\ge0}
-///    \frac{(-1)^k z^{2k+1}}{2^k k!\,(2k+1)},\qquad
+///    \frac{(-1)^k z^{2k+1}}{2^k k!\\,(2k+1)},\qquad
 ///    \Phi(-x) = \varphi(x)\cfrac{1}{x+\cfrac{1}{x+\cfrac{2}{x+\cdots}}} $$
 ///
-/// (A&S 26.2.10, 26.2.14). See the [module docs](self).
+/// (A&S 26.2.10, 26.2.14). See the module docs of `src/special/exact/normal_cdf.rs`.
 ///
 /// # Errors
 ///

@@ -1,0 +1,86 @@
+//! Checks shared by every triplet entry point: six slices of one length `D ≥ 1` (or `B·D` for a
+//! batch), finite means, finite non-negative variances, a finite non-negative margin.
+//!
+//! This is input validation only; no derivation lives here, so the fast and exact twins may both
+//! call it without sharing any of the mathematics they check each other on.
+
+use crate::error::{require_nonnegative, Error, Result};
+
+/// The argument names, in signature order.
+pub(crate) const NAMES: [&str; 6] = ["mu_a", "var_a", "mu_p", "var_p", "mu_n", "var_n"];
+
+/// Validates `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`: equal non-zero lengths (all compared with
+/// `mu_a`), finite means, finite variances `≥ 0`. Returns the common length.
+pub(crate) fn check_triplet(slices: [&[f64]; 6]) -> Result<usize> {
+    let len = slices[0].len();
+    if len == 0 {
+        return Err(Error::InvalidDimension {
+            arg: "mu_a",
+            dim: 0,
+            rule: "a triplet needs embeddings of dimension D >= 1",
+        });
+    }
+    for (name, slice) in NAMES.iter().zip(slices) {
+        if slice.len() != len {
+            return Err(Error::DimensionMismatch {
+                arg: name,
+                expected: len,
+                got: slice.len(),
+            });
+        }
+    }
+    for (k, (name, slice)) in NAMES.iter().zip(slices).enumerate() {
+        // Branch-free scan first (it vectorises; the batch gradient reads each input once more
+        // only to validate it), the position of the offender only when there is one.
+        let valid = scan(slice, k % 2 == 1);
+        if valid {
+            continue;
+        }
+        if let Some(index) = slice.iter().position(|v| !v.is_finite()) {
+            return Err(Error::NotFiniteElement {
+                arg: name,
+                index,
+                value: slice[index],
+            });
+        }
+        // Odd positions are variances.
+        if k % 2 == 1 {
+            if let Some(index) = slice.iter().position(|v| *v < 0.0) {
+                return Err(Error::OutOfDomain {
+                    arg: name,
+                    value: slice[index],
+                    rule: "a variance must be >= 0",
+                });
+            }
+        }
+    }
+    Ok(len)
+}
+
+/// Whether every element is finite (and `≥ 0` when `nonnegative`), by a branch-free scan over
+/// 8 lanes: `v·0` is 0 for finite `v` and NaN for NaN or ±∞, so the lane sums stay 0 exactly
+/// when every element is finite; the lane minima catch negative values.
+#[inline]
+fn scan(slice: &[f64], nonnegative: bool) -> bool {
+    let mut zero = [0.0f64; 8];
+    let mut least = [0.0f64; 8];
+    let mut chunks = slice.chunks_exact(8);
+    for chunk in &mut chunks {
+        for l in 0..8 {
+            let v = chunk[l];
+            zero[l] += v * 0.0;
+            least[l] = if v < least[l] { v } else { least[l] };
+        }
+    }
+    let mut ok =
+        zero.iter().all(|&z| z == 0.0) && (!nonnegative || least.iter().all(|&m| m >= 0.0));
+    for &v in chunks.remainder() {
+        ok &= v.is_finite() && (!nonnegative || v >= 0.0);
+    }
+    ok
+}
+
+/// Validates the margin `m`: finite and `≥ 0`.
+pub(crate) fn check_margin(margin: f64) -> Result<f64> {
+    require_nonnegative("margin", margin)
+}
