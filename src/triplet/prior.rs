@@ -166,7 +166,7 @@ pub fn vmf_kl(dim: usize, kappa: f64) -> Result<f64> {
 ///
 /// # Formula
 ///
-/// $$ \mathcal L = \mathrm{NLL} + \lambda_{KL}\sum_i \mathrm{KL}_i,\qquad
+/// $$ \mathcal L = \mathrm{NLL} + \lambda_{KL}\sum_i \mathrm{KL}^{(i)},\qquad
 ///    \lambda_{KL} = 10^{-6} \text{ in the paper} $$
 ///
 /// # Errors

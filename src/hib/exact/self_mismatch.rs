@@ -16,7 +16,7 @@ use crate::hib::exact::match_probability::mean_over_component_pairs;
 ///
 /// # Formula
 ///
-/// $$ \eta(x) = 1 - \frac{1}{C^2} \sum_{c, c'} \mathbb E\\,\operatorname{sigmoid}\big(-a \lVert z_c - z'_{c'} \rVert + b\big), \quad z_c - z'_{c'} \sim \mathcal N(\mu_c - \mu_{c'}, \operatorname{diag}(\sigma_c^2 + \sigma_{c'}^2)) $$
+/// $$ \eta(x) = 1 - \frac{1}{C^2} \sum_{c, c'} \mathbb E\\,\operatorname{sigmoid}\big(-a \lVert z_c - \tilde z_{c'} \rVert + b\big), \quad z_c - \tilde z_{c'} \sim \mathcal N(\mu_c - \mu_{c'}, \operatorname{diag}(\sigma_c^2 + \sigma_{c'}^2)) $$
 ///
 /// # Errors
 ///
