@@ -6,6 +6,7 @@
 #     ratio, vonmises_fisher.rvs and vonmises_fisher.fit;
 #   * scikit-learn: roc_auc_score, average_precision_score, brute-force NearestNeighbors;
 #   * faiss-cpu: IndexFlatL2, for leave-one-out retrieval on 10 000 × 128 f32 embeddings;
+#   * the BTL listing (chapter 05) in PyTorch, from .venv (scripts/setup-torch.sh);
 #   * mpmath (40 digits): the reference that non-finite and wrong outputs of both sides are
 #     counted against.
 #
@@ -36,3 +37,20 @@ cargo run --locked --release --quiet --example compare_peers -- "$out"
 echo "compare-peers: $(grep -c processor /proc/cpuinfo) logical CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
 echo "compare-peers: command: bash scripts/compare-peers.sh; $(rustc --version)"
 "$venv/bin/python" -W ignore scripts/peers/compare.py "$out"
+
+# The Bayesian triplet loss against the paper's PyTorch listing (chapter 05). PyTorch comes from
+# the project's libtorch environment (.venv, torch 2.11.0 from PyPI, made by
+# scripts/setup-torch.sh), not from .venv-peers: the PyPI wheel is 4.6 GB and already installed
+# there for the training module. One thread on both sides, float64, the same inputs.
+if [[ -x "$root/.venv/bin/python" ]] && "$root/.venv/bin/python" -c 'import torch' >/dev/null 2>&1; then
+    btl=$(RAYON_NUM_THREADS=1 cargo run --locked --release --quiet --example compare_btl)
+    seconds=$(echo "$btl" | sed -n 's/^btl_crate_seconds=//p')
+    echo
+    echo "Bayesian triplet loss, batch NLL + gradient (time: best of 20; PyTorch: forward + backward):"
+    echo
+    echo "| task | peer | probdml | peer | peer / probdml | probdml | peer |"
+    echo "|---|---|---:|---:|---:|---|---|"
+    "$root/.venv/bin/python" -W ignore scripts/peers/btl_listing.py "$seconds"
+else
+    echo "compare-peers: no PyTorch in .venv: run bash scripts/setup-torch.sh for the BTL listing row" >&2
+fi
