@@ -140,10 +140,7 @@ fn plot_monte_carlo_error() -> Result<()> {
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.4)));
     chart
         .draw_series(LineSeries::new(
-            vec![
-                (1.0, approx_error),
-                (64.0, approx_error),
-            ],
+            vec![(1.0, approx_error), (64.0, approx_error)],
             RED.stroke_width(2),
         ))?
         .label(format!(
