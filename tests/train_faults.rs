@@ -13,28 +13,11 @@ use probdml::train::optimiser::RmsProp;
 use probdml::train::run;
 use probdml::train::trainer::check_collapse;
 use probdml::train::TrainError;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+mod train_support;
 use tch::nn::OptimizerConfig;
 use tch::{nn, Device, Kind, Tensor};
-
-/// libtorch's generator is process-global: tests that draw from it run one at a time.
-static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    LIBTORCH_RNG
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "probdml-train-faults-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use train_support::{probdml, scratch, serial, Outcome};
 
 fn small(method: Method) -> TrainConfig {
     TrainConfig {
@@ -67,25 +50,6 @@ const SMALL: [&str; 12] = [
     "1",
 ];
 
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn probdml(args: &[&str]) -> Outcome {
-    let out = Command::new(env!("CARGO_BIN_EXE_probdml"))
-        .args(args)
-        .env("RUST_LOG", "info")
-        .output()
-        .unwrap();
-    Outcome {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
 fn train_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["train"];
     v.extend_from_slice(&SMALL);
@@ -117,7 +81,7 @@ fn read(path: &Path) -> Vec<u8> {
 /// --out` was ignored.
 #[test]
 fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
-    let dir = scratch("ensemble");
+    let dir = scratch("train-faults", "ensemble");
     let d = dir.to_str().unwrap();
     let o = probdml(&train_args(
         d,
@@ -125,7 +89,7 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
     ));
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(dir.join("config.json").exists() && dir.join("member-1/manifest.json").exists());
-    let eval_out = scratch("ensemble-eval");
+    let eval_out = scratch("train-faults", "ensemble-eval");
     let o = probdml(&[
         "eval",
         "--checkpoint",
@@ -143,7 +107,7 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
         "{}",
         o.stderr
     );
-    let diag_out = scratch("ensemble-diagnose");
+    let diag_out = scratch("train-faults", "ensemble-diagnose");
     let o = probdml(&[
         "diagnose",
         "--checkpoint",
@@ -161,7 +125,7 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
         "{written}"
     );
     // An ensemble of another method: members of online LAM, each with its Λ.
-    let lam = scratch("ensemble-lam");
+    let lam = scratch("train-faults", "ensemble-lam");
     let config = TrainConfig {
         epochs: 1,
         member_method: Method::LamOnline,
@@ -228,9 +192,9 @@ fn resume_continues_bit_for_bit() {
     let _guard = serial();
     let data = Path::new("unused");
     let two = small(Method::LamOnline);
-    let straight = scratch("straight");
+    let straight = scratch("train-faults", "straight");
     let a = run::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
-    let resumed = scratch("resumed");
+    let resumed = scratch("train-faults", "resumed");
     let one = TrainConfig {
         epochs: 1,
         ..two.clone()
@@ -280,13 +244,13 @@ fn checkpoints_are_atomic_and_verified() {
         epochs: 2,
         ..one.clone()
     };
-    let epoch1 = scratch("ckpt-epoch1");
+    let epoch1 = scratch("train-faults", "ckpt-epoch1");
     run::train_and_evaluate(&one, data, &epoch1, false, Device::Cpu).unwrap();
-    let epoch2 = scratch("ckpt-epoch2");
+    let epoch2 = scratch("train-faults", "ckpt-epoch2");
     run::train_and_evaluate(&two, data, &epoch2, false, Device::Cpu).unwrap();
 
     // The issue's scenario: weights of epoch 2 beside the state and manifest of epoch 1.
-    let mixed = scratch("ckpt-mixed");
+    let mixed = scratch("train-faults", "ckpt-mixed");
     copy_dir(&epoch1, &mixed);
     std::fs::copy(
         epoch2.join("model.safetensors"),
@@ -304,7 +268,7 @@ fn checkpoints_are_atomic_and_verified() {
 
     // A crash after the commit (manifest written, a file still under its .next name) is
     // finished by the verification.
-    let pending = scratch("ckpt-pending");
+    let pending = scratch("train-faults", "ckpt-pending");
     copy_dir(&epoch1, &pending);
     std::fs::rename(
         pending.join("model.safetensors"),
@@ -317,7 +281,7 @@ fn checkpoints_are_atomic_and_verified() {
 
     // A crash before the commit (a half-written .next file, the old manifest) leaves the
     // previous checkpoint: resuming from it equals the straight two-epoch run.
-    let torn = scratch("ckpt-torn");
+    let torn = scratch("train-faults", "ckpt-torn");
     copy_dir(&epoch1, &torn);
     std::fs::write(torn.join("model.safetensors.next"), b"half a file").unwrap();
     run::train_and_evaluate(&two, data, &torn, true, Device::Cpu).unwrap();
@@ -325,7 +289,7 @@ fn checkpoints_are_atomic_and_verified() {
 
     // A checkpoint without a manifest (an older probdml's) is never continued: it has no
     // optimiser state, so the continuation could not equal an uninterrupted run.
-    let legacy = scratch("ckpt-legacy");
+    let legacy = scratch("train-faults", "ckpt-legacy");
     copy_dir(&epoch1, &legacy);
     std::fs::remove_file(legacy.join("manifest.json")).unwrap();
     let err = run::train_and_evaluate(&two, data, &legacy, true, Device::Cpu).unwrap_err();
@@ -333,7 +297,7 @@ fn checkpoints_are_atomic_and_verified() {
     let _ = std::fs::remove_dir_all(&legacy);
 
     // checkpoint::save writes what verify accepts, and nothing else.
-    let fresh = scratch("ckpt-save");
+    let fresh = scratch("train-faults", "ckpt-save");
     checkpoint::save(
         &fresh,
         3,
@@ -363,7 +327,7 @@ fn checkpoints_are_atomic_and_verified() {
 /// found only after a full epoch.
 #[test]
 fn output_folders_are_validated_first_and_never_overwritten_silently() {
-    let dir = scratch("out-policy");
+    let dir = scratch("train-faults", "out-policy");
     let d = dir.to_str().unwrap();
     let o = probdml(&train_args(d, &["--method", "deterministic"]));
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -414,7 +378,7 @@ fn output_folders_are_validated_first_and_never_overwritten_silently() {
     let config: serde_json::Value =
         serde_json::from_slice(&read(&dir.join("config.json"))).unwrap();
     assert_eq!(config["method"], "deterministic");
-    let post = scratch("out-posthoc");
+    let post = scratch("train-faults", "out-posthoc");
     let o = probdml(&[
         "posthoc",
         "--checkpoint",
@@ -430,7 +394,7 @@ fn output_folders_are_validated_first_and_never_overwritten_silently() {
     );
 
     // An --out that is a file, or lies under one: refused at once, naming --out.
-    let file = scratch("out-file");
+    let file = scratch("train-faults", "out-file");
     std::fs::write(&file, b"x").unwrap();
     let under = file.join("sub");
     for out in [&file, &under] {
@@ -479,7 +443,7 @@ fn collapse_stops_training_naming_step_and_tensor() {
     assert!(err.to_string().contains("overflows f32"), "{err}");
 
     for method in ["deterministic", "lam-online"] {
-        let dir = scratch(&format!("collapse-{method}"));
+        let dir = scratch("train-faults", &format!("collapse-{method}"));
         let o = probdml(&train_args(
             dir.to_str().unwrap(),
             &["--method", method, "--lr", "1e6"],
@@ -504,7 +468,7 @@ fn collapse_stops_training_naming_step_and_tensor() {
 #[test]
 fn evaluation_errors_of_a_checkpoint_name_it() {
     let _guard = serial();
-    let dir = scratch("zeroed");
+    let dir = scratch("train-faults", "zeroed");
     let one = TrainConfig {
         epochs: 1,
         ..small(Method::Deterministic)
@@ -550,7 +514,7 @@ fn evaluation_errors_of_a_checkpoint_name_it() {
 /// (OOD)" beside the paper's rows.
 #[test]
 fn tables_are_titled_by_their_data() {
-    let dir = scratch("titles");
+    let dir = scratch("train-faults", "titles");
     let o = probdml(&train_args(
         dir.to_str().unwrap(),
         &["--method", "mc-dropout"],
@@ -605,7 +569,7 @@ fn no_flag_value_panics() {
         "18446744073709551616",
         "3000000000",
     ];
-    let dir = scratch("flags");
+    let dir = scratch("train-faults", "flags");
     for flag in flags {
         for value in values {
             let _ = std::fs::remove_dir_all(&dir);
@@ -653,7 +617,7 @@ fn no_flag_value_panics() {
 #[test]
 fn no_checkpoint_corruption_panics() {
     let _guard = serial();
-    let good = scratch("corrupt-good");
+    let good = scratch("train-faults", "corrupt-good");
     let config = TrainConfig {
         epochs: 1,
         train_limit: Some(192),
@@ -669,8 +633,8 @@ fn no_checkpoint_corruption_panics() {
         "state.json",
         "manifest.json",
     ];
-    let work = scratch("corrupt-work");
-    let eval_out = scratch("corrupt-eval");
+    let work = scratch("train-faults", "corrupt-work");
+    let eval_out = scratch("train-faults", "corrupt-eval");
     for file in files {
         for damage in ["empty", "truncated", "garbage", "missing"] {
             copy_dir(&good, &work);
@@ -745,7 +709,7 @@ fn no_checkpoint_corruption_panics() {
 /// A data file emptied or truncated: the program names it and the command that fetches it.
 #[test]
 fn no_data_corruption_panics() {
-    let data = scratch("corrupt-data");
+    let data = scratch("train-faults", "corrupt-data");
     std::fs::create_dir_all(data.join("fashion-mnist")).unwrap();
     let files = [
         "train-images-idx3-ubyte.gz",
@@ -762,7 +726,7 @@ fn no_data_corruption_panics() {
             };
             std::fs::write(data.join("fashion-mnist").join(f), bytes).unwrap();
         }
-        let out = scratch(&format!("corrupt-data-out-{k}"));
+        let out = scratch("train-faults", &format!("corrupt-data-out-{k}"));
         let o = probdml(&[
             "train",
             "--data",

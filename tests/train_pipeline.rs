@@ -11,27 +11,9 @@ use probdml::train::run::{self, load_data};
 use probdml::train::trainer::{self, check_finite};
 use probdml::train::TrainError;
 use std::path::PathBuf;
-use std::process::Command;
+mod train_support;
 use tch::{Device, Kind, Tensor};
-
-/// libtorch's random generator is process-global and the test harness runs tests on several
-/// threads: without this lock one test's `manual_seed` would reseed another's draws mid-run.
-static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    LIBTORCH_RNG
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "probdml-train-pipeline-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use train_support::{probdml, scratch, serial};
 
 fn small(method: Method) -> TrainConfig {
     TrainConfig {
@@ -55,7 +37,7 @@ fn every_method_trains_and_evaluates_on_synthetic_data() {
     let _guard = serial();
     for method in Method::ALL {
         let config = small(method);
-        let out = scratch(method.name());
+        let out = scratch("train-pipeline", method.name());
         let summary =
             run::train_and_evaluate(&config, &PathBuf::from("unused"), &out, false, Device::Cpu)
                 .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
@@ -101,7 +83,7 @@ fn every_method_trains_and_evaluates_on_synthetic_data() {
 #[test]
 fn checkpoints_resume_and_reevaluate() {
     let _guard = serial();
-    let out = scratch("resume");
+    let out = scratch("train-pipeline", "resume");
     let data = PathBuf::from("unused");
     let one = TrainConfig {
         epochs: 1,
@@ -127,7 +109,7 @@ fn checkpoints_resume_and_reevaluate() {
     let again = run::evaluate_trained(
         &trained,
         &load_data(&two, &data).unwrap(),
-        &scratch("reeval"),
+        &scratch("train-pipeline", "reeval"),
         Device::Cpu,
     )
     .unwrap();
@@ -177,10 +159,22 @@ fn seeds_reproduce() {
         ..small(Method::LamOnline)
     };
     let data = PathBuf::from("unused");
-    let a =
-        run::train_and_evaluate(&config, &data, &scratch("seed-a"), false, Device::Cpu).unwrap();
-    let b =
-        run::train_and_evaluate(&config, &data, &scratch("seed-b"), false, Device::Cpu).unwrap();
+    let a = run::train_and_evaluate(
+        &config,
+        &data,
+        &scratch("train-pipeline", "seed-a"),
+        false,
+        Device::Cpu,
+    )
+    .unwrap();
+    let b = run::train_and_evaluate(
+        &config,
+        &data,
+        &scratch("train-pipeline", "seed-b"),
+        false,
+        Device::Cpu,
+    )
+    .unwrap();
     assert_eq!(a.metrics, b.metrics);
 }
 
@@ -270,32 +264,22 @@ fn invalid_configurations_name_the_flag() {
     }
 }
 
-fn probdml(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_probdml"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// The program: bad flags and missing data fail with a message naming what to fix.
 #[test]
 fn the_program_reports_bad_flags_and_missing_data() {
-    let dir = scratch("cli");
+    let dir = scratch("train-pipeline", "cli");
     let d = dir.to_str().unwrap();
-    let (ok, err) = probdml(&["train", "--method", "bogus", "--out", d]);
+    let o = probdml(&["train", "--method", "bogus", "--out", d]);
     assert!(
-        !ok && err.contains("method") && err.contains("lam-online"),
-        "{err}"
+        !o.success() && o.stderr.contains("method") && o.stderr.contains("lam-online"),
+        "{}",
+        o.stderr
     );
-    let (ok, err) = probdml(&["train", "--split", "cosine", "--out", d]);
-    assert!(!ok && err.contains("split"), "{err}");
-    let (ok, err) = probdml(&["train", "--device", "tpu", "--out", d]);
-    assert!(!ok && err.contains("device"), "{err}");
-    let (ok, err) = probdml(&[
+    let o = probdml(&["train", "--split", "cosine", "--out", d]);
+    assert!(!o.success() && o.stderr.contains("split"), "{}", o.stderr);
+    let o = probdml(&["train", "--device", "tpu", "--out", d]);
+    assert!(!o.success() && o.stderr.contains("device"), "{}", o.stderr);
+    let o = probdml(&[
         "train",
         "--data",
         "/nonexistent/probdml-data",
@@ -305,14 +289,20 @@ fn the_program_reports_bad_flags_and_missing_data() {
         d,
     ]);
     assert!(
-        !ok && err.contains("bash scripts/setup-data.sh")
-            && err.contains("/nonexistent/probdml-data"),
-        "{err}"
+        !o.success()
+            && o.stderr.contains("bash scripts/setup-data.sh")
+            && o.stderr.contains("/nonexistent/probdml-data"),
+        "{}",
+        o.stderr
     );
-    let (ok, err) = probdml(&["eval", "--checkpoint", "/nonexistent/ckpt"]);
-    assert!(!ok && err.contains("/nonexistent/ckpt"), "{err}");
+    let o = probdml(&["eval", "--checkpoint", "/nonexistent/ckpt"]);
+    assert!(
+        !o.success() && o.stderr.contains("/nonexistent/ckpt"),
+        "{}",
+        o.stderr
+    );
     // And a tiny real run through the program on synthetic data.
-    let (ok, err) = probdml(&[
+    let o = probdml(&[
         "train",
         "--dataset",
         "synthetic",
@@ -325,7 +315,7 @@ fn the_program_reports_bad_flags_and_missing_data() {
         "--out",
         d,
     ]);
-    assert!(ok, "{err}");
+    assert!(o.success(), "{}", o.stderr);
     assert!(dir.join("model.safetensors").exists() && dir.join("laplace.safetensors").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
