@@ -576,13 +576,22 @@ mod approximation_serde {
 #[cfg_attr(feature = "tch", derive(clap::Args))]
 pub struct HibOptions {
     /// HIB: mixture components C of p(z|x) (1: one Gaussian; 2: the paper's MoG).
-    #[cfg_attr(feature = "tch", arg(long = "hib-components", default_value_t = 1))]
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_components", long = "hib-components", default_value_t = 1)
+    )]
     pub components: usize,
     /// HIB: samples K per component and image (the paper's K = 8).
-    #[cfg_attr(feature = "tch", arg(long = "hib-samples", default_value_t = 8))]
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_samples", long = "hib-samples", default_value_t = 8)
+    )]
     pub samples: usize,
     /// HIB: weight β of the VIB regulariser KL(p(z|x) ‖ N(0, I)).
-    #[cfg_attr(feature = "tch", arg(long = "vib-beta", default_value_t = 1e-4))]
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "vib_beta", long = "vib-beta", default_value_t = 1e-4)
+    )]
     pub beta: f64,
 }
 
@@ -677,17 +686,31 @@ pub struct ProxyOptions {
     /// ProxyNCA++: the proxy–embedding distance.
     #[cfg_attr(
         feature = "tch",
-        arg(long = "proxy-distance", value_enum, default_value = "el-nivmf")
+        arg(
+            id = "proxy_distance",
+            long = "proxy-distance",
+            value_enum,
+            default_value = "el-nivmf"
+        )
     )]
     pub distance: ProxyDistanceChoice,
     /// ProxyNCA++: softmax temperature t > 0 (default: 1/32 for cos, 1 otherwise).
-    #[cfg_attr(feature = "tch", arg(long = "proxy-temperature"))]
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "proxy_temperature", long = "proxy-temperature")
+    )]
     pub temperature: Option<f64>,
     /// ProxyNCA++: Monte Carlo draws N per embedding of the EL-nivMF distance (paper: 5–20).
-    #[cfg_attr(feature = "tch", arg(long = "proxy-samples", default_value_t = 10))]
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "proxy_samples", long = "proxy-samples", default_value_t = 10)
+    )]
     pub samples: usize,
     /// ProxyNCA++: weight ω of ProxyAnchor in the joint loss L + ω·L_PA (0: ProxyNCA++ alone).
-    #[cfg_attr(feature = "tch", arg(long = "proxy-omega", default_value_t = 0.0))]
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "proxy_omega", long = "proxy-omega", default_value_t = 0.0)
+    )]
     pub omega: f64,
 }
 
