@@ -9,36 +9,19 @@
 //! tensor loss and its autograd gradient must then equal the fast twin to the registry's
 //! `HIB_VIB` budget (relative to the size of the terms), and on tiny sizes the exact twin too.
 
+#[path = "train_support/mod.rs"]
+mod train_support;
+
 use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
 use probdml::registry::budget::HIB_VIB;
 use probdml::train::config::{DatasetChoice, HibOptions, Method, TrainConfig};
 use probdml::train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
-use probdml::train::run;
 use probdml::train::TrainError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
-
-/// libtorch's generator is process-global: tests that seed it run one at a time.
-static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    LIBTORCH_RNG
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn leaf(values: &[f64], shape: &[i64]) -> Tensor {
-    Tensor::from_slice(values)
-        .view(shape)
-        .set_requires_grad(true)
-}
-
-fn host(t: &Tensor) -> Vec<f64> {
-    Vec::<f64>::try_from(&t.detach().contiguous().view([-1])).unwrap()
-}
+use train_support::{assert_learns, host, leaf, serial};
 
 /// |got − want| ≤ budget · max(1, scale) entrywise.
 fn assert_close(what: &str, got: &[f64], want: &[f64], budget: f64, scale: f64) {
@@ -295,7 +278,9 @@ fn mixture_match_probability_and_self_mismatch_equal_fast_on_same_draws() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x07_14_02);
     for _ in 0..20 {
         let (c, k, d) = (2usize, rng.random_range(1..9), rng.random_range(2..5));
-        let means: Vec<f64> = (0..2 * c * d).map(|_| rng.random_range(-2.0..2.0)).collect();
+        let means: Vec<f64> = (0..2 * c * d)
+            .map(|_| rng.random_range(-2.0..2.0))
+            .collect();
         let variances: Vec<f64> = (0..2 * c * d)
             .map(|_| 10f64.powf(rng.random_range(-4.0..1.0)))
             .collect();
@@ -437,23 +422,6 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("probdml-train-hib-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn read_losses(out: &std::path::Path) -> Vec<f64> {
-    let state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
-    state["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["mean_loss"].as_f64().unwrap())
-        .collect()
-}
-
 /// HIB learns the seeded synthetic set: the VIB loss falls from epoch to epoch and retrieval on
 /// the means beats chance (mAP@1 0.1 with ten balanced classes) by far; the self-mismatch gives
 /// the uncertainty metrics. The MoG (C = 2) trains too.
@@ -475,21 +443,6 @@ fn hib_learns_on_the_synthetic_set() {
             },
             ..TrainConfig::default()
         };
-        let out = scratch(&format!("c{components}"));
-        let summary =
-            run::train_and_evaluate(&config, &PathBuf::from("unused"), &out, false, Device::Cpu)
-                .unwrap();
-        let losses = read_losses(&out);
-        assert!(
-            losses.last().unwrap() < &losses[0],
-            "C = {components}: loss did not fall: {losses:?}"
-        );
-        let m = &summary.metrics;
-        assert!(m.map_at_1 > 0.5, "C = {components}: mAP@1 {}", m.map_at_1);
-        for v in [m.auroc, m.auprc, m.ausc, m.ece] {
-            let v = v.expect("HIB reports uncertainty metrics");
-            assert!((0.0..=1.0).contains(&v));
-        }
-        let _ = std::fs::remove_dir_all(&out);
+        assert_learns(&format!("hib C = {components}"), &config);
     }
 }

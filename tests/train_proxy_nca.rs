@@ -11,6 +11,9 @@
 //! log-density, is checked against the exact twin by drawing `w = 1` (then every draw is `ẑ`
 //! and EL-nivMF is the nivMF distance, whose exact twin exists).
 
+#[path = "train_support/mod.rs"]
+mod train_support;
+
 use probdml::nivmf::{self, exact, ProxyBatch, ProxyDistance};
 use probdml::registry::budget::{NIVMF_PROXY_FD, NIVMF_PROXY_GRADIENT, NIVMF_PROXY_LOSS};
 use probdml::train::config::{
@@ -20,31 +23,11 @@ use probdml::train::method::proxy_nca::{
     proxy_anchor_loss_tensor, proxy_distances, proxy_nca_loss_tensor, ElNivMfDraws, ProxyNca,
     TensorDistance, ANCHOR_ALPHA, ANCHOR_DELTA,
 };
-use probdml::train::run;
 use probdml::train::TrainError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
-
-/// libtorch's generator is process-global: tests that seed it run one at a time.
-static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    LIBTORCH_RNG
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn leaf(values: &[f64], shape: &[i64]) -> Tensor {
-    Tensor::from_slice(values)
-        .view(shape)
-        .set_requires_grad(true)
-}
-
-fn host(t: &Tensor) -> Vec<f64> {
-    Vec::<f64>::try_from(&t.detach().contiguous().view([-1])).unwrap()
-}
+use train_support::{assert_learns, host, leaf, serial};
 
 fn largest(v: &[f64]) -> f64 {
     v.iter().fold(1.0, |m, x| m.max(x.abs()))
@@ -543,24 +526,6 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("probdml-train-proxy-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn read_losses(out: &std::path::Path) -> Vec<f64> {
-    let state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
-    state["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["mean_loss"].as_f64().unwrap())
-        .collect()
-}
-
 /// ProxyNCA++ learns the seeded synthetic set with each distance and with the joint loss: the
 /// loss falls and retrieval on ẑ beats chance (mAP@1 0.1) by far; 1/‖z‖ gives the uncertainty
 /// metrics.
@@ -588,22 +553,9 @@ fn proxy_nca_learns_on_the_synthetic_set() {
             },
             ..TrainConfig::default()
         };
-        let what = format!("{} ω = {omega}", distance.name());
-        let out = scratch(&format!("{}-{omega}", distance.name()));
-        let summary =
-            run::train_and_evaluate(&config, &PathBuf::from("unused"), &out, false, Device::Cpu)
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
-        let losses = read_losses(&out);
-        assert!(
-            losses.last().unwrap() < &losses[0],
-            "{what}: loss did not fall: {losses:?}"
+        assert_learns(
+            &format!("proxy-nca {} ω = {omega}", distance.name()),
+            &config,
         );
-        let m = &summary.metrics;
-        assert!(m.map_at_1 > 0.5, "{what}: mAP@1 {}", m.map_at_1);
-        for v in [m.auroc, m.auprc, m.ausc, m.ece] {
-            let v = v.expect("ProxyNCA++ reports uncertainty metrics");
-            assert!((0.0..=1.0).contains(&v));
-        }
-        let _ = std::fs::remove_dir_all(&out);
     }
 }

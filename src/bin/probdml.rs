@@ -303,6 +303,15 @@ fn label(config: &TrainConfig) -> String {
             config.ensemble_size,
             config.member_method.name()
         ),
+        Method::ProxyNca if config.proxy.omega > 0.0 => format!(
+            "proxy-nca (PANC + {}, ω = {})",
+            config.proxy.distance.name(),
+            config.proxy.omega
+        ),
+        Method::ProxyNca => format!("proxy-nca ({})", config.proxy.distance.name()),
+        Method::Hib if config.hib.components > 1 => {
+            format!("hib (MoG, C = {})", config.hib.components)
+        }
         m => m.name().to_string(),
     }
 }

@@ -67,7 +67,11 @@ pub fn kl_to_standard_normal(mean: &[f64], variance: &[f64]) -> Result<f64> {
         // digits of a tiny σ² (relative error 8e−7 of the KL at σ² = 10⁻¹², found by the
         // training module's tensor twin).
         let x = var - 1.0;
-        let gap = if x.abs() < 0.25 { x_minus_ln1p(x) } else { x - var.ln() };
+        let gap = if x.abs() < 0.25 {
+            x_minus_ln1p(x)
+        } else {
+            x - var.ln()
+        };
         total += 0.5 * (mu * mu + gap);
     }
     Ok(total)
@@ -92,9 +96,15 @@ mod tests {
     fn tiny_variances_keep_their_digits() {
         // ½(σ² − 1 − ln σ²) at σ² = 10⁻¹²: 13.3155105579647728… (the direct form is exact
         // here; ln1p(σ² − 1) gave 13.31552161…, relative error 8e−7).
-        for (var, want) in [(1e-12, 13.315_510_557_964_773), (1e-9, 9.861_632_918_973_207)] {
+        for (var, want) in [
+            (1e-12, 13.315_510_557_964_773),
+            (1e-9, 9.861_632_918_973_207),
+        ] {
             let kl = kl_to_standard_normal(&[0.0], &[var]).unwrap();
-            assert!((kl - want).abs() <= 4e-16 * want, "σ² = {var}: {kl} vs {want}");
+            assert!(
+                (kl - want).abs() <= 4e-16 * want,
+                "σ² = {var}: {kl} vs {want}"
+            );
         }
     }
 }
