@@ -21,7 +21,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use tch::{Device, Kind, Tensor};
-use train_support::{assert_learns, host, leaf, serial};
+use train_support::{
+    assert_flags_never_panic, assert_learns, assert_resume_is_exact, host, leaf, serial,
+};
 
 /// |got − want| ≤ budget · max(1, scale) entrywise.
 fn assert_close(what: &str, got: &[f64], want: &[f64], budget: f64, scale: f64) {
@@ -445,4 +447,28 @@ fn hib_learns_on_the_synthetic_set() {
         };
         assert_learns(&format!("hib C = {components}"), &config);
     }
+}
+
+/// A resumed HIB run equals an uninterrupted one bit for bit (heads, a, b and RMSprop state).
+#[test]
+fn hib_resumes_bit_for_bit() {
+    let _guard = serial();
+    let config = TrainConfig {
+        method: Method::Hib,
+        dataset: DatasetChoice::Synthetic,
+        epochs: 2,
+        batch_size: 64,
+        train_limit: Some(192),
+        test_limit: Some(60),
+        seed: 2,
+        ..TrainConfig::default()
+    };
+    assert_resume_is_exact("hib", &config);
+}
+
+/// HIB's flags at 0, negative, NaN, ±∞ and beyond f32 or u64: an error naming the flag, or a
+/// run; never a panic.
+#[test]
+fn hib_flags_never_panic() {
+    assert_flags_never_panic("hib", &["--hib-components", "--hib-samples", "--vib-beta"]);
 }

@@ -27,7 +27,9 @@ use probdml::train::TrainError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tch::{Device, Kind, Tensor};
-use train_support::{assert_learns, host, leaf, serial};
+use train_support::{
+    assert_flags_never_panic, assert_learns, assert_resume_is_exact, host, leaf, serial,
+};
 
 fn largest(v: &[f64]) -> f64 {
     v.iter().fold(1.0, |m, x| m.max(x.abs()))
@@ -558,4 +560,36 @@ fn proxy_nca_learns_on_the_synthetic_set() {
             &config,
         );
     }
+}
+
+/// A resumed ProxyNCA++ run (EL-nivMF: its draws come from libtorch's per-epoch generator)
+/// equals an uninterrupted one bit for bit (proxies, concentrations and RMSprop state).
+#[test]
+fn proxy_nca_resumes_bit_for_bit() {
+    let _guard = serial();
+    let config = TrainConfig {
+        method: Method::ProxyNca,
+        dataset: DatasetChoice::Synthetic,
+        epochs: 2,
+        batch_size: 64,
+        train_limit: Some(192),
+        test_limit: Some(60),
+        seed: 2,
+        proxy: ProxyOptions {
+            omega: 0.5,
+            ..ProxyOptions::default()
+        },
+        ..TrainConfig::default()
+    };
+    assert_resume_is_exact("proxy-nca", &config);
+}
+
+/// ProxyNCA++'s flags at 0, negative, NaN, ±∞ and beyond f32 or u64: an error naming the flag,
+/// or a run; never a panic.
+#[test]
+fn proxy_nca_flags_never_panic() {
+    assert_flags_never_panic(
+        "proxy-nca",
+        &["--proxy-temperature", "--proxy-samples", "--proxy-omega"],
+    );
 }

@@ -78,3 +78,94 @@ pub fn assert_learns(what: &str, config: &TrainConfig) -> (Vec<f64>, Metrics) {
     let _ = std::fs::remove_dir_all(&out);
     (losses, m)
 }
+
+/// Values a numeric flag is tried at: 0, negative, NaN, ±∞, beyond f32 (both ends), beyond u64.
+pub const EXTREME_VALUES: [&str; 8] = [
+    "0",
+    "-1",
+    "NaN",
+    "inf",
+    "-inf",
+    "1e39",
+    "1e-39",
+    "18446744073709551616",
+];
+
+/// Runs `probdml train --method <method> <flag>=<value>` on a tiny synthetic run for every
+/// flag of `flags` and every [`EXTREME_VALUES`] entry: the program either runs or refuses with
+/// an error naming the flag; it never panics (exit 101, or 70 for a caught panic).
+pub fn assert_flags_never_panic(method: &str, flags: &[&str]) {
+    let dir = scratch(&format!("flags-{method}"));
+    for flag in flags {
+        for value in EXTREME_VALUES {
+            let _ = std::fs::remove_dir_all(&dir);
+            let pair = format!("{flag}={value}");
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_probdml"))
+                .args([
+                    "train",
+                    "--method",
+                    method,
+                    "--dataset",
+                    "synthetic",
+                    "--epochs",
+                    "1",
+                    "--batch",
+                    "32",
+                    "--train-limit",
+                    "64",
+                    "--test-limit",
+                    "30",
+                    "--eval-samples",
+                    "2",
+                    "--device",
+                    "cpu",
+                    "--threads",
+                    "1",
+                    "--out",
+                    dir.to_str().unwrap(),
+                    &pair,
+                ])
+                .output()
+                .unwrap();
+            let code = out.status.code().unwrap_or(-1);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                code != 101 && code != 70 && !stderr.contains("panicked"),
+                "{method} {pair}: exit code {code}\n{stderr}"
+            );
+            if code != 0 {
+                assert!(
+                    stderr.contains(flag.trim_start_matches("--")),
+                    "{method} {pair}: the error does not name the flag:\n{stderr}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Trains `config` for its epochs straight, and for one epoch then resumed: the weights (the
+/// method's heads, proxies and scalars included) and the optimiser state are byte-identical, and
+/// so are the metrics.
+pub fn assert_resume_is_exact(what: &str, config: &TrainConfig) {
+    let data = PathBuf::from("unused");
+    let straight = scratch(&format!("{what}-straight"));
+    let a = run::train_and_evaluate(config, &data, &straight, false, Device::Cpu).unwrap();
+    let resumed = scratch(&format!("{what}-resumed"));
+    let one = TrainConfig {
+        epochs: 1,
+        ..config.clone()
+    };
+    run::train_and_evaluate(&one, &data, &resumed, false, Device::Cpu).unwrap();
+    let b = run::train_and_evaluate(config, &data, &resumed, true, Device::Cpu).unwrap();
+    for file in ["model.safetensors", "optimiser.safetensors"] {
+        let read = |d: &Path| std::fs::read(d.join(file)).unwrap();
+        assert!(
+            read(&straight) == read(&resumed),
+            "{what}: {file} of the resumed run differs from the uninterrupted run's"
+        );
+    }
+    assert_eq!(a.metrics, b.metrics, "{what}: metrics after resume");
+    let _ = std::fs::remove_dir_all(&straight);
+    let _ = std::fs::remove_dir_all(&resumed);
+}
