@@ -14,15 +14,15 @@ mod train_support;
 
 use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
 use probdml::registry::budget::HIB_VIB;
-use probdml::train::config::{DatasetChoice, HibOptions, Method, TrainConfig};
+use probdml::train::config::{HibOptions, Method, TrainConfig};
 use probdml::train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
-use probdml::train::TrainError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use tch::{Device, Kind, Tensor};
 use train_support::{
-    assert_flags_never_panic, assert_learns, assert_resume_is_exact, host, leaf, serial,
+    assert_flags_never_panic, assert_invalid, assert_learns, assert_resume_is_exact, host, leaf,
+    serial, synthetic,
 };
 
 /// |got − want| ≤ budget · max(1, scale) entrywise.
@@ -335,45 +335,22 @@ fn bad_input_is_an_error_not_a_panic() {
     let run = |noise: &Tensor, pairs: &PairIndices, a: f64, b: f64, beta: f64| {
         vib_loss_tensor(&mean, &log_variance, noise, pairs, &one(a), &one(b), beta)
     };
-    let is_config = |r: Result<_, TrainError>, arg: &str| match r {
-        Err(TrainError::InvalidConfig { arg: got, .. }) => assert_eq!(got, arg),
-        Err(e) => panic!("{arg}: wrong error {e}"),
-        Ok(_) => panic!("{arg}: accepted"),
-    };
-    is_config(
-        run(&noise(0), &pairs(), 1.0, 0.0, 0.0).map(|_| ()),
-        "hib-samples",
-    );
-    is_config(run(&noise(2), &pairs(), 0.0, 0.0, 0.0).map(|_| ()), "hib a");
-    is_config(
-        run(&noise(2), &pairs(), -1.0, 0.0, 0.0).map(|_| ()),
-        "hib a",
-    );
-    is_config(
-        run(&noise(2), &pairs(), f64::NAN, 0.0, 0.0).map(|_| ()),
-        "hib a",
-    );
-    is_config(
-        run(&noise(2), &pairs(), 1.0, f64::INFINITY, 0.0).map(|_| ()),
-        "hib b",
-    );
-    is_config(
-        run(&noise(2), &pairs(), 1.0, 0.0, -1.0).map(|_| ()),
-        "vib-beta",
-    );
-    is_config(
-        run(&noise(2), &pairs(), 1.0, 0.0, f64::NAN).map(|_| ()),
-        "vib-beta",
-    );
+    assert_invalid(run(&noise(0), &pairs(), 1.0, 0.0, 0.0), "hib-samples");
+    assert_invalid(run(&noise(2), &pairs(), 0.0, 0.0, 0.0), "hib a");
+    assert_invalid(run(&noise(2), &pairs(), -1.0, 0.0, 0.0), "hib a");
+    assert_invalid(run(&noise(2), &pairs(), f64::NAN, 0.0, 0.0), "hib a");
+    assert_invalid(run(&noise(2), &pairs(), 1.0, f64::INFINITY, 0.0), "hib b");
+    assert_invalid(run(&noise(2), &pairs(), 1.0, 0.0, -1.0), "vib-beta");
+    assert_invalid(run(&noise(2), &pairs(), 1.0, 0.0, f64::NAN), "vib-beta");
     let empty = PairIndices {
         first: Tensor::zeros([0], (Kind::Int64, Device::Cpu)),
         second: Tensor::zeros([0], (Kind::Int64, Device::Cpu)),
         is_match: Tensor::zeros([0], (Kind::Bool, Device::Cpu)),
     };
-    is_config(run(&noise(2), &empty, 1.0, 0.0, 0.0).map(|_| ()), "pairs");
+    assert_invalid(run(&noise(2), &empty, 1.0, 0.0, 0.0), "pairs");
     let z = Tensor::zeros([2, 0, 3], (Kind::Double, Device::Cpu));
-    is_config(
-        self_mismatch_tensor(&z, &z, &one(1.0), &one(0.0)).map(|_| ()),
+    assert_invalid(
+        self_mismatch_tensor(&z, &z, &one(1.0), &one(0.0)),
         "hib samples",
     );
     // The options, through the configuration the program validates before the first step.
@@ -419,8 +396,8 @@ fn bad_input_is_an_error_not_a_panic() {
             hib: options,
             ..TrainConfig::default()
         };
-        is_config(config.validate(), arg);
-        is_config(Hib::new(&config, Device::Cpu, 0).map(|_| ()), arg);
+        assert_invalid(config.validate(), arg);
+        assert_invalid(Hib::new(&config, Device::Cpu, 0), arg);
     }
 }
 
@@ -432,18 +409,11 @@ fn hib_learns_on_the_synthetic_set() {
     let _guard = serial();
     for (components, epochs, limit) in [(1, 3, 640), (2, 2, 320)] {
         let config = TrainConfig {
-            method: Method::Hib,
-            dataset: DatasetChoice::Synthetic,
-            epochs,
-            batch_size: 64,
-            train_limit: Some(limit),
-            test_limit: Some(200),
-            seed: 5,
             hib: HibOptions {
                 components,
                 ..HibOptions::default()
             },
-            ..TrainConfig::default()
+            ..synthetic(Method::Hib, epochs, limit, 200, 5)
         };
         assert_learns(&format!("hib C = {components}"), &config);
     }
@@ -453,16 +423,7 @@ fn hib_learns_on_the_synthetic_set() {
 #[test]
 fn hib_resumes_bit_for_bit() {
     let _guard = serial();
-    let config = TrainConfig {
-        method: Method::Hib,
-        dataset: DatasetChoice::Synthetic,
-        epochs: 2,
-        batch_size: 64,
-        train_limit: Some(192),
-        test_limit: Some(60),
-        seed: 2,
-        ..TrainConfig::default()
-    };
+    let config = synthetic(Method::Hib, 2, 192, 60, 2);
     assert_resume_is_exact("hib", &config);
 }
 

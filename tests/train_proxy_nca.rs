@@ -16,9 +16,7 @@ mod train_support;
 
 use probdml::nivmf::{self, exact, ProxyBatch, ProxyDistance};
 use probdml::registry::budget::{NIVMF_PROXY_FD, NIVMF_PROXY_GRADIENT, NIVMF_PROXY_LOSS};
-use probdml::train::config::{
-    DatasetChoice, Method, ProxyDistanceChoice, ProxyOptions, TrainConfig,
-};
+use probdml::train::config::{Method, ProxyDistanceChoice, ProxyOptions, TrainConfig};
 use probdml::train::method::proxy_nca::{
     proxy_anchor_loss_tensor, proxy_distances, proxy_nca_loss_tensor, ElNivMfDraws, ProxyNca,
     TensorDistance, ANCHOR_ALPHA, ANCHOR_DELTA,
@@ -28,7 +26,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tch::{Device, Kind, Tensor};
 use train_support::{
-    assert_flags_never_panic, assert_learns, assert_resume_is_exact, host, leaf, serial,
+    assert_flags_never_panic, assert_invalid, assert_learns, assert_resume_is_exact, host, leaf,
+    serial, synthetic,
 };
 
 fn largest(v: &[f64]) -> f64 {
@@ -428,29 +427,21 @@ fn nivmf_density_part_and_proxy_anchor_equal_fast_and_exact() {
 /// draws, labels outside the proxies, a NaN embedding, invalid options.
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
-    let is_config = |r: Result<(), TrainError>, arg: &str| match r {
-        Err(TrainError::InvalidConfig { arg: got, .. }) => assert_eq!(got, arg),
-        Err(e) => panic!("{arg}: wrong error {e}"),
-        Ok(()) => panic!("{arg}: accepted"),
-    };
     let d = Tensor::zeros([2, 3], (Kind::Double, Device::Cpu));
     let labels = Tensor::from_slice(&[0i64, 2]);
     for t in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        is_config(
-            proxy_nca_loss_tensor(&d, &labels, t).map(|_| ()),
-            "proxy-temperature",
-        );
+        assert_invalid(proxy_nca_loss_tensor(&d, &labels, t), "proxy-temperature");
     }
-    is_config(
-        proxy_nca_loss_tensor(&d, &Tensor::from_slice(&[0i64, 3]), 1.0).map(|_| ()),
+    assert_invalid(
+        proxy_nca_loss_tensor(&d, &Tensor::from_slice(&[0i64, 3]), 1.0),
         "labels",
     );
-    is_config(
-        proxy_nca_loss_tensor(&d, &Tensor::from_slice(&[-1i64, 0]), 1.0).map(|_| ()),
+    assert_invalid(
+        proxy_nca_loss_tensor(&d, &Tensor::from_slice(&[-1i64, 0]), 1.0),
         "labels",
     );
     let z = Tensor::from_slice(&[1.0, 0.0, 0.0, 2.0]).view([2, 2]);
-    is_config(ElNivMfDraws::new(&z, 0, 1).map(|_| ()), "proxy-samples");
+    assert_invalid(ElNivMfDraws::new(&z, 0, 1), "proxy-samples");
     // A NaN embedding reaches the math crate's sampler as a NaN κ: an error, not a panic.
     let nan = Tensor::from_slice(&[f64::NAN, 0.0, 0.0, 2.0]).view([2, 2]);
     assert!(matches!(
@@ -460,18 +451,18 @@ fn bad_input_is_an_error_not_a_panic() {
     // ln C_M of a non-finite κ (a diverged EL-vMF embedding).
     let inf = Tensor::from_slice(&[f64::INFINITY, 0.0, 0.0, 2.0]).view([2, 2]);
     let p = Tensor::from_slice(&[1.0, 0.0, 0.0, 1.0]).view([2, 2]);
-    is_config(
-        proxy_distances(TensorDistance::ElVmf, &inf, &p, &p).map(|_| ()),
+    assert_invalid(
+        proxy_distances(TensorDistance::ElVmf, &inf, &p, &p),
         "concentration",
     );
     // Mismatched shapes.
     let p3 = Tensor::ones([2, 3], (Kind::Double, Device::Cpu));
-    is_config(
-        proxy_distances(TensorDistance::Cos, &z, &p3, &p3).map(|_| ()),
+    assert_invalid(
+        proxy_distances(TensorDistance::Cos, &z, &p3, &p3),
         "proxies",
     );
-    is_config(
-        proxy_anchor_loss_tensor(&z, &Tensor::from_slice(&[0i64, 1]), &p, -1.0, 0.1).map(|_| ()),
+    assert_invalid(
+        proxy_anchor_loss_tensor(&z, &Tensor::from_slice(&[0i64, 1]), &p, -1.0, 0.1),
         "proxy-anchor",
     );
     for (options, arg) in [
@@ -523,8 +514,8 @@ fn bad_input_is_an_error_not_a_panic() {
             proxy: options,
             ..TrainConfig::default()
         };
-        is_config(config.validate(), arg);
-        is_config(ProxyNca::new(&config, Device::Cpu, 0).map(|_| ()), arg);
+        assert_invalid(config.validate(), arg);
+        assert_invalid(ProxyNca::new(&config, Device::Cpu, 0), arg);
     }
 }
 
@@ -541,19 +532,12 @@ fn proxy_nca_learns_on_the_synthetic_set() {
         (ProxyDistanceChoice::ElVmf, 0.0, 2, 320),
     ] {
         let config = TrainConfig {
-            method: Method::ProxyNca,
-            dataset: DatasetChoice::Synthetic,
-            epochs,
-            batch_size: 64,
-            train_limit: Some(limit),
-            test_limit: Some(200),
-            seed: 5,
             proxy: ProxyOptions {
                 distance,
                 omega,
                 ..ProxyOptions::default()
             },
-            ..TrainConfig::default()
+            ..synthetic(Method::ProxyNca, epochs, limit, 200, 5)
         };
         assert_learns(
             &format!("proxy-nca {} ω = {omega}", distance.name()),
@@ -568,18 +552,11 @@ fn proxy_nca_learns_on_the_synthetic_set() {
 fn proxy_nca_resumes_bit_for_bit() {
     let _guard = serial();
     let config = TrainConfig {
-        method: Method::ProxyNca,
-        dataset: DatasetChoice::Synthetic,
-        epochs: 2,
-        batch_size: 64,
-        train_limit: Some(192),
-        test_limit: Some(60),
-        seed: 2,
         proxy: ProxyOptions {
             omega: 0.5,
             ..ProxyOptions::default()
         },
-        ..TrainConfig::default()
+        ..synthetic(Method::ProxyNca, 2, 192, 60, 2)
     };
     assert_resume_is_exact("proxy-nca", &config);
 }

@@ -2,9 +2,10 @@
 //! f64 leaves and host copies for the tensor-vs-math-crate checks, the lock on libtorch's global
 //! generator, and the synthetic-set learning check.
 
-use probdml::train::config::TrainConfig;
+use probdml::train::config::{DatasetChoice, Method, TrainConfig};
 use probdml::train::evaluate::Metrics;
 use probdml::train::run;
+use probdml::train::TrainError;
 use std::path::{Path, PathBuf};
 use tch::{Device, Tensor};
 
@@ -168,4 +169,34 @@ pub fn assert_resume_is_exact(what: &str, config: &TrainConfig) {
     assert_eq!(a.metrics, b.metrics, "{what}: metrics after resume");
     let _ = std::fs::remove_dir_all(&straight);
     let _ = std::fs::remove_dir_all(&resumed);
+}
+
+/// Asserts that `r` is [`TrainError::InvalidConfig`] naming `arg`.
+pub fn assert_invalid<T>(r: Result<T, TrainError>, arg: &str) {
+    match r {
+        Err(TrainError::InvalidConfig { arg: got, .. }) => assert_eq!(got, arg),
+        Err(e) => panic!("{arg}: wrong error {e}"),
+        Ok(_) => panic!("{arg}: accepted"),
+    }
+}
+
+/// `method` on the seeded synthetic set: `epochs` at batch 64 on `train` images, evaluated on
+/// `test` ID and OOD images, seed `seed`; every other field the default.
+pub fn synthetic(
+    method: Method,
+    epochs: usize,
+    train: usize,
+    test: usize,
+    seed: u64,
+) -> TrainConfig {
+    TrainConfig {
+        method,
+        dataset: DatasetChoice::Synthetic,
+        epochs,
+        batch_size: 64,
+        train_limit: Some(train),
+        test_limit: Some(test),
+        seed,
+        ..TrainConfig::default()
+    }
 }
