@@ -59,6 +59,22 @@ fn kl_against_mpmath_and_zero_at_the_prior() {
     );
 }
 
+/// Tiny variances keep their digits: fast = exact to `HIB_VIB` from σ² = 10⁻³⁰⁰ to 10⁻³. The first
+/// fast form took ln σ² as `ln1p(σ² − 1)`, which rounds σ² − 1 to 1 ulp of 1 first: relative
+/// error 8·10⁻⁷ at σ² = 10⁻¹² (found by `tests/train_hib.rs`, the training module's twin).
+#[test]
+fn kl_keeps_tiny_variances_digits() {
+    for e in [-300, -100, -30, -12, -9, -6, -3] {
+        let var = 10f64.powi(e);
+        let fast = hib::kl_to_standard_normal(&[0.3, 0.0], &[var, 0.5]).unwrap();
+        let slow = exact::kl_to_standard_normal(&[0.3, 0.0], &[var, 0.5]).unwrap();
+        assert!(
+            (fast - slow).abs() <= HIB_VIB * slow,
+            "σ² = 1e{e}: fast {fast} vs exact {slow}"
+        );
+    }
+}
+
 /// The baseline's soft contrastive loss on the rounded probability (the defect).
 fn baseline_nll(p: f64, is_match: bool) -> f64 {
     let m = if is_match { 1.0 } else { 0.0 };

@@ -14,7 +14,9 @@
 
 use clap::{Args, Parser, Subcommand};
 use probdml::ggn::{Approximation, Split};
-use probdml::train::config::{DatasetChoice, Method, Protocol, Schedule, TrainConfig};
+use probdml::train::config::{
+    DatasetChoice, HibOptions, Method, Protocol, ProxyOptions, Schedule, TrainConfig,
+};
 use probdml::train::data::default_data_dir;
 use probdml::train::evaluate::{mean_std, Metrics, MetricsSummary};
 use probdml::train::json;
@@ -165,6 +167,10 @@ struct TrainArgs {
     #[arg(long)]
     force: bool,
     #[command(flatten)]
+    hib: HibOptions,
+    #[command(flatten)]
+    proxy: ProxyOptions,
+    #[command(flatten)]
     common: Common,
 }
 
@@ -257,6 +263,8 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
         seed: a.seed,
         train_limit: a.train_limit,
         test_limit: a.test_limit,
+        hib: a.hib.clone(),
+        proxy: a.proxy.clone(),
         ..TrainConfig::default()
     };
     config.validate()?;
@@ -277,6 +285,9 @@ fn paper_key(method: Method) -> Option<PaperMethod> {
         Method::LamPosthoc => Some(PaperMethod::LamPosthoc),
         Method::LamOnline => Some(PaperMethod::LamOnline),
         Method::Ensemble => Some(PaperMethod::Ensemble),
+        Method::Hib => Some(PaperMethod::Hib),
+        // Our extra row: the nivMF paper has no number on this benchmark.
+        Method::ProxyNca => None,
     }
 }
 
@@ -292,6 +303,15 @@ fn label(config: &TrainConfig) -> String {
             config.ensemble_size,
             config.member_method.name()
         ),
+        Method::ProxyNca if config.proxy.omega > 0.0 => format!(
+            "proxy-nca (PANC + {}, ω = {})",
+            config.proxy.distance.name(),
+            config.proxy.omega
+        ),
+        Method::ProxyNca => format!("proxy-nca ({})", config.proxy.distance.name()),
+        Method::Hib if config.hib.components > 1 => {
+            format!("hib (MoG, C = {})", config.hib.components)
+        }
         m => m.name().to_string(),
     }
 }

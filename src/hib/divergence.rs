@@ -62,7 +62,17 @@ pub fn kl_to_standard_normal(mean: &[f64], variance: &[f64]) -> Result<f64> {
         if *var == 0.0 {
             return Ok(f64::INFINITY);
         }
-        total += 0.5 * (mu * mu + x_minus_ln1p(var - 1.0));
+        // Near σ² = 1 the series of x − ln(1 + x); elsewhere (σ² − 1) − ln σ² from σ² itself:
+        // ln1p(σ² − 1) would first round σ² − 1 to 1 ulp of 1, losing all but −log₁₀σ² … 16
+        // digits of a tiny σ² (relative error 8e−7 of the KL at σ² = 10⁻¹², found by the
+        // training module's tensor twin).
+        let x = var - 1.0;
+        let gap = if x.abs() < 0.25 {
+            x_minus_ln1p(x)
+        } else {
+            x - var.ln()
+        };
+        total += 0.5 * (mu * mu + gap);
     }
     Ok(total)
 }
@@ -80,5 +90,21 @@ mod tests {
         // x = 1e−8: x²/2 − x³/3, where x − ln1p(x) in f64 keeps only ~8 digits.
         let x = 1e-8;
         assert!((x_minus_ln1p(x) - (0.5e-16 - 1e-24 / 3.0)).abs() <= 1e-31);
+    }
+
+    #[test]
+    fn tiny_variances_keep_their_digits() {
+        // ½(σ² − 1 − ln σ²) at σ² = 10⁻¹²: 13.3155105579647728… (the direct form is exact
+        // here; ln1p(σ² − 1) gave 13.31552161…, relative error 8e−7).
+        for (var, want) in [
+            (1e-12, 13.315_510_557_964_773),
+            (1e-9, 9.861_632_918_973_207),
+        ] {
+            let kl = kl_to_standard_normal(&[0.0], &[var]).unwrap();
+            assert!(
+                (kl - want).abs() <= 4e-16 * want,
+                "σ² = {var}: {kl} vs {want}"
+            );
+        }
     }
 }

@@ -65,5 +65,5 @@ pub use density::{log_density, log_density_heuristic};
 pub use kl::{kl_vmf, kl_vmf_paper};
 pub use ppk::{bhattacharyya_distance, expected_likelihood_distance, log_ppk_vmf};
 pub use proxy_anchor::{joint_proxy_loss, proxy_anchor_loss};
-pub use proxy_nca::{proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
+pub use proxy_nca::{el_nivmf_draws, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
 pub use sampler::NonIsotropicVmf;

@@ -260,8 +260,50 @@ pub(crate) fn nivmf_log_density_grad(
     ln_f
 }
 
-/// One embedding's Monte Carlo base draws for EL-nivMF: `(w_i, g_i)`.
-pub(crate) fn el_nivmf_draws(
+/// One embedding's Monte Carlo base draws for EL-nivMF: `N` pairs `(w_i, g_i)`, exactly those
+/// [`proxy_nca_loss`] draws for row `row` under [`ProxyDistance::ElNivMf`] with `seed`.
+///
+/// `w_i` is the cosine of a vMF(·, κ) draw by Wood's sampler and `g_i` a standard normal vector
+/// of length `dim`, from a generator seeded by `(seed, row)`; the draw is then
+/// `x_i = w_i ẑ + √(1 − w_i²) t_i/‖t_i‖`, `t_i = g_i − (ẑᵀg_i)ẑ` (module docs). The training
+/// module's tensor loss takes these draws, so that it computes the same Monte Carlo estimate.
+///
+/// # Errors
+///
+/// [`Error::NotFinite`] / [`Error::OutOfDomain`] for a κ that is not finite and `≥ 0`;
+/// [`Error::InvalidDimension`] for `dim < 2`.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::nivmf::el_nivmf_draws;
+/// let draws = el_nivmf_draws(5.0, 3, 4, 7, 0).unwrap();
+/// assert_eq!(draws.len(), 4);
+/// assert!(draws.iter().all(|(w, g)| (-1.0..=1.0).contains(w) && g.len() == 3));
+/// // The same seed and row draw the same values.
+/// assert_eq!(draws, el_nivmf_draws(5.0, 3, 4, 7, 0).unwrap());
+/// ```
+pub fn el_nivmf_draws(
+    kappa: f64,
+    dim: usize,
+    samples: usize,
+    seed: u64,
+    row: usize,
+) -> Result<Vec<(f64, Vec<f64>)>> {
+    crate::error::require_sphere_dim("dim", dim)?;
+    require_finite("kappa", kappa)?;
+    if kappa < 0.0 {
+        return Err(Error::OutOfDomain {
+            arg: "kappa",
+            value: kappa,
+            rule: "the concentration kappa_z = ||z|| must be >= 0",
+        });
+    }
+    Ok(el_nivmf_draws_unchecked(kappa, dim, samples, seed, row))
+}
+
+/// [`el_nivmf_draws`] without the checks (κ finite and `≥ 0`, `dim ≥ 2` by the caller).
+pub(crate) fn el_nivmf_draws_unchecked(
     kappa: f64,
     dim: usize,
     samples: usize,
@@ -423,13 +465,15 @@ pub fn proxy_nca_loss(
             log_norm_const_batch_unchecked(dim, &sum_norms, &mut sum_log_c);
         }
         let draws = match distance {
-            ProxyDistance::ElNivMf { samples, seed } => el_nivmf_draws(kz, dim, samples, seed, row)
-                .into_iter()
-                .map(|(w, g)| {
-                    let (x, t_hat, nt) = el_nivmf_point(w, &g, &unit_z);
-                    (w, g, x, t_hat, nt)
-                })
-                .collect(),
+            ProxyDistance::ElNivMf { samples, seed } => {
+                el_nivmf_draws_unchecked(kz, dim, samples, seed, row)
+                    .into_iter()
+                    .map(|(w, g)| {
+                        let (x, t_hat, nt) = el_nivmf_point(w, &g, &unit_z);
+                        (w, g, x, t_hat, nt)
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         };
         // Pass 1: the distances.

@@ -21,16 +21,22 @@ pub enum Method {
     McDropout,
     /// Independently seeded members of `member_method` (deterministic by default).
     Ensemble,
+    /// Hedged instance embeddings (chapter 07): μ and σ² heads, K samples, the VIB loss.
+    Hib,
+    /// Probabilistic ProxyNCA++ (chapter 06): nivMF proxies and the EL-nivMF distance.
+    ProxyNca,
 }
 
 impl Method {
     /// Every method, in the order of the paper's table.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 7] = [
         Method::Deterministic,
         Method::McDropout,
         Method::LamPosthoc,
         Method::LamOnline,
         Method::Ensemble,
+        Method::Hib,
+        Method::ProxyNca,
     ];
 
     /// The command-line spelling.
@@ -41,6 +47,8 @@ impl Method {
             Method::LamOnline => "lam-online",
             Method::McDropout => "mc-dropout",
             Method::Ensemble => "ensemble",
+            Method::Hib => "hib",
+            Method::ProxyNca => "proxy-nca",
         }
     }
 
@@ -57,7 +65,8 @@ impl Method {
                 TrainError::config(
                     "method",
                     s,
-                    "one of deterministic, lam-posthoc, lam-online, mc-dropout, ensemble",
+                    "one of deterministic, lam-posthoc, lam-online, mc-dropout, ensemble, hib, \
+                     proxy-nca",
                 )
             })
     }
@@ -110,6 +119,13 @@ impl DatasetChoice {
         match self {
             DatasetChoice::FashionMnist => "Fashion-MNIST (ID) vs MNIST (OOD)",
             DatasetChoice::Synthetic => "synthetic (ID) vs synthetic OOD images",
+        }
+    }
+
+    /// Number of classes of the training set (the proxies of ProxyNCA++): 10 for both.
+    pub fn classes(self) -> usize {
+        match self {
+            DatasetChoice::FashionMnist | DatasetChoice::Synthetic => 10,
         }
     }
 
@@ -294,6 +310,12 @@ pub struct TrainConfig {
     pub train_limit: Option<usize>,
     /// Use at most this many ID test and OOD images (None: all).
     pub test_limit: Option<usize>,
+    /// HIB's options (`method = hib` only).
+    #[serde(default)]
+    pub hib: HibOptions,
+    /// ProxyNCA++'s options (`method = proxy-nca` only).
+    #[serde(default)]
+    pub proxy: ProxyOptions,
 }
 
 impl Default for TrainConfig {
@@ -322,6 +344,8 @@ impl Default for TrainConfig {
             seed: 0,
             train_limit: None,
             test_limit: None,
+            hib: HibOptions::default(),
+            proxy: ProxyOptions::default(),
         }
     }
 }
@@ -491,6 +515,8 @@ impl TrainConfig {
             // The retrieval metrics rank 10 neighbours besides the query.
             count("test-limit", k, 11)?;
         }
+        self.hib.validate()?;
+        self.proxy.validate()?;
         Ok(())
     }
 
@@ -542,5 +568,198 @@ mod approximation_serde {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Approximation, D::Error> {
         let s = String::deserialize(d)?;
         parse_approximation(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// HIB's options (chapter 07; `probdml train --method hib`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct HibOptions {
+    /// HIB: mixture components C of p(z|x) (1: one Gaussian; 2: the paper's MoG).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_components", long = "hib-components", default_value_t = 1)
+    )]
+    pub components: usize,
+    /// HIB: samples K per component and image (the paper's K = 8).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_samples", long = "hib-samples", default_value_t = 8)
+    )]
+    pub samples: usize,
+    /// HIB: weight β of the VIB regulariser KL(p(z|x) ‖ N(0, I)).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "vib_beta", long = "vib-beta", default_value_t = 1e-4)
+    )]
+    pub beta: f64,
+}
+
+impl Default for HibOptions {
+    fn default() -> Self {
+        Self {
+            components: 1,
+            samples: 8,
+            beta: 1e-4,
+        }
+    }
+}
+
+/// Largest HIB mixture: C components of K samples make (CK)² sample pairs per image pair.
+pub const MAX_HIB_COMPONENTS: usize = 8;
+/// Largest HIB or EL-nivMF sample count per image.
+pub const MAX_METHOD_SAMPLES: usize = 1024;
+
+impl HibOptions {
+    /// Checks each option against its rule.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] naming the flag and the rule.
+    pub fn validate(&self) -> TrainResult<()> {
+        if !(1..=MAX_HIB_COMPONENTS).contains(&self.components) {
+            return Err(TrainError::config(
+                "hib-components",
+                self.components,
+                format!("a mixture needs 1 to {MAX_HIB_COMPONENTS} components"),
+            ));
+        }
+        if !(1..=MAX_METHOD_SAMPLES).contains(&self.samples) {
+            return Err(TrainError::config(
+                "hib-samples",
+                self.samples,
+                format!(
+                    "the Monte Carlo match probability needs 1 to {MAX_METHOD_SAMPLES} samples"
+                ),
+            ));
+        }
+        if !(self.beta.is_finite() && self.beta >= 0.0 && self.beta <= f64::from(f32::MAX)) {
+            return Err(TrainError::config(
+                "vib-beta",
+                self.beta,
+                "must be finite and >= 0 (0: no VIB regulariser)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The distance of ProxyNCA++ between a proxy and an embedding (chapter 06).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum ProxyDistanceChoice {
+    /// −cos(μ_p, μ_z): plain ProxyNCA++.
+    Cos,
+    /// −ln PPK₁ between the vMFs of the embedding and the proxy (closed form).
+    ElVmf,
+    /// −ln of the Monte Carlo mean of the proxy's nivMF density over vMF draws of the embedding.
+    #[default]
+    ElNivmf,
+}
+
+impl ProxyDistanceChoice {
+    /// The command-line spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProxyDistanceChoice::Cos => "cos",
+            ProxyDistanceChoice::ElVmf => "el-vmf",
+            ProxyDistanceChoice::ElNivmf => "el-nivmf",
+        }
+    }
+
+    /// The temperature used when none is given: from the nivMF paper's grid {1, 1/32, 1/256}
+    /// (Supp. I), 1/32 for the cosine (distances in [−1, 1]) and 1 for the probabilistic
+    /// distances (log-densities spread over tens of nats at κ ≈ 10).
+    pub fn default_temperature(self) -> f64 {
+        match self {
+            ProxyDistanceChoice::Cos => 1.0 / 32.0,
+            ProxyDistanceChoice::ElVmf | ProxyDistanceChoice::ElNivmf => 1.0,
+        }
+    }
+}
+
+/// ProxyNCA++'s options (chapter 06; `probdml train --method proxy-nca`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct ProxyOptions {
+    /// ProxyNCA++: the proxy–embedding distance.
+    #[cfg_attr(
+        feature = "tch",
+        arg(
+            id = "proxy_distance",
+            long = "proxy-distance",
+            value_enum,
+            default_value = "el-nivmf"
+        )
+    )]
+    pub distance: ProxyDistanceChoice,
+    /// ProxyNCA++: softmax temperature t > 0 (default: 1/32 for cos, 1 otherwise).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "proxy_temperature", long = "proxy-temperature")
+    )]
+    pub temperature: Option<f64>,
+    /// ProxyNCA++: Monte Carlo draws N per embedding of the EL-nivMF distance (paper: 5–20).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "proxy_samples", long = "proxy-samples", default_value_t = 10)
+    )]
+    pub samples: usize,
+    /// ProxyNCA++: weight ω of ProxyAnchor in the joint loss L + ω·L_PA (0: ProxyNCA++ alone).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "proxy_omega", long = "proxy-omega", default_value_t = 0.0)
+    )]
+    pub omega: f64,
+}
+
+impl Default for ProxyOptions {
+    fn default() -> Self {
+        Self {
+            distance: ProxyDistanceChoice::ElNivmf,
+            temperature: None,
+            samples: 10,
+            omega: 0.0,
+        }
+    }
+}
+
+impl ProxyOptions {
+    /// The softmax temperature t: the one given, or the distance's default.
+    pub fn temperature(&self) -> f64 {
+        self.temperature
+            .unwrap_or_else(|| self.distance.default_temperature())
+    }
+
+    /// Checks each option against its rule.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] naming the flag and the rule.
+    pub fn validate(&self) -> TrainResult<()> {
+        let t = self.temperature();
+        if !(t.is_finite() && t >= f64::from(f32::MIN_POSITIVE) && t <= f64::from(f32::MAX)) {
+            return Err(TrainError::config(
+                "proxy-temperature",
+                t,
+                "the softmax temperature t must be finite and > 0 (within f32's normal range)",
+            ));
+        }
+        if !(1..=MAX_METHOD_SAMPLES).contains(&self.samples) {
+            return Err(TrainError::config(
+                "proxy-samples",
+                self.samples,
+                format!("the EL-nivMF Monte Carlo estimate needs 1 to {MAX_METHOD_SAMPLES} draws"),
+            ));
+        }
+        if !(self.omega.is_finite() && self.omega >= 0.0 && self.omega <= f64::from(f32::MAX)) {
+            return Err(TrainError::config(
+                "proxy-omega",
+                self.omega,
+                "the ProxyAnchor weight must be finite and >= 0",
+            ));
+        }
+        Ok(())
     }
 }

@@ -21,7 +21,9 @@
 //! * [`lam_posthoc`] — deterministic θ*, then the training-set GGN diagonal ([`laplace`]);
 //! * [`lam_online`] — chapter 04's Monte Carlo EM on the last layer;
 //! * [`mc_dropout`] — dropout p in the backbone, on at test time;
-//! * [`ensemble`] — independently seeded members of any one of them.
+//! * [`ensemble`] — independently seeded members of any one of them;
+//! * [`hib`] — hedged instance embeddings: μ and σ² heads, the VIB loss, self-mismatch η;
+//! * [`proxy_nca`] — probabilistic ProxyNCA++: nivMF proxies, EL-nivMF (or Cos, EL-vMF).
 //!
 //! A new method (BTL with μ/σ² heads, HIB, PFE, probabilistic ProxyNCA++) is a new file here
 //! implementing [`Method`], a variant of [`crate::train::config::Method`] and an arm of
@@ -31,10 +33,13 @@
 
 pub mod deterministic;
 pub mod ensemble;
+pub mod hib;
 pub mod lam_online;
 pub mod lam_posthoc;
 pub mod laplace;
 pub mod mc_dropout;
+pub mod proxy_nca;
+pub mod vmf_normaliser;
 
 use super::config::{Method as MethodKind, TrainConfig};
 use super::data::ImageSet;
@@ -285,6 +290,8 @@ pub fn build(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Box
         MethodKind::LamPosthoc => Box::new(lam_posthoc::LamPosthoc::new(config, device, seed)),
         MethodKind::LamOnline => Box::new(lam_online::LamOnline::new(config, device, seed)),
         MethodKind::McDropout => Box::new(mc_dropout::McDropout::new(config, device, seed)),
+        MethodKind::Hib => Box::new(hib::Hib::new(config, device, seed)?),
+        MethodKind::ProxyNca => Box::new(proxy_nca::ProxyNca::new(config, device, seed)?),
         MethodKind::Ensemble => {
             return Err(TrainError::config(
                 "method",
