@@ -21,16 +21,26 @@ pub enum Method {
     McDropout,
     /// Independently seeded members of `member_method` (deterministic by default).
     Ensemble,
+    /// Bayesian triplet loss, Gaussian embeddings, prior N(0, I/D) (chapter 05).
+    BtlGaussian,
+    /// Bayesian triplet loss, vMF embeddings, uniform prior on the sphere (chapter 05).
+    BtlVmf,
+    /// Probabilistic face embeddings: a frozen deterministic model and a σ² head trained by
+    /// the mutual likelihood score.
+    Pfe,
 }
 
 impl Method {
     /// Every method, in the order of the paper's table.
-    pub const ALL: [Method; 5] = [
+    pub const ALL: [Method; 8] = [
         Method::Deterministic,
         Method::McDropout,
         Method::LamPosthoc,
         Method::LamOnline,
         Method::Ensemble,
+        Method::BtlGaussian,
+        Method::BtlVmf,
+        Method::Pfe,
     ];
 
     /// The command-line spelling.
@@ -41,6 +51,9 @@ impl Method {
             Method::LamOnline => "lam-online",
             Method::McDropout => "mc-dropout",
             Method::Ensemble => "ensemble",
+            Method::BtlGaussian => "btl-gaussian",
+            Method::BtlVmf => "btl-vmf",
+            Method::Pfe => "pfe",
         }
     }
 
@@ -57,7 +70,7 @@ impl Method {
                 TrainError::config(
                     "method",
                     s,
-                    "one of deterministic, lam-posthoc, lam-online, mc-dropout, ensemble",
+                    "one of deterministic, lam-posthoc, lam-online, mc-dropout, ensemble, btl-gaussian, btl-vmf, pfe",
                 )
             })
     }
@@ -139,7 +152,8 @@ pub enum Schedule {
     /// The main command: LAM online, 5 epochs, 1 seed.
     #[default]
     Short,
-    /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, 20 epochs,
+    /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, PFE, BTL (both
+    /// priors), 20 epochs,
     /// 5 seeds.
     Paper,
 }
@@ -294,6 +308,10 @@ pub struct TrainConfig {
     pub train_limit: Option<usize>,
     /// Use at most this many ID test and OOD images (None: all).
     pub test_limit: Option<usize>,
+    /// The deterministic checkpoint whose backbone and μ head PFE freezes (`method = pfe`
+    /// only; `probdml train` trains one into `<out>/deterministic` when it is not given).
+    #[serde(default)]
+    pub init_checkpoint: Option<std::path::PathBuf>,
 }
 
 impl Default for TrainConfig {
@@ -322,6 +340,7 @@ impl Default for TrainConfig {
             seed: 0,
             train_limit: None,
             test_limit: None,
+            init_checkpoint: None,
         }
     }
 }
@@ -490,6 +509,13 @@ impl TrainConfig {
         if let Some(k) = self.test_limit {
             // The retrieval metrics rank 10 neighbours besides the query.
             count("test-limit", k, 11)?;
+        }
+        if let (Some(dir), false) = (&self.init_checkpoint, self.model_method() == Method::Pfe) {
+            return Err(TrainError::config(
+                "init-checkpoint",
+                dir.display(),
+                "only --method pfe starts from a deterministic checkpoint",
+            ));
         }
         Ok(())
     }

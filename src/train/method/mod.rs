@@ -21,7 +21,10 @@
 //! * [`lam_posthoc`] — deterministic θ*, then the training-set GGN diagonal ([`laplace`]);
 //! * [`lam_online`] — chapter 04's Monte Carlo EM on the last layer;
 //! * [`mc_dropout`] — dropout p in the backbone, on at test time;
-//! * [`ensemble`] — independently seeded members of any one of them.
+//! * [`ensemble`] — independently seeded members of any one of them;
+//! * [`btl_gaussian`], [`btl_vmf`] — the Bayesian triplet loss with Gaussian or vMF embeddings
+//!   (shared parts in [`btl`], [`triplet_loss`], [`triplet_mining`], [`variance_head`]);
+//! * [`pfe`] — a frozen deterministic model and a σ² head trained by the mutual likelihood score.
 //!
 //! A new method (BTL with μ/σ² heads, HIB, PFE, probabilistic ProxyNCA++) is a new file here
 //! implementing [`Method`], a variant of [`crate::train::config::Method`] and an arm of
@@ -29,12 +32,19 @@
 //! [`Method::state`], and its closed-form predictive in [`Prediction::Distribution`], which
 //! [`crate::train::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
 
+pub mod btl;
+pub mod btl_gaussian;
+pub mod btl_vmf;
 pub mod deterministic;
 pub mod ensemble;
 pub mod lam_online;
 pub mod lam_posthoc;
 pub mod laplace;
 pub mod mc_dropout;
+pub mod pfe;
+pub mod triplet_loss;
+pub mod triplet_mining;
+pub mod variance_head;
 
 use super::config::{Method as MethodKind, TrainConfig};
 use super::data::ImageSet;
@@ -223,6 +233,17 @@ pub trait Method: std::fmt::Debug {
     /// Non-finite or collapsed quantities (naming the step and tensor), GGN errors.
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step>;
 
+    /// Called once before the first step of a fresh run (not on resume, not when a checkpoint
+    /// is loaded for evaluation): PFE loads its frozen deterministic weights here (default:
+    /// nothing).
+    ///
+    /// # Errors
+    ///
+    /// Those of the initialisation (a missing or unsuitable checkpoint).
+    fn initialise(&mut self) -> TrainResult<()> {
+        Ok(())
+    }
+
     /// A pass over the training set after the last epoch (default: nothing).
     ///
     /// # Errors
@@ -292,5 +313,8 @@ pub fn build(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Box
                 "an ensemble is a set of members, each built from its member configuration",
             ))
         }
+        MethodKind::BtlGaussian => Box::new(btl_gaussian::BtlGaussian::new(config, device, seed)),
+        MethodKind::BtlVmf => Box::new(btl_vmf::BtlVmf::new(config, device, seed)),
+        MethodKind::Pfe => Box::new(pfe::Pfe::new(config, device, seed)),
     })
 }
