@@ -23,7 +23,7 @@ use probdml::train::config::{DatasetChoice, Method, TrainConfig};
 use probdml::train::json;
 use probdml::train::method::pfe::{mls_loss, mutual_likelihood_score};
 use probdml::train::method::triplet_loss::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
-use probdml::train::method::triplet_mining::MinedTriplets;
+use probdml::train::method::triplet_mining::{MinedTriplets, Negatives};
 use probdml::train::run;
 use probdml::train::trainer::TrainingState;
 use probdml::train::TrainError;
@@ -532,7 +532,7 @@ fn mutual_likelihood_score_and_gradient_equal_pfe_eq_3() {
 }
 
 #[test]
-fn the_miner_returns_valid_hardest_negative_triplets() {
+fn the_miner_returns_valid_triplets_with_hardest_or_random_negatives() {
     let _guard = serial();
     tch::manual_seed(1);
     let mut rng = rand::rngs::StdRng::seed_from_u64(10);
@@ -541,7 +541,13 @@ fn the_miner_returns_valid_hardest_negative_triplets() {
         let labels: Vec<i64> = (0..b).map(|_| rng.random_range(0..4)).collect();
         let z: Vec<f64> = (0..b * 3).map(|_| rng.random_range(-1.0..1.0)).collect();
         let zt = Tensor::from_slice(&z).view([b as i64, 3]);
-        let mined = MinedTriplets::mine(&zt, &Tensor::from_slice(&labels), 5);
+        let hardest = rng.random_bool(0.5);
+        let choice = if hardest {
+            Negatives::Hardest
+        } else {
+            Negatives::Random
+        };
+        let mined = MinedTriplets::mine(&zt, &Tensor::from_slice(&labels), 5, choice);
         let (a, p, n) = (
             Vec::<i64>::try_from(&mined.anchor).unwrap(),
             Vec::<i64>::try_from(&mined.positive).unwrap(),
@@ -562,11 +568,18 @@ fn the_miner_returns_valid_hardest_negative_triplets() {
         for t in 0..a.len() {
             let (ai, pi, ni) = (a[t] as usize, p[t] as usize, n[t] as usize);
             assert!(ai != pi && labels[ai] == labels[pi] && labels[ai] != labels[ni]);
-            // No negative outside the chosen ones is closer than the farthest chosen one.
             let chosen: Vec<usize> = (0..a.len())
                 .filter(|&s| a[s] as usize == ai)
                 .map(|s| n[s] as usize)
                 .collect();
+            let mut distinct = chosen.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(distinct.len(), k, "the negatives of an anchor are distinct");
+            if !hardest {
+                continue;
+            }
+            // No negative outside the chosen ones is closer than the farthest chosen one.
             let worst = chosen.iter().map(|&j| d2(ai, j)).fold(0.0, f64::max);
             for j in (0..b).filter(|&j| labels[j] != labels[ai] && !chosen.contains(&j)) {
                 assert!(d2(ai, j) >= worst - 1e-12);
@@ -734,4 +747,52 @@ fn pfe_learns_sigma_on_a_frozen_deterministic_model() {
     let det_metrics: probdml::train::evaluate::Metrics =
         json::read_json(&out.join(run::PFE_DETERMINISTIC).join("metrics.json")).unwrap();
     assert_eq!(det_metrics.map_at_1, map1);
+}
+
+/// A σ² head that turns non-finite stops the step with `NonFinite` naming the head and the
+/// step (never a panic, never a silent NaN loss).
+#[test]
+fn a_non_finite_variance_head_stops_the_step_naming_it() {
+    use probdml::train::method::{self, Batch, Position};
+    let _guard = serial();
+    let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
+    let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
+    let at = Position {
+        epoch: 2,
+        step: 7,
+        global_step: 19,
+    };
+    for kind in [Method::BtlGaussian, Method::BtlVmf, Method::Pfe] {
+        let config = TrainConfig {
+            method: kind,
+            ..small(kind)
+        };
+        let mut m = method::build(&config, Device::Cpu, 1).unwrap();
+        for (name, mut t) in m.var_store().variables() {
+            if name.starts_with("head_var.fc2.bias") {
+                tch::no_grad(|| t.fill_(f64::NAN));
+            }
+        }
+        let step = m.step(&Batch {
+            images: &images,
+            labels: &labels,
+            at,
+        });
+        match step {
+            Err(TrainError::NonFinite {
+                tensor,
+                epoch,
+                step,
+                ..
+            }) => {
+                assert!(
+                    tensor.contains("head_var"),
+                    "{}: names {tensor}",
+                    kind.name()
+                );
+                assert_eq!((epoch, step), (2, 7));
+            }
+            other => panic!("{}: expected NonFinite, got {other:?}", kind.name()),
+        }
+    }
 }

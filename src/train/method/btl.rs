@@ -14,13 +14,16 @@ use super::super::model::{features_no_grad, normalise, FEATURES};
 use super::super::trainer::{check_collapse, check_finite};
 use super::laplace::EVAL_CHUNK;
 use super::triplet_loss::TripletBatch;
-use super::triplet_mining::{MinedTriplets, NEGATIVES_PER_ANCHOR};
+use super::triplet_mining::{MinedTriplets, Negatives, NEGATIVES_PER_ANCHOR};
 use super::variance_head::{softplus_variance, VarianceHead};
 use super::{Batch, Network};
 use tch::{Device, Kind, Tensor};
 
 /// The triplet margin m of the BTL methods (module docs).
 pub const BTL_MARGIN: f64 = 0.0;
+
+/// How the BTL methods choose the negatives of an anchor (see [`super::triplet_mining`]).
+pub const BTL_NEGATIVES: Negatives = Negatives::Random;
 
 /// Backbone, μ head and the isotropic σ² head (`head_var.*`).
 #[derive(Debug)]
@@ -66,7 +69,12 @@ impl BtlNet {
         let var = softplus_variance(&self.var_head.forward(&f, true));
         check_finite(&var, "σ² (head_var)", batch.at)?;
         let unit = normalise(&y);
-        let triplets = MinedTriplets::mine(&unit.detach(), batch.labels, NEGATIVES_PER_ANCHOR);
+        let triplets = MinedTriplets::mine(
+            &unit.detach(),
+            batch.labels,
+            NEGATIVES_PER_ANCHOR,
+            BTL_NEGATIVES,
+        );
         Ok(BtlForward {
             unit,
             var,
