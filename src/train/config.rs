@@ -153,8 +153,7 @@ pub enum Schedule {
     #[default]
     Short,
     /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, PFE, BTL (both
-    /// priors), 20 epochs,
-    /// 5 seeds.
+    /// priors), 20 epochs, 5 seeds.
     Paper,
 }
 
