@@ -84,11 +84,11 @@ impl BtlNet {
 
     /// Unit mean directions (N × D) and σ² (N × 1, **f64**) of `images`, without a graph.
     ///
-    /// σ² is formed in f64 from the head's raw output: a confident model drives softplus(x)
-    /// far below the floor 10⁻⁶, where f32's `softplus(x) + 10⁻⁶` rounds to exactly 10⁻⁶ for
-    /// every image (measured: a synthetic run whose ID and OOD scores all tied, AUROC 0.500),
-    /// while f64 keeps them apart down to softplus(x) ≈ 10⁻²².
-
+    /// σ² is formed in f64 from the head's raw output: where softplus(x) falls far below the
+    /// floor 10⁻⁶, f32's `softplus(x) + 10⁻⁶` rounds to exactly 10⁻⁶ and ties the scores of
+    /// different images, f64 keeps them apart down to softplus(x) ≈ 10⁻²². (It does not rescue
+    /// a head that collapsed further: with uniform negatives, see [`super::triplet_mining`],
+    /// every score tied in f64 too.)
     pub fn predict_parts(&self, images: &Tensor, device: Device) -> (Tensor, Tensor) {
         tch::no_grad(|| {
             let f = features_no_grad(
