@@ -33,7 +33,8 @@ struct PfeNorm {
     beta: Tensor,
 }
 
-/// features → linear → [BN] → ReLU → linear → [BN with shared γ, β] → raw output.
+/// features → linear → (BN) → ReLU → linear → (BN with shared γ, β) → raw output; the BN layers
+/// only in the PFE head.
 #[derive(Debug)]
 pub struct VarianceHead {
     fc1: nn::Linear,
