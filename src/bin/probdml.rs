@@ -157,6 +157,9 @@ struct TrainArgs {
     /// Use only the first N test and OOD images.
     #[arg(long)]
     test_limit: Option<usize>,
+    /// PFE: the deterministic checkpoint to freeze (default: train one into <out>/deterministic).
+    #[arg(long)]
+    init_checkpoint: Option<PathBuf>,
     /// Output folder (checkpoint, metrics.json, plots/).
     #[arg(long)]
     out: PathBuf,
@@ -192,7 +195,7 @@ struct ReproduceArgs {
     /// Shorthand for --schedule paper.
     #[arg(long)]
     paper: bool,
-    /// short: LAM online, 5 epochs, 1 seed; paper: 4 methods, 20 epochs, 5 seeds.
+    /// short: LAM online, 5 epochs, 1 seed; paper: 7 methods, 20 epochs, 5 seeds.
     #[arg(long, value_enum)]
     schedule: Option<Schedule>,
     /// Epochs (default: from the schedule).
@@ -265,6 +268,7 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
         test_limit: a.test_limit,
         hib: a.hib.clone(),
         proxy: a.proxy.clone(),
+        init_checkpoint: a.init_checkpoint.clone(),
         ..TrainConfig::default()
     };
     config.validate()?;
@@ -288,6 +292,9 @@ fn paper_key(method: Method) -> Option<PaperMethod> {
         Method::Hib => Some(PaperMethod::Hib),
         // Our extra row: the nivMF paper has no number on this benchmark.
         Method::ProxyNca => None,
+        Method::Pfe => Some(PaperMethod::Pfe),
+        // LAM Table 2 has no BTL row (the BTL paper reports CUB, Cars, MSLS, not this benchmark).
+        Method::BtlGaussian | Method::BtlVmf => None,
     }
 }
 
@@ -357,6 +364,9 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
             Method::McDropout,
             Method::LamPosthoc,
             Method::LamOnline,
+            Method::Pfe,
+            Method::BtlGaussian,
+            Method::BtlVmf,
         ],
         None => vec![Method::LamOnline],
     };
@@ -415,6 +425,21 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
                     device,
                     OutPolicy::Overwrite,
                 )?
+            } else if method == Method::Pfe {
+                // PFE freezes the same deterministic model: train (or resume) it once for both.
+                let det = TrainConfig {
+                    method: Method::Deterministic,
+                    ..config.clone()
+                };
+                let det_out = a
+                    .out
+                    .join(format!("{}-seed{seed}", Method::Deterministic.name()));
+                run::train_and_evaluate(&det, &data, &det_out, true, device)?;
+                let pfe = TrainConfig {
+                    init_checkpoint: Some(det_out),
+                    ..config.clone()
+                };
+                run::train_and_evaluate(&pfe, &data, &out, true, device)?
             } else {
                 run::train_and_evaluate(&config, &data, &out, true, device)?
             };

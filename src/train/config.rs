@@ -25,11 +25,18 @@ pub enum Method {
     Hib,
     /// Probabilistic ProxyNCA++ (chapter 06): nivMF proxies and the EL-nivMF distance.
     ProxyNca,
+    /// Bayesian triplet loss, Gaussian embeddings, prior N(0, I/D) (chapter 05).
+    BtlGaussian,
+    /// Bayesian triplet loss, vMF embeddings, uniform prior on the sphere (chapter 05).
+    BtlVmf,
+    /// Probabilistic face embeddings: a frozen deterministic model and a σ² head trained by
+    /// the mutual likelihood score.
+    Pfe,
 }
 
 impl Method {
     /// Every method, in the order of the paper's table.
-    pub const ALL: [Method; 7] = [
+    pub const ALL: [Method; 10] = [
         Method::Deterministic,
         Method::McDropout,
         Method::LamPosthoc,
@@ -37,6 +44,9 @@ impl Method {
         Method::Ensemble,
         Method::Hib,
         Method::ProxyNca,
+        Method::BtlGaussian,
+        Method::BtlVmf,
+        Method::Pfe,
     ];
 
     /// The command-line spelling.
@@ -49,6 +59,9 @@ impl Method {
             Method::Ensemble => "ensemble",
             Method::Hib => "hib",
             Method::ProxyNca => "proxy-nca",
+            Method::BtlGaussian => "btl-gaussian",
+            Method::BtlVmf => "btl-vmf",
+            Method::Pfe => "pfe",
         }
     }
 
@@ -66,7 +79,7 @@ impl Method {
                     "method",
                     s,
                     "one of deterministic, lam-posthoc, lam-online, mc-dropout, ensemble, hib, \
-                     proxy-nca",
+                     proxy-nca, btl-gaussian, btl-vmf, pfe",
                 )
             })
     }
@@ -155,8 +168,8 @@ pub enum Schedule {
     /// The main command: LAM online, 5 epochs, 1 seed.
     #[default]
     Short,
-    /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, 20 epochs,
-    /// 5 seeds.
+    /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, PFE, BTL (both
+    /// priors), 20 epochs, 5 seeds.
     Paper,
 }
 
@@ -316,6 +329,10 @@ pub struct TrainConfig {
     /// ProxyNCA++'s options (`method = proxy-nca` only).
     #[serde(default)]
     pub proxy: ProxyOptions,
+    /// The deterministic checkpoint whose backbone and μ head PFE freezes (`method = pfe`
+    /// only; `probdml train` trains one into `<out>/deterministic` when it is not given).
+    #[serde(default)]
+    pub init_checkpoint: Option<std::path::PathBuf>,
 }
 
 impl Default for TrainConfig {
@@ -346,6 +363,7 @@ impl Default for TrainConfig {
             test_limit: None,
             hib: HibOptions::default(),
             proxy: ProxyOptions::default(),
+            init_checkpoint: None,
         }
     }
 }
@@ -517,6 +535,13 @@ impl TrainConfig {
         }
         self.hib.validate()?;
         self.proxy.validate()?;
+        if let (Some(dir), false) = (&self.init_checkpoint, self.model_method() == Method::Pfe) {
+            return Err(TrainError::config(
+                "init-checkpoint",
+                dir.display(),
+                "only --method pfe starts from a deterministic checkpoint",
+            ));
+        }
         Ok(())
     }
 

@@ -23,7 +23,7 @@ pub enum PaperMethod {
     Deterministic,
     /// Deep ensemble (the paper reports a single run).
     Ensemble,
-    /// Probabilistic face embeddings (not trained by this project).
+    /// Probabilistic face embeddings (`method::pfe`).
     Pfe,
     /// Hedged instance embedding.
     Hib,

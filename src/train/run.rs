@@ -110,6 +110,10 @@ pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> 
     })
 }
 
+/// The subfolder of a PFE run where `train_and_evaluate` trains the deterministic model PFE
+/// freezes, when the configuration names none.
+pub const PFE_DETERMINISTIC: &str = "deterministic";
+
 /// Timing of a run, for the epoch-time comparisons of the closing notes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunTiming {
@@ -249,6 +253,24 @@ pub fn train_and_evaluate(
     device: Device,
 ) -> TrainResult<RunSummary> {
     config.validate()?;
+    let with_backbone;
+    let config = match (config.model_method(), &config.init_checkpoint) {
+        (Method::Pfe, None) => {
+            // PFE freezes a deterministic model: train (or resume) one beside the run first.
+            let det_out = out_dir.join(PFE_DETERMINISTIC);
+            let det = TrainConfig {
+                method: Method::Deterministic,
+                ..config.clone()
+            };
+            train_and_evaluate(&det, data_dir, &det_out, true, device)?;
+            with_backbone = TrainConfig {
+                init_checkpoint: Some(det_out),
+                ..config.clone()
+            };
+            &with_backbone
+        }
+        _ => config,
+    };
     prepare_out(
         out_dir,
         if resume {

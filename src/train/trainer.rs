@@ -353,12 +353,17 @@ pub fn train_member(
     let mut opt = RmsProp::new(m.var_store(), config.learning_rate);
     let mut history = Vec::new();
     let mut start_epoch = 0;
+    let mut resumed = false;
     if let (true, Some(dir)) = (resume, dir) {
         if let Some(state) = resume_member(dir, config, m.as_mut(), &mut opt)? {
             tracing::info!(dir = %dir.display(), epochs_done = state.epochs_done, "resuming");
             start_epoch = state.epochs_done;
             history = state.history;
+            resumed = true;
         }
+    }
+    if !resumed {
+        m.initialise()?;
     }
     let n = train.len() as usize;
     let batch = config.batch_size.min(n);

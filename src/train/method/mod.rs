@@ -24,6 +24,9 @@
 //! * [`ensemble`] — independently seeded members of any one of them;
 //! * [`hib`] — hedged instance embeddings: μ and σ² heads, the VIB loss, self-mismatch η;
 //! * [`proxy_nca`] — probabilistic ProxyNCA++: nivMF proxies, EL-nivMF (or Cos, EL-vMF).
+//! * [`btl_gaussian`], [`btl_vmf`] — the Bayesian triplet loss with Gaussian or vMF embeddings
+//!   (shared parts in [`btl`], [`triplet_loss`], [`triplet_mining`], [`variance_head`]);
+//! * [`pfe`] — a frozen deterministic model and a σ² head trained by the mutual likelihood score.
 //!
 //! A new method (BTL with μ/σ² heads, HIB, PFE, probabilistic ProxyNCA++) is a new file here
 //! implementing [`Method`], a variant of [`crate::train::config::Method`] and an arm of
@@ -31,6 +34,9 @@
 //! [`Method::state`], and its closed-form predictive in [`Prediction::Distribution`], which
 //! [`crate::train::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
 
+pub mod btl;
+pub mod btl_gaussian;
+pub mod btl_vmf;
 pub mod deterministic;
 pub mod ensemble;
 pub mod hib;
@@ -38,7 +44,11 @@ pub mod lam_online;
 pub mod lam_posthoc;
 pub mod laplace;
 pub mod mc_dropout;
+pub mod pfe;
 pub mod proxy_nca;
+pub mod triplet_loss;
+pub mod triplet_mining;
+pub mod variance_head;
 pub mod vmf_normaliser;
 
 use super::config::{Method as MethodKind, TrainConfig};
@@ -228,6 +238,17 @@ pub trait Method: std::fmt::Debug {
     /// Non-finite or collapsed quantities (naming the step and tensor), GGN errors.
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step>;
 
+    /// Called once before the first step of a fresh run (not on resume, not when a checkpoint
+    /// is loaded for evaluation): PFE loads its frozen deterministic weights here (default:
+    /// nothing).
+    ///
+    /// # Errors
+    ///
+    /// Those of the initialisation (a missing or unsuitable checkpoint).
+    fn initialise(&mut self) -> TrainResult<()> {
+        Ok(())
+    }
+
     /// A pass over the training set after the last epoch (default: nothing).
     ///
     /// # Errors
@@ -299,5 +320,8 @@ pub fn build(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Box
                 "an ensemble is a set of members, each built from its member configuration",
             ))
         }
+        MethodKind::BtlGaussian => Box::new(btl_gaussian::BtlGaussian::new(config, device, seed)),
+        MethodKind::BtlVmf => Box::new(btl_vmf::BtlVmf::new(config, device, seed)),
+        MethodKind::Pfe => Box::new(pfe::Pfe::new(config, device, seed)),
     })
 }
