@@ -34,6 +34,7 @@ pub mod error;
 pub mod evaluate;
 pub mod json;
 pub mod plots;
+pub mod protocol;
 pub mod report;
 pub mod seeds;
 
