@@ -137,16 +137,27 @@ pub fn predict(
     });
     let samples = Tensor::f_stack(&per_sample, 1)?;
     Ok(match score {
-        Score::StdSum => tch::no_grad(|| Prediction::Distribution {
-            mean: normalise(&samples.mean_dim(1i64, false, samples.kind())),
-            // torch.std: Bessel-corrected; summed over the D dimensions (reference ood.py).
-            uncertainty: samples.std_dim(1i64, true, false).sum_dim_intlist(
-                1i64,
-                false,
-                samples.kind(),
-            ),
-            samples: Some(samples.shallow_clone()),
-        }),
+        Score::StdSum => std_sum_prediction(samples),
         _ => Prediction::Samples(samples),
+    })
+}
+
+/// The reference's summary of S unit samples per input (N × S × D): the normalised sample mean
+/// as the mean direction and Σ_d std_d as the uncertainty, with std_d the Bessel-corrected
+/// sample standard deviation of dimension d (`torch.std`, reference `ood.py`:
+/// `id_sigma.sum(axis=1)`); the samples are kept for the ECE.
+///
+/// # Formula
+///
+/// $$ u_i = \sum_{d=1}^D \sqrt{\tfrac{1}{S-1}\sum_{s=1}^S (z_{isd} - \bar z_{id})^2} $$
+pub fn std_sum_prediction(samples: Tensor) -> Prediction {
+    tch::no_grad(|| Prediction::Distribution {
+        mean: normalise(&samples.mean_dim(1i64, false, samples.kind())),
+        uncertainty: samples.std_dim(1i64, true, false).sum_dim_intlist(
+            1i64,
+            false,
+            samples.kind(),
+        ),
+        samples: Some(samples.shallow_clone()),
     })
 }
