@@ -350,7 +350,52 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("hessian_diagonal"), "{err}");
-    for d in [det, reference, zero, norm, marglik] {
+
+    // The experiment script assembles the table from the same checkpoint (rows already done
+    // are reused) and a tiny online run.
+    let online = scratch("online");
+    run::train_and_evaluate(
+        &synthetic(Method::LamOnline, Protocol::Ours),
+        Path::new("unused"),
+        &online,
+        false,
+        Device::Cpu,
+    )
+    .unwrap();
+    let exp = scratch("experiment");
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/experiments/lam-posthoc-ood.sh");
+    let output = std::process::Command::new("bash")
+        .arg(&script)
+        .args([&det, &online, &exp])
+        .env("PROBDML", env!("CARGO_BIN_EXE_probdml"))
+        .env("POSTHOC_FLAGS", "--threads 1")
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{table}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for row in [
+        "post-hoc, our protocol",
+        "post-hoc, reference protocol",
+        "post-hoc, H ≡ 0",
+        "‖x‖ alone",
+        "post-hoc, marglik prior",
+        "online, our protocol",
+    ] {
+        let line = table
+            .lines()
+            .find(|l| l.contains(row))
+            .unwrap_or_else(|| panic!("{row} missing:\n{table}"));
+        // AUROC is a number in [0, 1] on every row.
+        let auroc: f64 = line.split('|').nth(2).unwrap().trim().parse().unwrap();
+        assert!((0.0..=1.0).contains(&auroc), "{line}");
+    }
+    assert!(table.contains("marglik: {\"prior_precision\""), "{table}");
+    for d in [det, reference, zero, norm, marglik, online, exp] {
         let _ = std::fs::remove_dir_all(d);
     }
 }
