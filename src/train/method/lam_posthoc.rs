@@ -6,6 +6,11 @@
 //! "full" clamps the summed diagonal at 0 by definition; "fixed" can also sum to a negative
 //! entry (the negatives' blocks enter with t < 0), and a precision below the prior's would not
 //! be a Gaussian at all, so the summed H is clamped at 0 for every approximation.
+//!
+//! The protocol ([`crate::train::protocol`]) chooses the order of the pass (file order, or the
+//! reference's shuffled loader) and the mining (pairs, or the reference's triplets);
+//! [`posthoc_precision_with`] adds the variants of issue 12: H ≡ 0 (the isotropic posterior) and
+//! the prior precision that maximises the last layer's Laplace evidence.
 
 use super::super::config::TrainConfig;
 use super::super::error::TrainResult;
