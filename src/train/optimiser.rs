@@ -4,8 +4,9 @@
 //! libtorch's own optimiser (what `tch::nn::RmsProp` wraps) keeps its running averages inside
 //! C++ where `tch` cannot read them: a resumed run restarted them at zero and never equalled an
 //! uninterrupted one. This is the same algorithm with the same defaults (α = 0.99, ε = 1e-8,
-//! no momentum, weight decay 0 unless [`RmsProp::weight_decay`] is set, not centred; PyTorch `torch/csrc/api/src/optim/rmsprop.cpp`),
-//! written with the same tensor operations in the same order:
+//! no momentum, weight decay 0 unless [`RmsProp::weight_decay`] is set, not centred; PyTorch
+//! `torch/csrc/api/src/optim/rmsprop.cpp`), written with the same tensor operations in the
+//! same order:
 //!
 //! v ← α v + (1 − α) g ⊙ g,   θ ← θ − lr · g ⊘ (√v + ε),
 //!
