@@ -41,11 +41,12 @@ row() { # name, flags...
         || { echo "error: row $name failed, see $out/$name.log" >&2; tail -5 "$out/$name.log" >&2; exit 1; }
 }
 
-row posthoc-ours
-row posthoc-reference --protocol reference
+# The rows without a Hessian pass first (they take an evaluation only).
 row posthoc-h0 --protocol reference --hessian zero
 row feature-norm --hessian zero --score feature-norm
+row posthoc-reference --protocol reference
 row posthoc-marglik --prior-precision marglik
+row posthoc-ours
 
 # The table: one line per row, "—" where a metric does not exist (ECE needs samples).
 fmt='def f: if . == null then "—" else (. * 1000 | round / 1000 | tostring) end;'
