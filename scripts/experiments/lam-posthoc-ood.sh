@@ -16,7 +16,8 @@
 #   online-ours / online-reference   the metrics.json of the given training runs
 #
 # Environment: PROBDML (default target/release/probdml), extra flags for every posthoc run in
-# POSTHOC_FLAGS (e.g. "--threads 2", or "--data /path" for another data folder).
+# POSTHOC_FLAGS (e.g. "--threads 2", or "--data /path" for another data folder), rows not to
+# compute in SKIP_ROWS (e.g. "posthoc-ours": the table then says the row has no metrics.json).
 set -euo pipefail
 if [[ $# -lt 3 || $# -gt 4 ]]; then
     echo "usage: $0 <det-checkpoint> <online-ours-run> <out> [online-reference-run]" >&2
@@ -32,6 +33,10 @@ mkdir -p "$out"
 
 row() { # name, flags...
     local name="$1"; shift
+    if [[ " ${SKIP_ROWS:-} " == *" $name "* ]]; then
+        echo "== $name: skipped (SKIP_ROWS)" >&2
+        return
+    fi
     if [[ -f "$out/$name/metrics.json" ]]; then
         echo "== $name: already done ($out/$name)" >&2
         return
