@@ -305,6 +305,15 @@ fn paper_key(method: Method) -> Option<PaperMethod> {
 }
 
 fn label(config: &TrainConfig) -> String {
+    // Rows of another protocol than ours say so (our rows keep the README's labels).
+    let protocol = match config.protocol {
+        Protocol::Ours => String::new(),
+        p => format!(" [{} protocol]", p.name()),
+    };
+    format!("{}{protocol}", method_label(config))
+}
+
+fn method_label(config: &TrainConfig) -> String {
     let split = probdml::train::config::split_name(config.split);
     let approximation = probdml::train::config::approximation_name(config.approximation);
     match config.method {
