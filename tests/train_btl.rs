@@ -777,6 +777,7 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
             images: &images,
             labels: &labels,
             at,
+            train_size: images.size()[0],
         });
         match step {
             Err(TrainError::NonFinite {

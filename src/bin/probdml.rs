@@ -20,6 +20,8 @@ use probdml::train::config::{
 use probdml::train::data::default_data_dir;
 use probdml::train::evaluate::{mean_std, Metrics, MetricsSummary};
 use probdml::train::json;
+use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
+use probdml::train::protocol::Score;
 use probdml::train::report::{format_table, PaperMethod, TableRow};
 use probdml::train::run::{
     self, prepare_out, select_device, OutPolicy, PosthocOptions, RunSummary,
@@ -71,17 +73,37 @@ struct PosthocArgs {
     /// Replace a run already in --out.
     #[arg(long)]
     force: bool,
-    /// Prior precision of the last-layer weights (default: the fan-in F, see TrainConfig).
-    #[arg(long)]
-    prior_precision: Option<f64>,
+    /// Prior precision of the last-layer weights: a number, or `marglik` to maximise the
+    /// last layer's Laplace evidence (default: the protocol's, else the checkpoint's).
+    #[arg(long, value_parser = parse_prior)]
+    prior_precision: Option<PriorChoice>,
     /// Tempering β of the Hessian.
     #[arg(long, default_value_t = 1.0)]
     tempering: f64,
     /// Training protocol.
     #[arg(long, value_enum, default_value = "ours")]
     protocol: Protocol,
+    /// The curvature: the GGN over the training set, or zero (the posterior is the prior).
+    #[arg(long, value_enum, default_value = "ggn")]
+    hessian: PosthocHessian,
+    /// The uncertainty score (default: the protocol's).
+    #[arg(long, value_enum)]
+    score: Option<Score>,
     #[command(flatten)]
     common: Common,
+}
+
+/// `--prior-precision`: a positive number or `marglik`.
+fn parse_prior(s: &str) -> Result<PriorChoice, String> {
+    if s == "marglik" {
+        return Ok(PriorChoice::Marglik);
+    }
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(PriorChoice::Fixed(v)),
+        _ => Err(format!(
+            "`{s}` is neither `marglik` nor a finite number > 0"
+        )),
+    }
 }
 
 #[derive(Args, Clone)]
@@ -133,12 +155,12 @@ struct TrainArgs {
     /// Seed of every random draw.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Learning rate (RMSprop).
+    /// Learning rate (RMSprop; the reference protocol multiplies it by the batch size).
     #[arg(long, default_value_t = 1e-3)]
     lr: f64,
-    /// Weight samples per test image.
-    #[arg(long, default_value_t = 16)]
-    eval_samples: usize,
+    /// Weight samples per test image (default: the protocol's, 16 for ours, 100 for reference).
+    #[arg(long)]
+    eval_samples: Option<usize>,
     /// Weight samples per online-LAM step.
     #[arg(long, default_value_t = 1)]
     train_samples: usize,
@@ -242,25 +264,20 @@ fn setup(common: &Common) -> TrainResult<(tch::Device, PathBuf)> {
 }
 
 fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
-    let config = TrainConfig {
+    let base = TrainConfig {
         method: a.method,
         member_method: a.member_method,
         ensemble_size: a.ensemble_size,
         split: a.split,
         approximation: a.approximation,
         dataset: a.dataset,
-        protocol: a.protocol,
         latent_dim: a.latent_dim,
         epochs: a.epochs,
         batch_size: a
             .batch
             .unwrap_or(TrainConfig::reference_batch_size(a.method)),
         learning_rate: a.lr,
-        eval_samples: a.eval_samples,
         train_samples: a.train_samples,
-        prior_precision: a
-            .prior_precision
-            .unwrap_or(TrainConfig::default().prior_precision),
         tempering: a.tempering,
         dropout: a.dropout,
         seed: a.seed,
@@ -270,6 +287,13 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
         proxy: a.proxy.clone(),
         init_checkpoint: a.init_checkpoint.clone(),
         ..TrainConfig::default()
+    }
+    .with_protocol(a.protocol);
+    // Explicit flags win over the protocol's choices.
+    let config = TrainConfig {
+        eval_samples: a.eval_samples.unwrap_or(base.eval_samples),
+        prior_precision: a.prior_precision.unwrap_or(base.prior_precision),
+        ..base
     };
     config.validate()?;
     Ok(config)
@@ -299,6 +323,15 @@ fn paper_key(method: Method) -> Option<PaperMethod> {
 }
 
 fn label(config: &TrainConfig) -> String {
+    // Rows of another protocol than ours say so (our rows keep the README's labels).
+    let protocol = match config.protocol {
+        Protocol::Ours => String::new(),
+        p => format!(" [{} protocol]", p.name()),
+    };
+    format!("{}{protocol}", method_label(config))
+}
+
+fn method_label(config: &TrainConfig) -> String {
     let split = probdml::train::config::split_name(config.split);
     let approximation = probdml::train::config::approximation_name(config.approximation);
     match config.method {
@@ -371,17 +404,19 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
         None => vec![Method::LamOnline],
     };
     // Validate every configuration and the output folder before the first step.
-    let config_of = |method: Method, seed: u64| TrainConfig {
-        method,
-        dataset: a.dataset,
-        protocol: a.protocol,
-        latent_dim: a.latent_dim,
-        epochs,
-        batch_size: TrainConfig::reference_batch_size(method),
-        seed,
-        train_limit: a.train_limit,
-        test_limit: a.test_limit,
-        ..TrainConfig::default()
+    let config_of = |method: Method, seed: u64| {
+        TrainConfig {
+            method,
+            dataset: a.dataset,
+            latent_dim: a.latent_dim,
+            epochs,
+            batch_size: TrainConfig::reference_batch_size(method),
+            seed,
+            train_limit: a.train_limit,
+            test_limit: a.test_limit,
+            ..TrainConfig::default()
+        }
+        .with_protocol(a.protocol)
     };
     for &method in &methods {
         config_of(method, 0).validate()?;
@@ -417,9 +452,11 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
                     &PosthocOptions {
                         split: config.split,
                         approximation: config.approximation,
-                        prior_precision: Some(config.prior_precision),
+                        prior: Some(PriorChoice::Fixed(config.prior_precision)),
                         tempering: config.tempering,
                         protocol: config.protocol,
+                        hessian: PosthocHessian::Ggn,
+                        score: None,
                     },
                     &data,
                     device,
@@ -515,9 +552,11 @@ fn real_main() -> TrainResult<()> {
                 &PosthocOptions {
                     split: a.split,
                     approximation: a.approximation,
-                    prior_precision: a.prior_precision,
+                    prior: a.prior_precision,
                     tempering: a.tempering,
                     protocol: a.protocol,
+                    hessian: a.hessian,
+                    score: a.score,
                 },
                 &data,
                 device,

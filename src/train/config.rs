@@ -158,6 +158,8 @@ pub enum Protocol {
     /// Chapter 09 (the README's numbers).
     #[default]
     Ours,
+    /// The LAM reference code's (issue 12; [`crate::train::protocol`] lists every difference).
+    Reference,
 }
 
 /// The schedule of `probdml reproduce`.
@@ -317,6 +319,10 @@ pub struct TrainConfig {
     /// The protocol (see [`Protocol`]).
     #[serde(default)]
     pub protocol: Protocol,
+    /// The uncertainty score of sampled predictions when it differs from the protocol's
+    /// (`probdml posthoc --score`; None: the protocol's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<super::protocol::Score>,
     /// Seed of every random draw (weights init, batches, weight samples).
     pub seed: u64,
     /// Use at most this many training images (None: all).
@@ -358,6 +364,7 @@ impl Default for TrainConfig {
             ensemble_size: 5,
             member_method: Method::Deterministic,
             protocol: Protocol::Ours,
+            score: None,
             seed: 0,
             train_limit: None,
             test_limit: None,
@@ -404,6 +411,16 @@ impl TrainConfig {
             Method::LamOnline => 64,
             _ => 256,
         }
+    }
+
+    /// The protocol's settings ([`Protocol::settings`]).
+    pub fn settings(&self) -> super::protocol::ProtocolSettings {
+        self.protocol.settings()
+    }
+
+    /// The uncertainty score of sampled predictions: the override, else the protocol's.
+    pub fn score(&self) -> super::protocol::Score {
+        self.score.unwrap_or(self.settings().score)
     }
 
     /// Checks every field against its rule.

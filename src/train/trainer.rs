@@ -351,6 +351,7 @@ pub fn train_member(
 ) -> TrainResult<(Box<dyn Method>, Vec<EpochLog>)> {
     let mut m = method::build(config, device, seed)?;
     let mut opt = RmsProp::new(m.var_store(), config.learning_rate);
+    opt.weight_decay = config.settings().weight_decay;
     let mut history = Vec::new();
     let mut start_epoch = 0;
     let mut resumed = false;
@@ -413,6 +414,7 @@ pub fn train_member(
                 images: &x,
                 labels: &labels,
                 at,
+                train_size: n as i64,
             })?;
             let loss_value = out.loss.double_value(&[]);
             if !loss_value.is_finite() {

@@ -17,12 +17,20 @@
 //! training (0.599 at epoch 3, 0.637 at epoch 13). With memory factor 0.999 the precision is,
 //! in steady state, the sum of the last ~1000 batch Hessians: about one epoch at batch 64,
 //! which is what the post-hoc method sums over once.
+//!
+//! **The reference protocol** ([`crate::train::protocol`]) differs in four data-driven ways:
+//! Λ₀ = N·1 (the training-set size), the Hessian from the triplet miner, each step's Hessian
+//! scaled by N²/(kept triplets) before its ReLU, and the prior precision 1 added only when
+//! sampling, (Λ_t + 1)^{-1/2}, so that a forgotten weight's std tends to 1, not to ∞. (With
+//! S > 1 samples the reference ReLUs the mean of the samples' Hessians, this file the mean of
+//! their ReLUs; the protocol's S is 1, where the two agree.)
 
 use super::super::config::TrainConfig;
 use super::super::error::TrainResult;
 use super::super::ggn_tensor::last_layer_ggn_diagonal_tensor;
-use super::super::mining::{contrastive_loss_form_l, MinedPairs};
+use super::super::mining::{contrastive_loss_form_l, MinedPairs, MinedTriplets};
 use super::super::model::normalise;
+use super::super::protocol::HessianMining;
 use super::super::trainer::{check_collapse, check_finite};
 use super::laplace::{self, LastLayerPrecision};
 use super::{Batch, Method, MethodState, Network, PredictRequest, Prediction, Step};
@@ -71,7 +79,15 @@ impl Method for LamOnline {
         let net = &self.network.net;
         let features = net.backbone.features(batch.images, false);
         let features_const = features.detach();
-        let (std_w, std_b) = self.precision.std();
+        let settings = config.settings();
+        if settings.online.start_at_dataset_size && batch.at.global_step == 1 {
+            // The reference's H₀ = N·1 (`init_hessian(dataset_size)`): N is known from the
+            // first batch on (a resumed run loads its H instead and never starts at step 1).
+            self.precision = LastLayerPrecision::prior(net, batch.train_size as f64);
+        }
+        let (std_w, std_b) = self
+            .precision
+            .std_with_prior(settings.online.prior_at_sampling);
         let s = config.train_samples;
         let max_pairs = config.max_pairs as i64;
         let mut loss: Option<Tensor> = None;
@@ -88,6 +104,15 @@ impl Method for LamOnline {
             let kept = mined.kept();
             pairs += kept.0 + kept.1;
             let l = contrastive_loss_form_l(&z, &mined, config.margin);
+            let kind = features_const.kind();
+            let (hessian_pairs, tuples) = match settings.hessian_mining {
+                HessianMining::Pairs => (mined.hessian_pairs(kind), kept.0 + kept.1),
+                HessianMining::Triplets => {
+                    let t =
+                        MinedTriplets::mine(&z.detach(), batch.labels, config.margin, max_pairs);
+                    (t.hessian_pairs(kind), t.kept())
+                }
+            };
             loss = Some(match loss {
                 Some(acc) => acc + l,
                 None => l,
@@ -97,11 +122,16 @@ impl Method for LamOnline {
                     &w.detach(),
                     &b.detach(),
                     &features_const,
-                    &mined.hessian_pairs(features_const.kind()),
+                    &hessian_pairs,
                     config.split,
                     config.approximation,
                 )
             })?;
+            // The reference scales each step's Hessian by N²/(tuples) before its ReLU.
+            let (dw, db) = match settings.online_hessian_factor(batch.train_size, tuples) {
+                Some(c) => (dw * c, db * c),
+                None => (dw, db),
+            };
             h_w += dw.relu();
             h_b += db.relu();
         }
@@ -124,7 +154,14 @@ impl Method for LamOnline {
     }
 
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        laplace::predict(&self.network.net, Some(&self.precision), images, request)
+        laplace::predict(
+            &self.network.net,
+            Some(&self.precision),
+            self.config.settings().online.prior_at_sampling,
+            self.config.score(),
+            images,
+            request,
+        )
     }
     fn state_file(&self) -> Option<&'static str> {
         Some(laplace::FILE)
@@ -143,6 +180,9 @@ impl Method for LamOnline {
         )]
     }
     fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
-        Some(self.precision.std())
+        Some(
+            self.precision
+                .std_with_prior(self.config.settings().online.prior_at_sampling),
+        )
     }
 }

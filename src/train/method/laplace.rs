@@ -5,6 +5,7 @@
 
 use super::super::error::{TrainError, TrainResult};
 use super::super::model::{features_no_grad, normalise, EmbeddingNet};
+use super::super::protocol::Score;
 use super::{MethodState, PredictRequest, Prediction};
 use std::path::Path;
 use tch::Tensor;
@@ -36,6 +37,19 @@ impl LastLayerPrecision {
     /// Posterior standard deviations (Λ)^{-1/2}.
     pub fn std(&self) -> (Tensor, Tensor) {
         (self.weight.rsqrt(), self.bias.rsqrt())
+    }
+
+    /// Posterior standard deviations (Λ + δ)^{-1/2} when the prior precision δ is added only at
+    /// sampling (the reference's online posterior); δ = 0 is exactly [`Self::std`].
+    pub fn std_with_prior(&self, prior_at_sampling: f64) -> (Tensor, Tensor) {
+        if prior_at_sampling == 0.0 {
+            self.std()
+        } else {
+            (
+                (&self.weight + prior_at_sampling).rsqrt(),
+                (&self.bias + prior_at_sampling).rsqrt(),
+            )
+        }
     }
 
     /// Λ as the checkpoint stores it.
@@ -80,7 +94,12 @@ impl LastLayerPrecision {
     }
 }
 
-/// S last-layer draws from N(θ̂, Λ⁻¹) for every image (N × S × D); zero spread without Λ.
+/// S last-layer draws from N(θ̂, (Λ + δ)⁻¹) for every image (N × S × D), with δ the prior
+/// added at sampling (0 unless the protocol says otherwise); zero spread without Λ. The
+/// `score` decides the prediction's form: the samples themselves ([`Score::Vmf`]: the evaluation
+/// fits a vMF), or a [`Prediction::Distribution`] scored by the sum over dimensions of the
+/// per-dimension sample standard deviation ([`Score::StdSum`], the reference's score), or by the
+/// feature norm ‖x‖ with the mean weights' embedding ([`Score::FeatureNorm`], no samples drawn).
 ///
 /// # Errors
 ///
@@ -88,13 +107,23 @@ impl LastLayerPrecision {
 pub fn predict(
     net: &EmbeddingNet,
     precision: Option<&LastLayerPrecision>,
+    prior_at_sampling: f64,
+    score: Score,
     images: &Tensor,
     request: &PredictRequest,
 ) -> TrainResult<Prediction> {
+    let f =
+        tch::no_grad(|| features_no_grad(&net.backbone, images, EVAL_CHUNK, false, request.device));
+    if score == Score::FeatureNorm {
+        return Ok(tch::no_grad(|| Prediction::Distribution {
+            mean: normalise(&net.head.raw(&f)),
+            uncertainty: f.norm_scalaropt_dim(2.0, [1i64], false),
+            samples: None,
+        }));
+    }
     let per_sample: Vec<Tensor> = tch::no_grad(|| {
-        let f = features_no_grad(&net.backbone, images, EVAL_CHUNK, false, request.device);
         let (std_w, std_b) = match precision {
-            Some(p) => p.std(),
+            Some(p) => p.std_with_prior(prior_at_sampling),
             None => (net.head.weight.zeros_like(), net.head.bias.zeros_like()),
         };
         tch::manual_seed(request.seed as i64);
@@ -106,5 +135,29 @@ pub fn predict(
             })
             .collect()
     });
-    Ok(Prediction::Samples(Tensor::f_stack(&per_sample, 1)?))
+    let samples = Tensor::f_stack(&per_sample, 1)?;
+    Ok(match score {
+        Score::StdSum => std_sum_prediction(samples),
+        _ => Prediction::Samples(samples),
+    })
+}
+
+/// The reference's summary of S unit samples per input (N × S × D): the normalised sample mean
+/// as the mean direction and Σ_d std_d as the uncertainty, with std_d the Bessel-corrected
+/// sample standard deviation of dimension d (`torch.std`, reference `ood.py`:
+/// `id_sigma.sum(axis=1)`); the samples are kept for the ECE.
+///
+/// # Formula
+///
+/// $$ u_i = \sum_{d=1}^D \sqrt{\tfrac{1}{S-1}\sum_{s=1}^S (z_{isd} - \bar z_{id})^2} $$
+pub fn std_sum_prediction(samples: Tensor) -> Prediction {
+    tch::no_grad(|| Prediction::Distribution {
+        mean: normalise(&samples.mean_dim(1i64, false, samples.kind())),
+        uncertainty: samples.std_dim(1i64, true, false).sum_dim_intlist(
+            1i64,
+            false,
+            samples.kind(),
+        ),
+        samples: Some(samples.shallow_clone()),
+    })
 }

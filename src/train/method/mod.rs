@@ -137,6 +137,8 @@ pub struct Batch<'a> {
     pub labels: &'a Tensor,
     /// Where the step is.
     pub at: Position,
+    /// Images in the training set (N, for protocols that scale by it).
+    pub train_size: i64,
 }
 
 /// What one step returns to the loop.
