@@ -86,19 +86,76 @@ fn expansion_sum(family: &[[f64; DEBYE_TERMS + 1]; DEBYE_TERMS], nu: f64, u: f64
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν ≥ 20, x ≥ 0 finite; the order is a double-double so
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
+    match terms_for_order(order.hi) {
+        5 => debye_scaled::<5, false>(order, x),
+        6 => debye_scaled::<6, false>(order, x),
+        8 => debye_scaled::<8, false>(order, x),
+        10 => debye_scaled::<10, false>(order, x),
+        _ => debye_scaled::<DEBYE_TERMS, false>(order, x),
+    }
+}
+
+/// The largest argument [`log_bessel_i_scaled_debye_lanes`] accepts: x² and ν + s stay far
+/// inside the normal range, where the branch-free logarithm applies.
+pub(crate) const DEBYE_LANES_MAX_ARGUMENT: f64 = 1e150;
+
+/// Lanes per call of [`log_bessel_i_scaled_debye_lanes`]: one AVX-512 register of `f64`.
+pub(crate) const DEBYE_LANES: usize = 8;
+
+/// [`log_bessel_i_scaled_debye`] at [`DEBYE_LANES`] arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
+/// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
+/// out (they never fire here) so that the lane loop is straight-line code that the compiler
+/// vectorises (issue 10, item 6: ln C_M for one M and many κ).
+pub(crate) fn log_bessel_i_scaled_debye_lanes(
+    order: DoubleDouble,
+    x: &[f64; DEBYE_LANES],
+    out: &mut [DoubleDouble; DEBYE_LANES],
+) {
+    #[inline(always)]
+    fn lanes<const K: usize>(
+        order: DoubleDouble,
+        x: &[f64; DEBYE_LANES],
+        out: &mut [DoubleDouble; DEBYE_LANES],
+    ) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = debye_scaled::<K, true>(order, v);
+        }
+    }
+    match terms_for_order(order.hi) {
+        5 => lanes::<5>(order, x, out),
+        6 => lanes::<6>(order, x, out),
+        8 => lanes::<8>(order, x, out),
+        10 => lanes::<10>(order, x, out),
+        _ => lanes::<DEBYE_TERMS>(order, x, out),
+    }
+}
+
+/// The expansion with `K` correction terms; `LANES` picks the branch-free `sqrt` and `ln`
+/// (valid for `x ≤ 10¹⁵⁰`, identical results there).
+#[inline(always)]
+fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
     let nu = order.hi;
-    let s = order.mul(order).add(DoubleDouble::product(x, x)).sqrt();
+    let radicand = order.mul(order).add(DoubleDouble::product(x, x));
+    let s = if LANES {
+        radicand.sqrt_positive()
+    } else {
+        radicand.sqrt()
+    };
     let nu_plus_s = s.add(order);
     let p = nu / s.hi;
     // ν ln(ν+s) + ½ ln s = (ν + ½) ln(ν+s) − ½ ln(1 + p), since (ν+s)/s = 1 + p: one
     // double-double logarithm, and an f64 logarithm of 1 + p ∈ (1, 2] whose absolute error
     // (with the rounding of 1 + p) is < 3·10⁻¹⁶.
-    let logs = nu_plus_s
-        .ln()
+    let ln_nu_plus_s = if LANES {
+        nu_plus_s.ln_normal()
+    } else {
+        nu_plus_s.ln()
+    };
+    let logs = ln_nu_plus_s
         .mul(order.add_f64(0.5))
         .add(DoubleDouble::from_pair(HALF_LN_2PI))
         .add_f64(-0.5 * ln_1_to_2(1.0 + p));
-    let correction = expansion_sum(&LOG_TERMS, nu, p / nu, p * p);
+    let correction = expansion_sum_fixed::<K>(&LOG_TERMS, p / nu, p * p);
     s.sub(logs).add_f64(correction)
 }
 
