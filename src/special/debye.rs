@@ -71,18 +71,6 @@ fn expansion_sum_fixed<const K: usize>(
     sum
 }
 
-/// Σ_{k=1}^{K} u^k P_k(p²) with K = `terms_for_order(ν)`.
-#[inline(always)]
-fn expansion_sum(family: &[[f64; DEBYE_TERMS + 1]; DEBYE_TERMS], nu: f64, u: f64, p2: f64) -> f64 {
-    match terms_for_order(nu) {
-        5 => expansion_sum_fixed::<5>(family, u, p2),
-        6 => expansion_sum_fixed::<6>(family, u, p2),
-        8 => expansion_sum_fixed::<8>(family, u, p2),
-        10 => expansion_sum_fixed::<10>(family, u, p2),
-        _ => expansion_sum_fixed::<DEBYE_TERMS>(family, u, p2),
-    }
-}
-
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν ≥ 20, x ≥ 0 finite; the order is a double-double so
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
@@ -161,14 +149,49 @@ fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) 
 
 /// I_{ν+1}(x)/I_ν(x) for ν ≥ 20, x > 0 finite.
 pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
-    let s = if x < 1e150 {
+    match terms_for_order(nu) {
+        5 => ratio_debye::<5, false>(nu, x),
+        6 => ratio_debye::<6, false>(nu, x),
+        8 => ratio_debye::<8, false>(nu, x),
+        10 => ratio_debye::<10, false>(nu, x),
+        _ => ratio_debye::<DEBYE_TERMS, false>(nu, x),
+    }
+}
+
+/// [`bessel_i_ratio_debye`] at [`DEBYE_LANES`] arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
+/// `ν ≥ 20`, bit for bit (the same operations, straight-line, vectorised across lanes).
+pub(crate) fn bessel_i_ratio_debye_lanes(
+    nu: f64,
+    x: &[f64; DEBYE_LANES],
+    out: &mut [f64; DEBYE_LANES],
+) {
+    #[inline(always)]
+    fn lanes<const K: usize>(nu: f64, x: &[f64; DEBYE_LANES], out: &mut [f64; DEBYE_LANES]) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = ratio_debye::<K, true>(nu, v);
+        }
+    }
+    match terms_for_order(nu) {
+        5 => lanes::<5>(nu, x, out),
+        6 => lanes::<6>(nu, x, out),
+        8 => lanes::<8>(nu, x, out),
+        10 => lanes::<10>(nu, x, out),
+        _ => lanes::<DEBYE_TERMS>(nu, x, out),
+    }
+}
+
+/// The ratio with `K` terms; `LANES` drops the `hypot` branch for `x ≥ 10¹⁵⁰` (never taken
+/// by the lane callers, so the results are identical).
+#[inline(always)]
+fn ratio_debye<const K: usize, const LANES: bool>(nu: f64, x: f64) -> f64 {
+    let s = if LANES || x < 1e150 {
         nu.mul_add(nu, x * x).sqrt()
     } else {
         nu.hypot(x)
     };
     let p = nu / s;
     let (u, p2) = (p / nu, p * p);
-    let numerator = expansion_sum(&RATIO_TERMS, nu, u, p2);
-    let denominator = 1.0 + expansion_sum(&SERIES_TERMS, nu, u, p2);
+    let numerator = expansion_sum_fixed::<K>(&RATIO_TERMS, u, p2);
+    let denominator = 1.0 + expansion_sum_fixed::<K>(&SERIES_TERMS, u, p2);
     x / (s + nu) - (x / s) * (numerator / denominator)
 }
