@@ -239,8 +239,9 @@ impl DoubleDouble {
 /// `exponent·ln 2 + ln m` for `m ∈ [1, 2)` (the reduced argument of [`DoubleDouble::ln`]).
 #[inline(always)]
 fn ln_reduced(m: DoubleDouble, exponent: f64) -> DoubleDouble {
-    // Through i64 (the argument is in [0, 128]): the conversion vectorises, `as usize` does not.
-    let j = (((m.hi - 1.0) * 128.0) as i64).clamp(0, 127) as usize;
+    // j = ⌊(m − 1)·128⌋ is the top seven fraction bits of m ∈ [1, 2): read from the bits, an
+    // integer shift that vectorises (a saturating float-to-int conversion does not).
+    let j = ((m.hi.to_bits() >> 45) & 127) as usize;
     let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
     let (p, p_err) = two_prod(m.hi, r);
     // p − 1 is exact (Sterbenz), and q = (p − 1) + p_err + m.lo·r.
@@ -268,7 +269,13 @@ fn ln_reduced(m: DoubleDouble, exponent: f64) -> DoubleDouble {
 /// the kernels need only an absolute accuracy on a quantity in [0, ln 2].
 #[inline(always)]
 pub(crate) fn ln_1_to_2(y: f64) -> f64 {
-    let j = (((y - 1.0) * 128.0) as i64).clamp(0, 127) as usize;
+    // j = min(⌊(y − 1)·128⌋, 127): the top seven fraction bits of y ∈ [1, 2), and 127 at y = 2
+    // (as bits and a select, which vectorise).
+    let j = if y >= 2.0 {
+        127
+    } else {
+        ((y.to_bits() >> 45) & 127) as usize
+    };
     let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
     let q = y.mul_add(r, -1.0);
     let poly = q
