@@ -28,7 +28,7 @@
 use super::bregman::{mean_resultant_over_kappa, mean_resultant_slope};
 use super::kl::kl_vmf_kernel;
 use super::parameters::require_finite_entries;
-use super::ppk::{bhattacharyya_kernel, PairNorms};
+use super::ppk::bhattacharyya_from_norms;
 use super::proxy_nca_el_vmf::el_vmf_proxy_nca;
 use crate::error::{require_finite, Error, Result};
 use crate::vmf::{log_norm_const, mean_resultant_length, VonMisesFisher};
@@ -429,7 +429,13 @@ pub fn proxy_nca_loss(
                 ProxyDistance::L2 => z.iter().zip(p).map(|(a, b)| (a - b) * (a - b)).sum(),
                 ProxyDistance::ElVmf => unreachable!("EL-vMF returned above"),
                 ProxyDistance::BVmf => {
-                    bhattacharyya_kernel(dim, &PairNorms::new(z, p, kz, proxy_norms[ci]))
+                    let ks = z
+                        .iter()
+                        .zip(p)
+                        .map(|(a, b)| (a + b) * (a + b))
+                        .sum::<f64>()
+                        .sqrt();
+                    bhattacharyya_from_norms(dim, z, p, kz, proxy_norms[ci], ks)
                 }
                 ProxyDistance::KlVmf => {
                     let half_sq = 0.5

@@ -87,34 +87,34 @@ pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDo
 /// inside the normal range, where the branch-free logarithm applies.
 pub(crate) const DEBYE_LANES_MAX_ARGUMENT: f64 = 1e150;
 
-/// Lanes per call of [`log_bessel_i_scaled_debye_lanes`]: one AVX-512 register of `f64`.
+/// Lanes per call of the batched kernels: one AVX-512 register of `f64`.
 pub(crate) const DEBYE_LANES: usize = 8;
 
-/// [`log_bessel_i_scaled_debye`] at [`DEBYE_LANES`] arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
+/// [`log_bessel_i_scaled_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
 /// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
 /// out (they never fire here) so that the lane loop is straight-line code that the compiler
 /// vectorises (issue 10, item 6: ln C_M for one M and many κ).
-pub(crate) fn log_bessel_i_scaled_debye_lanes(
+pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
     order: DoubleDouble,
-    x: &[f64; DEBYE_LANES],
-    out: &mut [DoubleDouble; DEBYE_LANES],
+    x: &[f64; L],
+    out: &mut [DoubleDouble; L],
 ) {
     #[inline(always)]
-    fn lanes<const K: usize>(
+    fn lanes<const K: usize, const L: usize>(
         order: DoubleDouble,
-        x: &[f64; DEBYE_LANES],
-        out: &mut [DoubleDouble; DEBYE_LANES],
+        x: &[f64; L],
+        out: &mut [DoubleDouble; L],
     ) {
         for (o, &v) in out.iter_mut().zip(x) {
             *o = debye_scaled::<K, true>(order, v);
         }
     }
     match terms_for_order(order.hi) {
-        5 => lanes::<5>(order, x, out),
-        6 => lanes::<6>(order, x, out),
-        8 => lanes::<8>(order, x, out),
-        10 => lanes::<10>(order, x, out),
-        _ => lanes::<DEBYE_TERMS>(order, x, out),
+        5 => lanes::<5, L>(order, x, out),
+        6 => lanes::<6, L>(order, x, out),
+        8 => lanes::<8, L>(order, x, out),
+        10 => lanes::<10, L>(order, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(order, x, out),
     }
 }
 
@@ -158,25 +158,25 @@ pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
     }
 }
 
-/// [`bessel_i_ratio_debye`] at [`DEBYE_LANES`] arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
+/// [`bessel_i_ratio_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
 /// `ν ≥ 20`, bit for bit (the same operations, straight-line, vectorised across lanes).
-pub(crate) fn bessel_i_ratio_debye_lanes(
+pub(crate) fn bessel_i_ratio_debye_lanes<const L: usize>(
     nu: f64,
-    x: &[f64; DEBYE_LANES],
-    out: &mut [f64; DEBYE_LANES],
+    x: &[f64; L],
+    out: &mut [f64; L],
 ) {
     #[inline(always)]
-    fn lanes<const K: usize>(nu: f64, x: &[f64; DEBYE_LANES], out: &mut [f64; DEBYE_LANES]) {
+    fn lanes<const K: usize, const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
         for (o, &v) in out.iter_mut().zip(x) {
             *o = ratio_debye::<K, true>(nu, v);
         }
     }
     match terms_for_order(nu) {
-        5 => lanes::<5>(nu, x, out),
-        6 => lanes::<6>(nu, x, out),
-        8 => lanes::<8>(nu, x, out),
-        10 => lanes::<10>(nu, x, out),
-        _ => lanes::<DEBYE_TERMS>(nu, x, out),
+        5 => lanes::<5, L>(nu, x, out),
+        6 => lanes::<6, L>(nu, x, out),
+        8 => lanes::<8, L>(nu, x, out),
+        10 => lanes::<10, L>(nu, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(nu, x, out),
     }
 }
 

@@ -75,9 +75,8 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 /// (`proofs/nivmf_normaliser_batch.rs`). Below that order the regimes depend on `κ` and the
 /// scalar kernel is called per value.
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
-    let half_dim = dim as f64 / 2.0;
-    let constant = DoubleDouble::from_pair(LN_2PI).mul_f64(-half_dim);
-    let order = DoubleDouble::from_f64(half_dim - 1.0);
+    let constant = log_norm_const_offset(dim);
+    let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
     if order.hi < DEBYE_MIN_ORDER {
         for (o, &k) in out.iter_mut().zip(kappas) {
             *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
@@ -102,4 +101,31 @@ pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &m
             *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
         }
     }
+}
+
+/// `g(M/2 − 1, κ_i) = ln I_ν(κ_i) − ν ln κ_i` as double-doubles for a few `κ_i` of one `M`
+/// (finite, `≥ 0`), so that `ln C_M(κ_i) = −(M/2) ln 2π − g_i` — the same bits as the scalar
+/// kernel. For `ν ≥ 20` and `κ_i ≤ 10¹⁵⁰` the `L` values share one vectorised Debye call (the
+/// two or three normalisers of a KL or PPK cost about one); otherwise one scalar call each.
+#[inline]
+pub(crate) fn log_bessel_scaled_lanes<const L: usize>(
+    dim: usize,
+    kappas: &[f64; L],
+) -> [DoubleDouble; L] {
+    let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
+    let mut g = [DoubleDouble::from_f64(0.0); L];
+    if order.hi >= DEBYE_MIN_ORDER && kappas.iter().all(|&k| k <= DEBYE_LANES_MAX_ARGUMENT) {
+        log_bessel_i_scaled_debye_lanes(order, kappas, &mut g);
+    } else {
+        for (gi, &k) in g.iter_mut().zip(kappas) {
+            *gi = log_bessel_i_scaled(order, k);
+        }
+    }
+    g
+}
+
+/// `−(M/2) ln 2π` in double-double, the constant of `ln C_M = −(M/2) ln 2π − g`.
+#[inline]
+pub(crate) fn log_norm_const_offset(dim: usize) -> DoubleDouble {
+    DoubleDouble::from_pair(LN_2PI).mul_f64(-(dim as f64 / 2.0))
 }
