@@ -166,9 +166,15 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
     {
         return None;
     }
+    let delta = kappa_p - kappa_z;
+    // The bound below carries 10⁻¹⁴·A_M·|δ| against 2·10⁻¹⁴·(B + A_Mκ_p(1 − cos)), B ≥ 0: unless
+    // the angle term can carry it, the Bregman route will be needed anyway, so do not spend the
+    // normaliser call (a speed gate only: either route is accurate where it is taken).
+    if kappa_p * one_minus_cos < 0.5 * delta.abs() {
+        return None;
+    }
     let g = log_bessel_scaled_lanes::<2>(dim, &[kappa_z, kappa_p]);
     let a = mean_resultant_length(dim, kappa_z);
-    let delta = kappa_p - kappa_z;
     let normalisers = g[1].sub(g[0]).to_f64();
     let (slope_term, angle_term) = (a * delta, a * kappa_p * one_minus_cos);
     let kl = (normalisers - slope_term) + angle_term;
