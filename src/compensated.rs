@@ -170,37 +170,40 @@ pub(crate) fn square_sums_lanes(a: &[f64], b: &[f64], alpha: f64, beta: f64) -> 
     y_tail[..rb.len()].copy_from_slice(rb);
     let tail = (!ra.is_empty()).then_some((&x_tail[..], &y_tail[..]));
     let blocks = ca.zip(cb).chain(tail);
-    #[cfg(target_feature = "avx512f")]
+    #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
     {
-        // One register per sum (LLVM's own vectorisation of the array form shuffled lanes
-        // between narrower registers and cost twice as much). Same operations per lane as the
-        // portable loop below: x², y², c = αx + βy (two products, one sum), c².
+        // Two 4-wide registers per sum, lanes 0–3 and 4–7 (LLVM's own vectorisation of the
+        // array form shuffled lanes between narrower registers and cost twice as much; AVX2
+        // rather than AVX-512 intrinsics for the crate's minimum Rust version). Same operations
+        // per lane as the portable loop below: x², y², c = αx + βy (two products, one sum), c².
         use std::arch::x86_64::{
-            _mm512_add_pd, _mm512_fmadd_pd, _mm512_loadu_pd, _mm512_mul_pd, _mm512_set1_pd,
-            _mm512_setzero_pd, _mm512_storeu_pd,
+            __m256d, _mm256_add_pd, _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_mul_pd,
+            _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
         };
-        // SAFETY: the target has AVX-512F (this block is compiled only then); every load reads
-        // a block of exactly L = 8 f64 and every store writes one row of `acc`.
+        // SAFETY: the target has AVX2 and FMA (this block is compiled only then); every load
+        // reads four f64 inside a block of exactly L = 8, every store writes four of a row of
+        // `acc`.
         unsafe {
-            let (va, vb) = (_mm512_set1_pd(alpha), _mm512_set1_pd(beta));
-            let (mut sa, mut sb, mut sc) = (
-                _mm512_setzero_pd(),
-                _mm512_setzero_pd(),
-                _mm512_setzero_pd(),
-            );
+            let (va, vb) = (_mm256_set1_pd(alpha), _mm256_set1_pd(beta));
+            let zero = _mm256_setzero_pd();
+            let mut sums: [[__m256d; 2]; 3] = [[zero; 2]; 3];
             for (x, y) in blocks {
-                let (x, y) = (_mm512_loadu_pd(x.as_ptr()), _mm512_loadu_pd(y.as_ptr()));
-                sa = _mm512_fmadd_pd(x, x, sa);
-                sb = _mm512_fmadd_pd(y, y, sb);
-                let c = _mm512_add_pd(_mm512_mul_pd(va, x), _mm512_mul_pd(vb, y));
-                sc = _mm512_fmadd_pd(c, c, sc);
+                for half in 0..2 {
+                    let xv = _mm256_loadu_pd(x[4 * half..].as_ptr());
+                    let yv = _mm256_loadu_pd(y[4 * half..].as_ptr());
+                    sums[0][half] = _mm256_fmadd_pd(xv, xv, sums[0][half]);
+                    sums[1][half] = _mm256_fmadd_pd(yv, yv, sums[1][half]);
+                    let c = _mm256_add_pd(_mm256_mul_pd(va, xv), _mm256_mul_pd(vb, yv));
+                    sums[2][half] = _mm256_fmadd_pd(c, c, sums[2][half]);
+                }
             }
-            _mm512_storeu_pd(acc[0].as_mut_ptr(), sa);
-            _mm512_storeu_pd(acc[1].as_mut_ptr(), sb);
-            _mm512_storeu_pd(acc[2].as_mut_ptr(), sc);
+            for (row, sum) in acc.iter_mut().zip(&sums) {
+                _mm256_storeu_pd(row[..4].as_mut_ptr(), sum[0]);
+                _mm256_storeu_pd(row[4..].as_mut_ptr(), sum[1]);
+            }
         }
     }
-    #[cfg(not(target_feature = "avx512f"))]
+    #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
     for (x, y) in blocks {
         for l in 0..L {
             acc[0][l] = x[l].mul_add(x[l], acc[0][l]);
