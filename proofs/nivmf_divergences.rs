@@ -187,6 +187,82 @@ fn kl_is_accurate_where_the_normalisers_cancel() {
     println!("KL near κ_z = κ_p: largest relative error {worst:.1e}");
 }
 
+/// Neumaier's compensated sum (error ~1 ulp of the result plus 2⁻¹⁰⁶ of the terms).
+fn compensated_sum(terms: &[f64]) -> f64 {
+    let (mut sum, mut carry) = (0.0_f64, 0.0_f64);
+    for &t in terms {
+        let s = sum + t;
+        carry += if sum.abs() >= t.abs() {
+            (sum - s) + t
+        } else {
+            (t - s) + sum
+        };
+        sum = s;
+    }
+    sum + carry
+}
+
+/// Claims 2–3 at large order, where `kl_vmf` and `d_B` take their direct routes (the two or
+/// three `g = ln I_ν − ν ln` from one lane call, differenced in double-double, accepted under
+/// an error bound): against the closed forms evaluated from the 256-bit `ln C_M` and `A_M` as
+/// double-double pairs, relative `NIVMF_KL_NEAR`, over `M ∈ {64, 128, 512}`, `κ ∈ [10, 10⁴]`,
+/// `κ_p/κ_z ∈ {0.5, 0.9, 1.2, 3}` and angles from 0.3 rad to antipodal (and 0 for `d_B`, judged
+/// after allowing its conditioning in the rounded `‖ν_z + ν_p‖`).
+#[test]
+fn direct_routes_match_the_256_bit_closed_forms() {
+    let (mut worst_kl, mut worst_b): (f64, f64) = (0.0, 0.0);
+    for &dim in &[64usize, 128, 512] {
+        for &kz in &[10.0_f64, 50.0, 300.0, 1e4] {
+            for &ratio in &[0.5_f64, 0.9, 1.2, 3.0] {
+                let kp = kz * ratio;
+                for &angle in &[0.0_f64, 0.3, 1.0, 2.0, PI] {
+                    let (mz, mp) = pair(dim, angle);
+                    // 1 − μ_pᵀμ_z as the documented ½‖μ_z − μ_p‖² (they differ by
+                    // 1 − ½(‖μ_z‖² + ‖μ_p‖²) ≈ 10⁻¹⁵ for rounded unit vectors at M = 512).
+                    let diffs: Vec<f64> =
+                        mz.iter().zip(&mp).map(|(a, b)| (a - b) * (a - b)).collect();
+                    let half_sq = 0.5 * compensated_sum(&diffs);
+                    let (cz, czl) = vmf::exact::log_norm_const_dd(dim, kz);
+                    let (cp, cpl) = vmf::exact::log_norm_const_dd(dim, kp);
+                    let (a, al) = vmf::exact::mean_resultant_length_dd(dim, kz);
+                    let lever = (kz - kp) + kp * half_sq;
+                    let want = compensated_sum(&[cz, -cp, czl, -cpl, a * lever, al * lever]);
+                    if angle > 0.0 {
+                        let got = nivmf::kl_vmf(&mz, kz, &mp, kp).unwrap();
+                        let err = (got - want).abs() / want;
+                        worst_kl = worst_kl.max(err);
+                        assert!(
+                            err <= budget::NIVMF_KL_NEAR,
+                            "KL M = {dim}, κ = ({kz}, {kp}), angle {angle}: {got} vs {want}"
+                        );
+                    }
+                    let (nz, np) = (scaled(&mz, kz), scaled(&mp, kp));
+                    let sum: Vec<f64> = nz.iter().zip(&np).map(|(a, b)| a + b).collect();
+                    let squares: Vec<f64> = sum.iter().map(|v| v * v).collect();
+                    let km = 0.5 * compensated_sum(&squares).sqrt();
+                    let (cm, cml) = vmf::exact::log_norm_const_dd(dim, km);
+                    // The six parts summed with compensation: ½(c_z + c_p) rounded in f64
+                    // would carry ~10⁻¹² at κ = 10⁴, more than d_B's budget there.
+                    let want =
+                        compensated_sum(&[cm, -0.5 * cz, -0.5 * cp, cml, -0.5 * czl, -0.5 * cpl]);
+                    let got = nivmf::bhattacharyya_distance(&nz, &np).unwrap();
+                    // d_B moves by A_M(κ_m)·Δκ_m ≤ Δκ_m when ‖ν_z + ν_p‖ is rounded (a few ulp
+                    // of κ_m in any f64 evaluation, the fast lanes' or this test's): input
+                    // conditioning, allowed on top of the relative budget.
+                    let conditioning = 4.0 * f64::EPSILON * km;
+                    let err = ((got - want).abs() - conditioning).max(0.0) / want;
+                    worst_b = worst_b.max(err);
+                    assert!(
+                        err <= budget::NIVMF_KL_NEAR,
+                        "d_B M = {dim}, κ = ({kz}, {kp}), angle {angle}: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
+    println!("direct routes: largest relative error KL {worst_kl:.1e}, d_B {worst_b:.1e}");
+}
+
 /// Claim 2: `KL ≥ 0`, `= 0` iff equal, and the uniform limit `κ_p = 0`.
 #[test]
 fn kl_is_a_divergence_with_the_uniform_limit() {

@@ -20,6 +20,9 @@
 //! `(5.8)^{−20} ≈ 5·10⁻¹⁶` there. Farther apart, the two normalisers differ by at least a
 //! sizeable fraction of themselves and the direct difference is accurate.
 
+use crate::special::debye::{
+    bessel_i_ratio_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
+};
 use crate::vmf::{complement_and_slope, log_norm_const, mean_resultant_length};
 
 /// Positive half of the 10-point Gauss–Legendre rule on `[−1, 1]` (Abramowitz & Stegun,
@@ -133,6 +136,36 @@ pub(crate) fn mean_resultant_over_kappa(dim: usize, kappa: f64) -> f64 {
         return 1.0 / m - kappa * kappa / (m * m * (m + 2.0));
     }
     mean_resultant_length(dim, kappa) / kappa
+}
+
+/// [`mean_resultant_over_kappa`] at every `κ` of `kappas` (finite, `≥ 0`) into `out`, the same
+/// values: for `ν = M/2 − 1 ≥ 20` the Bessel ratio goes through the vectorised Debye lanes
+/// (bit-identical to the scalar ratio), else the scalar function per value.
+pub(crate) fn mean_resultant_over_kappa_batch(dim: usize, kappas: &[f64], out: &mut [f64]) {
+    let nu = 0.5 * dim as f64 - 1.0;
+    if nu < DEBYE_MIN_ORDER {
+        for (o, &k) in out.iter_mut().zip(kappas) {
+            *o = mean_resultant_over_kappa(dim, k);
+        }
+        return;
+    }
+    let (mut x, mut ratio) = ([0.0; DEBYE_LANES], [0.0; DEBYE_LANES]);
+    for (oc, kc) in out.chunks_mut(DEBYE_LANES).zip(kappas.chunks(DEBYE_LANES)) {
+        for (xi, &k) in x.iter_mut().zip(kc) {
+            *xi = k.min(DEBYE_LANES_MAX_ARGUMENT);
+        }
+        bessel_i_ratio_debye_lanes(nu, &x, &mut ratio);
+        for ((o, r), xi) in oc.iter_mut().zip(&ratio).zip(&x) {
+            *o = r / xi;
+        }
+    }
+    // The small-κ series (and κ = 0) and κ > 10¹⁵⁰: the scalar function.
+    let m = dim as f64;
+    for (o, &k) in out.iter_mut().zip(kappas) {
+        if k * k < 1e-8 * m || k > DEBYE_LANES_MAX_ARGUMENT {
+            *o = mean_resultant_over_kappa(dim, k);
+        }
+    }
 }
 
 #[cfg(test)]

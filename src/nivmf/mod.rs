@@ -59,6 +59,7 @@ mod parameters;
 mod ppk;
 mod proxy_anchor;
 mod proxy_nca;
+mod proxy_nca_el_vmf;
 mod sampler;
 
 pub use density::{log_density, log_density_heuristic};

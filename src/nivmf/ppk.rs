@@ -2,10 +2,19 @@
 
 use super::bregman::log_partition_bregman;
 use super::parameters::{natural_norm, require_gamma, require_len};
+use crate::compensated::square_sums_lanes;
 use crate::error::Result;
-use crate::vmf::{log_norm_const, mean_resultant_length};
+use crate::special::debye::DEBYE_LANES_MAX_ARGUMENT;
+use crate::vmf::{log_bessel_scaled_lanes, log_norm_const_offset, mean_resultant_length};
 
-/// The norms `(κ_z, κ_p, ‖ν_z + ν_p‖)` and `‖κ_pν_z − κ_zν_p‖²` in one pass over the vectors.
+/// `(‖ν_z‖², ‖ν_p‖², ‖ν_z + ν_p‖²)` in one pass ([`square_sums_lanes`]: the same lane-wise
+/// recurrence for the three, so that `ν_z = ν_p` gives `‖ν_z + ν_p‖² = 4‖ν_z‖²` exactly and
+/// `d_B = 0` exactly; swapping `ν_z` and `ν_p` swaps the first two and leaves the third).
+fn squared_norms(nu_z: &[f64], nu_p: &[f64]) -> (f64, f64, f64) {
+    square_sums_lanes(nu_z, nu_p, 1.0, 1.0)
+}
+
+/// The norms `(κ_z, κ_p, ‖ν_z + ν_p‖)` and `κ_z + κ_p − ‖ν_z + ν_p‖`.
 pub(crate) struct PairNorms {
     pub(crate) kappa_z: f64,
     pub(crate) kappa_p: f64,
@@ -14,29 +23,25 @@ pub(crate) struct PairNorms {
     pub(crate) norm_gap: f64,
 }
 
+/// `(κ_z, κ_p, ‖ν_z + ν_p‖)` for finite entries; `kappa_z`, `kappa_p` are the overflow-safe
+/// norms, used only when a sum of squares overflows (entries beyond ~10¹⁵⁴).
+fn pair_norms(nu_z: &[f64], nu_p: &[f64], kappa_z: f64, kappa_p: f64) -> (f64, f64, f64) {
+    let (zz, pp, sum) = squared_norms(nu_z, nu_p);
+    if sum.is_finite() && zz.is_finite() && pp.is_finite() {
+        (zz.sqrt(), pp.sqrt(), sum.sqrt())
+    } else {
+        let s: Vec<f64> = nu_z.iter().zip(nu_p).map(|(a, b)| a + b).collect();
+        (kappa_z, kappa_p, crate::compensated::norm2(&s))
+    }
+}
+
 impl PairNorms {
     pub(crate) fn new(nu_z: &[f64], nu_p: &[f64], kappa_z: f64, kappa_p: f64) -> Self {
-        // The three norms by the same (naive, fused) recurrence, so that ν_z = ν_p gives
-        // ‖ν_z + ν_p‖ = 2κ_z exactly (the squares of 2a are 4a², exactly) and d_B = 0 exactly.
-        let (mut zz, mut pp, mut sum, mut cross) = (0.0_f64, 0.0_f64, 0.0_f64, 0.0_f64);
-        for (&a, &b) in nu_z.iter().zip(nu_p) {
-            zz = a.mul_add(a, zz);
-            pp = b.mul_add(b, pp);
-            let s = a + b;
-            sum = s.mul_add(s, sum);
-            let c = kappa_p * a - kappa_z * b;
-            cross = c.mul_add(c, cross);
-        }
-        let (kappa_z, kappa_p, kappa_sum) = if sum.is_finite() && zz.is_finite() && pp.is_finite() {
-            (zz.sqrt(), pp.sqrt(), sum.sqrt())
-        } else {
-            // Entries beyond ~10¹⁵⁴: the overflow-safe norms.
-            let s: Vec<f64> = nu_z.iter().zip(nu_p).map(|(a, b)| a + b).collect();
-            (kappa_z, kappa_p, crate::compensated::norm2(&s))
-        };
+        let (kappa_z, kappa_p, kappa_sum) = pair_norms(nu_z, nu_p, kappa_z, kappa_p);
         // κ_z + κ_p − ‖ν_z + ν_p‖ = 2(κ_zκ_p − ν_zᵀν_p)/(κ_z + κ_p + ‖ν_z + ν_p‖), and
         // κ_zκ_p − ν_zᵀν_p = ‖κ_pν_z − κ_zν_p‖²/(2κ_zκ_p): a sum of squares, no cancellation.
         let norm_gap = if kappa_z > 0.0 && kappa_p > 0.0 {
+            let (_, _, cross) = square_sums_lanes(nu_z, nu_p, kappa_p, -kappa_z);
             cross / (kappa_z * kappa_p * (kappa_z + kappa_p + kappa_sum))
         } else {
             0.0
@@ -50,12 +55,65 @@ impl PairNorms {
     }
 }
 
-/// Validates `(ν_z, ν_p)` and returns their [`PairNorms`].
-fn check_pair(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, PairNorms)> {
+/// Validates `(ν_z, ν_p)` and returns `(M, κ_z, κ_p)`, the overflow-safe norms. The common
+/// case (equal lengths, finite sums of squares, which implies finite entries) takes one pass
+/// of [`squared_norms`]; otherwise the entry-by-entry checks name the offending argument.
+fn check_pair_norms(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64, f64, f64)> {
+    if nu_z.len() == nu_p.len() && nu_z.len() >= 2 {
+        let (zz, pp, sum) = squared_norms(nu_z, nu_p);
+        if zz.is_finite() && pp.is_finite() && sum.is_finite() {
+            return Ok((nu_z.len(), zz.sqrt(), pp.sqrt(), sum.sqrt()));
+        }
+    }
     let kappa_z = natural_norm("nu_z", nu_z)?;
     require_len("nu_p", nu_p, nu_z.len())?;
     let kappa_p = natural_norm("nu_p", nu_p)?;
-    Ok((nu_z.len(), PairNorms::new(nu_z, nu_p, kappa_z, kappa_p)))
+    let (kappa_z, kappa_p, kappa_sum) = pair_norms(nu_z, nu_p, kappa_z, kappa_p);
+    Ok((nu_z.len(), kappa_z, kappa_p, kappa_sum))
+}
+
+/// `d_B` for checked `(ν_z, ν_p)` with their norms `(κ_z, κ_p, ‖ν_z + ν_p‖)`: the direct
+/// route where its error bound allows, else the sum of non-negative terms of
+/// [`bhattacharyya_kernel`] (which needs a second pass over the vectors).
+pub(crate) fn bhattacharyya_from_norms(
+    dim: usize,
+    nu_z: &[f64],
+    nu_p: &[f64],
+    kappa_z: f64,
+    kappa_p: f64,
+    kappa_sum: f64,
+) -> f64 {
+    if let Some(d) = bhattacharyya_direct(dim, kappa_z, kappa_p, kappa_sum) {
+        return d;
+    }
+    bhattacharyya_kernel(dim, &PairNorms::new(nu_z, nu_p, kappa_z, kappa_p))
+}
+
+/// `d_B = ½g(κ_z) + ½g(κ_p) − g(κ_m)`, `κ_m = ½‖ν_z + ν_p‖`, `g = ln I_ν − ν ln` (the
+/// `−(M/2) ln 2π` of the three `ln C_M` cancel), for `ν = M/2 − 1 ≥ 20`: the three `g` from one
+/// call of the lane kernel, combined in double-double. Error at most
+/// `(½ + ½ + 1)·2.5·10⁻¹⁶` from the `f64` parts of the `g` (the bound of `nivmf::kl`'s direct
+/// route) plus one rounding of the result; `None` where that exceeds `10⁻¹⁴·d_B` (the
+/// accuracy the Bregman route keeps), i.e. where `ν_z ≈ ν_p` and the terms cancel.
+#[inline]
+fn bhattacharyya_direct(dim: usize, kappa_z: f64, kappa_p: f64, kappa_sum: f64) -> Option<f64> {
+    const G_ERROR: f64 = 2.5e-16;
+    const TARGET: f64 = 1e-14;
+    let kappa_m = 0.5 * kappa_sum;
+    if dim < 42 || kappa_z.max(kappa_p) > DEBYE_LANES_MAX_ARGUMENT {
+        return None;
+    }
+    let g = log_bessel_scaled_lanes::<4>(dim, &[kappa_z, kappa_p, kappa_m, 0.0]);
+    let d = g[0].add(g[1]).mul_f64(0.5).sub(g[2]).to_f64();
+    let bound = 2.0 * G_ERROR + f64::EPSILON * d.abs();
+    (bound <= TARGET * d).then_some(d)
+}
+
+/// Validates `(ν_z, ν_p)` and returns `(M, d_B)`.
+fn check_pair_bhattacharyya(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64)> {
+    let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
+    let d = bhattacharyya_from_norms(dim, nu_z, nu_p, kappa_z, kappa_p, kappa_sum);
+    Ok((dim, d))
 }
 
 /// `ln PPK_γ(ρ, ζ) = ln ∫ ρ^γ ζ^γ` between `ζ = vMF` with natural parameter `ν_z = κ_zμ_z` and
@@ -99,18 +157,27 @@ fn check_pair(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, PairNorms)> {
 /// ```
 pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
     require_gamma(gamma)?;
-    let (dim, norms) = check_pair(nu_z, nu_p)?;
-    Ok(log_ppk_kernel(dim, gamma, &norms))
+    if gamma == 0.5 {
+        return Ok(-check_pair_bhattacharyya(nu_z, nu_p)?.1);
+    }
+    let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
+    Ok(log_ppk_kernel(dim, gamma, kappa_z, kappa_p, kappa_sum))
 }
 
-/// `ln PPK_γ` from the norms; no checks.
+/// `ln PPK_γ` for `γ ≠ ½` from `(κ_z, κ_p, ‖ν_z + ν_p‖)`; no checks. The three normalisers
+/// share one call of the lane kernel (`ln C_M = −(M/2) ln 2π − g`, the scalar bits).
 #[inline]
-pub(crate) fn log_ppk_kernel(dim: usize, gamma: f64, n: &PairNorms) -> f64 {
-    if gamma == 0.5 {
-        return -bhattacharyya_kernel(dim, n);
-    }
-    gamma * (log_norm_const(dim, n.kappa_z) + log_norm_const(dim, n.kappa_p))
-        - log_norm_const(dim, gamma * n.kappa_sum)
+pub(crate) fn log_ppk_kernel(
+    dim: usize,
+    gamma: f64,
+    kappa_z: f64,
+    kappa_p: f64,
+    kappa_sum: f64,
+) -> f64 {
+    let g = log_bessel_scaled_lanes::<4>(dim, &[kappa_z, kappa_p, gamma * kappa_sum, 0.0]);
+    let offset = log_norm_const_offset(dim);
+    let log_c = |i: usize| offset.sub(g[i]).to_f64();
+    gamma * (log_c(0) + log_c(1)) - log_c(2)
 }
 
 /// `d_B` from the norms; no checks.
@@ -149,8 +216,7 @@ pub(crate) fn bhattacharyya_kernel(dim: usize, n: &PairNorms) -> f64 {
 /// assert_eq!(d, -log_ppk_vmf(0.5, &nu_z, &nu_p).unwrap());
 /// ```
 pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
-    let (dim, norms) = check_pair(nu_z, nu_p)?;
-    Ok(bhattacharyya_kernel(dim, &norms))
+    Ok(check_pair_bhattacharyya(nu_z, nu_p)?.1)
 }
 
 /// The expected-likelihood distance `d_EL = −ln PPK_1` (the mutual likelihood score) between two
@@ -178,6 +244,6 @@ pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 /// assert!((d - want).abs() < 1e-14);
 /// ```
 pub fn expected_likelihood_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
-    let (dim, norms) = check_pair(nu_z, nu_p)?;
-    Ok(-log_ppk_kernel(dim, 1.0, &norms))
+    let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
+    Ok(-log_ppk_kernel(dim, 1.0, kappa_z, kappa_p, kappa_sum))
 }

@@ -28,11 +28,10 @@
 use super::bregman::{mean_resultant_over_kappa, mean_resultant_slope};
 use super::kl::kl_vmf_kernel;
 use super::parameters::require_finite_entries;
-use super::ppk::{bhattacharyya_kernel, PairNorms};
+use super::ppk::bhattacharyya_from_norms;
+use super::proxy_nca_el_vmf::el_vmf_proxy_nca;
 use crate::error::{require_finite, Error, Result};
-use crate::vmf::{
-    log_norm_const, log_norm_const_batch_unchecked, mean_resultant_length, VonMisesFisher,
-};
+use crate::vmf::{log_norm_const, mean_resultant_length, VonMisesFisher};
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
 
@@ -385,6 +384,15 @@ pub fn proxy_nca_loss(
 ) -> Result<ProxyLoss> {
     let (b, c) = check_batch(distance, batch, temperature)?;
     let dim = batch.dim;
+    if distance == ProxyDistance::ElVmf {
+        return Ok(el_vmf_proxy_nca(
+            batch.embeddings,
+            batch.labels,
+            batch.proxies,
+            dim,
+            temperature,
+        ));
+    }
     let mut distances = vec![0.0; b * c];
     let mut grad_embeddings = vec![0.0; b * dim];
     let mut grad_proxies = vec![0.0; c * dim];
@@ -404,10 +412,6 @@ pub fn proxy_nca_loss(
                 .collect()
         })
         .collect();
-    let mut proxy_log_c = vec![0.0; c];
-    log_norm_const_batch_unchecked(dim, &proxy_norms, &mut proxy_log_c);
-    // EL-vMF: ‖ν_z + ν_p‖ and ln C_M of it for one row at a time, through the batched normaliser.
-    let (mut sum_norms, mut sum_log_c) = (vec![0.0; c], vec![0.0; c]);
     let kappa_rows: Vec<&[f64]> = if distance.uses_concentrations() {
         batch.concentrations.chunks_exact(dim).collect()
     } else {
@@ -420,10 +424,7 @@ pub fn proxy_nca_loss(
     let mut row_logs: Vec<Vec<f64>> = vec![Vec::new(); c];
     // A_M(κ)/κ per proxy and, per row below, A_M(κ_z)/κ_z, A_M(κ_z), A_M'(κ_z): hoisted out of
     // the pair loop for the vMF distances.
-    let vmf_gradients = matches!(
-        distance,
-        ProxyDistance::ElVmf | ProxyDistance::BVmf | ProxyDistance::KlVmf
-    );
+    let vmf_gradients = matches!(distance, ProxyDistance::BVmf | ProxyDistance::KlVmf);
     let proxy_aok: Vec<f64> = if vmf_gradients {
         proxy_norms
             .iter()
@@ -438,7 +439,6 @@ pub fn proxy_nca_loss(
             .iter()
             .map(|v| if kz > 0.0 { v / kz } else { 0.0 })
             .collect();
-        let log_cz = log_norm_const(dim, kz);
         let (row_aok, row_a, row_slope) = if vmf_gradients {
             let slope = if distance == ProxyDistance::KlVmf {
                 mean_resultant_slope(dim, kz)
@@ -453,17 +453,6 @@ pub fn proxy_nca_loss(
         } else {
             (0.0, 0.0, 0.0)
         };
-        if distance == ProxyDistance::ElVmf {
-            for (ks, p) in sum_norms.iter_mut().zip(&proxy_rows) {
-                *ks = z
-                    .iter()
-                    .zip(*p)
-                    .map(|(a, b)| (a + b) * (a + b))
-                    .sum::<f64>()
-                    .sqrt();
-            }
-            log_norm_const_batch_unchecked(dim, &sum_norms, &mut sum_log_c);
-        }
         let draws = match distance {
             ProxyDistance::ElNivMf { samples, seed } => {
                 el_nivmf_draws_unchecked(kz, dim, samples, seed, row)
@@ -482,9 +471,15 @@ pub fn proxy_nca_loss(
             *d = match distance {
                 ProxyDistance::Cosine => -dot(&unit_z, &proxy_units[ci]),
                 ProxyDistance::L2 => z.iter().zip(p).map(|(a, b)| (a - b) * (a - b)).sum(),
-                ProxyDistance::ElVmf => sum_log_c[ci] - log_cz - proxy_log_c[ci],
+                ProxyDistance::ElVmf => unreachable!("EL-vMF returned above"),
                 ProxyDistance::BVmf => {
-                    bhattacharyya_kernel(dim, &PairNorms::new(z, p, kz, proxy_norms[ci]))
+                    let ks = z
+                        .iter()
+                        .zip(p)
+                        .map(|(a, b)| (a + b) * (a + b))
+                        .sum::<f64>()
+                        .sqrt();
+                    bhattacharyya_from_norms(dim, z, p, kz, proxy_norms[ci], ks)
                 }
                 ProxyDistance::KlVmf => {
                     let half_sq = 0.5
@@ -548,15 +543,17 @@ pub fn proxy_nca_loss(
                         gp[i] += g * 2.0 * (p[i] - z[i]);
                     }
                 }
-                ProxyDistance::ElVmf | ProxyDistance::BVmf => {
-                    // d = ln C(γ‖ν_z+ν_p‖) − γ ln C(κ_z) − γ ln C(κ_p), γ = 1 or ½:
+                ProxyDistance::ElVmf => unreachable!("EL-vMF returned above"),
+                ProxyDistance::BVmf => {
+                    // d = ln C(γ‖ν_z+ν_p‖) − γ ln C(κ_z) − γ ln C(κ_p), γ = ½:
                     // ∂/∂ν_z = −γ² aok(γκ_s)(ν_z+ν_p) + γ aok(κ_z)ν_z.
-                    let (gamma, ks) = if distance == ProxyDistance::ElVmf {
-                        (1.0, sum_norms[ci])
-                    } else {
-                        let ks = z.iter().zip(p).map(|(a, b)| (a + b) * (a + b)).sum::<f64>();
-                        (0.5, ks.sqrt())
-                    };
+                    let gamma = 0.5;
+                    let ks = z
+                        .iter()
+                        .zip(p)
+                        .map(|(a, b)| (a + b) * (a + b))
+                        .sum::<f64>()
+                        .sqrt();
                     let a_s = gamma * gamma * mean_resultant_over_kappa(dim, gamma * ks);
                     let a_z = gamma * row_aok;
                     let a_p = gamma * proxy_aok[ci];

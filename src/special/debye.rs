@@ -71,47 +71,127 @@ fn expansion_sum_fixed<const K: usize>(
     sum
 }
 
-/// Σ_{k=1}^{K} u^k P_k(p²) with K = `terms_for_order(ν)`.
-#[inline(always)]
-fn expansion_sum(family: &[[f64; DEBYE_TERMS + 1]; DEBYE_TERMS], nu: f64, u: f64, p2: f64) -> f64 {
-    match terms_for_order(nu) {
-        5 => expansion_sum_fixed::<5>(family, u, p2),
-        6 => expansion_sum_fixed::<6>(family, u, p2),
-        8 => expansion_sum_fixed::<8>(family, u, p2),
-        10 => expansion_sum_fixed::<10>(family, u, p2),
-        _ => expansion_sum_fixed::<DEBYE_TERMS>(family, u, p2),
-    }
-}
-
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν ≥ 20, x ≥ 0 finite; the order is a double-double so
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
+    match terms_for_order(order.hi) {
+        5 => debye_scaled::<5, false>(order, x),
+        6 => debye_scaled::<6, false>(order, x),
+        8 => debye_scaled::<8, false>(order, x),
+        10 => debye_scaled::<10, false>(order, x),
+        _ => debye_scaled::<DEBYE_TERMS, false>(order, x),
+    }
+}
+
+/// The largest argument [`log_bessel_i_scaled_debye_lanes`] accepts: x² and ν + s stay far
+/// inside the normal range, where the branch-free logarithm applies.
+pub(crate) const DEBYE_LANES_MAX_ARGUMENT: f64 = 1e150;
+
+/// Lanes per call of the batched kernels: one AVX-512 register of `f64`.
+pub(crate) const DEBYE_LANES: usize = 8;
+
+/// [`log_bessel_i_scaled_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
+/// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
+/// out (they never fire here) so that the lane loop is straight-line code that the compiler
+/// vectorises (issue 10, item 6: ln C_M for one M and many κ).
+pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
+    order: DoubleDouble,
+    x: &[f64; L],
+    out: &mut [DoubleDouble; L],
+) {
+    #[inline(always)]
+    fn lanes<const K: usize, const L: usize>(
+        order: DoubleDouble,
+        x: &[f64; L],
+        out: &mut [DoubleDouble; L],
+    ) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = debye_scaled::<K, true>(order, v);
+        }
+    }
+    match terms_for_order(order.hi) {
+        5 => lanes::<5, L>(order, x, out),
+        6 => lanes::<6, L>(order, x, out),
+        8 => lanes::<8, L>(order, x, out),
+        10 => lanes::<10, L>(order, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(order, x, out),
+    }
+}
+
+/// The expansion with `K` correction terms; `LANES` picks the branch-free `sqrt` and `ln`
+/// (valid for `x ≤ 10¹⁵⁰`, identical results there).
+#[inline(always)]
+fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
     let nu = order.hi;
-    let s = order.mul(order).add(DoubleDouble::product(x, x)).sqrt();
+    let radicand = order.mul(order).add(DoubleDouble::product(x, x));
+    let s = if LANES {
+        radicand.sqrt_positive()
+    } else {
+        radicand.sqrt()
+    };
     let nu_plus_s = s.add(order);
     let p = nu / s.hi;
     // ν ln(ν+s) + ½ ln s = (ν + ½) ln(ν+s) − ½ ln(1 + p), since (ν+s)/s = 1 + p: one
     // double-double logarithm, and an f64 logarithm of 1 + p ∈ (1, 2] whose absolute error
     // (with the rounding of 1 + p) is < 3·10⁻¹⁶.
-    let logs = nu_plus_s
-        .ln()
+    let ln_nu_plus_s = if LANES {
+        nu_plus_s.ln_normal()
+    } else {
+        nu_plus_s.ln()
+    };
+    let logs = ln_nu_plus_s
         .mul(order.add_f64(0.5))
         .add(DoubleDouble::from_pair(HALF_LN_2PI))
         .add_f64(-0.5 * ln_1_to_2(1.0 + p));
-    let correction = expansion_sum(&LOG_TERMS, nu, p / nu, p * p);
+    let correction = expansion_sum_fixed::<K>(&LOG_TERMS, p / nu, p * p);
     s.sub(logs).add_f64(correction)
 }
 
 /// I_{ν+1}(x)/I_ν(x) for ν ≥ 20, x > 0 finite.
 pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
-    let s = if x < 1e150 {
+    match terms_for_order(nu) {
+        5 => ratio_debye::<5, false>(nu, x),
+        6 => ratio_debye::<6, false>(nu, x),
+        8 => ratio_debye::<8, false>(nu, x),
+        10 => ratio_debye::<10, false>(nu, x),
+        _ => ratio_debye::<DEBYE_TERMS, false>(nu, x),
+    }
+}
+
+/// [`bessel_i_ratio_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
+/// `ν ≥ 20`, bit for bit (the same operations, straight-line, vectorised across lanes).
+pub(crate) fn bessel_i_ratio_debye_lanes<const L: usize>(
+    nu: f64,
+    x: &[f64; L],
+    out: &mut [f64; L],
+) {
+    #[inline(always)]
+    fn lanes<const K: usize, const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = ratio_debye::<K, true>(nu, v);
+        }
+    }
+    match terms_for_order(nu) {
+        5 => lanes::<5, L>(nu, x, out),
+        6 => lanes::<6, L>(nu, x, out),
+        8 => lanes::<8, L>(nu, x, out),
+        10 => lanes::<10, L>(nu, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(nu, x, out),
+    }
+}
+
+/// The ratio with `K` terms; `LANES` drops the `hypot` branch for `x ≥ 10¹⁵⁰` (never taken
+/// by the lane callers, so the results are identical).
+#[inline(always)]
+fn ratio_debye<const K: usize, const LANES: bool>(nu: f64, x: f64) -> f64 {
+    let s = if LANES || x < 1e150 {
         nu.mul_add(nu, x * x).sqrt()
     } else {
         nu.hypot(x)
     };
     let p = nu / s;
     let (u, p2) = (p / nu, p * p);
-    let numerator = expansion_sum(&RATIO_TERMS, nu, u, p2);
-    let denominator = 1.0 + expansion_sum(&SERIES_TERMS, nu, u, p2);
+    let numerator = expansion_sum_fixed::<K>(&RATIO_TERMS, u, p2);
+    let denominator = 1.0 + expansion_sum_fixed::<K>(&SERIES_TERMS, u, p2);
     x / (s + nu) - (x / s) * (numerator / denominator)
 }

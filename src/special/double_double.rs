@@ -177,11 +177,7 @@ impl DoubleDouble {
         if self.hi <= 0.0 {
             return Self::from_f64(self.hi.sqrt());
         }
-        let q = self.hi.sqrt();
-        let (p, e) = two_prod(q, q);
-        let correction = (((self.hi - p) - e) + self.lo) / (2.0 * q);
-        let (hi, lo) = fast_two_sum(q, correction);
-        Self { hi, lo }
+        self.sqrt_positive()
     }
 
     /// ln(self) for self > 0 (finite, normal or subnormal): |error| ≤ 2⁻¹⁰⁴·|ln self| + 2·10⁻²¹.
@@ -214,28 +210,57 @@ impl DoubleDouble {
             a.scale(0.5)
                 .scale(f64::from_bits(((1024 - e) as u64) << 52))
         };
-        let j = (((m.hi - 1.0) * 128.0) as usize).min(127);
-        let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
-        let (p, p_err) = two_prod(m.hi, r);
-        // p − 1 is exact (Sterbenz), and q = (p − 1) + p_err + m.lo·r.
-        let (q_hi, q_lo) = two_sum(p - 1.0, p_err + m.lo * r);
-        let qf = q_hi;
-        let bracket = qf
-            * qf
-            * (-0.5
-                + qf * (1.0 / 3.0
-                    + qf * (-0.25
-                        + qf * (0.2
-                            + qf * (-1.0 / 6.0
-                                + qf * (1.0 / 7.0
-                                    + qf * (-0.125 + qf * (1.0 / 9.0 + qf * -0.1))))))));
-        // d/dq of the bracket is ≈ −q, so the q_lo part of q contributes −q_hi·q_lo.
-        let (hi, lo) = fast_two_sum(q_hi, q_lo + (bracket - q_hi * q_lo));
-        let e_ln2 = Self::from_pair(LN_2).mul_f64(exponent as f64);
-        e_ln2
-            .add(Self::new(neg_ln_r_hi, neg_ln_r_lo))
-            .add(Self::new(hi, lo))
+        ln_reduced(m, exponent as f64)
     }
+
+    /// [`ln`](Self::ln) for `MIN_POSITIVE ≤ self.hi < 2¹⁰²³`, without its two range branches:
+    /// the same operations, hence the same bits, in a body that the compiler can vectorise
+    /// across lanes (the batched normaliser, `vmf/normaliser_batch.rs`).
+    #[inline(always)]
+    pub(crate) fn ln_normal(self) -> Self {
+        let bits = self.hi.to_bits();
+        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        let m = self.scale(f64::from_bits(((1023 - e) as u64) << 52));
+        ln_reduced(m, e as f64)
+    }
+
+    /// √self for `self.hi > 0` (the branch of [`sqrt`](Self::sqrt) for zero left out, so that
+    /// lanes vectorise; same bits).
+    #[inline(always)]
+    pub(crate) fn sqrt_positive(self) -> Self {
+        let q = self.hi.sqrt();
+        let (p, e) = two_prod(q, q);
+        let correction = (((self.hi - p) - e) + self.lo) / (2.0 * q);
+        let (hi, lo) = fast_two_sum(q, correction);
+        Self { hi, lo }
+    }
+}
+
+/// `exponent·ln 2 + ln m` for `m ∈ [1, 2)` (the reduced argument of [`DoubleDouble::ln`]).
+#[inline(always)]
+fn ln_reduced(m: DoubleDouble, exponent: f64) -> DoubleDouble {
+    // j = ⌊(m − 1)·128⌋ is the top seven fraction bits of m ∈ [1, 2): read from the bits, an
+    // integer shift that vectorises (a saturating float-to-int conversion does not).
+    let j = ((m.hi.to_bits() >> 45) & 127) as usize;
+    let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
+    let (p, p_err) = two_prod(m.hi, r);
+    // p − 1 is exact (Sterbenz), and q = (p − 1) + p_err + m.lo·r.
+    let (q_hi, q_lo) = two_sum(p - 1.0, p_err + m.lo * r);
+    let qf = q_hi;
+    let bracket = qf
+        * qf
+        * (-0.5
+            + qf * (1.0 / 3.0
+                + qf * (-0.25
+                    + qf * (0.2
+                        + qf * (-1.0 / 6.0
+                            + qf * (1.0 / 7.0 + qf * (-0.125 + qf * (1.0 / 9.0 + qf * -0.1))))))));
+    // d/dq of the bracket is ≈ −q, so the q_lo part of q contributes −q_hi·q_lo.
+    let (hi, lo) = fast_two_sum(q_hi, q_lo + (bracket - q_hi * q_lo));
+    let e_ln2 = DoubleDouble::from_pair(LN_2).mul_f64(exponent);
+    e_ln2
+        .add(DoubleDouble::new(neg_ln_r_hi, neg_ln_r_lo))
+        .add(DoubleDouble::new(hi, lo))
 }
 
 /// ln y for y ∈ [1, 2] in plain `f64` with absolute error < 2·10⁻¹⁶, by the same table as
@@ -244,7 +269,13 @@ impl DoubleDouble {
 /// the kernels need only an absolute accuracy on a quantity in [0, ln 2].
 #[inline(always)]
 pub(crate) fn ln_1_to_2(y: f64) -> f64 {
-    let j = (((y - 1.0) * 128.0) as usize).min(127);
+    // j = min(⌊(y − 1)·128⌋, 127): the top seven fraction bits of y ∈ [1, 2), and 127 at y = 2
+    // (as bits and a select, which vectorise).
+    let j = if y >= 2.0 {
+        127
+    } else {
+        ((y.to_bits() >> 45) & 127) as usize
+    };
     let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
     let q = y.mul_add(r, -1.0);
     let poly = q

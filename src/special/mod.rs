@@ -7,7 +7,7 @@
 //! The fast twins live here; the arbitrary-precision references under [`exact`], with the same
 //! signatures.
 mod bessel_ratio;
-mod debye;
+pub(crate) mod debye;
 pub(crate) mod debye_coefficients;
 pub(crate) mod double_double;
 pub mod exact;

@@ -72,6 +72,8 @@ pub use mean_resultant::{lam_uncertainty, mean_resultant, MeanResultant};
 pub use mean_resultant_length::mean_resultant_length;
 pub use normaliser::log_norm_const;
 pub use normaliser_batch::log_norm_const_batch;
-pub(crate) use normaliser_batch::log_norm_const_batch_unchecked;
+pub(crate) use normaliser_batch::{
+    log_bessel_scaled_lanes, log_norm_const_batch_unchecked, log_norm_const_offset,
+};
 pub use sampler::VonMisesFisher;
 pub use sphere_area::log_sphere_area;

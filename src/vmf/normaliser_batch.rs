@@ -2,6 +2,9 @@
 //! normalisers of the PPK and KL distances of ProxyNCA++ (`B·C` values of `κ` per batch, one `M`).
 
 use crate::error::{require_sphere_dim, Error, Result};
+use crate::special::debye::{
+    log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
+};
 use crate::special::double_double::DoubleDouble;
 use crate::special::{log_bessel_i_scaled, LN_2PI};
 
@@ -65,12 +68,64 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 
 /// The kernel of [`log_norm_const_batch`] without checks (`dim ≥ 2`, `κ` finite and `≥ 0`,
 /// equal lengths).
-#[inline]
+///
+/// For `ν = M/2 − 1 ≥ 20` (the Debye regime of every `κ`, so no per-value regime dispatch) the
+/// values go through the expansion in lanes of [`DEBYE_LANES`], which the compiler vectorises;
+/// the lane kernel performs the scalar kernel's operations, so the bits are the same
+/// (`proofs/nivmf_normaliser_batch.rs`). Below that order the regimes depend on `κ` and the
+/// scalar kernel is called per value.
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
-    let half_dim = dim as f64 / 2.0;
-    let constant = DoubleDouble::from_pair(LN_2PI).mul_f64(-half_dim);
-    let order = DoubleDouble::from_f64(half_dim - 1.0);
-    for (o, &k) in out.iter_mut().zip(kappas) {
-        *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+    let constant = log_norm_const_offset(dim);
+    let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
+    if order.hi < DEBYE_MIN_ORDER {
+        for (o, &k) in out.iter_mut().zip(kappas) {
+            *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+        }
+        return;
     }
+    let mut x = [0.0; DEBYE_LANES];
+    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    for (oc, kc) in out.chunks_mut(DEBYE_LANES).zip(kappas.chunks(DEBYE_LANES)) {
+        // A short last chunk leaves earlier (valid) arguments in the spare lanes.
+        for (xi, &k) in x.iter_mut().zip(kc) {
+            *xi = k.min(DEBYE_LANES_MAX_ARGUMENT);
+        }
+        log_bessel_i_scaled_debye_lanes(order, &x, &mut g);
+        for (o, gi) in oc.iter_mut().zip(&g) {
+            *o = constant.sub(*gi).to_f64();
+        }
+    }
+    // κ > 10¹⁵⁰ (x² near overflow): the scalar kernel, with its range branches.
+    for (o, &k) in out.iter_mut().zip(kappas) {
+        if k > DEBYE_LANES_MAX_ARGUMENT {
+            *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+        }
+    }
+}
+
+/// `g(M/2 − 1, κ_i) = ln I_ν(κ_i) − ν ln κ_i` as double-doubles for a few `κ_i` of one `M`
+/// (finite, `≥ 0`), so that `ln C_M(κ_i) = −(M/2) ln 2π − g_i` — the same bits as the scalar
+/// kernel. For `ν ≥ 20` and `κ_i ≤ 10¹⁵⁰` the `L` values share one vectorised Debye call (the
+/// two or three normalisers of a KL or PPK cost about one); otherwise one scalar call each.
+#[inline]
+pub(crate) fn log_bessel_scaled_lanes<const L: usize>(
+    dim: usize,
+    kappas: &[f64; L],
+) -> [DoubleDouble; L] {
+    let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
+    let mut g = [DoubleDouble::from_f64(0.0); L];
+    if order.hi >= DEBYE_MIN_ORDER && kappas.iter().all(|&k| k <= DEBYE_LANES_MAX_ARGUMENT) {
+        log_bessel_i_scaled_debye_lanes(order, kappas, &mut g);
+    } else {
+        for (gi, &k) in g.iter_mut().zip(kappas) {
+            *gi = log_bessel_i_scaled(order, k);
+        }
+    }
+    g
+}
+
+/// `−(M/2) ln 2π` in double-double, the constant of `ln C_M = −(M/2) ln 2π − g`.
+#[inline]
+pub(crate) fn log_norm_const_offset(dim: usize) -> DoubleDouble {
+    DoubleDouble::from_pair(LN_2PI).mul_f64(-(dim as f64 / 2.0))
 }
