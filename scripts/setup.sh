@@ -8,10 +8,9 @@
 # that it does nothing when already done.
 #
 # This script does not build the docs site: that is `bash scripts/build-docs.sh`. It does install
-# the browser the docs check opens it in (scripts/check-docs.sh): Debian's `chromium`, with
-# apt-get, only when /usr/bin/chromium is missing (CI runs as root; elsewhere run it with sudo
-# or install the package yourself; without it `scripts/test.sh` skips the docs check and says
-# so).
+# two Debian packages with apt-get when they are missing (CI runs as root; elsewhere run it with
+# sudo or install them yourself): `chromium`, the browser the docs check opens the site in, and
+# `jq`.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,13 +25,19 @@ fi
 # message rather than in the middle of the test build. A no-op when they are already cached.
 cargo fetch --locked --quiet
 
-if [[ ! -x /usr/bin/chromium ]]; then
+# Debian packages the tests use, installed only when missing: chromium (the docs check; without
+# it `scripts/test.sh` skips that check and says so) and jq (scripts/experiments/*.sh assemble
+# their tables with it; tests/train_protocol.rs runs one).
+missing=()
+[[ -x /usr/bin/chromium ]] || missing+=(chromium)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
+if (( ${#missing[@]} )); then
     if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        echo "setup: installing Debian's chromium for scripts/check-docs.sh" >&2
+        echo "setup: installing Debian's ${missing[*]}" >&2
         apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
     else
-        echo "setup: /usr/bin/chromium missing and apt-get unavailable (not root?):" \
-            "scripts/test.sh will skip the docs check" >&2
+        echo "setup: ${missing[*]} missing and apt-get unavailable (not root?): install them;" \
+            "without chromium scripts/test.sh skips the docs check" >&2
     fi
 fi
