@@ -6,7 +6,7 @@
 #
 # The default schedule (5 epochs on the full training set, batch 64) trains in about 4 minutes on
 # an idle 2-core CPU; on a CUDA machine the same command uses the GPU. Arguments go to `probdml reproduce`:
-#   bash scripts/main.sh --paper          # the full protocol: 4 methods, 20 epochs, 5 seeds
+#   bash scripts/main.sh --paper          # the full protocol: 10 methods, 20 epochs, 5 seeds
 #   bash scripts/main.sh --epochs 20      # LAM online only, 20 epochs
 set -euo pipefail
 

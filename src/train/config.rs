@@ -170,8 +170,8 @@ pub enum Schedule {
     /// The main command: LAM online, 5 epochs, 1 seed.
     #[default]
     Short,
-    /// LAM Table 2's protocol: deterministic, MC dropout, LAM post-hoc and online, PFE, BTL (both
-    /// priors), 20 epochs, 5 seeds.
+    /// LAM Table 2's protocol: its seven rows (deterministic, deep ensemble, PFE, HIB, MC dropout,
+    /// LAM post-hoc and online), then BTL (both priors) and ProxyNCA++, 20 epochs, 5 seeds.
     Paper,
 }
 
