@@ -28,11 +28,13 @@
 //!   (shared parts in [`btl`], [`triplet_loss`], [`triplet_mining`], [`variance_head`]);
 //! * [`pfe`] — a frozen deterministic model and a σ² head trained by the mutual likelihood score.
 //!
-//! A new method (BTL with μ/σ² heads, HIB, PFE, probabilistic ProxyNCA++) is a new file here
-//! implementing [`Method`], a variant of [`crate::train::config::Method`] and an arm of
-//! [`build`]: its heads live in its own [`nn::VarStore`] paths, its proxies or extra state in
-//! [`Method::state`], and its closed-form predictive in [`Prediction::Distribution`], which
-//! [`crate::train::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
+//! A method is a new file here implementing [`Method`], a variant of
+//! [`crate::train::config::Method`] and an arm of [`build`], as the five amortised methods above
+//! show: their heads live in their own [`nn::VarStore`] paths (ProxyNCA++'s proxies too, so that
+//! the optimiser state restores them), state the optimiser does not touch in
+//! [`Method::state`] (online LAM's Λ), and a closed-form predictive in
+//! [`Prediction::Distribution`], which [`crate::train::evaluate::evaluate_distribution`] scores
+//! with the method's own uncertainty.
 
 pub mod btl;
 pub mod btl_gaussian;
