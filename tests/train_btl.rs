@@ -32,13 +32,8 @@ use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 
-static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    LIBTORCH_RNG
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
+mod train_support;
+use train_support::{scratch, serial};
 
 fn leaf(values: &[f64], rows: usize, cols: usize) -> Tensor {
     Tensor::from_slice(values)
@@ -649,7 +644,7 @@ fn bad_input_is_an_error_not_a_panic() {
         other => panic!("PFE without --init-checkpoint: {other:?}"),
     }
     let missing = TrainConfig {
-        init_checkpoint: Some(scratch("no-such-run")),
+        init_checkpoint: Some(scratch("train-btl", "no-such-run")),
         ..config.clone()
     };
     assert!(matches!(
@@ -664,12 +659,6 @@ fn bad_input_is_an_error_not_a_panic() {
         Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
         other => panic!("--init-checkpoint with BTL: {other:?}"),
     }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("probdml-train-btl-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 fn small(method: Method) -> TrainConfig {
@@ -690,7 +679,7 @@ fn small(method: Method) -> TrainConfig {
 /// AUROC, output folder).
 fn learns(method: Method) -> (f64, f64, f64, f64, PathBuf) {
     let _guard = serial();
-    let out = scratch(method.name());
+    let out = scratch("train-btl", method.name());
     let summary = run::train_and_evaluate(
         &small(method),
         &PathBuf::from("unused"),
