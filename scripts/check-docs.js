@@ -278,16 +278,24 @@ async function main() {
     let apiMath = 0;
     for (const p of pages) {
       const rel = path.relative(docDir, p);
-      await page.goto(pathToFileURL(p).href, { waitUntil: "load" });
-      // Rendering runs after two chained script loads; the header marks the page when done.
-      const rendered = await page
-        .waitForFunction(() => document.documentElement.dataset.katexRendered === "true", null, { timeout: 10000 })
-        .then(() => true, () => false);
-      // Redirect pages (rustdoc's re-export stubs) carry no header and no docs.
-      const isRedirect = await page.evaluate(() => document.querySelector('meta[http-equiv="refresh"]') !== null || document.querySelector("#main-content") === null);
-      if (isRedirect) continue;
+      // Redirect pages (rustdoc's re-export stubs) carry no header and no docs: read from disk,
+      // so that no time goes into waiting for a render that never comes.
+      const html = fs.readFileSync(p, "utf8");
+      if (/http-equiv="refresh"/.test(html) || !/id="main-content"/.test(html)) continue;
+      // Rendering runs after two chained script loads; the header marks the page "true" when
+      // done and "missing <file>" when a script fails to load. A page that is merely slow (a
+      // loaded CI machine once took over 10 s for one) is reloaded once before it counts as a
+      // failure, with a generous wait each time.
+      let state = "";
+      for (let attempt = 0; attempt < 2 && state === ""; attempt++) {
+        await page.goto(pathToFileURL(p).href, { waitUntil: "load" });
+        state = await page
+          .waitForFunction(() => document.documentElement.dataset.katexRendered || null, null, { timeout: 45000 })
+          .then((h) => h.jsonValue(), () => "");
+      }
+      const rendered = state === "true";
       if (!rendered) {
-        fail(rel, "KaTeX never finished rendering (scripts missing?)");
+        fail(rel, state === "" ? "KaTeX did not finish rendering within 45 s, twice" : `KaTeX not rendered: ${state}`);
         continue;
       }
       await page.evaluate(() => document.fonts.ready.then(() => undefined));

@@ -16,7 +16,7 @@
 //!
 //! Each panel's error estimate never falls below `50ε·∫|f|` on it, the level at which rounding of
 //! the 21 evaluations dominates; a tolerance below that floor is not met and the call returns
-//! [`Error::NoConvergence`](crate::Error::NoConvergence) rather than pretend. Callers that
+//! [`Error::NoConvergence`] rather than pretend. Callers that
 //! integrate a cancelling sum should scale by `∫|f|`, which [`Estimate::absolute`] reports.
 //!
 //! # Why hand-written
