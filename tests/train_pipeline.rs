@@ -319,3 +319,60 @@ fn the_program_reports_bad_flags_and_missing_data() {
     assert!(dir.join("model.safetensors").exists() && dir.join("laplace.safetensors").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `reproduce` without `--protocol` (the main command's short schedule) trains LAM online under
+/// both protocols, each in its own folder, and prints one row for each; a repeated protocol runs
+/// once, an empty list is refused naming the flag, and a second call resumes instead of
+/// retraining.
+#[test]
+fn reproduce_runs_each_protocol_in_its_own_folder() {
+    let _guard = serial();
+    let dir = scratch("train-pipeline", "reproduce");
+    let d = dir.to_str().unwrap();
+    let small = [
+        "reproduce",
+        "--dataset",
+        "synthetic",
+        "--epochs",
+        "1",
+        "--train-limit",
+        "320",
+        "--test-limit",
+        "100",
+        "--out",
+        d,
+    ];
+    let o = probdml(&small);
+    assert!(o.success(), "{}", o.stderr);
+    for folder in ["lam-online-seed0", "lam-online-reference-seed0"] {
+        assert!(
+            dir.join(folder).join("metrics.json").exists(),
+            "{folder} missing"
+        );
+    }
+    let rows: Vec<&str> = o
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("| lam-online"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{}", o.stdout);
+    assert!(!rows[0].contains("reference") && rows[1].contains("[reference protocol]"));
+    // The second call finds both runs done: no epoch is trained again.
+    let again = probdml(&small);
+    assert!(again.success(), "{}", again.stderr);
+    assert!(
+        !again.stderr.contains("epoch done"),
+        "a finished run was retrained:\n{}",
+        again.stderr
+    );
+    let mut once = small.to_vec();
+    once.extend(["--protocol", "reference,reference"]);
+    let o = probdml(&once);
+    assert!(o.success(), "{}", o.stderr);
+    assert_eq!(o.stdout.matches("| lam-online").count(), 1, "{}", o.stdout);
+    let mut none = small.to_vec();
+    none.extend(["--protocol", ""]);
+    let o = probdml(&none);
+    assert!(!o.success() && o.stderr.contains("protocol"), "{}", o.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

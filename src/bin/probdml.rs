@@ -217,7 +217,7 @@ struct ReproduceArgs {
     /// Shorthand for --schedule paper.
     #[arg(long)]
     paper: bool,
-    /// short: LAM online, 5 epochs, 1 seed; paper: the 7 rows of LAM Table 2, BTL (both priors) and ProxyNCA++, 20 epochs, 5 seeds.
+    /// short: LAM online under both protocols, 5 epochs, 1 seed; paper: the 7 rows of LAM Table 2, BTL (both priors) and ProxyNCA++, 20 epochs, 5 seeds.
     #[arg(long, value_enum)]
     schedule: Option<Schedule>,
     /// Epochs (default: from the schedule).
@@ -235,16 +235,16 @@ struct ReproduceArgs {
     /// The data.
     #[arg(long, value_enum, default_value = "fashion-mnist")]
     dataset: DatasetChoice,
-    /// Training protocol.
-    #[arg(long, value_enum, default_value = "ours")]
-    protocol: Protocol,
+    /// Comma-separated training protocols; every method runs under each (default: short: ours,reference; paper: ours).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    protocol: Option<Vec<Protocol>>,
     /// Use only the first N training images.
     #[arg(long)]
     train_limit: Option<usize>,
     /// Use only the first N test and OOD images.
     #[arg(long)]
     test_limit: Option<usize>,
-    /// Output folder (one subfolder per method and seed; runs found there are resumed).
+    /// Output folder (one subfolder per method, protocol and seed: `<method>-seed<k>` for ours, `<method>-<protocol>-seed<k>` otherwise; runs found there are resumed).
     #[arg(long, default_value = "runs/reproduce")]
     out: PathBuf,
     #[command(flatten)]
@@ -407,8 +407,27 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
         ],
         None => vec![Method::LamOnline],
     };
+    let protocols: Vec<Protocol> = match &a.protocol {
+        Some(list) if list.is_empty() => {
+            return Err(TrainError::config(
+                "protocol",
+                "",
+                "name at least one protocol",
+            ))
+        }
+        Some(list) => list.iter().fold(Vec::new(), |mut unique, &p| {
+            if !unique.contains(&p) {
+                unique.push(p);
+            }
+            unique
+        }),
+        // The main command shows both: ours (calibrated) and the LAM reference code's (the
+        // paper's OOD numbers; issue 12).
+        None if paper => vec![Protocol::Ours],
+        None => vec![Protocol::Ours, Protocol::Reference],
+    };
     // Validate every configuration and the output folder before the first step.
-    let config_of = |method: Method, seed: u64| {
+    let config_of = |method: Method, protocol: Protocol, seed: u64| {
         TrainConfig {
             method,
             dataset: a.dataset,
@@ -420,85 +439,90 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
             test_limit: a.test_limit,
             ..TrainConfig::default()
         }
-        .with_protocol(a.protocol)
+        .with_protocol(protocol)
+    };
+    // One folder per method, protocol and seed; ours keeps the plain name of earlier runs.
+    let folder = |method: Method, protocol: Protocol, seed: u64| {
+        a.out.join(match protocol {
+            Protocol::Ours => format!("{}-seed{seed}", method.name()),
+            p => format!("{}-{}-seed{seed}", method.name(), p.name()),
+        })
     };
     for &method in &methods {
-        config_of(method, 0).validate()?;
+        for &protocol in &protocols {
+            config_of(method, protocol, 0).validate()?;
+        }
     }
     prepare_out(&a.out, OutPolicy::Resume)?;
     let mut rows = Vec::new();
     let mut epoch_seconds = Vec::new();
     for &method in &methods {
-        let mut runs: Vec<RunSummary> = Vec::new();
-        for seed in 0..seeds {
-            let config = config_of(method, seed);
-            let out = a.out.join(format!("{}-seed{seed}", method.name()));
-            eprintln!(
-                "== {} seed {seed}: {epochs} epochs on {:?} -> {}",
-                label(&config),
-                device,
-                out.display()
-            );
-            let summary = if method == Method::LamPosthoc {
-                // The paper's post-hoc model is the deterministic one plus a Laplace
-                // approximation: train (or resume) the deterministic run, then the Hessian pass.
-                let det = TrainConfig {
-                    method: Method::Deterministic,
-                    ..config.clone()
-                };
-                let det_out = a
-                    .out
-                    .join(format!("{}-seed{seed}", Method::Deterministic.name()));
-                run::train_and_evaluate(&det, &data, &det_out, true, device)?;
-                run::posthoc_from_checkpoint(
-                    &det_out,
-                    &out,
-                    &PosthocOptions {
-                        split: config.split,
-                        approximation: config.approximation,
-                        prior: Some(PriorChoice::Fixed(config.prior_precision)),
-                        tempering: config.tempering,
-                        protocol: config.protocol,
-                        hessian: PosthocHessian::Ggn,
-                        score: None,
-                    },
-                    &data,
+        for &protocol in &protocols {
+            let mut runs: Vec<RunSummary> = Vec::new();
+            for seed in 0..seeds {
+                let config = config_of(method, protocol, seed);
+                let out = folder(method, protocol, seed);
+                eprintln!(
+                    "== {} seed {seed}: {epochs} epochs on {:?} -> {}",
+                    label(&config),
                     device,
-                    OutPolicy::Overwrite,
-                )?
-            } else if method == Method::Pfe {
-                // PFE freezes the same deterministic model: train (or resume) it once for both.
-                let det = TrainConfig {
-                    method: Method::Deterministic,
-                    ..config.clone()
+                    out.display()
+                );
+                // Post-hoc LAM and PFE start from the deterministic model of the same protocol
+                // and seed: train (or resume) it once for both.
+                let deterministic = || {
+                    let det = TrainConfig {
+                        method: Method::Deterministic,
+                        ..config.clone()
+                    };
+                    let det_out = folder(Method::Deterministic, protocol, seed);
+                    run::train_and_evaluate(&det, &data, &det_out, true, device).map(|_| det_out)
                 };
-                let det_out = a
-                    .out
-                    .join(format!("{}-seed{seed}", Method::Deterministic.name()));
-                run::train_and_evaluate(&det, &data, &det_out, true, device)?;
-                let pfe = TrainConfig {
-                    init_checkpoint: Some(det_out),
-                    ..config.clone()
+                let summary = if method == Method::LamPosthoc {
+                    // The paper's post-hoc model is the deterministic one plus a Laplace
+                    // approximation: the Hessian pass over the trained deterministic run.
+                    let det_out = deterministic()?;
+                    run::posthoc_from_checkpoint(
+                        &det_out,
+                        &out,
+                        &PosthocOptions {
+                            split: config.split,
+                            approximation: config.approximation,
+                            prior: Some(PriorChoice::Fixed(config.prior_precision)),
+                            tempering: config.tempering,
+                            protocol: config.protocol,
+                            hessian: PosthocHessian::Ggn,
+                            score: None,
+                        },
+                        &data,
+                        device,
+                        OutPolicy::Overwrite,
+                    )?
+                } else if method == Method::Pfe {
+                    let pfe = TrainConfig {
+                        init_checkpoint: Some(deterministic()?),
+                        ..config.clone()
+                    };
+                    run::train_and_evaluate(&pfe, &data, &out, true, device)?
+                } else {
+                    run::train_and_evaluate(&config, &data, &out, true, device)?
                 };
-                run::train_and_evaluate(&pfe, &data, &out, true, device)?
-            } else {
-                run::train_and_evaluate(&config, &data, &out, true, device)?
-            };
-            runs.push(summary);
+                runs.push(summary);
+            }
+            let metrics: Vec<Metrics> = runs.iter().map(|r| r.metrics.clone()).collect();
+            let summary: MetricsSummary = mean_std(&metrics)?;
+            let secs = runs
+                .iter()
+                .map(|r| r.timing.mean_epoch_seconds)
+                .sum::<f64>()
+                / runs.len() as f64;
+            epoch_seconds.push((label(&runs[0].config), secs, runs[0].config.batch_size));
+            rows.push(TableRow {
+                method: paper_key(method),
+                label: label(&runs[0].config),
+                summary,
+            });
         }
-        let metrics: Vec<Metrics> = runs.iter().map(|r| r.metrics.clone()).collect();
-        let summary: MetricsSummary = mean_std(&metrics)?;
-        let secs = runs
-            .iter()
-            .map(|r| r.timing.mean_epoch_seconds)
-            .sum::<f64>()
-            / runs.len() as f64;
-        epoch_seconds.push((label(&runs[0].config), secs, runs[0].config.batch_size));
-        rows.push(TableRow {
-            method: paper_key(method),
-            label: label(&runs[0].config),
-            summary,
-        });
     }
     println!();
     println!(

@@ -167,7 +167,7 @@ pub enum Protocol {
 #[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Schedule {
-    /// The main command: LAM online, 5 epochs, 1 seed.
+    /// The main command: LAM online under our protocol and the reference code's, 5 epochs, 1 seed.
     #[default]
     Short,
     /// LAM Table 2's protocol: its seven rows (deterministic, deep ensemble, PFE, HIB, MC dropout,
