@@ -15,7 +15,7 @@
 use probdml::train::checkpoint;
 use probdml::train::config::{DatasetChoice, Method, Protocol, TrainConfig};
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
-use probdml::train::method::laplace::std_sum_prediction;
+use probdml::train::method::laplace::{score_samples, std_sum_prediction};
 use probdml::train::method::{self as methods, Batch, Position, Prediction, TensorSet};
 use probdml::train::mining::MinedTriplets;
 use probdml::train::optimiser::RmsProp;
@@ -24,26 +24,11 @@ use probdml::train::run::{self, OutPolicy, PosthocOptions};
 use std::path::{Path, PathBuf};
 use tch::{nn, Device, Kind, Tensor};
 
-/// libtorch's generator is process-global: one test at a time touches it.
-static LIBTORCH_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    LIBTORCH_RNG
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
+mod train_support;
+use train_support::{host, serial};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "probdml-train-protocol-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn host(t: &Tensor) -> Vec<f64> {
-    Vec::<f64>::try_from(&t.to_kind(Kind::Double).flatten(0, -1)).unwrap()
+    train_support::scratch("train-protocol", name)
 }
 
 /// Two RMSprop steps on L(θ) = θ from θ₀ = 2 (gradient 1), lr 0.01, α 0.99, ε 1e-8:
@@ -135,6 +120,31 @@ fn triplet_miner_counts_hand_enumerated_triplets() {
     );
     // A margin below 0.586 leaves the two triplets with gap 0.
     assert_eq!(MinedTriplets::mine(&z, &labels, 0.5, 5000).kept(), 2);
+}
+
+/// Under the reference protocol a sampling method's prediction (MC dropout, ensembles) is
+/// scored by Σ_d std_d like the Laplace methods': the same two samples give √2; under ours, and
+/// for a single sample (a deterministic model), the samples pass through unchanged.
+#[test]
+fn sampled_predictions_follow_the_protocols_score() {
+    let two = || Tensor::from_slice(&[1.0f64, 0., 0., 0., 1., 0.]).view([1, 2, 3]);
+    let reference = synthetic(Method::McDropout, Protocol::Reference).score();
+    match score_samples(reference, Prediction::Samples(two())) {
+        Prediction::Distribution { uncertainty, .. } => {
+            assert!((host(&uncertainty)[0] - std::f64::consts::SQRT_2).abs() < 1e-15)
+        }
+        Prediction::Samples(_) => panic!("reference: MC dropout samples were not scored"),
+    }
+    let ours = synthetic(Method::McDropout, Protocol::Ours).score();
+    assert!(matches!(
+        score_samples(ours, Prediction::Samples(two())),
+        Prediction::Samples(_)
+    ));
+    let one = Tensor::from_slice(&[1.0f64, 0., 0.]).view([1, 1, 3]);
+    assert!(matches!(
+        score_samples(reference, Prediction::Samples(one)),
+        Prediction::Samples(_)
+    ));
 }
 
 /// Two samples (1, 0, 0) and (0, 1, 0) of one input: per-dimension std (S − 1 = 1) is

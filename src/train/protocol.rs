@@ -27,7 +27,8 @@
 //!   H ← 0.999·H + ReLU(h), and the prior 1 added only when sampling;
 //! * 100 weight samples per test image (`base.py`: `test_n_samples` 100), scored by the sum over
 //!   dimensions of the per-dimension sample standard deviation (`src/evaluate/ood.py`:
-//!   `id_sigma.sum(axis=1)` of `zs.std(dim=0)`), no vMF fit.
+//!   `id_sigma.sum(axis=1)` of `zs.std(dim=0)`), no vMF fit; MC dropout's masks and an
+//!   ensemble's members are scored the same way (`mcdropout_model.py`, `deep_ensemble_model.py`).
 
 pub use super::config::Protocol;
 use super::config::TrainConfig;

@@ -11,6 +11,7 @@ use super::evaluate::{
 use super::json;
 use super::method::{
     self,
+    laplace::score_samples,
     lam_posthoc::{LamPosthoc, PosthocHessian, PriorChoice},
     Method as _, Model, PredictRequest, Prediction, TensorSet,
 };
@@ -343,7 +344,8 @@ fn host_prediction(
             Vec::<f32>::try_from(&flat)?,
         )
     };
-    Ok(match trained.model.predict(images, &request)? {
+    let prediction = score_samples(config.score(), trained.model.predict(images, &request)?);
+    Ok(match prediction {
         Prediction::Samples(t) => HostPrediction::Samples(to_samples(&t)?),
         Prediction::Distribution {
             mean,

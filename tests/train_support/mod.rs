@@ -9,7 +9,7 @@ use probdml::train::run;
 use probdml::train::TrainError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tch::{Device, Tensor};
+use tch::{Device, Kind, Tensor};
 
 /// libtorch's random generator is process-global and the test harness runs tests on several
 /// threads: without this lock one test's `manual_seed` would reseed another's draws mid-run.
@@ -29,9 +29,9 @@ pub fn leaf(values: &[f64], shape: &[i64]) -> Tensor {
         .set_requires_grad(true)
 }
 
-/// The values of `t` on the host, flattened.
+/// The values of `t` on the host, flattened, as f64.
 pub fn host(t: &Tensor) -> Vec<f64> {
-    Vec::<f64>::try_from(&t.detach().contiguous().view([-1])).unwrap()
+    Vec::<f64>::try_from(&t.detach().to_kind(Kind::Double).contiguous().view([-1])).unwrap()
 }
 
 /// An empty folder `probdml-<target>-<pid>-<name>` under the temporary directory.

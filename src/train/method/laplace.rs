@@ -142,6 +142,22 @@ pub fn predict(
     })
 }
 
+/// A sampled prediction scored the protocol's way: [`Score::StdSum`] turns S > 1 samples into
+/// [`std_sum_prediction`]; every other prediction (one sample, a closed form, or the vMF score,
+/// which the evaluation fits to the samples) is returned as it is.
+///
+/// The LAM reference code scores MC dropout and deep ensembles by Σ_d std_d as it scores its
+/// Laplace posteriors (`src/lightning/mcdropout_model.py`, `deep_ensemble_model.py`:
+/// `z_sigma = zs.std(dim=0)`), so under `--protocol reference` every sampling method follows it.
+pub fn score_samples(score: Score, prediction: Prediction) -> Prediction {
+    match prediction {
+        Prediction::Samples(samples) if score == Score::StdSum && samples.size()[1] > 1 => {
+            std_sum_prediction(samples)
+        }
+        other => other,
+    }
+}
+
 /// The reference's summary of S unit samples per input (N × S × D): the normalised sample mean
 /// as the mean direction and Σ_d std_d as the uncertainty, with std_d the Bessel-corrected
 /// sample standard deviation of dimension d (`torch.std`, reference `ood.py`:
