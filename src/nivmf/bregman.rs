@@ -37,20 +37,25 @@
 //! that is below `10⁻¹⁷` of the partial sum (an explicit bound, not an estimate).
 //!
 //! **Rounding.** The recursion is a forward recurrence of the Riccati equation, whose
-//! linearisation `e' = −(2A + c/(κ+t)) e` has the solutions `e(t) ∝ e^{−2∫A}(κ/(κ+t))^c`:
-//! an error injected into the coefficients is amplified in the sum by at most
-//! `e^{2|δ|}(1 − |δ|/κ)^{−c}` relative to its own size. Each injected error is a few ulps of the
-//! leading term `a_1δ²/2` (the step for `a_2` cancels by a factor `~κ` for `κ ≫ M` and `~M` for
-//! `κ ≪ M`, which the extra power of `δ` in its term more than repays on the domain below), so
-//! the series is used where that amplification is at most `e⁴`:
+//! linearisation `e' = −(2A + c/(κ+t)) e` has the solutions `e(t) ∝ e^{−∫(2A + c/(κ+u))du}`:
+//! an error injected into the coefficients (or carried by the input `a_1 = A'`) is amplified in
+//! the sum by at most `e^G` with the growth exponent `G = (2A + c/(b − |δ|))|δ|` (`A` increases,
+//! so `A(b)` bounds it on `t ≥ 0` and over-estimates it on `t < 0`). The step for `a_2` cancels
+//! by a factor `~κ` for `κ ≫ M` and `~M` for `κ ≪ M`, which the extra power of `δ` in its term
+//! repays. The series is therefore used on the domain
 //!
-//! `|δ| ≤ b/4,   (2 + c/b)·|δ| ≤ 3,   q ≤ 1/4`,
+//! `|δ| ≤ b/4,   G ≤ L,   |δ| ≤ R₁/4`,
 //!
-//! i.e. `|δ| ≲ 1.5` for `b ≫ M`, `|δ| ≲ 3b/M` for `b ≪ M`. On that domain the error is
-//! dominated by that of `a_1 = A'` (a few ulps for `M ≥ 42`; up to `~10⁻¹²` for `M < 42` in the
-//! Riccati band of `mean_resultant_slope`), as `proofs/nivmf_bregman_series.rs` measures against
-//! the 256-bit closed form and the sphere quadrature. The cost is one evaluation of `(A, A')`
-//! and a few multiply-adds per term (about eight terms at `M = 128`, `κ = 50`, `δ = ½`).
+//! with `A` replaced by its upper bound `b/(ν + ½ + √((ν+½)² + b²))` (Amos 1974) so that the
+//! test costs no Bessel ratio, `L = 3` for `M ≥ 42` (where `A'` is accurate to a few ulps:
+//! `|δ| ≲ 1.5` for `b ≫ M`, `|δ| ≲ 3b/M` for `b ≪ M`; `δ = ½` at `M = 128`, `b = 50`, `G = 1.6`)
+//! and `L = ½` for `M < 42`, where `A'` from [`mean_resultant_slope`] can carry `~10⁻¹³` in its
+//! Riccati band and a larger growth would multiply that (measured: `3·10⁻¹³` at `M = 2`,
+//! `b = 10`, `δ = −1.4` with `L = 3`, against `4·10⁻¹⁴` for the integral form). On the domain the
+//! error is that of `A'` times at most `e^L`, as `proofs/nivmf_bregman_series.rs` measures
+//! against the 256-bit integral and closed forms and the sphere quadrature. The cost is one
+//! evaluation of `(A, A')` and a few multiply-adds per term (eight terms at `M = 128`, `κ = 50`,
+//! `δ = ½`).
 //!
 //! ## 2. Gauss–Legendre on the integral form
 //!
@@ -209,17 +214,39 @@ const RECIPROCALS: [f64; SERIES_MAX_TERMS + 1] = {
 /// The series stops when its remainder bound is below this fraction of the partial sum.
 const SERIES_TOLERANCE: f64 = 1e-17;
 
+/// The bound `L` on the growth exponent `(2A + c/(b − |δ|))|δ|` of rounding errors (module
+/// docs) for `M ≥ 42`, where `A'` is accurate to a few ulps.
+const SERIES_GROWTH_LIMIT: f64 = 3.0;
+
+/// `L` for `M < 42`, where `A'` may carry `~10⁻¹³` (the Riccati band of
+/// [`mean_resultant_slope`]) and the growth would multiply it: kept near 1 there.
+const SERIES_GROWTH_LIMIT_LOW_ORDER: f64 = 0.5;
+
+/// Beyond this `b` the series is not used (`b²` stays finite in the domain tests).
+const SERIES_MAX_ARGUMENT: f64 = 1e150;
+
 /// Route 1 of the module docs: `B(b + δ; b) = Σ_{n≥2} a_{n−1}δⁿ/n` with the Riccati
 /// recursion for the Taylor coefficients `a_j` of `A_M` at `b`, or `None` outside the domain
-/// `|δ| ≤ b/4`, `(2 + (M−1)/b)|δ| ≤ 3`, `|δ| ≤ R₁/4` (or if the remainder bound is not met
-/// within [`SERIES_MAX_TERMS`]).
+/// `|δ| ≤ b/4`, `(2A + (M−1)/(b − |δ|))|δ| ≤ L`, `|δ| ≤ R₁/4` (or if the remainder bound is
+/// not met within [`SERIES_MAX_TERMS`]).
 fn bregman_series(dim: usize, b: f64, delta: f64) -> Option<f64> {
     let c = dim as f64 - 1.0;
     let nu = 0.5 * dim as f64 - 1.0;
     let d = delta.abs();
-    let radius = b.hypot(nu + 1.0);
     // Written so that b = 0 (and NaN) fail: 4|δ| ≤ b needs b > 0 for δ ≠ 0.
-    if !(4.0 * d <= b && (2.0 * b + c) * d <= 3.0 * b && 4.0 * d <= radius) {
+    if !(4.0 * d <= b && b <= SERIES_MAX_ARGUMENT) {
+        return None;
+    }
+    let radius = (nu + 1.0).mul_add(nu + 1.0, b * b).sqrt();
+    // Amos (1974): A_M(b) ≤ b/(ν + ½ + √((ν + ½)² + b²)).
+    let h = nu + 0.5;
+    let a_upper = b / (h + h.mul_add(h, b * b).sqrt());
+    let limit = if nu >= DEBYE_MIN_ORDER {
+        SERIES_GROWTH_LIMIT
+    } else {
+        SERIES_GROWTH_LIMIT_LOW_ORDER
+    };
+    if !((2.0 * a_upper + c / (b - d)) * d <= limit && 4.0 * d <= radius) {
         return None;
     }
     let q = d / radius;
