@@ -4,7 +4,7 @@ use super::bregman::log_partition_bregman;
 use super::parameters::require_len;
 use crate::compensated::{dot_lanes, square_sums_lanes};
 use crate::error::{require_nonnegative, require_sphere_dim, Result};
-use crate::special::debye::DEBYE_LANES_MAX_ARGUMENT;
+use crate::special::debye::{bessel_i_ratio_debye, DEBYE_LANES_MAX_ARGUMENT};
 use crate::vmf::{
     log_bessel_scaled_lanes, mean_resultant_length, require_unit, unit_norm_tolerance,
 };
@@ -177,8 +177,10 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
     if kappa_p * one_minus_cos < 0.5 * delta.abs() {
         return None;
     }
+    // A_M(κ_z) by the Debye ratio directly (`dim ≥ 42`, `κ_z ≤ 10¹⁵⁰`: the branch that
+    // `mean_resultant_length` would take), issued before the independent normaliser lanes.
+    let a = bessel_i_ratio_debye(0.5 * dim as f64 - 1.0, kappa_z);
     let g = log_bessel_scaled_lanes::<2>(dim, &[kappa_z, kappa_p]);
-    let a = mean_resultant_length(dim, kappa_z);
     let normalisers = g[1].sub(g[0]).to_f64();
     let (slope_term, angle_term) = (a * delta, a * kappa_p * one_minus_cos);
     let kl = (normalisers - slope_term) + angle_term;
