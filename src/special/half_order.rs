@@ -17,22 +17,26 @@ use super::exp_lanes::exp_nonpositive;
 /// ½ ln(2/π) as a double-double (mpmath, 50 digits).
 const HALF_LN_2_OVER_PI: (f64, f64) = (-0.22579135264472744, 6.4622584878775846e-18);
 
+/// `sinh x / x − 1 = Σ_{k≥1} x^{2k}/(2k+1)!` for `0 ≤ x < ½` (used there only): eight terms
+/// reach `x¹⁶/17! < 10⁻¹⁹` at `x = ½`; all terms positive.
+#[inline(always)]
+fn sinhc_minus_one(x: f64) -> f64 {
+    let y = x * x;
+    y * (1.0 / 6.0
+        + y * (1.0 / 120.0
+            + y * (1.0 / 5040.0
+                + y * (1.0 / 362880.0
+                    + y * (1.0 / 39916800.0
+                        + y * (1.0 / 6227020800.0
+                            + y * (1.0 / 1307674368000.0 + y / 355687428096000.0)))))))
+}
+
 /// ln(sinh x / x) for x ≥ 0, as a double-double: for large x it is ≈ x − ln 2x, and the
 /// Bessel ratio differences two such values, so the O(x) terms must not be rounded to `f64`.
 #[inline]
 fn ln_sinhc(x: f64) -> DoubleDouble {
     if x < 0.5 {
-        // Σ_{k≥1} x^{2k}/(2k+1)!: eight terms reach x¹⁶/17! < 10⁻¹⁹ at x = ½.
-        let y = x * x;
-        let s = y
-            * (1.0 / 6.0
-                + y * (1.0 / 120.0
-                    + y * (1.0 / 5040.0
-                        + y * (1.0 / 362880.0
-                            + y * (1.0 / 39916800.0
-                                + y * (1.0 / 6227020800.0
-                                    + y * (1.0 / 1307674368000.0 + y / 355687428096000.0)))))));
-        DoubleDouble::from_f64(s.ln_1p())
+        DoubleDouble::from_f64(sinhc_minus_one(x).ln_1p())
     } else {
         DoubleDouble::from_f64(x)
             .sub(ln_dd(2.0 * x))
@@ -54,15 +58,7 @@ pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
 /// the final sum's rounding: absolute `≤ 1.3·10⁻¹⁵` plus half an ulp of the result.
 #[inline(always)]
 pub(crate) fn ln_sinhc_lanes(x: f64) -> f64 {
-    let y = x * x;
-    let s = y
-        * (1.0 / 6.0
-            + y * (1.0 / 120.0
-                + y * (1.0 / 5040.0
-                    + y * (1.0 / 362880.0
-                        + y * (1.0 / 39916800.0
-                            + y * (1.0 / 6227020800.0
-                                + y * (1.0 / 1307674368000.0 + y / 355687428096000.0)))))));
+    let s = sinhc_minus_one(x);
     // e^{−2x} underflows to 0 (in f64, ln(1 − e^{−2x}) rounds to 0) long before −700.
     let e = exp_nonpositive((-2.0 * x).max(-700.0));
     let q = (1.0 - e) / (2.0 * x);
