@@ -47,15 +47,16 @@
 //! `|δ| ≤ b/4,   G ≤ L,   |δ| ≤ R₁/4`,
 //!
 //! with `A` replaced by its upper bound `b/(ν + ½ + √((ν+½)² + b²))` (Amos 1974) so that the
-//! test costs no Bessel ratio, `L = 3` for `M ≥ 42` (where `A'` is accurate to a few ulps:
-//! `|δ| ≲ 1.5` for `b ≫ M`, `|δ| ≲ 3b/M` for `b ≪ M`; `δ = ½` at `M = 128`, `b = 50`, `G = 1.6`)
-//! and `L = ½` for `M < 42`, where `A'` from [`mean_resultant_slope`] can carry `~10⁻¹³` in its
-//! Riccati band and a larger growth would multiply that (measured: `3·10⁻¹³` at `M = 2`,
-//! `b = 10`, `δ = −1.4` with `L = 3`, against `4·10⁻¹⁴` for the integral form). On the domain the
-//! error is that of `A'` times at most `e^L`, as `proofs/nivmf_bregman_series.rs` measures
-//! against the 256-bit integral and closed forms and the sphere quadrature. The cost is one
-//! evaluation of `(A, A')` and a few multiply-adds per term (eight terms at `M = 128`, `κ = 50`,
-//! `δ = ½`).
+//! test costs no Bessel ratio, `L = 3` where `A'` is accurate to a few ulps (`M ≥ 42`, and
+//! `M = 3` with its closed form: `|δ| ≲ 1.5` for `b ≫ M`, `|δ| ≲ 3b/M` for `b ≪ M`; `δ = ½` at
+//! `M = 128`, `b = 50`, `G = 1.6`) and `L = ½` for the other `M < 42`, where `A'` from
+//! [`mean_resultant_slope`] can carry `~10⁻¹³` in its Riccati band and a larger growth would
+//! multiply that (measured: `3·10⁻¹³` at `M = 2`, `b = 10`, `δ = −1.4` with `L = 3`, against
+//! `4·10⁻¹⁴` for the integral form). On the domain the error is that of `A'` times at most
+//! `e^L`, as `proofs/nivmf_bregman_series.rs` measures against the 256-bit integral and closed
+//! forms and the sphere quadrature (largest relative error `7.5·10⁻¹⁶` at `M = 3`, `1.4·10⁻¹⁵`
+//! at `M = 128`, `1.4·10⁻¹³` at `M = 2`). The cost is one evaluation of `(A, A')` and a few
+//! multiply-adds per term (eight terms at `M = 128`, `κ = 50`, `δ = ½`).
 //!
 //! ## 2. Gauss–Legendre on the integral form
 //!
@@ -120,8 +121,11 @@ const GAUSS_LEGENDRE_5: [(f64, f64); 3] = [
 ///
 /// For `κ ≤ M/4` it is `A_M (A_{M+2} − A_M + 1/κ)` (from `I'_{ν+1} = I_{ν+2} + (ν+1)I_{ν+1}/κ`),
 /// where `A_M − A_{M+2} ≈ 2κ/M² ≤ 1/(8κ)·…` is small against `1/κ`, so nothing cancels; the
-/// Riccati form `1 − A² − (M−1)A/κ` would lose a factor `M` there. Above, the `vmf` slope (Debye
-/// expansion of `ln A_M` where `√(ν²+κ²) ≥ 50`, Riccati below) is used.
+/// Riccati form `1 − A² − (M−1)A/κ` would lose a factor `M` there. Above, at `M = 3`, the closed
+/// form `A_3' = 1/κ² − 1/sinh²κ = 1/κ² − 4e^{−2κ}/(1 − e^{−2κ})²` (the derivative of the
+/// Langevin function `coth κ − 1/κ`), whose two terms cancel by at most a factor 2.5 for
+/// `κ > ¾`; otherwise the `vmf` slope (Debye expansion of `ln A_M` where `√(ν²+κ²) ≥ 50`,
+/// Riccati below, which can lose `~10⁻¹³` relative for small `M` and `κ` near 10–50).
 pub(crate) fn mean_resultant_slope(dim: usize, kappa: f64) -> f64 {
     let m = dim as f64;
     if kappa < 1e-150 {
@@ -132,7 +136,19 @@ pub(crate) fn mean_resultant_slope(dim: usize, kappa: f64) -> f64 {
         let a_next = mean_resultant_length(dim + 2, kappa);
         return a * ((a_next - a) + kappa.recip());
     }
+    if dim == 3 {
+        let e = (-2.0 * kappa).exp();
+        let one_minus_e = -(-2.0 * kappa).exp_m1();
+        let inv = kappa.recip();
+        return inv * inv - 4.0 * e / (one_minus_e * one_minus_e);
+    }
     complement_and_slope(dim, kappa).1
+}
+
+/// Whether [`mean_resultant_slope`] is accurate to a few ulps for every `κ` (no Riccati band):
+/// `M = 3` (closed form) and `ν ≥ 20` (the Debye slope of [`mean_resultant_and_slope`]).
+fn slope_is_accurate(dim: usize) -> bool {
+    dim == 3 || 0.5 * dim as f64 - 1.0 >= DEBYE_MIN_ORDER
 }
 
 /// `B(a; b) = Φ(a) − Φ(b) − A_M(b)(a − b)` with `Φ = −ln C_M` (module docs); `a, b ≥ 0` finite.
@@ -215,10 +231,10 @@ const RECIPROCALS: [f64; SERIES_MAX_TERMS + 1] = {
 const SERIES_TOLERANCE: f64 = 1e-17;
 
 /// The bound `L` on the growth exponent `(2A + c/(b − |δ|))|δ|` of rounding errors (module
-/// docs) for `M ≥ 42`, where `A'` is accurate to a few ulps.
+/// docs) for `M ≥ 42` and `M = 3`, where `A'` is accurate to a few ulps.
 const SERIES_GROWTH_LIMIT: f64 = 3.0;
 
-/// `L` for `M < 42`, where `A'` may carry `~10⁻¹³` (the Riccati band of
+/// `L` for the other `M < 42`, where `A'` may carry `~10⁻¹³` (the Riccati band of
 /// [`mean_resultant_slope`]) and the growth would multiply it: kept near 1 there.
 const SERIES_GROWTH_LIMIT_LOW_ORDER: f64 = 0.5;
 
@@ -241,7 +257,7 @@ fn bregman_series(dim: usize, b: f64, delta: f64) -> Option<f64> {
     // Amos (1974): A_M(b) ≤ b/(ν + ½ + √((ν + ½)² + b²)).
     let h = nu + 0.5;
     let a_upper = b / (h + h.mul_add(h, b * b).sqrt());
-    let limit = if nu >= DEBYE_MIN_ORDER {
+    let limit = if slope_is_accurate(dim) {
         SERIES_GROWTH_LIMIT
     } else {
         SERIES_GROWTH_LIMIT_LOW_ORDER
@@ -340,25 +356,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn slope_matches_closed_form_on_s2() {
-        // M = 3: A = coth κ − 1/κ, A' = 1/κ² − 1/sinh²κ.
-        for &k in &[1e-3_f64, 0.1, 0.7, 1.0, 5.0, 30.0, 300.0] {
-            let want = 1.0 / (k * k) - 1.0 / k.sinh().powi(2);
-            let want = if k < 1e-2 {
-                1.0 / 3.0 - k * k / 15.0
-            } else {
-                want
-            };
+    fn slope_matches_the_256_bit_identity_on_s2() {
+        // M = 3 against A_3(A_5 − A_3 + 1/κ) with the 256-bit ratios, the bracket in
+        // double-double (the cancellation in it costs nothing at that precision).
+        for &k in &[
+            1e-3_f64, 0.1, 0.7, 0.75, 0.76, 1.0, 5.0, 10.0, 30.0, 300.0, 1e4,
+        ] {
+            let (a, a_lo) = crate::vmf::exact::mean_resultant_length_dd(3, k);
+            let (b, b_lo) = crate::vmf::exact::mean_resultant_length_dd(5, k);
+            let inv = 1.0 / k;
+            let inv_lo = (-inv).mul_add(k, 1.0) / k;
+            let want = (a + a_lo) * (((b - a) + inv) + ((b_lo - a_lo) + inv_lo));
             let got = mean_resultant_slope(3, k);
-            // Between κ = M/4 and the Debye region (√(ν²+κ²) ≥ 50) the slope is the Riccati form
-            // 1 − A² − (M−1)A/κ, whose terms cancel by a factor ~κ²/M: at κ = 30 the few-ulp
-            // error of A_3 becomes ~10⁻¹² relative (measured 1.0·10⁻¹²).
-            let tol = if (0.75..50.0).contains(&k) {
-                2e-12
-            } else {
-                1e-13
-            };
-            assert!((got / want - 1.0).abs() < tol, "κ = {k}: {got} vs {want}");
+            assert!((got / want - 1.0).abs() < 4e-15, "κ = {k}: {got} vs {want}");
         }
     }
 
