@@ -241,6 +241,9 @@ const SERIES_GROWTH_LIMIT_LOW_ORDER: f64 = 0.5;
 /// Beyond this `b` the series is not used (`b²` stays finite in the domain tests).
 const SERIES_MAX_ARGUMENT: f64 = 1e150;
 
+/// Below this `b` neither (`1/b` and the coefficients stay finite).
+const SERIES_MIN_ARGUMENT: f64 = 1e-150;
+
 /// Route 1 of the module docs: `B(b + δ; b) = Σ_{n≥2} a_{n−1}δⁿ/n` with the Riccati
 /// recursion for the Taylor coefficients `a_j` of `A_M` at `b`, or `None` outside the domain
 /// `|δ| ≤ b/4`, `(2A + (M−1)/(b − |δ|))|δ| ≤ L`, `|δ| ≤ R₁/4` (or if the remainder bound is
@@ -249,8 +252,9 @@ fn bregman_series(dim: usize, b: f64, delta: f64) -> Option<f64> {
     let c = dim as f64 - 1.0;
     let nu = 0.5 * dim as f64 - 1.0;
     let d = delta.abs();
-    // Written so that b = 0 (and NaN) fail: 4|δ| ≤ b needs b > 0 for δ ≠ 0.
-    if !(4.0 * d <= b && b <= SERIES_MAX_ARGUMENT) {
+    // Written so that NaN fails; b = 0 and subnormal b (whose reciprocal overflows) are left
+    // to the other routes.
+    if !(4.0 * d <= b && (SERIES_MIN_ARGUMENT..=SERIES_MAX_ARGUMENT).contains(&b)) {
         return None;
     }
     let radius = (nu + 1.0).mul_add(nu + 1.0, b * b).sqrt();
@@ -419,6 +423,11 @@ mod tests {
         // Outside the domain: none.
         assert!(bregman_series(128, 50.0, 20.0).is_none());
         assert!(bregman_series(3, 0.0, 1e-3).is_none());
+        assert!(bregman_series(3, 1e-310, 1e-312).is_none());
+        assert!(bregman_series(3, f64::NAN, 1e-3).is_none());
+        // Tiny κ and δ (A ≈ κ/M, A' ≈ 1/M): B ≈ δ²/(2M).
+        let b = bregman_series(64, 1e-100, 1e-103).expect("inside");
+        assert!((b / (0.5e-206 / 64.0) - 1.0).abs() < 1e-14, "{b}");
     }
 
     #[test]
