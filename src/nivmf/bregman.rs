@@ -297,7 +297,7 @@ fn bregman_series(dim: usize, b: f64, delta: f64) -> Option<f64> {
         // s_{n−1}/b)/m so that only one multiply-add per step waits on a_n.
         let n = m - 1;
         let mut inner = 0.0;
-        for j in 1..(n + 1) / 2 {
+        for j in 1..n.div_ceil(2) {
             inner = coef[j].mul_add(coef[n - j], inner);
         }
         inner *= 2.0;

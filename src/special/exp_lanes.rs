@@ -9,9 +9,10 @@
 //! in Horner form, and `2^k` assembled from its exponent bits (`−1010 ≤ k ≤ 0`: normal). The
 //! relative error is a few ulps (checked against `f64::exp` below).
 
-/// `ln 2` to 32 significant bits (fdlibm's `ln2HI`), and the rest.
-const LN2_HI: f64 = 6.931_471_803_691_238_164_9e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+/// `ln 2` to 32 significant bits (fdlibm's `ln2_hi`, 0.69314718036912381649), and the rest
+/// (fdlibm's `ln2_lo`, 1.90821492927058770002e-10; `ln 2 − hi − lo ≈ 5·10⁻²⁷`).
+const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 
 /// `1.5·2⁵²`: adding it rounds a value of magnitude `< 2⁵¹` to an integer held in the low
 /// mantissa bits (the rounding mode's ties-to-even).
