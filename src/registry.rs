@@ -132,7 +132,7 @@ pub mod budget {
     /// closed form in double-double. The fast KL is the Bregman divergence of `ln C_M`, summed as
     /// a Taylor series in `κ_p − κ_z` (Riccati recursion from `A_M` and `A_M'`) near `κ_z` or as
     /// the Gauss–Legendre integral of `A_M'` farther out, each with a positive leading term and
-    /// `A_M'` relatively accurate to a few `10⁻¹⁴` at worst (the Riccati band at small `M`), so
+    /// `A_M'` relatively accurate to `~10⁻¹³` at worst (the Riccati band at small `M ≠ 3`), so
     /// its relative error does not grow as the two `ln C_M` cancel.
     pub const NIVMF_KL_NEAR: f64 = 1e-12;
     /// ProxyNCA++ loss and distances, fast against the reference (256-bit ln C_M, compensated
