@@ -4,7 +4,7 @@ use super::bregman::log_partition_bregman;
 use super::parameters::require_len;
 use crate::compensated::{dot_lanes, square_sums_lanes};
 use crate::error::{require_nonnegative, require_sphere_dim, Result};
-use crate::special::debye::DEBYE_LANES_MAX_ARGUMENT;
+use crate::special::debye::{bessel_i_ratio_debye, DEBYE_LANES_MAX_ARGUMENT};
 use crate::vmf::{
     log_bessel_scaled_lanes, mean_resultant_length, require_unit, unit_norm_tolerance,
 };
@@ -60,7 +60,8 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 /// $$ \mathrm{KL} = B(\kappa_p;\kappa_z) + A_M(\kappa_z)\\,\kappa_p\\,\tfrac12\lVert\mu_z-\mu_p\rVert^2 $$
 ///
 /// with `B` the Bregman divergence of `Φ = −ln C_M`, a sum of two non-negative terms each
-/// computed without cancellation (`B` by its integral form when `κ_z ≈ κ_p`), so that KL keeps
+/// computed without cancellation (`B` by its Taylor series in `κ_p − κ_z`, or its integral
+/// form, when `κ_z ≈ κ_p`), so that KL keeps
 /// its relative accuracy when it is tiny (`κ_z ≈ κ_p` large, or `κ → 0` where
 /// `KL ≈ ‖ν_z − ν_p‖²/(2M)`). `κ_p = 0` is the uniform law: the result is
 /// [`vmf::kl_to_uniform`](crate::vmf::kl_to_uniform)`(M, κ_z)`. `½‖μ_z − μ_p‖²` stands for
@@ -138,7 +139,10 @@ fn check_kl_args_fused(
 ///   plus four roundings of the largest summand. It is taken when that bound is at most
 ///   `2·10⁻¹⁴` of the result: where the terms do not cancel, e.g. any two directions apart.
 /// * **Bregman** otherwise: `B(κ_p; κ_z) + A_M(κ_z)κ_p(1 − cos)`, each term non-negative and
-///   computed without cancellation (`10⁻¹⁴` of `B`), for `κ_z ≈ κ_p` and small `M`.
+///   computed without cancellation, for `κ_z ≈ κ_p` and small `M`: `B` by its Taylor series in
+///   `κ_p − κ_z` near `κ_z` (one `(A_M, A_M')` evaluation and a Riccati recursion; error that of
+///   `A_M'` times at most `e^L`), else by Gauss–Legendre on its integral form, else as the
+///   difference of normalisers where that is accurate.
 #[inline]
 pub(crate) fn kl_vmf_kernel(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> f64 {
     if let Some(kl) = kl_vmf_direct(dim, kappa_z, kappa_p, one_minus_cos) {
@@ -173,8 +177,10 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
     if kappa_p * one_minus_cos < 0.5 * delta.abs() {
         return None;
     }
+    // A_M(κ_z) by the Debye ratio directly (`dim ≥ 42`, `κ_z ≤ 10¹⁵⁰`: the branch that
+    // `mean_resultant_length` would take), issued before the independent normaliser lanes.
+    let a = bessel_i_ratio_debye(0.5 * dim as f64 - 1.0, kappa_z);
     let g = log_bessel_scaled_lanes::<2>(dim, &[kappa_z, kappa_p]);
-    let a = mean_resultant_length(dim, kappa_z);
     let normalisers = g[1].sub(g[0]).to_f64();
     let (slope_term, angle_term) = (a * delta, a * kappa_p * one_minus_cos);
     let kl = (normalisers - slope_term) + angle_term;

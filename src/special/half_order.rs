@@ -6,28 +6,37 @@
 //! general route would sum up to 47 series terms. Accuracy: for x < ½, ln(sinh x/x) =
 //! ln_1p(x²/3! + x⁴/5! + …) with no cancellation; for x ≥ ½,
 //! ln(sinh x/x) = x − ln 2x + ln(−expm1(−2x)), the first two terms in double-double.
+//!
+//! [`ln_sinhc_lanes`] is the `f64` twin for loops over lanes (the batched `M = 3` normaliser):
+//! the same series below ½ and `x + ln((1 − e^{−2x})/(2x))` above, both computed and one
+//! selected, with the in-house branch-free `exp` and `ln`.
 
-use super::double_double::{ln_dd, DoubleDouble};
+use super::double_double::{ln_dd, ln_normal_f64, DoubleDouble};
+use super::exp_lanes::exp_nonpositive;
 
 /// ½ ln(2/π) as a double-double (mpmath, 50 digits).
 const HALF_LN_2_OVER_PI: (f64, f64) = (-0.22579135264472744, 6.4622584878775846e-18);
+
+/// `sinh x / x − 1 = Σ_{k≥1} x^{2k}/(2k+1)!` for `0 ≤ x < ½` (used there only): eight terms
+/// reach `x¹⁶/17! < 10⁻¹⁹` at `x = ½`; all terms positive.
+#[inline(always)]
+fn sinhc_minus_one(x: f64) -> f64 {
+    let y = x * x;
+    y * (1.0 / 6.0
+        + y * (1.0 / 120.0
+            + y * (1.0 / 5040.0
+                + y * (1.0 / 362880.0
+                    + y * (1.0 / 39916800.0
+                        + y * (1.0 / 6227020800.0
+                            + y * (1.0 / 1307674368000.0 + y / 355687428096000.0)))))))
+}
 
 /// ln(sinh x / x) for x ≥ 0, as a double-double: for large x it is ≈ x − ln 2x, and the
 /// Bessel ratio differences two such values, so the O(x) terms must not be rounded to `f64`.
 #[inline]
 fn ln_sinhc(x: f64) -> DoubleDouble {
     if x < 0.5 {
-        // Σ_{k≥1} x^{2k}/(2k+1)!: eight terms reach x¹⁶/17! < 10⁻¹⁹ at x = ½.
-        let y = x * x;
-        let s = y
-            * (1.0 / 6.0
-                + y * (1.0 / 120.0
-                    + y * (1.0 / 5040.0
-                        + y * (1.0 / 362880.0
-                            + y * (1.0 / 39916800.0
-                                + y * (1.0 / 6227020800.0
-                                    + y * (1.0 / 1307674368000.0 + y / 355687428096000.0)))))));
-        DoubleDouble::from_f64(s.ln_1p())
+        DoubleDouble::from_f64(sinhc_minus_one(x).ln_1p())
     } else {
         DoubleDouble::from_f64(x)
             .sub(ln_dd(2.0 * x))
@@ -38,4 +47,27 @@ fn ln_sinhc(x: f64) -> DoubleDouble {
 /// g(½, x) = ln I_{1/2}(x) − ½ ln x for finite x ≥ 0.
 pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
     DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc(x))
+}
+
+/// ln(sinh x / x) in `f64` for `0 ≤ x ≤ 10¹⁵⁰`, straight-line so that a loop over lanes
+/// vectorises: `ln(1 + s)` with the series `s = Σ_{k≥1} x^{2k}/(2k+1)!` of [`ln_sinhc`] for
+/// `x < ½`, else `x + ln q` with `q = (1 − e^{−2x})/(2x) ∈ (10⁻¹⁵¹, 0.64]` (one logarithm, and
+/// `1 − e^{−2x} ≥ 0.63` has no cancellation). Error: the `ln` is within `2·10⁻¹⁶` absolute plus
+/// half an ulp, `1 + s` and `q` are rounded (`≤ 3` ulps of `q`, i.e. `≤ 7·10⁻¹⁶` absolute in
+/// `ln q`), `e^{−2x}` is within 4 ulps (relative to `1 − e^{−2x}` that is `≤ 3·10⁻¹⁶`), plus
+/// the final sum's rounding: absolute `≤ 1.3·10⁻¹⁵` plus half an ulp of the result.
+#[inline(always)]
+pub(crate) fn ln_sinhc_lanes(x: f64) -> f64 {
+    let s = sinhc_minus_one(x);
+    // e^{−2x} underflows to 0 (in f64, ln(1 − e^{−2x}) rounds to 0) long before −700.
+    let e = exp_nonpositive((-2.0 * x).max(-700.0));
+    let q = (1.0 - e) / (2.0 * x);
+    let small = x < 0.5;
+    let argument = if small { 1.0 + s } else { q };
+    let log = ln_normal_f64(argument);
+    if small {
+        log
+    } else {
+        x + log
+    }
 }

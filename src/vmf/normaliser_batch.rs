@@ -6,6 +6,7 @@ use crate::special::debye::{
     log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
 use crate::special::double_double::DoubleDouble;
+use crate::special::half_order::ln_sinhc_lanes;
 use crate::special::{log_bessel_i_scaled, LN_2PI};
 
 /// Writes `ln C_M(κ_i)` into `out[i]` for every `κ_i` of `kappas`.
@@ -17,9 +18,11 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 ///
 /// (spec 01; nivMF eq. (2)): the same kernels as [`log_norm_const`](super::log_norm_const), with
 /// the order `ν = M/2 − 1` and the double-double constant `−(M/2) ln 2π` formed once for the
-/// batch and the input checked once. The values are bit-identical to the scalar call
-/// (`proofs/nivmf_normaliser_batch.rs`); the criterion bench `benches/nivmf.rs` measures the
-/// per-value cost against the scalar loop.
+/// batch and the input checked once. The values are bit-identical to the scalar call for
+/// `M ≠ 3`; at `M = 3` the closed form `ln C_3(κ) = −ln 4π − ln(sinh κ/κ)` is evaluated in
+/// vectorised lanes, within 4 ulps of the scalar call (measured: 1) and within the same budget
+/// of the 256-bit reference (`proofs/nivmf_normaliser_batch.rs`); the criterion bench
+/// `benches/nivmf.rs` measures the per-value cost against the scalar loop.
 ///
 /// # Errors
 ///
@@ -72,11 +75,16 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 /// For `ν = M/2 − 1 ≥ 20` (the Debye regime of every `κ`, so no per-value regime dispatch) the
 /// values go through the expansion in lanes of [`DEBYE_LANES`], which the compiler vectorises;
 /// the lane kernel performs the scalar kernel's operations, so the bits are the same
-/// (`proofs/nivmf_normaliser_batch.rs`). Below that order the regimes depend on `κ` and the
-/// scalar kernel is called per value.
+/// (`proofs/nivmf_normaliser_batch.rs`). At `M = 3` the closed form in lanes
+/// (`log_norm_const_s2_lanes`). Otherwise the regimes depend on `κ` and the scalar kernel is
+/// called per value.
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
     let constant = log_norm_const_offset(dim);
     let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
+    if dim == 3 {
+        log_norm_const_s2_lanes(kappas, out);
+        return;
+    }
     if order.hi < DEBYE_MIN_ORDER {
         for (o, &k) in out.iter_mut().zip(kappas) {
             *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
@@ -96,6 +104,38 @@ pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &m
         }
     }
     // κ > 10¹⁵⁰ (x² near overflow): the scalar kernel, with its range branches.
+    for (o, &k) in out.iter_mut().zip(kappas) {
+        if k > DEBYE_LANES_MAX_ARGUMENT {
+            *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+        }
+    }
+}
+
+/// `−ln 4π` as a double-double (mpmath, 40 digits): `ln C_3(0)`.
+const LN_C3_AT_ZERO: (f64, f64) = (-2.5310242469692907, -5.664688743963382e-17);
+
+/// `ln C_3(κ) = −ln 4π − ln(sinh κ/κ)` (`C_3(κ) = κ/(4π sinh κ)`) for every `κ_i` (finite,
+/// `≥ 0`): the closed form in lanes of [`DEBYE_LANES`] with the branch-free
+/// `ln(sinh κ/κ)` of `special/half_order.rs`, which the compiler vectorises. Its absolute error
+/// is `≤ 1.3·10⁻¹⁵` plus an ulp of the result, within `LOG_SPECIAL·max(1, |ln C_3|)` since
+/// `|ln C_3| ≥ ln 4π`; it is not the scalar kernel's double-double evaluation, so the values
+/// may differ from [`log_norm_const`](super::log_norm_const) in the last bits
+/// (`proofs/nivmf_normaliser_batch.rs` bounds the difference in ulps).
+fn log_norm_const_s2_lanes(kappas: &[f64], out: &mut [f64]) {
+    let mut x = [0.0; DEBYE_LANES];
+    let mut v = [0.0; DEBYE_LANES];
+    for (oc, kc) in out.chunks_mut(DEBYE_LANES).zip(kappas.chunks(DEBYE_LANES)) {
+        for (xi, &k) in x.iter_mut().zip(kc) {
+            *xi = k.min(DEBYE_LANES_MAX_ARGUMENT);
+        }
+        for (vi, &xi) in v.iter_mut().zip(&x) {
+            *vi = (LN_C3_AT_ZERO.0 - ln_sinhc_lanes(xi)) + LN_C3_AT_ZERO.1;
+        }
+        oc.copy_from_slice(&v[..oc.len()]);
+    }
+    // κ > 10¹⁵⁰: the scalar kernel.
+    let constant = log_norm_const_offset(3);
+    let order = DoubleDouble::from_f64(0.5);
     for (o, &k) in out.iter_mut().zip(kappas) {
         if k > DEBYE_LANES_MAX_ARGUMENT {
             *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
