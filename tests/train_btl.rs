@@ -651,13 +651,76 @@ fn bad_input_is_an_error_not_a_panic() {
         probdml::train::trainer::train(&missing, &train, Device::Cpu, None, false),
         Err(TrainError::Checkpoint { .. })
     ));
-    let not_pfe = TrainConfig {
-        method: Method::BtlGaussian,
+    let no_warm_start = TrainConfig {
+        method: Method::Hib,
         ..missing
     };
-    match not_pfe.validate() {
+    match no_warm_start.validate() {
         Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
-        other => panic!("--init-checkpoint with BTL: {other:?}"),
+        other => panic!("--init-checkpoint with HIB: {other:?}"),
+    }
+}
+
+/// BTL with `--init-checkpoint` starts its backbone and μ head from the deterministic weights
+/// bit for bit and keeps its fresh σ² head; a checkpoint of another method is refused naming
+/// the flag.
+#[test]
+fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
+    let _guard = serial();
+    let det_out = scratch("train-btl", "warm-start-det");
+    let det = TrainConfig {
+        epochs: 1,
+        ..small(Method::Deterministic)
+    };
+    run::train_and_evaluate(&det, &PathBuf::from("unused"), &det_out, false, Device::Cpu).unwrap();
+    let saved = checkpoint::read_tensors(&det_out.join(checkpoint::MODEL)).unwrap();
+    for method in [Method::BtlGaussian, Method::BtlVmf] {
+        let config = TrainConfig {
+            init_checkpoint: Some(det_out.clone()),
+            ..small(method)
+        };
+        config.validate().unwrap();
+        let fresh = probdml::train::method::build(&small(method), Device::Cpu, 11).unwrap();
+        let mut warm = probdml::train::method::build(&config, Device::Cpu, 11).unwrap();
+        warm.initialise().unwrap();
+        let fresh_vars = fresh.network().vs.variables();
+        let mut copied = 0;
+        for (name, var) in warm.network().vs.variables() {
+            match saved.iter().find(|(n, _)| *n == name) {
+                Some((_, t)) if name.starts_with("backbone.") || name.starts_with("head.") => {
+                    assert!(var.equal(t), "{}: `{name}` not copied", method.name());
+                    copied += 1;
+                }
+                _ => assert!(
+                    var.equal(&fresh_vars[&name]),
+                    "{}: `{name}` is not the fresh initialisation",
+                    method.name()
+                ),
+            }
+        }
+        assert!(copied > 0);
+    }
+    // A BTL checkpoint is not a deterministic one.
+    let btl_out = scratch("train-btl", "warm-start-btl");
+    run::train_and_evaluate(
+        &TrainConfig {
+            epochs: 1,
+            ..small(Method::BtlGaussian)
+        },
+        &PathBuf::from("unused"),
+        &btl_out,
+        false,
+        Device::Cpu,
+    )
+    .unwrap();
+    let config = TrainConfig {
+        init_checkpoint: Some(btl_out),
+        ..small(Method::BtlVmf)
+    };
+    let mut wrong = probdml::train::method::build(&config, Device::Cpu, 11).unwrap();
+    match wrong.initialise() {
+        Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
+        other => panic!("a BTL checkpoint as --init-checkpoint: {other:?}"),
     }
 }
 

@@ -179,7 +179,7 @@ struct TrainArgs {
     /// Use only the first N test and OOD images.
     #[arg(long)]
     test_limit: Option<usize>,
-    /// PFE: the deterministic checkpoint to freeze (default: train one into <out>/deterministic).
+    /// PFE: the deterministic checkpoint to freeze (default: train one into <out>/deterministic); BTL: an optional deterministic checkpoint to start the backbone and μ head from (the paper starts from pretrained weights).
     #[arg(long)]
     init_checkpoint: Option<PathBuf>,
     /// Output folder (checkpoint, metrics.json, plots/).

@@ -552,11 +552,15 @@ impl TrainConfig {
         }
         self.hib.validate()?;
         self.proxy.validate()?;
-        if let (Some(dir), false) = (&self.init_checkpoint, self.model_method() == Method::Pfe) {
+        let warm_starts = matches!(
+            self.model_method(),
+            Method::Pfe | Method::BtlGaussian | Method::BtlVmf
+        );
+        if let (Some(dir), false) = (&self.init_checkpoint, warm_starts) {
             return Err(TrainError::config(
                 "init-checkpoint",
                 dir.display(),
-                "only --method pfe starts from a deterministic checkpoint",
+                "only --method pfe, btl-gaussian and btl-vmf start from a deterministic checkpoint",
             ));
         }
         Ok(())

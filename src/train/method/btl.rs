@@ -16,7 +16,9 @@ use super::laplace::EVAL_CHUNK;
 use super::triplet_loss::TripletBatch;
 use super::triplet_mining::{MinedTriplets, Negatives, NEGATIVES_PER_ANCHOR};
 use super::variance_head::{softplus_variance, VarianceHead};
+use super::warm_start::load_deterministic;
 use super::{Batch, Network};
+use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 
 /// The triplet margin m of the BTL methods (module docs).
@@ -32,6 +34,10 @@ pub struct BtlNet {
     pub network: Network,
     /// The σ² head.
     pub var_head: VarianceHead,
+    /// The deterministic checkpoint to start the backbone and μ head from (`--init-checkpoint`),
+    /// if any.
+    init: Option<PathBuf>,
+    latent_dim: usize,
 }
 
 /// One batch through a [`BtlNet`]: unit mean directions, σ² (B × 1) and the mined triplets.
@@ -50,7 +56,25 @@ impl BtlNet {
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
         let network = Network::new(config, device, seed, 0.0);
         let var_head = VarianceHead::btl(&(network.vs.root() / "head_var"), FEATURES, 1);
-        Self { network, var_head }
+        Self {
+            network,
+            var_head,
+            init: config.init_checkpoint.clone(),
+            latent_dim: config.latent_dim,
+        }
+    }
+
+    /// Loads the backbone and μ head from `--init-checkpoint` when one is given (the paper's
+    /// pretrained start, [`super::warm_start`]); a fresh start otherwise.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`load_deterministic`].
+    pub fn initialise(&self, method: &str) -> TrainResult<()> {
+        match &self.init {
+            Some(dir) => load_deterministic(&self.network.vs, dir, method, self.latent_dim),
+            None => Ok(()),
+        }
     }
 
     /// The training forward pass of a batch, checked: finite, non-collapsed μ head outputs and

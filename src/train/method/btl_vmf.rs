@@ -93,6 +93,9 @@ impl Method for BtlVmf {
     fn network_mut(&mut self) -> &mut Network {
         &mut self.net.network
     }
+    fn initialise(&mut self) -> TrainResult<()> {
+        self.net.initialise("BTL (vMF)")
+    }
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
         let fwd = self.net.forward(batch)?;
         if fwd.triplets.is_empty() {

@@ -52,6 +52,7 @@ pub mod triplet_loss;
 pub mod triplet_mining;
 pub mod variance_head;
 pub mod vmf_normaliser;
+pub mod warm_start;
 
 use super::config::{Method as MethodKind, TrainConfig};
 use super::data::ImageSet;

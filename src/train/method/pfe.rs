@@ -24,14 +24,14 @@
 //! Prediction: the mean direction, the mean σ² over the dimensions as the uncertainty score,
 //! and S draws of `N(μ, diag σ²)` projected onto the sphere for the ECE.
 
-use super::super::checkpoint::{self, find_tensor, read_tensors};
-use super::super::config::{Method as MethodKind, TrainConfig};
+use super::super::config::TrainConfig;
 use super::super::error::{TrainError, TrainResult};
 use super::super::model::{features_no_grad, normalise, FEATURES};
 use super::super::trainer::{check_collapse, check_finite};
 use super::btl::{gaussian_sphere_samples, no_triplets};
 use super::laplace::EVAL_CHUNK;
 use super::variance_head::VarianceHead;
+use super::warm_start::{deterministic_part, load_deterministic};
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
@@ -45,11 +45,6 @@ pub struct Pfe {
     latent_dim: usize,
 }
 
-/// Whether a variable belongs to the frozen deterministic part (`backbone.*`, `head.*`).
-fn frozen(name: &str) -> bool {
-    name.starts_with("backbone.") || name.starts_with("head.")
-}
-
 impl Pfe {
     /// A fresh network whose backbone and μ head are frozen; the deterministic weights come
     /// with [`Method::initialise`].
@@ -61,7 +56,7 @@ impl Pfe {
             config.latent_dim as i64,
         );
         for (name, t) in network.vs.variables() {
-            if frozen(&name) {
+            if deterministic_part(&name) {
                 let _ = t.set_requires_grad(false);
             }
         }
@@ -123,35 +118,7 @@ impl Method for Pfe {
                 "PFE freezes a deterministic model: name its checkpoint folder (probdml train --method deterministic --out DIR)",
             ));
         };
-        let source = checkpoint::read_config(&dir)?;
-        if source.method != MethodKind::Deterministic || source.latent_dim != self.latent_dim {
-            return Err(TrainError::config(
-                "init-checkpoint",
-                dir.display(),
-                format!(
-                    "PFE needs a deterministic checkpoint of latent dimension {}, this one is {} with D = {}",
-                    self.latent_dim,
-                    source.method.name(),
-                    source.latent_dim
-                ),
-            ));
-        }
-        let path = dir.join(checkpoint::MODEL);
-        let tensors = read_tensors(&path)?;
-        for (name, var) in self.network.vs.variables() {
-            if !frozen(&name) {
-                continue;
-            }
-            let t = find_tensor(&tensors, &name, &var.size(), &path)?.f_to_kind(var.kind())?;
-            if !bool::try_from(t.isfinite().all())? {
-                return Err(TrainError::Checkpoint {
-                    path: path.clone(),
-                    reason: format!("`{name}` holds NaN or infinite weights"),
-                });
-            }
-            let mut var = var;
-            tch::no_grad(|| var.f_copy_(&t))?;
-        }
+        load_deterministic(&self.network.vs, &dir, "PFE", self.latent_dim)?;
         Ok(())
     }
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
