@@ -373,6 +373,10 @@ fn reproduce_runs_each_protocol_in_its_own_folder() {
     let mut none = small.to_vec();
     none.extend(["--protocol", ""]);
     let o = probdml(&none);
-    assert!(!o.success() && o.stderr.contains("protocol"), "{}", o.stderr);
+    assert!(
+        !o.success() && o.stderr.contains("protocol"),
+        "{}",
+        o.stderr
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

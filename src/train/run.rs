@@ -11,8 +11,8 @@ use super::evaluate::{
 use super::json;
 use super::method::{
     self,
-    laplace::score_samples,
     lam_posthoc::{LamPosthoc, PosthocHessian, PriorChoice},
+    laplace::score_samples,
     Method as _, Model, PredictRequest, Prediction, TensorSet,
 };
 use super::plots::write_plots;
