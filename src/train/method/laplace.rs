@@ -136,10 +136,7 @@ pub fn predict(
             .collect()
     });
     let samples = Tensor::f_stack(&per_sample, 1)?;
-    Ok(match score {
-        Score::StdSum => std_sum_prediction(samples),
-        _ => Prediction::Samples(samples),
-    })
+    Ok(score_samples(score, Prediction::Samples(samples)))
 }
 
 /// A sampled prediction scored the protocol's way: [`Score::StdSum`] turns S > 1 samples into
