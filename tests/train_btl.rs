@@ -849,3 +849,97 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
         }
     }
 }
+
+/// Every image starts at σ² = `BTL_INITIAL_VARIANCE` (the head's last layer starts at zero
+/// weights and softplus⁻¹ of it; `variance_head` module docs), whatever its pixels: the
+/// predicted uncertainty (σ² for the Gaussian prior, 1/κ = σ² for the vMF prior) of random
+/// images equals it to f32 rounding of the bias (|Δσ²| ≤ σ'(b)·|b|·2⁻²⁴ ≈ 3e-9).
+#[test]
+fn btl_variance_starts_at_its_set_value_for_every_image() {
+    use probdml::train::method::btl::BTL_INITIAL_VARIANCE;
+    use probdml::train::method::{self, PredictRequest, Prediction};
+    let _guard = serial();
+    tch::manual_seed(4);
+    let images = Tensor::rand([32, 1, 28, 28], (Kind::Float, Device::Cpu)) * 3.0;
+    for kind in [Method::BtlGaussian, Method::BtlVmf] {
+        let m = method::build(&small(kind), Device::Cpu, 5).unwrap();
+        let request = PredictRequest {
+            samples: 2,
+            seed: 1,
+            device: Device::Cpu,
+        };
+        match m.predict(&images, &request).unwrap() {
+            Prediction::Distribution { uncertainty, .. } => {
+                let u = host(&uncertainty.to_kind(Kind::Double));
+                assert_eq!(u.len(), 32);
+                for v in u {
+                    assert!(
+                        (v - BTL_INITIAL_VARIANCE).abs() <= 1e-8,
+                        "{}: initial σ² {v}",
+                        kind.name()
+                    );
+                }
+            }
+            other => panic!("{}: {other:?}", kind.name()),
+        }
+    }
+}
+
+/// `--btl-negatives` reaches the miner: from the same weights, batch and generator state (so
+/// the same positives), the hardest negatives give every anchor a closer negative than a
+/// uniform draw, hence a larger first-step loss; and a configuration written before the option
+/// existed reads as the paper's rule.
+#[test]
+fn the_btl_negatives_option_chooses_the_miner() {
+    use probdml::train::config::BtlOptions;
+    use probdml::train::method::{self, Batch, Position};
+    let _guard = serial();
+    tch::manual_seed(2);
+    let images = Tensor::rand([64, 1, 28, 28], (Kind::Float, Device::Cpu));
+    let labels = Tensor::arange(64, (Kind::Int64, Device::Cpu)).remainder(8);
+    let at = Position {
+        epoch: 1,
+        step: 0,
+        global_step: 0,
+    };
+    for kind in [Method::BtlGaussian, Method::BtlVmf] {
+        let loss = |negatives: Negatives| -> f64 {
+            let config = TrainConfig {
+                btl: BtlOptions { negatives },
+                ..small(kind)
+            };
+            let mut m = method::build(&config, Device::Cpu, 9).unwrap();
+            tch::manual_seed(77);
+            let step = m
+                .step(&Batch {
+                    images: &images,
+                    labels: &labels,
+                    at,
+                    train_size: 64,
+                })
+                .unwrap();
+            assert_eq!(step.pairs, 64 * 5);
+            step.loss.double_value(&[])
+        };
+        let (hardest, random) = (loss(Negatives::Hardest), loss(Negatives::Random));
+        assert!(
+            hardest > random,
+            "{}: hardest-negative loss {hardest} not above the random one {random}",
+            kind.name()
+        );
+    }
+    let mut json_value = serde_json::to_value(small(Method::BtlGaussian)).unwrap();
+    json_value.as_object_mut().unwrap().remove("btl");
+    let old: TrainConfig = serde_json::from_value(json_value).unwrap();
+    assert_eq!(old.btl.negatives, Negatives::Hardest);
+    let random = TrainConfig {
+        btl: BtlOptions {
+            negatives: Negatives::Random,
+        },
+        ..small(Method::BtlVmf)
+    };
+    let text = serde_json::to_string(&random).unwrap();
+    assert!(text.contains("\"negatives\":\"random\""), "{text}");
+    let back: TrainConfig = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.btl.negatives, Negatives::Random);
+}

@@ -15,7 +15,7 @@
 use clap::{Args, Parser, Subcommand};
 use probdml::ggn::{Approximation, Split};
 use probdml::train::config::{
-    DatasetChoice, HibOptions, Method, Protocol, ProxyOptions, Schedule, TrainConfig,
+    BtlOptions, DatasetChoice, HibOptions, Method, Protocol, ProxyOptions, Schedule, TrainConfig,
 };
 use probdml::train::data::default_data_dir;
 use probdml::train::evaluate::{mean_std, Metrics, MetricsSummary};
@@ -196,6 +196,8 @@ struct TrainArgs {
     #[command(flatten)]
     proxy: ProxyOptions,
     #[command(flatten)]
+    btl: BtlOptions,
+    #[command(flatten)]
     common: Common,
 }
 
@@ -285,6 +287,7 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
         test_limit: a.test_limit,
         hib: a.hib.clone(),
         proxy: a.proxy.clone(),
+        btl: a.btl.clone(),
         init_checkpoint: a.init_checkpoint.clone(),
         ..TrainConfig::default()
     }

@@ -335,6 +335,9 @@ pub struct TrainConfig {
     /// ProxyNCA++'s options (`method = proxy-nca` only).
     #[serde(default)]
     pub proxy: ProxyOptions,
+    /// The Bayesian triplet loss's options (`method = btl-gaussian, btl-vmf` only).
+    #[serde(default)]
+    pub btl: BtlOptions,
     /// The deterministic checkpoint whose backbone and μ head PFE freezes (`method = pfe`
     /// only; `probdml train` trains one into `<out>/deterministic` when it is not given).
     #[serde(default)]
@@ -370,6 +373,7 @@ impl Default for TrainConfig {
             test_limit: None,
             hib: HibOptions::default(),
             proxy: ProxyOptions::default(),
+            btl: BtlOptions::default(),
             init_checkpoint: None,
         }
     }
@@ -688,6 +692,38 @@ impl HibOptions {
         }
         Ok(())
     }
+}
+
+/// How the Bayesian triplet loss chooses the negatives of an anchor among those of its batch
+/// (chapter 05; `train::method::triplet_mining` has the measurements behind the choice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Negatives {
+    /// The anchor's nearest negatives (the BTL paper's hard-negative mining).
+    #[default]
+    Hardest,
+    /// Negatives drawn uniformly without replacement.
+    Random,
+}
+
+/// The Bayesian triplet loss's options (chapter 05; `probdml train --method btl-gaussian`,
+/// `btl-vmf`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct BtlOptions {
+    /// BTL: how the negatives of an anchor are chosen (hardest: the paper's rule; random: keeps
+    /// retrieval from collapsing when training from scratch at small D, see the book).
+    #[cfg_attr(
+        feature = "tch",
+        arg(
+            id = "btl_negatives",
+            long = "btl-negatives",
+            value_enum,
+            default_value = "hardest"
+        )
+    )]
+    pub negatives: Negatives,
 }
 
 /// The distance of ProxyNCA++ between a proxy and an embedding (chapter 06).

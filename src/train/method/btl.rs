@@ -4,6 +4,9 @@
 //! likelihood ([`TripletBatch::clt_nll`]), and Gaussian calibration samples projected onto the
 //! sphere (also PFE's).
 //!
+//! σ² starts at [`BTL_INITIAL_VARIANCE`] for every image (see [`super::variance_head`]), and
+//! the negatives follow `--btl-negatives` ([`Negatives`]; the paper's hardest by default).
+//!
 //! The margin is [`BTL_MARGIN`] = 0: the paper's text gives no value and its listing's default
 //! is `margin = 0.0`. (The listing evaluates `P(τ < m)`; chapter 05 and the math crate use the
 //! constraint `τ < −m`, m ≥ 0, which coincide at m = 0.)
@@ -24,8 +27,10 @@ use tch::{Device, Kind, Tensor};
 /// The triplet margin m of the BTL methods (module docs).
 pub const BTL_MARGIN: f64 = 0.0;
 
-/// How the BTL methods choose the negatives of an anchor (see [`super::triplet_mining`]).
-pub const BTL_NEGATIVES: Negatives = Negatives::Hardest;
+/// σ² of every image at the start of training: a tangent spread of 0.1 per dimension on the
+/// unit sphere (κ = 100 for the vMF prior), small against the distances between classes, so
+/// that triplets start out as the deterministic triplet loss sees them.
+pub const BTL_INITIAL_VARIANCE: f64 = 1e-2;
 
 /// Backbone, μ head and the isotropic σ² head (`head_var.*`).
 #[derive(Debug)]
@@ -38,6 +43,7 @@ pub struct BtlNet {
     /// if any.
     init: Option<PathBuf>,
     latent_dim: usize,
+    negatives: Negatives,
 }
 
 /// One batch through a [`BtlNet`]: unit mean directions, σ² (B × 1) and the mined triplets.
@@ -55,12 +61,18 @@ impl BtlNet {
     /// A fresh network of `config`, seeded.
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
         let network = Network::new(config, device, seed, 0.0);
-        let var_head = VarianceHead::btl(&(network.vs.root() / "head_var"), FEATURES, 1);
+        let var_head = VarianceHead::btl(
+            &(network.vs.root() / "head_var"),
+            FEATURES,
+            1,
+            BTL_INITIAL_VARIANCE,
+        );
         Self {
             network,
             var_head,
             init: config.init_checkpoint.clone(),
             latent_dim: config.latent_dim,
+            negatives: config.btl.negatives,
         }
     }
 
@@ -97,7 +109,7 @@ impl BtlNet {
             &unit.detach(),
             batch.labels,
             NEGATIVES_PER_ANCHOR,
-            BTL_NEGATIVES,
+            self.negatives,
         );
         Ok(BtlForward {
             unit,

@@ -12,6 +12,15 @@
 //!   the mutual likelihood score's optimum σ² of close pairs spans decades).
 //!
 //! The hidden width is [`HIDDEN`].
+//!
+//! **The BTL head starts at a set variance** ([`VarianceHead::btl`]): its last layer's weights
+//! start at zero and its bias at softplus⁻¹(σ₀² − floor), so every image starts at σ² = σ₀²
+//! and the first steps train the means. With PyTorch's default initialisation the head's
+//! first outputs follow the backbone's unnormalised features: on Fashion-MNIST (seed 1) they
+//! gave σ² between 17 and 72 (mean 46) on the unit sphere, where the CLT likelihood of every
+//! triplet is a coin flip (NLL 0.70 ≈ ln 2) and the means hardly learn (see
+//! [`super::triplet_mining`] for the measurements). The weights still train from the first step
+//! (their gradient is the hidden activation), and the earlier layer from the second.
 
 use tch::nn::{self, Module, ModuleT};
 use tch::Tensor;
@@ -43,11 +52,25 @@ pub struct VarianceHead {
 }
 
 impl VarianceHead {
-    /// The BTL variance head under `path`: `outputs` raw values per image (1: isotropic).
-    pub fn btl(path: &nn::Path, features: i64, outputs: i64) -> Self {
+    /// The BTL variance head under `path`: `outputs` raw values per image (1: isotropic), every
+    /// σ² = [`softplus_variance`] of them starting at `initial_variance` (module docs).
+    ///
+    /// # Panics
+    ///
+    /// Never for `initial_variance` > [`VARIANCE_FLOOR`] (a crate constant, checked in a test);
+    /// below it softplus⁻¹ is undefined and the bias would be NaN, hence the debug assertion.
+    pub fn btl(path: &nn::Path, features: i64, outputs: i64, initial_variance: f64) -> Self {
+        debug_assert!(initial_variance > VARIANCE_FLOOR);
+        // softplus⁻¹(v) = ln(eᵛ − 1), written with expm1 for small v.
+        let bias = (initial_variance - VARIANCE_FLOOR).exp_m1().ln();
+        let last = nn::LinearConfig {
+            ws_init: nn::Init::Const(0.0),
+            bs_init: Some(nn::Init::Const(bias)),
+            bias: true,
+        };
         Self {
             fc1: nn::linear(path / "fc1", features, HIDDEN, Default::default()),
-            fc2: nn::linear(path / "fc2", HIDDEN, outputs, Default::default()),
+            fc2: nn::linear(path / "fc2", HIDDEN, outputs, last),
             norm: None,
         }
     }
