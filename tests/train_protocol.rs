@@ -405,6 +405,61 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
         assert!((0.0..=1.0).contains(&auroc), "{line}");
     }
     assert!(table.contains("marglik: {\"prior_precision\""), "{table}");
+
+    // `probdml summarise` averages finished runs: two rows' AUROCs read independently from
+    // their metrics.json, their mean and sample std (n = 2: |a − b|/√2) printed to 3 decimals.
+    let auroc = |dir: &Path| -> f64 {
+        let text = std::fs::read_to_string(dir.join("metrics.json")).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["auroc"].as_f64().unwrap()
+    };
+    let (h0, reference_row) = (exp.join("posthoc-h0"), exp.join("posthoc-reference"));
+    let (a, b) = (auroc(&h0), auroc(&reference_row));
+    let summarise = |rows: &[String]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_probdml"));
+        cmd.arg("summarise");
+        for r in rows {
+            cmd.args(["--row", r]);
+        }
+        cmd.output().unwrap()
+    };
+    let out = summarise(&[
+        format!("two rows={},{}", h0.display(), reference_row.display()),
+        format!("one={}", h0.display()),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = format!(
+        "{:.3} ± {:.3}",
+        (a + b) / 2.0,
+        (a - b).abs() / std::f64::consts::SQRT_2
+    );
+    let line = text.lines().find(|l| l.contains("two rows")).unwrap();
+    assert!(
+        line.contains("ours (2 seeds)") && line.contains(&want),
+        "{want}: {line}"
+    );
+    let line = text.lines().find(|l| l.starts_with("| one |")).unwrap();
+    assert!(line.contains(&format!("| {a:.3} |")), "{line}");
+    assert!(
+        text.starts_with("synthetic") && !text.contains("paper"),
+        "{text}"
+    );
+    // A malformed row or a folder without a run: an error naming the flag or the file.
+    for (row, names) in [
+        ("no-equals-sign".to_string(), "row"),
+        (format!("label={},", h0.display()), "row"),
+        (format!("x={}", exp.display()), "config.json"),
+    ] {
+        let out = summarise(&[row.clone()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{row}: {err}");
+        assert!(err.contains(names), "{row}: {err}");
+    }
     for d in [det, reference, zero, norm, marglik, online, exp] {
         let _ = std::fs::remove_dir_all(d);
     }

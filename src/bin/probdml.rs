@@ -53,6 +53,17 @@ enum Command {
     Diagnose(EvalArgs),
     /// Train and evaluate the table's methods and print them beside LAM Table 2.
     Reproduce(ReproduceArgs),
+    /// Summarise finished runs as one table: each row the mean ± sample std of its runs'
+    /// metrics.json (seeds trained separately, e.g. side by side), no training.
+    Summarise(SummariseArgs),
+}
+
+#[derive(Args)]
+struct SummariseArgs {
+    /// One table row: `LABEL=RUN[,RUN...]`, the run folders (each with metrics.json and
+    /// config.json) of the seeds to summarise; repeat for more rows.
+    #[arg(long = "row", required = true)]
+    rows: Vec<String>,
 }
 
 #[derive(Args)]
@@ -540,6 +551,52 @@ fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
     Ok(())
 }
 
+/// The table of `probdml summarise`: every row's runs through [`mean_std`] (which refuses runs
+/// evaluated on different sets), no paper rows (the rows need not be the paper's methods).
+fn summarise(a: &SummariseArgs) -> TrainResult<String> {
+    let rule = "LABEL=RUN[,RUN...]: a label, `=`, and one or more run folders separated by commas";
+    let mut rows = Vec::new();
+    let mut dataset = None;
+    for spec in &a.rows {
+        let (label, runs) = spec
+            .split_once('=')
+            .filter(|(l, r)| !l.trim().is_empty() && !r.trim().is_empty())
+            .ok_or_else(|| TrainError::config("row", spec, rule))?;
+        let mut metrics = Vec::new();
+        for run in runs.split(',').map(str::trim) {
+            if run.is_empty() {
+                return Err(TrainError::config("row", spec, rule));
+            }
+            let run = Path::new(run);
+            let config: TrainConfig = json::read_json(&run.join("config.json"))?;
+            match dataset {
+                None => dataset = Some(config.dataset),
+                Some(d) if d != config.dataset => {
+                    return Err(TrainError::config(
+                        "row",
+                        spec,
+                        format!(
+                            "every run must be on one dataset; {} is on {}, an earlier one on {}",
+                            run.display(),
+                            config.dataset.title(),
+                            d.title()
+                        ),
+                    ))
+                }
+                Some(_) => {}
+            }
+            metrics.push(json::read_json::<Metrics>(&run.join("metrics.json"))?);
+        }
+        rows.push(TableRow {
+            method: None,
+            label: label.trim().to_string(),
+            summary: mean_std(&metrics)?,
+        });
+    }
+    let dataset = dataset.ok_or_else(|| TrainError::config("row", "(none)", rule))?;
+    Ok(format_table(&rows, dataset))
+}
+
 fn real_main() -> TrainResult<()> {
     let cli = Cli::parse();
     match cli.command {
@@ -610,6 +667,7 @@ fn real_main() -> TrainResult<()> {
             eprintln!("diagnosis written to {}", path.display());
         }
         Command::Reproduce(a) => reproduce(&a)?,
+        Command::Summarise(a) => println!("{}", summarise(&a)?),
     }
     Ok(())
 }
