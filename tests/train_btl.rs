@@ -887,8 +887,9 @@ fn btl_variance_starts_at_its_set_value_for_every_image() {
 
 /// `--btl-negatives` reaches the miner: from the same weights, batch and generator state (so
 /// the same positives), the hardest negatives give every anchor a closer negative than a
-/// uniform draw, hence a larger first-step loss; and a configuration written before the option
-/// existed reads as the paper's rule.
+/// uniform draw, hence a larger first-step loss; uniform negatives are the default, and a
+/// configuration written before the option existed (when the hardest were the only rule) reads
+/// as the hardest.
 #[test]
 fn the_btl_negatives_option_chooses_the_miner() {
     use probdml::train::config::BtlOptions;
@@ -932,6 +933,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
     json_value.as_object_mut().unwrap().remove("btl");
     let old: TrainConfig = serde_json::from_value(json_value).unwrap();
     assert_eq!(old.btl.negatives, Negatives::Hardest);
+    assert_eq!(TrainConfig::default().btl.negatives, Negatives::Random);
     let random = TrainConfig {
         btl: BtlOptions {
             negatives: Negatives::Random,

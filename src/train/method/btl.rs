@@ -5,7 +5,8 @@
 //! sphere (also PFE's).
 //!
 //! σ² starts at [`BTL_INITIAL_VARIANCE`] for every image (see [`super::variance_head`]), and
-//! the negatives follow `--btl-negatives` ([`Negatives`]; the paper's hardest by default).
+//! the negatives follow `--btl-negatives` ([`Negatives`]; uniform by default, the paper's
+//! hardest on request: [`super::triplet_mining`] says why).
 //!
 //! The margin is [`BTL_MARGIN`] = 0: the paper's text gives no value and its listing's default
 //! is `margin = 0.0`. (The listing evaluates `P(τ < m)`; chapter 05 and the math crate use the
