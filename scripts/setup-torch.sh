@@ -6,7 +6,7 @@
 # Why PyPI and not a libtorch zip: the machines reach only the package registries. The Linux
 # wheel on PyPI is the CUDA build; its libtorch_cpu.so itself needs libcudart/libcupti, which
 # come from the nvidia-* / cuda-toolkit wheels it depends on, so the full dependency set is
-# installed (about 3 GB) and found at run time through the wheel's own $ORIGIN rpaths.
+# installed (about 4.6 GB) and found at run time through the wheel's own $ORIGIN rpaths.
 #
 # The build then uses LIBTORCH_USE_PYTORCH=1 with `.venv/bin` first on PATH (set by
 # scripts/torch-env.sh); build.rs adds an rpath to torch/lib so binaries and tests run
@@ -27,8 +27,23 @@ if ! command -v "$py" >/dev/null 2>&1; then
     echo "setup-torch: $py not found; install CPython >= 3.10 with venv and pip" >&2
     exit 1
 fi
-echo "setup-torch: installing torch==$want from PyPI into $venv (one time, ~3 GB)" >&2
+# The install needs about 4.6 GB in .venv plus the downloaded wheels (about 3 GB) while pip
+# unpacks them. `--no-cache-dir` keeps pip from also copying those wheels into ~/.cache/pip,
+# which would double the peak; the check below turns a half-finished install ending in pip's
+# "[Errno 28] No space left on device" into one clear message before anything is written.
+need_gb=8
+free_kb() { df -Pk "$1" | awk 'NR == 2 { print $4 }'; }
+tmp="${TMPDIR:-/tmp}"
+for where in "$root" "$tmp"; do
+    have_kb="$(free_kb "$where")"
+    if (( have_kb < need_gb * 1024 * 1024 )); then
+        echo "setup-torch: $where has $((have_kb / 1024 / 1024)) GB free; installing torch==$want needs about $need_gb GB (wheels in \$TMPDIR while .venv is written). Free space or point TMPDIR elsewhere." >&2
+        exit 1
+    fi
+done
+echo "setup-torch: installing torch==$want from PyPI into $venv (one time, ~4.6 GB)" >&2
+rm -rf "$venv"
 "$py" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "torch==$want"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir --upgrade pip
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir "torch==$want"
 "$venv/bin/python" -c "import torch; print('setup-torch: torch', torch.__version__, 'at', torch.__file__)" >&2
