@@ -236,8 +236,8 @@ proptest! {
     ) {
         let polar = polar_of(&delta, &s, a, b);
         let general = p_of(&delta, &s, a, b);
-        let iso = p_of(&delta, &vec![s[0]; 4], a, b);
-        let iso_polar = polar_of(&delta, &vec![s[0]; 4], a, b);
+        let iso = p_of(&delta, &[s[0]; 4], a, b);
+        let iso_polar = polar_of(&delta, &[s[0]; 4], a, b);
         prop_assert!(within_contract(general, polar), "{general:e} vs polar {polar:e}");
         prop_assert!(within_contract(iso, iso_polar), "{iso:e} vs polar {iso_polar:e}");
     }

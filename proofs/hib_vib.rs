@@ -91,8 +91,8 @@ fn baseline_kl(mean: &[f64], var: &[f64]) -> f64 {
 
 #[test]
 fn regression_baseline_goes_nan_on_saturation() {
-    let (a, b) = (1.0, 40.0);
-    let p = 1.0 / (1.0 + (-b as f64).exp()); // sigmoid(40), distance 0
+    let (a, b) = (1.0, 40.0_f64);
+    let p = 1.0 / (1.0 + (-b).exp()); // sigmoid(40), distance 0
     assert_eq!(p, 1.0, "the sigmoid saturates in f64");
     assert!(baseline_nll(p, true).is_nan(), "baseline: 0·ln 0 = NaN");
     assert_eq!(baseline_nll(p, false), f64::INFINITY);

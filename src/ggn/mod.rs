@@ -136,7 +136,7 @@ pub(crate) fn check_last_layer(
                 yk * yk
             })
             .sum();
-        if !(norm_sq > 0.0) {
+        if norm_sq.is_nan() || norm_sq <= 0.0 {
             return Err(zero_output());
         }
     }

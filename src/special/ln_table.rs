@@ -607,7 +607,8 @@ pub(crate) static LN_RECIPROCALS: [(f64, f64, f64); 128] = [
 ];
 
 /// ln 2 as a double-double.
-pub(crate) const LN_2: (f64, f64) = (0.6931471805599453, 2.3190468138462996e-17);
+// The high word is the double nearest ln 2, i.e. `std::f64::consts::LN_2`.
+pub(crate) const LN_2: (f64, f64) = (std::f64::consts::LN_2, 2.3190468138462996e-17);
 /// ln 2π as a double-double.
 pub(crate) const LN_2PI: (f64, f64) = (1.8378770664093456, -7.756588316134483e-17);
 /// ½ ln 2π as a double-double.

@@ -48,7 +48,7 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// assert!(log_norm_const(1, 1.0).is_nan());
 /// ```
 pub fn log_norm_const(dim: usize, kappa: f64) -> f64 {
-    if dim < 2 || !(kappa >= 0.0) {
+    if dim < 2 || kappa.is_nan() || kappa < 0.0 {
         return f64::NAN;
     }
     if kappa == f64::INFINITY {

@@ -91,10 +91,10 @@ fn ln_ray(law: &DifferenceLaw, u: &[f64], a: f64, b: f64, ln_norm: f64) -> Resul
     let dim = law.random_dim();
     // φ(ru − m) = exp(−r²/2 + r uᵀm − |m|²/2)/(2π)^{D/2}.
     let (mut um, mut m2, mut q2) = (0.0, 0.0, 0.0);
-    for k in 0..dim {
-        um += u[k] * law.shifts[k];
-        m2 += law.shifts[k] * law.shifts[k];
-        q2 += law.weights[k] * u[k] * u[k];
+    for ((&uk, &mk), &wk) in u.iter().zip(&law.shifts).zip(&law.weights).take(dim) {
+        um += uk * mk;
+        m2 += mk * mk;
+        q2 += wk * uk * uk;
     }
     let c = law.offset;
     let power = (dim - 1) as f64;
