@@ -377,17 +377,20 @@ impl Method for ProxyNca {
             }
         };
         let d = proxy_distances(distance, &z, &self.proxies, &concentrations)?;
-        let mut loss = proxy_nca_loss_tensor(&d, batch.labels, self.options.temperature())?;
-        if self.options.omega > 0.0 {
-            loss = loss
-                + proxy_anchor_loss_tensor(
-                    &z,
-                    batch.labels,
-                    &self.proxies,
-                    ANCHOR_ALPHA,
-                    ANCHOR_DELTA,
-                )? * self.options.omega;
-        }
+        let nca = proxy_nca_loss_tensor(&d, batch.labels, self.options.temperature())?;
+        // Out of place: tch's `+=` is the in-place `add_`, which autograd refuses on a tensor
+        // the backward pass still needs.
+        let loss = if self.options.omega > 0.0 {
+            nca + proxy_anchor_loss_tensor(
+                &z,
+                batch.labels,
+                &self.proxies,
+                ANCHOR_ALPHA,
+                ANCHOR_DELTA,
+            )? * self.options.omega
+        } else {
+            nca
+        };
         Ok(Step {
             loss,
             pairs: d.numel() as i64,
