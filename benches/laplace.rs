@@ -1,7 +1,7 @@
 //! Chapter 04, Laplace: the diagonal posterior against its dense Cholesky twin, the online
 //! update, the vMF predictive and the evidence. Bench ids name the functions:
 //! `posthoc_precision`, `sample_posterior`, `online_update`, `predictive_summary`,
-//! `log_marginal_likelihood`, `optimal_prior_precision`.
+//! `log_marginal_likelihood`, `optimal_prior_precision`, `output_variance`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::laplace::{self, exact};
@@ -121,5 +121,37 @@ fn evidence(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, posterior, online_and_predictive, evidence);
+fn output_variance(c: &mut Criterion) {
+    let mut group = c.benchmark_group("laplace::output_variance");
+    group.sample_size(10);
+    // M = 3 outputs; F = 64 (dense twin feasible) and F = 9216 (the training module's layer).
+    for f in [64usize, 9216] {
+        let m = 3;
+        let w: Vec<f64> = values(m * f, 3).iter().map(|v| 1.0 + 100.0 * v).collect();
+        let b = [2.0, 3.0, 4.0];
+        let x: Vec<f64> = values(f, 5);
+        group.bench_function(BenchmarkId::new("fast/output_variance", f), |bch| {
+            bch.iter(|| laplace::output_variance(black_box(&w), &b, &x).unwrap())
+        });
+        if f <= 64 {
+            let p = m * f + m;
+            let mut dense = vec![0.0; p * p];
+            for (k, &v) in w.iter().chain(&b).enumerate() {
+                dense[k * p + k] = v;
+            }
+            group.bench_function(BenchmarkId::new("exact/output_variance", f), |bch| {
+                bch.iter(|| exact::output_variance(black_box(&dense), m, &x).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    posterior,
+    online_and_predictive,
+    evidence,
+    output_variance
+);
 criterion_main!(benches);

@@ -735,6 +735,17 @@ registry! {
         bench: "laplace.rs",
         chapter: "04-ggn.md",
     },
+    laplace::output_variance => {
+        fast: crate::laplace::output_variance,
+        exact: crate::laplace::exact::output_variance,
+        file: "src/laplace/output_variance.rs",
+        source: "issue 12 (beyond the paper): tr Cov(y) of the raw output y = Wx + b under N(θ*, Λ⁻¹), the posterior spread before normalisation",
+        budget: Budget::Relative(budget::LAPLACE),
+        reason: "a sum of positive terms against tr(JΛ⁻¹Jᵀ) by dense Cholesky; Monte Carlo within 6 standard errors",
+        proof: "laplace_output_variance.rs",
+        bench: "laplace.rs",
+        chapter: "04-ggn.md",
+    },
     nivmf::kl_vmf => {
         fast: crate::nivmf::kl_vmf,
         exact: crate::nivmf::exact::kl_vmf,

@@ -128,11 +128,15 @@ fn checkpoints_resume_and_reevaluate() {
     let spread = d
         .auroc_posterior_spread
         .expect("a LAM checkpoint has a posterior");
+    let variance = d
+        .auroc_output_variance
+        .expect("a LAM checkpoint has a posterior");
     for v in [
         d.auroc_feature_norm,
         d.auroc_inverse_output_norm,
         d.auroc_isotropic_spread,
         spread,
+        variance,
     ] {
         assert!((0.0..=1.0).contains(&v), "{d:?}");
     }

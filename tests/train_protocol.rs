@@ -341,6 +341,49 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
         "γ = {gamma}, δ‖θ‖² = {}",
         delta * scatter
     );
+    // The output-variance score: the same posterior and the same samples (so the same ECE and,
+    // the vMF mean direction being the normalised sample mean, the same retrieval); only the
+    // OOD score differs, and it is the closed form of the math crate for every image.
+    let variance = scratch("output-variance");
+    let v = posthoc(
+        &det,
+        &variance,
+        Protocol::Ours,
+        Some(PriorChoice::Marglik),
+        PosthocHessian::Ggn,
+        Some(Score::OutputVariance),
+    );
+    assert_eq!(v.config.prior_precision, delta);
+    assert_eq!(v.metrics.ece, m.metrics.ece);
+    assert!(
+        (v.metrics.map_at_1 - m.metrics.map_at_1).abs() <= 1e-3,
+        "{v:?} vs {m:?}"
+    );
+    assert!(v.metrics.auroc.is_some() && v.metrics.ausc.is_some());
+    let (w, b) = precision(&variance);
+    let (std_w, std_b) = (
+        Tensor::from_slice(&w.iter().map(|l| l.powf(-0.5)).collect::<Vec<_>>())
+            .reshape([b.len() as i64, -1]),
+        Tensor::from_slice(&b.iter().map(|l| l.powf(-0.5)).collect::<Vec<_>>()),
+    );
+    let features_per_row = w.len() / b.len();
+    let rows: Vec<f64> = (0..3 * features_per_row)
+        .map(|i| ((i * 37) % 11) as f64 / 11.0)
+        .collect();
+    let got = host(&probdml::train::method::laplace::output_variance(
+        &Tensor::from_slice(&rows).reshape([3, -1]),
+        &std_w,
+        &std_b,
+    ));
+    for (i, x) in rows.chunks_exact(features_per_row).enumerate() {
+        let want = probdml::laplace::output_variance(&w, &b, x).unwrap();
+        assert!(
+            (got[i] - want).abs() <= 1e-12 * want,
+            "row {i}: {} vs {want}",
+            got[i]
+        );
+    }
+
     // The evidence has no maximiser with H ≡ 0: refused, naming the curvature.
     let err = run::posthoc_from_checkpoint(
         &det,

@@ -37,11 +37,15 @@ row "ours-trained: post-hoc, reference protocol" posthoc-exp20/posthoc-reference
 row "ours-trained: post-hoc, H ≡ 0" posthoc-exp20/posthoc-h0
 row "ours-trained: ‖x‖ alone" posthoc-exp20/feature-norm
 row "ours-trained: post-hoc, marglik prior" posthoc-exp20/posthoc-marglik
+row "ours-trained: post-hoc, our protocol, tr Cov(y)" posthoc-exp20/output-variance
+row "ours-trained: post-hoc, marglik prior, tr Cov(y)" posthoc-exp20/marglik-output-variance
 row "reference-trained: our Hessian and vMF score, prior 1" posthoc-exp-refdet20/posthoc-ours
 row "reference-trained: post-hoc, reference protocol" posthoc-exp-refdet20/posthoc-reference
 row "reference-trained: post-hoc, H ≡ 0" posthoc-exp-refdet20/posthoc-h0
 row "reference-trained: ‖x‖ alone" posthoc-exp-refdet20/feature-norm
 row "reference-trained: post-hoc, marglik prior" posthoc-exp-refdet20/posthoc-marglik
+row "reference-trained: post-hoc, prior 1, tr Cov(y)" posthoc-exp-refdet20/output-variance
+row "reference-trained: post-hoc, marglik prior, tr Cov(y)" posthoc-exp-refdet20/marglik-output-variance
 row "online, our protocol" online20
 row "online, reference protocol" online-ref20
 "$probdml" summarise "${args[@]}"

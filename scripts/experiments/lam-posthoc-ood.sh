@@ -13,6 +13,9 @@
 #   posthoc-h0          H ≡ 0 under the reference protocol: the isotropic N(θ*, I) posterior
 #   feature-norm        ‖x‖ of the backbone alone as the OOD score (no posterior)
 #   posthoc-marglik     our protocol with the prior precision maximising the Laplace evidence
+#   output-variance     posthoc-ours scored by tr Cov(y), the posterior's spread of the raw
+#                       output before normalisation (same samples, so same ECE and retrieval)
+#   marglik-output-variance   posthoc-marglik scored the same way
 #   online-ours / online-reference   the metrics.json of the given training runs
 #
 # Environment: PROBDML (default target/release/probdml), extra flags for every posthoc run in
@@ -52,6 +55,8 @@ row feature-norm --hessian zero --score feature-norm
 row posthoc-reference --protocol reference
 row posthoc-marglik --prior-precision marglik
 row posthoc-ours
+row output-variance --score output-variance
+row marglik-output-variance --prior-precision marglik --score output-variance
 
 # The table: one line per row, "—" where a metric does not exist (ECE needs samples).
 fmt='def f: if . == null then "—" else (. * 1000 | round / 1000 | tostring) end;'
@@ -73,6 +78,8 @@ table="$out/table.md"
     line "post-hoc, H ≡ 0 (N(θ*, I))" "$out/posthoc-h0"
     line "‖x‖ alone" "$out/feature-norm"
     line "post-hoc, marglik prior" "$out/posthoc-marglik"
+    line "post-hoc, our protocol, tr Cov(y) score" "$out/output-variance"
+    line "post-hoc, marglik prior, tr Cov(y) score" "$out/marglik-output-variance"
     line "online, our protocol" "$online"
     [[ -n "$online_ref" ]] && line "online, reference protocol" "$online_ref"
     if [[ -f "$out/posthoc-marglik/posthoc.json" ]]; then

@@ -21,7 +21,10 @@
 //!   the mean direction μ̂ and the uncertainty 1/κ̂;
 //! * **evidence** ([`log_marginal_likelihood`], [`optimal_prior_precision`]): the Laplace
 //!   approximation of ln p(D | δ) for the prior N(0, δ⁻¹I), maximised over δ by MacKay's fixed
-//!   point γ(δ) = δ‖θ*‖² (issue 12: the prior precision chosen by the data, not by hand).
+//!   point γ(δ) = δ‖θ*‖² (issue 12: the prior precision chosen by the data, not by hand);
+//! * **output variance** ([`output_variance`]): tr Cov(y) of the raw output y = Wx + b, the
+//!   posterior's spread before normalisation, in closed form (an OOD score that the vMF fit of
+//!   the normalised samples dilutes with 1/‖y‖²).
 //!
 //! The fast twins are diagonal (O(P) per call, P = M·F parameters); the exact twins in
 //! [`exact`] are dense (O(P²) memory, O(P³) Cholesky) and agree with the fast ones when the
@@ -30,12 +33,14 @@
 pub mod exact;
 mod marginal_likelihood;
 mod online;
+mod output_variance;
 mod posterior;
 mod predictive;
 mod sampler;
 
 pub use marginal_likelihood::{log_marginal_likelihood, optimal_prior_precision};
 pub use online::online_update;
+pub use output_variance::output_variance;
 pub use posterior::{posthoc_precision, prior_precision};
 pub use predictive::{predictive_summary, PredictiveSummary};
 pub use sampler::sample_posterior;

@@ -12,7 +12,8 @@ use tch::Device;
 /// (OOD positive) of the feature norm ‖x‖, of 1/‖y‖ (raw output), of ‖x‖/‖y‖ (the predictive
 /// spread on the sphere under an isotropic weight posterior), and — for LAM checkpoints — of
 /// √(Σ_k Σ_l σ_kl² x_l²)/‖y‖, the spread under the checkpoint's own diagonal posterior (to first
-/// order the vMF 1/κ̂ of the evaluation).
+/// order the vMF 1/κ̂ of the evaluation), and of tr Cov(y), the same posterior's spread before
+/// normalisation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OodDiagnosis {
     /// Mean ‖x‖ of the (ID, OOD) images.
@@ -27,6 +28,10 @@ pub struct OodDiagnosis {
     pub auroc_isotropic_spread: f64,
     /// AUROC of the diagonal-posterior spread (LAM checkpoints only).
     pub auroc_posterior_spread: Option<f64>,
+    /// AUROC of tr Cov(y), the posterior's spread of the raw output before normalisation
+    /// ([`crate::train::method::laplace::output_variance`]; LAM checkpoints only).
+    #[serde(default)]
+    pub auroc_output_variance: Option<f64>,
 }
 
 /// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets.
@@ -55,12 +60,16 @@ pub fn diagnose_ood(
             let ry = y
                 .norm_scalaropt_dim(2.0, [1i64], false)
                 .to_kind(Kind::Double);
-            let spread = std.as_ref().map(|(sw, _)| {
-                f.square()
+            let spread = std.as_ref().map(|(sw, sb)| {
+                let spread = f
+                    .square()
                     .matmul(&sw.square().tr())
                     .sum_dim_intlist(1i64, false, Kind::Double)
                     .sqrt()
-                    / &ry
+                    / &ry;
+                let variance =
+                    super::method::laplace::output_variance(&f, sw, sb).to_kind(Kind::Double);
+                (spread, variance)
             });
             (fx, ry, spread)
         });
@@ -68,7 +77,10 @@ pub fn diagnose_ood(
         per_set.push((
             host(&fx)?,
             host(&ry)?,
-            spread.as_ref().map(host).transpose()?,
+            spread
+                .as_ref()
+                .map(|(s, v)| -> TrainResult<_> { Ok((host(s)?, host(v)?)) })
+                .transpose()?,
         ));
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
@@ -83,7 +95,11 @@ pub fn diagnose_ood(
         auroc_inverse_output_norm: auroc(&inv(id_y), &inv(ood_y))?,
         auroc_isotropic_spread: auroc(&ratio(id_x, id_y), &ratio(ood_x, ood_y))?,
         auroc_posterior_spread: match (id_s, ood_s) {
-            (Some(a), Some(b)) => Some(auroc(a, b)?),
+            (Some(a), Some(b)) => Some(auroc(&a.0, &b.0)?),
+            _ => None,
+        },
+        auroc_output_variance: match (id_s, ood_s) {
+            (Some(a), Some(b)) => Some(auroc(&a.1, &b.1)?),
             _ => None,
         },
     })

@@ -84,6 +84,10 @@ pub enum Score {
     /// The feature norm ‖x‖ of the backbone alone (no posterior): the baseline that tells how
     /// much of a posterior's separation the feature norm already explains.
     FeatureNorm,
+    /// tr Cov(y) of the raw last-layer output y = Wx + b under the Laplace posterior, in closed
+    /// form ([`crate::laplace::output_variance`]): the posterior's spread before normalisation
+    /// (LAM posteriors only; the samples still give the mean direction and the ECE).
+    OutputVariance,
 }
 
 impl Score {
@@ -93,6 +97,7 @@ impl Score {
             Score::Vmf => "vmf",
             Score::StdSum => "std-sum",
             Score::FeatureNorm => "feature-norm",
+            Score::OutputVariance => "output-variance",
         }
     }
 }

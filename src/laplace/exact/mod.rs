@@ -2,8 +2,10 @@
 //! (`faer`). O(P²) memory and O(P³) time for P parameters: a reference for small layers.
 
 mod marginal_likelihood;
+mod output_variance;
 
 pub use marginal_likelihood::{log_marginal_likelihood, optimal_prior_precision};
+pub use output_variance::output_variance;
 
 use rand::Rng;
 use rand_distr::StandardNormal;

@@ -98,8 +98,10 @@ impl LastLayerPrecision {
 /// added at sampling (0 unless the protocol says otherwise); zero spread without Λ. The
 /// `score` decides the prediction's form: the samples themselves ([`Score::Vmf`]: the evaluation
 /// fits a vMF), or a [`Prediction::Distribution`] scored by the sum over dimensions of the
-/// per-dimension sample standard deviation ([`Score::StdSum`], the reference's score), or by the
-/// feature norm ‖x‖ with the mean weights' embedding ([`Score::FeatureNorm`], no samples drawn).
+/// per-dimension sample standard deviation ([`Score::StdSum`], the reference's score), or by
+/// tr Cov(y) of the raw output in closed form ([`Score::OutputVariance`], [`output_variance`]),
+/// or by the feature norm ‖x‖ with the mean weights' embedding ([`Score::FeatureNorm`], no
+/// samples drawn).
 ///
 /// # Errors
 ///
@@ -121,11 +123,11 @@ pub fn predict(
             samples: None,
         }));
     }
+    let (std_w, std_b) = tch::no_grad(|| match precision {
+        Some(p) => p.std_with_prior(prior_at_sampling),
+        None => (net.head.weight.zeros_like(), net.head.bias.zeros_like()),
+    });
     let per_sample: Vec<Tensor> = tch::no_grad(|| {
-        let (std_w, std_b) = match precision {
-            Some(p) => p.std_with_prior(prior_at_sampling),
-            None => (net.head.weight.zeros_like(), net.head.bias.zeros_like()),
-        };
         tch::manual_seed(request.seed as i64);
         (0..request.samples)
             .map(|_| {
@@ -136,7 +138,29 @@ pub fn predict(
             .collect()
     });
     let samples = Tensor::f_stack(&per_sample, 1)?;
+    if score == Score::OutputVariance {
+        return Ok(tch::no_grad(|| Prediction::Distribution {
+            mean: normalise(&samples.mean_dim(1i64, false, samples.kind())),
+            uncertainty: output_variance(&f, &std_w, &std_b),
+            samples: Some(samples.shallow_clone()),
+        }));
+    }
     Ok(score_samples(score, Prediction::Samples(samples)))
+}
+
+/// tr Cov(y) of y = Wx + b for every row of the features `f` (N × F) under the diagonal
+/// posterior with standard deviations `std_w` (M × F) and `std_b` (M), in closed form: the
+/// tensor form of [`crate::laplace::output_variance`] (checked against it in
+/// `tests/train_protocol.rs`).
+///
+/// # Formula
+///
+/// $$ \operatorname{tr}\operatorname{Cov}(y_i) = \sum_{k,l} x_{il}^2\\,\sigma_{kl}^2 + \sum_k \sigma_{b,k}^2 $$
+pub fn output_variance(f: &Tensor, std_w: &Tensor, std_b: &Tensor) -> Tensor {
+    let kind = f.kind();
+    // Σ_l x_l² Σ_k σ_kl²: one matrix-vector product with the column sums of σ².
+    let per_feature = std_w.square().sum_dim_intlist(0i64, false, kind);
+    f.square().mv(&per_feature) + std_b.square().sum(kind)
 }
 
 /// A sampled prediction scored the protocol's way: [`Score::StdSum`] turns S > 1 samples into
