@@ -131,12 +131,16 @@ fn checkpoints_resume_and_reevaluate() {
     let variance = d
         .auroc_output_variance
         .expect("a LAM checkpoint has a posterior");
+    let over_norm = d
+        .auroc_output_variance_over_norm
+        .expect("a LAM checkpoint has a posterior");
     for v in [
         d.auroc_feature_norm,
         d.auroc_inverse_output_norm,
         d.auroc_isotropic_spread,
         spread,
         variance,
+        over_norm,
     ] {
         assert!((0.0..=1.0).contains(&v), "{d:?}");
     }

@@ -32,6 +32,11 @@ pub struct OodDiagnosis {
     /// ([`crate::train::method::laplace::output_variance`]; LAM checkpoints only).
     #[serde(default)]
     pub auroc_output_variance: Option<f64>,
+    /// AUROC of tr Cov(y)/(‖x‖² + 1): the output variance with the feature norm divided out. An
+    /// isotropic posterior makes it constant (AUROC ½), so what separates here is the
+    /// curvature's share of the signal, not the norm's (LAM checkpoints only).
+    #[serde(default)]
+    pub auroc_output_variance_over_norm: Option<f64>,
 }
 
 /// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets.
@@ -100,6 +105,18 @@ pub fn diagnose_ood(
         },
         auroc_output_variance: match (id_s, ood_s) {
             (Some(a), Some(b)) => Some(auroc(&a.1, &b.1)?),
+            _ => None,
+        },
+        auroc_output_variance_over_norm: match (id_s, ood_s) {
+            (Some(a), Some(b)) => {
+                let over = |v: &[f64], x: &[f64]| {
+                    v.iter()
+                        .zip(x)
+                        .map(|(v, x)| v / (x * x + 1.0))
+                        .collect::<Vec<_>>()
+                };
+                Some(auroc(&over(&a.1, id_x), &over(&b.1, ood_x))?)
+            }
             _ => None,
         },
     })
