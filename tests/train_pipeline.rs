@@ -309,6 +309,19 @@ fn the_program_reports_bad_flags_and_missing_data() {
         "{}",
         o.stderr
     );
+    // A score re-evaluation into the checkpoint's own folder would overwrite its metrics.
+    let o = probdml(&[
+        "eval",
+        "--checkpoint",
+        "/nonexistent/ckpt",
+        "--score",
+        "output-variance",
+    ]);
+    assert!(
+        !o.success() && o.stderr.contains("out") && o.stderr.contains("--score"),
+        "{}",
+        o.stderr
+    );
     // And a tiny real run through the program on synthetic data.
     let o = probdml(&[
         "train",

@@ -384,6 +384,20 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
         );
     }
 
+    // `eval --score`: the marglik run's checkpoint (scored by the vMF 1/κ̂) re-evaluated under
+    // the output variance gives exactly the metrics of the run scored that way from the start;
+    // a checkpoint without a Laplace posterior refuses a score, naming it.
+    let rescored =
+        run::load_trained_scored(&marglik, Device::Cpu, Some(Score::OutputVariance)).unwrap();
+    assert_eq!(rescored.config.score(), Score::OutputVariance);
+    let data = run::load_data(&rescored.config, Path::new("unused")).unwrap();
+    let again = run::evaluate_trained(&rescored, &data, &scratch("rescored"), Device::Cpu).unwrap();
+    assert_eq!(again, v.metrics);
+    let err = run::load_trained_scored(&det, Device::Cpu, Some(Score::OutputVariance))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(err.to_string().contains("score"), "{err}");
+
     // The evidence has no maximiser with H ≡ 0: refused, naming the curvature.
     let err = run::posthoc_from_checkpoint(
         &det,

@@ -46,7 +46,7 @@ enum Command {
     /// Train one model, evaluate it, write checkpoint, metrics.json and plots into --out.
     Train(TrainArgs),
     /// Evaluate a checkpoint folder written by `train`: metrics.json and plots.
-    Eval(EvalArgs),
+    Eval(EvalCmdArgs),
     /// LAM post-hoc on a deterministic checkpoint: Hessian pass, then evaluation.
     Posthoc(PosthocArgs),
     /// Sample-free OOD scores of a checkpoint (feature norm, output norm, posterior spread).
@@ -222,6 +222,17 @@ struct EvalArgs {
     out: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
+}
+
+#[derive(Args)]
+struct EvalCmdArgs {
+    #[command(flatten)]
+    eval: EvalArgs,
+    /// Evaluate a LAM checkpoint under this uncertainty score instead of its own (e.g.
+    /// `output-variance`); needs an --out other than the checkpoint, which gets the metrics and
+    /// a config.json recording the score.
+    #[arg(long, value_enum)]
+    score: Option<Score>,
 }
 
 #[derive(Args)]
@@ -617,14 +628,26 @@ fn real_main() -> TrainResult<()> {
                 summary.timing.mean_epoch_seconds, summary.timing.device
             );
         }
-        Command::Eval(a) => {
+        Command::Eval(EvalCmdArgs { eval: a, score }) => {
             let out: &Path = a.out.as_deref().unwrap_or(&a.checkpoint);
+            if score.is_some() && run::same_folder(out, &a.checkpoint) {
+                return Err(TrainError::config(
+                    "out",
+                    out.display(),
+                    "with --score the results go to a new folder: the checkpoint's own metrics.json belongs to its own score",
+                )
+                .into());
+            }
             prepare_out(out, OutPolicy::Resume)?;
             let (device, data_dir) = setup(&a.common)?;
-            let trained = run::load_trained(&a.checkpoint, device)?;
+            let trained = run::load_trained_scored(&a.checkpoint, device, score)?;
             let data = run::load_data(&trained.config, &data_dir)?;
             let metrics = run::evaluate_trained(&trained, &data, out, device)
                 .map_err(|e| run::blame_checkpoint(&a.checkpoint, e))?;
+            if score.is_some() {
+                // The record of what was evaluated, and what `summarise` reads beside metrics.json.
+                probdml::train::json::write_json(&out.join("config.json"), &trained.config)?;
+            }
             print_json(&metrics);
         }
         Command::Posthoc(a) => {

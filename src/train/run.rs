@@ -447,13 +447,44 @@ pub fn evaluate_trained(
 ///
 /// Missing, inconsistent or corrupt files, naming them.
 pub fn load_trained(dir: &Path, device: Device) -> TrainResult<Trained> {
+    load_trained_scored(dir, device, None)
+}
+
+/// [`load_trained`] with the uncertainty score replaced by `score` (`probdml eval --score`):
+/// the score of a LAM posterior is read at prediction time, so one checkpoint can be evaluated
+/// under each score without retraining.
+///
+/// # Errors
+///
+/// Those of [`load_trained`], and [`TrainError::InvalidConfig`] naming `score` when a score is
+/// given for a checkpoint without a Laplace posterior (the other methods score their samples
+/// by their protocol: a LAM score there would be silently ignored).
+pub fn load_trained_scored(
+    dir: &Path,
+    device: Device,
+    score: Option<super::protocol::Score>,
+) -> TrainResult<Trained> {
     if !dir.is_dir() {
         return Err(TrainError::Checkpoint {
             path: dir.to_owned(),
             reason: "no such folder; train first (probdml train --out ...)".into(),
         });
     }
-    let config = checkpoint::read_config(dir)?;
+    let mut config = checkpoint::read_config(dir)?;
+    if let Some(score) = score {
+        if !config.method.is_laplace() {
+            return Err(TrainError::config(
+                "score",
+                score.name(),
+                format!(
+                    "a score can be chosen only for a LAM checkpoint (lam-posthoc, lam-online); {} is a {} run",
+                    dir.display(),
+                    config.method.name()
+                ),
+            ));
+        }
+        config.score = Some(score);
+    }
     let members = config.members();
     let member_config = config.member_config();
     let mut loaded = Vec::with_capacity(members);
