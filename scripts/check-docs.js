@@ -25,7 +25,9 @@
 //     `\_` inside `\text{…}` (or `\mbox{…}`), where KaTeX needs `\_` itself: write `\\_`;
 //   * a TeX line break `\\` before a space or the end of the line (rows of `pmatrix`, `cases`):
 //     Markdown makes it `\`, a control space, and the rows merge into one. Write `\\\\`;
-//   * a single backslash at the end of a line, which Markdown reads as a hard line break.
+//   * a single backslash at the end of a line, which Markdown reads as a hard line break;
+//   * a line of a formula that starts (after at most 3 spaces) like a list item (`+ `, `- `),
+//     a block quote or a heading: Markdown ends the paragraph there and the formula is split.
 // The book's chapters need no such care: mdbook-katex renders their math before Markdown runs.
 //
 // Usage: node scripts/check-docs.js <book dir> <rustdoc dir|-> <chromium executable>
@@ -41,6 +43,9 @@ const root = path.resolve(__dirname, "..");
 
 // ASCII punctuation: what CommonMark lets a backslash escape.
 const ASCII_PUNCTUATION = /[!-\/:-@\[-`{-~]/;
+// The start of a line that opens a Markdown block (up to 3 spaces of indentation): a list item
+// (`+ `, `- `, `* `, `1. `, `1) `), a block quote or an ATX heading.
+const BLOCK_START = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?: |$)|^ {0,3}(?:>|#{1,6}(?: |$))/;
 
 // The backslashes in the math of one file's doc comments that Markdown changes (see the header),
 // as { line, what, near } (`near`: the text around it). A doc comment is a run of consecutive `///` (or `//!`) lines; fenced
@@ -105,6 +110,19 @@ function docMathEscapes(source) {
         i += n % 2 === 1 ? n + 1 : n;
         continue;
       }
+      if (math && c === "\n") {
+        const end = text.indexOf("\n", i + 1);
+        const next = text.slice(i + 1, end < 0 ? text.length : end);
+        if (BLOCK_START.test(next)) {
+          math.pending.push({
+            line: lineOf[i + 1],
+            what: "a line of a formula that starts like a list item, block quote or heading ends the paragraph, and the formula with it (move the operator to the end of the previous line)",
+            near: next.trim().slice(0, 40),
+          });
+        }
+        i++;
+        continue;
+      }
       if (c === "$") {
         const delimiter = text[i + 1] === "$" ? "$$" : "$";
         if (!math) {
@@ -159,10 +177,10 @@ if (bookDir === "--doc-comments") {
   const failures = checkDocComments();
   for (const f of failures) console.error(`check-docs: FAIL ${f}`);
   if (failures.length > 0) {
-    console.error(`check-docs: ${failures.length} backslashes in doc-comment math that Markdown eats`);
+    console.error(`check-docs: ${failures.length} places in doc-comment math that Markdown changes`);
     process.exit(1);
   }
-  console.log("check-docs: doc-comment math: no backslash that Markdown eats");
+  console.log("check-docs: doc-comment math: nothing that Markdown changes");
   process.exit(0);
 }
 

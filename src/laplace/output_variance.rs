@@ -42,8 +42,8 @@ use crate::error::{Error, Result};
 ///
 /// # Formula
 ///
-/// $$ \operatorname{tr}\operatorname{Cov}(y) = \sum_{k=1}^M \sum_{l=1}^F \frac{x_l^2}{\Lambda_{kl}}
-///    + \sum_{k=1}^M \frac{1}{\Lambda_{b,k}} $$
+/// $$ \operatorname{tr}\operatorname{Cov}(y) = \sum_{k=1}^M \sum_{l=1}^F \frac{x_l^2}{\Lambda_{kl}} +
+///    \sum_{k=1}^M \frac{1}{\Lambda_{b,k}} $$
 ///
 /// # Errors
 ///
