@@ -355,9 +355,11 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     );
     assert_eq!(v.config.prior_precision, delta);
     assert_eq!(v.metrics.ece, m.metrics.ece);
-    assert!(
-        (v.metrics.map_at_1 - m.metrics.map_at_1).abs() <= 1e-3,
-        "{v:?} vs {m:?}"
+    // Same retrieval: the vMF fit's μ̂ (formed in f64) and the normalised f32 sample mean point
+    // the same way, so every query finds the same neighbours.
+    assert_eq!(
+        (v.metrics.map_at_1, v.metrics.map_at_5, v.metrics.map_at_10),
+        (m.metrics.map_at_1, m.metrics.map_at_5, m.metrics.map_at_10),
     );
     assert!(v.metrics.auroc.is_some() && v.metrics.ausc.is_some());
     let (w, b) = precision(&variance);

@@ -27,6 +27,21 @@ fn square_side(arg: &'static str, values: &[f64]) -> Result<usize> {
     Ok(n)
 }
 
+/// The lower Cholesky factor L of a dense precision Λ = LLᵀ (row-major n×n), by `faer`.
+///
+/// # Errors
+///
+/// [`Error::Undefined`] naming `precision` if Λ is not positive definite.
+fn precision_cholesky(precision: &[f64], n: usize) -> Result<faer::Mat<f64>> {
+    let a = faer::Mat::<f64>::from_fn(n, n, |i, j| precision[i * n + j]);
+    let llt = a.llt(faer::Side::Lower).map_err(|_| Error::Undefined {
+        arg: "precision",
+        quantity: "the Cholesky factor of the precision",
+        reason: "the precision matrix is not positive definite",
+    })?;
+    Ok(llt.L().to_owned())
+}
+
 /// Twin of [`crate::laplace::posthoc_precision`] for a dense Hessian: Λ = β·H + σ_prior⁻²·I,
 /// row-major P×P.
 ///
@@ -108,13 +123,7 @@ pub fn sample_posterior<R: Rng + ?Sized>(
     check_len("out", n, out.len())?;
     check_finite_elements("mean", mean)?;
     check_finite_elements("precision", precision)?;
-    let a = faer::Mat::<f64>::from_fn(n, n, |i, j| precision[i * n + j]);
-    let llt = a.llt(faer::Side::Lower).map_err(|_| Error::Undefined {
-        arg: "precision",
-        quantity: "the Cholesky factor of the precision",
-        reason: "the precision matrix is not positive definite",
-    })?;
-    let l = llt.L();
+    let l = precision_cholesky(precision, n)?;
     let z: Vec<f64> = (0..n).map(|_| rng.sample(StandardNormal)).collect();
     // Back substitution Lᵀ v = z: row k of Lᵀ is column k of L, entries L[j, k] for j ≥ k.
     let mut v = vec![0.0; n];

@@ -56,13 +56,7 @@ pub fn output_variance(precision: &[f64], n_outputs: usize, features: &[f64]) ->
     check_len("precision", p * p, n * n)?;
     check_finite_elements("precision", precision)?;
     check_finite_elements("features", features)?;
-    let a = faer::Mat::<f64>::from_fn(p, p, |i, j| precision[i * p + j]);
-    let llt = a.llt(faer::Side::Lower).map_err(|_| Error::Undefined {
-        arg: "precision",
-        quantity: "the Cholesky factor of the precision",
-        reason: "the precision matrix is not positive definite",
-    })?;
-    let l = llt.L();
+    let l = super::precision_cholesky(precision, p)?;
     let mut total = 0.0;
     let mut v = vec![0.0; p];
     for k in 0..m {

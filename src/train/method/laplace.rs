@@ -140,7 +140,7 @@ pub fn predict(
     let samples = Tensor::f_stack(&per_sample, 1)?;
     if score == Score::OutputVariance {
         return Ok(tch::no_grad(|| Prediction::Distribution {
-            mean: normalise(&samples.mean_dim(1i64, false, samples.kind())),
+            mean: sample_mean_direction(&samples),
             uncertainty: output_variance(&f, &std_w, &std_b),
             samples: Some(samples.shallow_clone()),
         }));
@@ -179,6 +179,13 @@ pub fn score_samples(score: Score, prediction: Prediction) -> Prediction {
     }
 }
 
+/// The normalised sample mean of S unit samples per input (N × S × D → N × D): the mean
+/// direction of the summaries that replace the vMF fit's score (the fit's own μ̂ is the same
+/// direction, formed in f64).
+fn sample_mean_direction(samples: &Tensor) -> Tensor {
+    normalise(&samples.mean_dim(1i64, false, samples.kind()))
+}
+
 /// The reference's summary of S unit samples per input (N × S × D): the normalised sample mean
 /// as the mean direction and Σ_d std_d as the uncertainty, with std_d the Bessel-corrected
 /// sample standard deviation of dimension d (`torch.std`, reference `ood.py`:
@@ -189,7 +196,7 @@ pub fn score_samples(score: Score, prediction: Prediction) -> Prediction {
 /// $$ u_i = \sum_{d=1}^D \sqrt{\tfrac{1}{S-1}\sum_{s=1}^S (z_{isd} - \bar z_{id})^2} $$
 pub fn std_sum_prediction(samples: Tensor) -> Prediction {
     tch::no_grad(|| Prediction::Distribution {
-        mean: normalise(&samples.mean_dim(1i64, false, samples.kind())),
+        mean: sample_mean_direction(&samples),
         uncertainty: samples.std_dim(1i64, true, false).sum_dim_intlist(
             1i64,
             false,
