@@ -7,13 +7,17 @@
 //     are aborted before they leave the machine and reported;
 //   * a `.katex` element does not get KaTeX's font (computed font-family not KaTeX_*), or a
 //     KaTeX font face it uses did not load (the CSS or the fonts are missing);
-//   * a formula failed to render (`.katex-error`, or no `.katex` at all on an API page that
-//     has `$…$` in its source);
+//   * a formula failed to render (`.katex-error`, or a `$` left in the text outside code: raw
+//     `$…$` on the page);
+//   * a numbered chapter has no formula at all (its mathematics written in code font instead);
 //   * a numbered chapter's displayed number (sidebar entry and page title) is not its file
 //     name's two-digit prefix.
 // One full-page screenshot per chapter goes to docs/book/screenshots/<chapter>.png.
 //
-// Before any page is opened, the doc comments (`///`, `//!`) of src/**/*.rs are read the way
+// Before any page is opened, the doc sources (docs/src/**/*.md and the doc comments of
+// src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
+// command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), and the
+// doc comments (`///`, `//!`) of src/**/*.rs are read the way
 // rustdoc's Markdown reads them (docMathEscapes below). The check fails on a backslash inside
 // `$…$` or `$$…$$` that Markdown eats with no error, so that KaTeX gets another formula than
 // the one written:
@@ -155,21 +159,52 @@ function inTextMode(before) {
   return false;
 }
 
-// Every finding of docMathEscapes in src/**/*.rs, as failure lines.
+// The control characters (C0 and DEL, except the newline) in `text`, as { line, what, near }. A
+// TeX command whose backslash was read as a string escape turns into one: `\tfrac` becomes a tab
+// and `frac`, `\bigl` a backspace and `igl`, `\r` a carriage return. KaTeX then renders another
+// formula ("frac12" as text) or none (the formula stays raw `$…$` on the page), and nothing else
+// complains, so a doc source holds none of them: not even a tab, which no chapter needs.
+function controlCharacters(text, firstLine = 1) {
+  const found = [];
+  text.split("\n").forEach((line, index) => {
+    for (const m of line.matchAll(/[\x00-\x09\x0b-\x1f\x7f]/g)) {
+      const code = m[0].charCodeAt(0).toString(16).padStart(2, "0");
+      const near = line.slice(Math.max(0, m.index - 20), m.index + 20)
+        .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+      found.push({ line: firstLine + index, what: `control character U+00${code.toUpperCase()} (a lost \\ before a TeX command?)`, near });
+    }
+  });
+  return found;
+}
+
+// A Rust file's lines with every line that is not a doc comment (`///`, `//!`) blanked, so that
+// line numbers stay those of the file.
+function docCommentLines(source) {
+  return source.split("\n").map((line) => (/^\s*(\/\/\/|\/\/!)(?![\/!])/.test(line) ? line : ""));
+}
+
+// Every finding of docMathEscapes in src/**/*.rs and of controlCharacters in their doc comments and
+// in the book's sources (docs/src/**/*.md), as failure lines.
 function checkDocComments() {
   const failures = [];
-  const walk = (dir) => {
+  const walk = (dir, visit) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".rs")) {
-        for (const f of docMathEscapes(fs.readFileSync(p, "utf8"))) {
-          failures.push(`${path.relative(root, p)}:${f.line}: ${f.what}, near "${f.near}"`);
-        }
-      }
+      if (e.isDirectory()) walk(p, visit);
+      else visit(p);
     }
   };
-  walk(path.join(root, "src"));
+  const report = (p, f) => failures.push(`${path.relative(root, p)}:${f.line}: ${f.what}, near "${f.near}"`);
+  walk(path.join(root, "src"), (p) => {
+    if (!p.endsWith(".rs")) return;
+    const source = fs.readFileSync(p, "utf8");
+    for (const f of docMathEscapes(source)) report(p, f);
+    for (const f of controlCharacters(docCommentLines(source).join("\n"))) report(p, f);
+  });
+  walk(path.join(root, "docs/src"), (p) => {
+    if (!p.endsWith(".md")) return;
+    for (const f of controlCharacters(fs.readFileSync(p, "utf8"))) report(p, f);
+  });
   return failures;
 }
 
@@ -177,10 +212,10 @@ if (bookDir === "--doc-comments") {
   const failures = checkDocComments();
   for (const f of failures) console.error(`check-docs: FAIL ${f}`);
   if (failures.length > 0) {
-    console.error(`check-docs: ${failures.length} places in doc-comment math that Markdown changes`);
+    console.error(`check-docs: ${failures.length} places in the doc sources that change the rendered math`);
     process.exit(1);
   }
-  console.log("check-docs: doc-comment math: nothing that Markdown changes");
+  console.log("check-docs: doc sources: no control character, no doc-comment math that Markdown changes");
   process.exit(0);
 }
 
@@ -218,6 +253,19 @@ function inspectMath() {
     bad.push(`formula failed to render: ${el.getAttribute("title") || el.textContent.slice(0, 60)}`);
   }
   return { count: math.length, bad, loadedFaces: loadedFaces.length };
+}
+
+// Runs in the page: a `$` left in the text of `selector`'s elements outside code and rendered
+// math is a formula that was not rendered (KaTeX or mdbook-katex gave up on it, or a delimiter
+// lost its partner), as the text around each.
+function leftoverDollars(selector) {
+  const found = [];
+  for (const block of document.querySelectorAll(selector)) {
+    const copy = block.cloneNode(true);
+    copy.querySelectorAll("code, pre, .katex, .katex-display").forEach((c) => c.remove());
+    for (const m of copy.textContent.matchAll(/.{0,30}\$.{0,30}/g)) found.push(m[0].replace(/\s+/g, " "));
+  }
+  return found;
 }
 
 async function main() {
@@ -265,7 +313,11 @@ async function main() {
     const result = await page.evaluate(inspectMath);
     mathTotal += result.count;
     for (const b of result.bad) fail(file, b);
+    for (const l of await page.evaluate(leftoverDollars, "main")) fail(file, `unrendered math: ${l}`);
     const prefix = /^(\d{2})-/.exec(file);
+    // Every numbered chapter states equations; written in Unicode in code font they escape all
+    // of the checks above.
+    if (prefix && result.count === 0) fail(file, "no formula: write the chapter's mathematics as $…$ / $$…$$");
     const title = await page.evaluate(() => {
       const h = document.querySelector("main h1");
       return h ? h.textContent.trim() : "";
@@ -318,17 +370,7 @@ async function main() {
       }
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
       const result = await page.evaluate(inspectMath);
-      // A `$` left in prose (outside code) is a formula that was not rendered.
-      const leftover = await page.evaluate(() => {
-        const found = [];
-        for (const block of document.querySelectorAll(".docblock, .docblock-short")) {
-          const copy = block.cloneNode(true);
-          copy.querySelectorAll("code, pre, .katex").forEach((c) => c.remove());
-          const m = /.{0,30}\$.{0,30}/.exec(copy.textContent);
-          if (m) found.push(m[0]);
-        }
-        return found;
-      });
+      const leftover = await page.evaluate(leftoverDollars, ".docblock, .docblock-short");
       apiMath += result.count;
       for (const b of result.bad) fail(rel, b);
       for (const l of leftover) fail(rel, `unrendered math: ${l}`);

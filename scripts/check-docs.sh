@@ -5,10 +5,13 @@
 # chapter's displayed number is not its file's prefix (01 … 09). Writes one screenshot per
 # chapter to docs/book/screenshots/. The checks themselves are in scripts/check-docs.js.
 #
-# First, in about a second and before anything is built, it reads the doc comments of
-# src/**/*.rs and fails on a backslash in their `$…$` math that rustdoc's Markdown would eat
-# without an error (`\,` reaching KaTeX as `,`, `\{` as `{`, a `\\` row break as `\`):
-# KaTeX renders the wrong formula then, so no browser check could see it.
+# First, in about a second and before anything is built, it reads the doc sources: it fails on
+# a control character in docs/src/**/*.md or in a doc comment (a tab where `\tfrac` lost its
+# backslash to a string escape, a backspace from `\bigl`), and on a backslash in the doc
+# comments' `$…$` math that rustdoc's Markdown would eat without an error (`\,` reaching KaTeX
+# as `,`, `\{` as `{`, a `\\` row break as `\`): KaTeX renders the wrong formula then, so no
+# browser check could see it. In the browser, a `$` left in a page's text outside code (a
+# formula left raw) fails, and so does a numbered chapter without a single formula.
 #
 # Needs Debian's `chromium` (scripts/setup.sh installs it) and node/npm; drives the browser with
 # the npm package playwright-core (pinned below), installed into tools/node/ (git-ignored) only
