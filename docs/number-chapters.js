@@ -1,5 +1,5 @@
 // mdBook preprocessor: numbers every chapter by its file name, so that the book's numbers are
-// the specification's (01 … 09) whichever chapters exist. `05-triplet.md` is shown as
+// the file names' (01 … 09) whichever chapters exist. `05-triplet.md` is shown as
 // "05. <its title>" in the sidebar, the page title and its first heading; files without a
 // two-digit prefix (the introduction) stay unnumbered. mdBook's own section labels ("1.", "2.",
 // counted by position in SUMMARY.md) are turned off in book.toml (`no-section-label`), so a
