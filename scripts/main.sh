@@ -2,10 +2,10 @@
 # The main command: on a fresh machine, installs libtorch (PyPI torch==2.11.0 into .venv/) and
 # the data (into data/) when missing, builds the `probdml` program, trains LAM online (Arccos
 # split, fixed approximation, D = 3) on Fashion-MNIST under our protocol and under the LAM
-# reference code's (issue 12: prior precision 1, its learning rate and schedule), 5 epochs each,
+# reference code's protocol (prior precision 1, its learning rate and schedule), 5 epochs each,
 # evaluates both against the 10 000 MNIST digits and prints them beside LAM Table 2.
 #
-# On an idle 2-core CPU see the README for the measured wall time; on a CUDA machine the same
+# The README gives the wall time measured on a 2-core CPU; on a CUDA machine the same
 # command uses the GPU. Arguments go to `probdml reproduce`:
 #   bash scripts/main.sh --paper          # the full protocol: 10 methods, 20 epochs, 5 seeds
 #   bash scripts/main.sh --epochs 20      # LAM online, both protocols, 20 epochs

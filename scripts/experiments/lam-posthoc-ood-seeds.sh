@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 12's experiment over seeds: the rows of lam-posthoc-ood.sh, each as mean ± sample std
+# The post-hoc OOD-detection experiment of book chapter 09 over seeds: the rows of lam-posthoc-ood.sh, each as mean ± sample std
 # over the given seeds (through `probdml summarise`).
 #
 #   bash scripts/experiments/lam-posthoc-ood-seeds.sh <seed-root>...

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Issue 12's experiment on post-hoc OOD detection: every post-hoc row from ONE deterministic
+# The post-hoc OOD-detection experiment of book chapter 09 (our protocol against the LAM
+# reference code's): every post-hoc row from ONE deterministic
 # checkpoint, the online rows from given runs, in one table (AUROC, AUPRC, AUSC, ECE, mAP@k).
 #
 #   bash scripts/experiments/lam-posthoc-ood.sh <det-checkpoint> <online-ours-run> <out> \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent values for docs/src/03-contrastive.md (spec chapter 03), with mpmath.
+"""Independent values for docs/src/03-contrastive.md (LAM App. A, B, D), with mpmath.
 
 Nothing here calls probdml: distances, losses, vMF normalisers (via mpmath's Bessel I) and the
 minibatch expectations (by enumerating every batch) are computed from the definitions.
@@ -52,10 +52,11 @@ nll = -sum(ln_c(2, kp) + kp * dot(z[j], z[i]) for i, j in P) - sum(
     ln_c(2, kn) - kn * dot(z[j], z[i]) for i, j in Nm
 )
 const = -len(P) * (ln_c(2, kp) + kp) - len(Nm) * (ln_c(2, kn) + kn * (m * m / 2 - 1))
-spec_const = -len(P) * (ln_c(2, kp) + kp) - len(Nm) * (ln_c(2, kn) + kn)
+# The m = 2 constant with N replaced by N_m, the reading the book corrects.
+naive_const = -len(P) * (ln_c(2, kp) + kp) - len(Nm) * (ln_c(2, kn) + kn)
 print(f"nll = {mp.nstr(nll, 17)}")
 print(f"nll - loss_S = {mp.nstr(nll - loss['S'], 17)}")
-print(f"constant = {mp.nstr(const, 17)}; spec's constant = {mp.nstr(spec_const, 17)}")
+print(f"constant = {mp.nstr(const, 17)}; with N replaced by N_m = {mp.nstr(naive_const, 17)}")
 
 # Eq. (48) for class 0 with κ± = 1: ν = Σ_{c=0} z_j − Σ_{c≠0} z_j.
 nu = [sum((1 if labels[j] == 0 else -1) * z[j][k] for j in range(n)) for k in range(2)]

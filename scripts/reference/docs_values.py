@@ -16,7 +16,7 @@ in log-scaled form (outward from the largest term, so x = 5e6 costs ~3e4 terms a
 overflows), at 60 significant digits; where mpmath.besseli converges (moderate x) the two are
 cross-checked and the script aborts on disagreement. The kappa MLE is the root of
 A_M(kappa) = Rbar by Newton's method at 60 digits, and Banerjee's start and Sra's Newton steps are
-iterated in the same arithmetic (spec 02).
+iterated in the same arithmetic (Sra 2012, as LAM App. C uses it).
 """
 import math
 import sys

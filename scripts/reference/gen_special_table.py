@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference table for the special functions of probdml (spec chapter 01).
+"""Reference table for the special functions of probdml (book chapter 01).
 
 Produces ``tests/data/special_reference.csv`` with high-precision values of
 
@@ -35,7 +35,7 @@ Method
       nu = 1/2:  ln I = ln( sqrt(2/(pi x)) sinh x ),  I_{3/2}/I_{1/2} = coth x - 1/x
       M = 3:     A_3(kappa) = coth kappa - 1/kappa
       spot values ln C_128(50) = 117.906858685..., ln C_512(50) = 865.538149369...,
-      ln C_128(200) = 29.604... (spec, known error 4).
+      ln C_128(200) = 29.604... (where nivMF Supp. A's quadratic fit is off by -40.6).
 * Output is deterministic: fixed grids, sorted rows, no timestamps; the result does not
   depend on the number of worker processes.
 
@@ -89,10 +89,10 @@ M_VMF = [2, 3, 4, 5, 10, 64, 128, 129, 256, 512, 1024, 2048, 4096, 10000, 100000
 KAPPA_VMF = [0.0, 1e-8, 1e-3, 0.1, 1.0, 5.0, 10.0, 50.0, 100.0, 140.0, 200.0, 500.0, 1e3,
              1e4, 1e5, 1e6, 1e8]
 
-SPOT = {  # (M, kappa) -> ln C_M(kappa) as quoted in the spec (rounded to the digits shown)
+SPOT = {  # (M, kappa) -> ln C_M(kappa) as quoted in book chapters 01 and 06 (rounded to the digits shown)
     (128, 50.0): "117.906858685",
     (512, 50.0): "865.538149369",  # the full value is 865.53814936874...: rounded, not truncated
-    (128, 200.0): "29.604",  # spec README, known error 4
+    (128, 200.0): "29.604",  # nivMF Supp. A's quadratic fit gives -11.0 here
 }
 
 
@@ -466,7 +466,7 @@ def main():
 
     rows.sort(key=sort_key)
 
-    # spot values from the spec
+    # the spot values of SPOT
     lnc = {(int(r[1]), float(r[2])): r[3] for r in rows if r[0] == "log_norm_const"}
     for key, prefix in SPOT.items():
         half_ulp = Decimal(5) * Decimal(10) ** (-len(prefix.split(".")[1]) - 1)
@@ -475,7 +475,7 @@ def main():
                              % (key[0], key[1], lnc[key], prefix))
 
     lines = [
-        "# probdml special-function reference table (spec 01-special.md)",
+        "# probdml special-function reference table (book chapter docs/src/01-special.md)",
         "# generator: scripts/reference/gen_special_table.py",
         "# mpmath %s; mp.dps = %d base (each value re-checked at +%d digits, raised where "
         "needed); values to %d significant digits"

@@ -43,7 +43,7 @@ def show(name, value):
     print(f"{name} = {mp.nstr(value, 20)}")
 
 
-# 1. KL between vMFs on S^2: kappa_z = 5, kappa_p = 2, angle 1 rad (spec 06, Supp. E).
+# 1. KL between vMFs on S^2: kappa_z = 5, kappa_p = 2, angle 1 rad (nivMF Supp. E).
 kz, kp, w = mp.mpf(5), mp.mpf(2), mp.mpf(1)
 mu_z = (0, 0, 1)
 mu_p = (mp.sin(w), 0, mp.cos(w))

@@ -14,7 +14,7 @@ Sources of truth, per metric:
   ROC      sklearn.metrics.roc_curve(y, s, drop_intermediate=False)
   tau-b    scipy.stats.kendalltau(x, y, variant="b").statistic
   retrieval (recall@k, precision@k, mAP@k, mAP@R, R-precision), sparsification/AUSC, ECE,
-           closed-set ECE, ECE@k and the binned Kendall analysis: the definitions of spec 08
+           closed-set ECE, ECE@k and the binned Kendall analysis: the definitions of book chapter 08
            written out below in plain Python (sequential float sums, stable sorts, the tie
            rule "equal distance -> smaller database index"), with scipy's tau-b inside the
            binned analysis. Retrieval cases use small-integer coordinates (Euclidean) or
