@@ -1,4 +1,4 @@
-//! Chapter-08 metrics: the two targets of issue 4 and exact against fast on small inputs.
+//! Chapter-08 metrics: the two speed targets and exact against fast on small inputs.
 //!
 //! * `ood/auroc+auprc n=1e6+1e6` — AUROC and AUPRC of 10⁶ ID and 10⁶ OOD scores (target
 //!   ≤ 300 ms for both);
@@ -7,7 +7,7 @@
 //!   rayon sees (target ≤ 3 s with two cores);
 //! * `retrieval/evaluate_retrieval f32 threads=<t> …` — the same search on `f32` embeddings
 //!   (borrowed, no copy) at one and two threads (`Retrieval::with_threads`): the rows that
-//!   `scripts/compare-peers.sh` sets against faiss-cpu's `IndexFlatL2` (issue 13: ≥ 1.5× faster
+//!   `scripts/compare-peers.sh` sets against faiss-cpu's `IndexFlatL2` (target: ≥ 1.5× faster
 //!   at one thread and at two, with the exact twin's results);
 //! * `exact_vs_fast/<function>/{fast,exact}` — each registered metric on a small input.
 //!

@@ -1,5 +1,5 @@
 //! The figure of docs chapter 06: the exactly normalised nivMF density and the paper's heuristic
-//! on `S²` for `K = diag(2, 5, 9)`, `μ = (1,1,1)/√3` (the spec's refutation point), as two
+//! on `S²` for `K = diag(2, 5, 9)`, `μ = (1,1,1)/√3` (the point where nivMF Supp. B's heuristic has mass 27.75), as two
 //! equirectangular heatmaps of `ln f` (longitude across, latitude up) on one colour scale.
 //!
 //! Run: `cargo run --release --example nivmf_sphere` (writes `docs/src/img/nivmf_s2.svg`;

@@ -355,7 +355,7 @@ fn mean_resultant_length_matches_mpmath() {
     }
 }
 
-/// The spec's spot values (chapter 01), to the 12 digits it prints.
+/// The spot values of book chapter 01, to the 12 digits it prints.
 #[test]
 fn spec_spot_values() {
     assert!((log_norm_const(128, 50.0) - 117.906858685).abs() < 1e-9);
@@ -457,7 +457,7 @@ fn edges_and_bad_input() {
     }
 }
 
-/// Times the slowest corners of the spec's domain (run in release, `--ignored --nocapture`).
+/// Times the slowest corners of the domain the crate supports (run in release, `--ignored --nocapture`).
 #[test]
 #[ignore = "timing report, run on demand"]
 fn corner_timings() {

@@ -1,4 +1,4 @@
-//! Bad input to chapter 07 (spec 07, issue 11): σ² < 0, a ≤ 0, K = 0, C = 0, mismatched D,
+//! Bad input to chapter 07: σ² < 0, a ≤ 0, K = 0, C = 0, mismatched D,
 //! NaN/±∞ — each gives a `probdml::Error` that names the argument, from both twins; never a
 //! panic, never a silent NaN.
 

@@ -1,4 +1,4 @@
-//! Bad input to the chapter-08 metrics (spec 08, "Bad input"): empty sets, k = 0, k larger than
+//! Bad input to the chapter-08 metrics (book chapter 08, "Bad input"): empty sets, k = 0, k larger than
 //! the database, NaN scores or embeddings, a single class for AUROC — each an `Error` that
 //! names the argument and the rule, raised alike by the fast and the exact twin.
 

@@ -1,4 +1,4 @@
-//! Bad input to chapter 06 (spec 06, "Bad input"; issue 10, item 7): a non-positive or
+//! Bad input to chapter 06: a non-positive or
 //! non-finite concentration, a non-unit μ or x, mismatched lengths, γ ≤ 0, NaN and ±∞ — each an
 //! `Error` naming the argument and the rule, raised alike by the fast and the exact twin, never a
 //! panic or a NaN.

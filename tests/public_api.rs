@@ -1,5 +1,4 @@
-//! The public paths and signatures pinned in the spec (`shared/spec/README.md`, "Public API
-//! paths that other tools rely on") and in issues 9–11: other tools compile against them, so a
+//! The public paths and signatures that other tools rely on: they compile against them, so a
 //! changed signature must fail here, at compile time, before it fails them.
 use probdml::Result;
 

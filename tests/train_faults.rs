@@ -1,4 +1,4 @@
-//! Faults a new user meets, each reproduced and kept from coming back (issue 14, part 4), and
+//! Faults a new user meets, each reproduced and kept from coming back, and
 //! "no panic" as a property of the whole program: every flag at its extremes and every
 //! checkpoint file empty, truncated or corrupt gives an error naming the flag or the file —
 //! never Rust's panic exit code 101 (nor the program's "internal error" 70).

@@ -1,6 +1,6 @@
 //! The training module's GGN diagonal (tensor ops, `probdml::train::ggn_tensor`) against the
-//! math crate's verified implementations on identical inputs (spec chapter 09: "a test checks it
-//! against probdml::ggn's fast (and, on tiny sizes, exact) implementation").
+//! math crate's verified implementations on identical inputs: `probdml::ggn`'s fast twin and, on
+//! tiny sizes, its exact twin.
 //!
 //! The tensor code sees (W, b) and features x; the math crate sees θ = [W | b] and x̃ = (x, 1)
 //! (the bias is the weight of a constant feature), so both compute the same diagonal.

@@ -1,5 +1,5 @@
 //! HIB's tensor loss (`probdml::train::method::hib`) against the math crate's chapter 07 on
-//! identical inputs, and HIB training on the seeded synthetic set (issue 14, part 2).
+//! identical inputs, and HIB training on the seeded synthetic set.
 //!
 //! The Monte Carlo parts are made deterministic by feeding both sides the same standard normal
 //! draws: the math crate's [`hib::vib_loss`] takes them explicitly (`VibPair::noise1/2`), and

@@ -1,4 +1,4 @@
-//! The LAM reference code's protocol (`--protocol reference`, issue 12) and the post-hoc
+//! The LAM reference code's protocol (`--protocol reference`, book chapter 09) and the post-hoc
 //! variants (`--prior-precision marglik`, `--hessian zero`, `--score`), each option checked on
 //! the seeded synthetic set or on hand-built inputs against values derived by hand:
 //!
@@ -10,7 +10,8 @@
 //! * post-hoc H ≡ 0 (Λ = δ exactly), the reference prior 1 (Λ ≥ 1), and the marginal-likelihood
 //!   prior, whose stored Λ satisfies MacKay's stationarity Σ h/(h + δ) = δ‖θ*‖² recomputed here
 //!   from the checkpoint's own tensors;
-//! * the experiment script of issue 12 end to end on a synthetic checkpoint.
+//! * the post-hoc experiment script (`scripts/experiments/lam-posthoc-ood.sh`) end to end on a
+//!   synthetic checkpoint.
 
 use probdml::train::checkpoint;
 use probdml::train::config::{DatasetChoice, Method, Protocol, TrainConfig};

@@ -1,6 +1,6 @@
 //! Probabilistic ProxyNCA++'s tensor losses (`probdml::train::method::proxy_nca`) against the
 //! math crate's chapter 06 on identical inputs, and ProxyNCA++ training on the seeded synthetic
-//! set (issue 14, part 2).
+//! set.
 //!
 //! Cos and EL-vMF are deterministic: the tensor loss, distances and autograd gradients must equal
 //! [`nivmf::proxy_nca_loss`] (budgets `NIVMF_PROXY_LOSS`, `NIVMF_PROXY_GRADIENT`) and, on tiny
