@@ -9,11 +9,12 @@
 //! random labels) the NLL built from explicit vMF log densities, attractive on P and repulsive
 //! on N_m, satisfies NLL − L_S = c with
 //! c = −|P|(ln C_M(κ_P) + κ_P) − |N_m|(ln C_M(κ_N) + κ_N(m²/2 − 1)).
-//! For m = 2 this is the spec's −|P|(ln C_M(κ_P) + κ_P) − |N|(ln C_M(κ_N) + κ_N), independent of
+//! For m = 2 this is LAM App. D's −|P|(ln C_M(κ_P) + κ_P) − |N|(ln C_M(κ_N) + κ_N), independent of
 //! Z. Checked within 10⁻¹⁴·S + 10⁻¹³, S = |P|max(1, |ln C_M(κ_P)|) + |N_m|max(1, |ln C_M(κ_N)|)
 //! (a sum of n² logarithms; the exact NLL is double-double, ln C_M has budget 4·10⁻¹⁵).
 //!
-//! **Correction (m < 2).** The spec says the m < 2 case is "the same with N replaced by N_m";
+//! **Correction (m < 2).** LAM App. D only says a proof "can be done with arbitrary m"; the
+//! natural reading, the same constant with N replaced by N_m, is wrong:
 //! the repulsive constant per pair is ln C_M(κ_N) + κ_N(m²/2 − 1), not ln C_M(κ_N) + κ_N, and c
 //! depends on Z through |N_m| (it is locally constant; the gradients agree almost everywhere).
 //! Pinned below.
@@ -227,7 +228,7 @@ fn refutation_form_h_difference_depends_on_the_embeddings() {
 }
 
 /// Correction for m < 2, pinned: three points at 0°, 90°, 180°, classes [0, 0, 1], m = 1.5,
-/// M = 2. |P| = 5, |N| = 4, |N_m| = 2 (the pairs at d = √2). The spec's constant
+/// M = 2. |P| = 5, |N| = 4, |N_m| = 2 (the pairs at d = √2). The m = 2 constant with N replaced by N_m,
 /// −|P|(ln C(κ_P) + κ_P) − |N_m|(ln C(κ_N) + κ_N) is off by |N_m|κ_N(2 − m²/2) = 2·¼·0.875
 /// = 0.4375; the corrected constant holds. Moving z_1 to 10° puts (1, 2) outside the margin:
 /// |N_m| = 0 and the constant changes (it depends on Z).

@@ -1,7 +1,7 @@
 // derivation: contrastive::loss
 // derivation: contrastive::loss_gradient
 // derivation: contrastive::hard_negatives
-//! # The contrastive loss over a batch (spec chapter 03; LAM eq. (1), App. B eqs. (21)–(28))
+//! # The contrastive loss over a batch (LAM eq. (1), App. B eqs. (21)–(28))
 //!
 //! **Claim 1 (budget).** For unit embeddings (M ∈ [2, 512], n ≤ 40, 2–5 classes; uniform,
 //! clustered down to 10⁻⁹ spread, exact duplicates and antipodes) and margins m ∈ (0, 2.5], the

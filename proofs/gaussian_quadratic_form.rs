@@ -1,4 +1,4 @@
-//! # The law of a Gaussian quadratic form `Q = c + Σ λ_k (Z_k + δ_k)²` (spec 05, shared with 07)
+//! # The law of a Gaussian quadratic form `Q = c + Σ λ_k (Z_k + δ_k)²` (book chapter 05, shared with 07)
 //!
 //! `probdml::gaussian_quadratic_form::GaussianQuadraticForm` inverts the moment generating
 //! function along a contour through the saddle point, in log space. Claims proved here, each

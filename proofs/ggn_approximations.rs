@@ -1,5 +1,5 @@
 // derivation: ggn::fixed_weights
-//! # Positive, fixed and full: which GGN approximations are PSD (spec chapter 04; LAM eqs. 6–9,
+//! # Positive, fixed and full: which GGN approximations are PSD (LAM eqs. 6–9,
 //! Props. F.1–F.3)
 //!
 //! **Claim 1 (Prop. F.1, theorem).** "full" with the diagonal clamped at 0 is PSD: every entry of

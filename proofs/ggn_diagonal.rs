@@ -1,5 +1,5 @@
 // derivation: ggn::last_layer_ggn_diagonal
-//! # The fast diagonal of the last-layer GGN (spec chapter 04, "Implementations"; LAM §3,
+//! # The fast diagonal of the last-layer GGN (LAM §3,
 //! App. E–F)
 //!
 //! **Claim 1 (budget).** For y = Wx, both splits and all three approximations,

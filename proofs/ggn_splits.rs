@@ -1,9 +1,9 @@
 // derivation: ggn::euclidean_output_hessian
 // derivation: ggn::arccos_output_hessian
-//! # The Euclidean and Arccos splits of the GGN (spec chapter 04; LAM §3, eqs. 7–9, App. F)
+//! # The Euclidean and Arccos splits of the GGN (LAM §3, eqs. 7–9, App. F)
 //!
 //! **Claim 1 (output Hessians, budget).** The closed forms of `euclidean_output_hessian`
-//! (t[[I, −I], [−I, I]]) and `arccos_output_hessian` (H_ii, H_ij of spec 04) equal the Hessians of
+//! (t[[I, −I], [−I, I]]) and `arccos_output_hessian` (H_ii, H_ij of LAM App. F) equal the Hessians of
 //! (t/2)‖z_i − z_j‖² and t(1 − ŷ_iᵀŷ_j) by hyper-dual numbers, entrywise within
 //! 10⁻¹² times the size of the terms summed (budget `GGN`; exact zeros such as M = 1 cancel to
 //! rounding level, so the scale is the terms', not the result's).

@@ -1,4 +1,4 @@
-//! # The exact match probability, three ways (HIB eq. 4; spec 07; issue 11)
+//! # The exact match probability, three ways (HIB eq. 4; book chapter 07)
 //!
 //! `p = E sigmoid(−a‖z₁ − z₂‖ + b)` for `z_i ~ N(μ_i, diag σ_i²)`. Claims:
 //!

@@ -1,4 +1,4 @@
-//! # HIB's metrics (HIB §4.1, §4.3, Tables 1–2; spec 07; issue 11)
+//! # HIB's metrics (HIB §4.1, §4.3, Tables 1–2)
 //!
 //! On top of chapter 08's machinery:
 //!

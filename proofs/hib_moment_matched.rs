@@ -1,4 +1,4 @@
-//! # The moment-matched match probability (beyond the paper; spec 07; issue 11)
+//! # The moment-matched match probability (beyond the paper; book chapter 07)
 //!
 //! `hib::match_probability_moment_matched` treats `(‖Δ‖²/θ₁)^h` as normal (Jensen & Solomon
 //! 1972) and takes `E sigmoid(−a‖Δ‖ + b)` by a 24-point Gauss–Hermite rule: O(D), no RNG.

@@ -1,4 +1,4 @@
-//! # The Monte Carlo match probability (HIB eq. 5; spec 07; issue 11)
+//! # The Monte Carlo match probability (HIB eq. 5)
 //!
 //! `p̂ = (KC)⁻² Σ_ij sigmoid(−a‖z₁⁽ⁱ⁾ − z₂⁽ʲ⁾‖ + b)` with `K` draws per mixture component of each
 //! input (stratified, HIB §2.2). Claims, against `hib::exact`:

@@ -1,11 +1,11 @@
-//! # Self-mismatch uncertainty (HIB eq. 9; spec 07, corrected; issue 11)
+//! # Self-mismatch uncertainty (HIB eq. 9, corrected)
 //!
 //! `η(x) = 1 − p(m | x, x)`, two independent draws from the same `p(z | x)`. Claims:
 //!
 //! 1. **Monte Carlo = exact**: the mean of `hib::self_mismatch` over 4000 seeds lies within
 //!    `MONTE_CARLO_SIGMAS = 6` standard errors of `hib::exact::self_mismatch`, for a Gaussian and
 //!    for a two-component mixture.
-//! 2. **Refutation of spec 07 as first written ("η = 0 for a point mass").** For a point mass
+//! 2. **Refutation of "η = 0 for a point mass".** For a point mass
 //!    `Δ = z − z' = 0`, so `η = 1 − sigmoid(b)`, which is 0 for no finite `b`. Pinned: `b = 1.5`,
 //!    `a = 2`: `η = 0.18242552380635634…` (mpmath, `scripts/reference/hib_values.txt`), for both
 //!    twins and any `K`.

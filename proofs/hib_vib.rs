@@ -1,4 +1,4 @@
-//! # The VIB objective and its regulariser (HIB eq. 3, 8; spec 07; issue 11)
+//! # The VIB objective and its regulariser (HIB eq. 3, 8)
 //!
 //! Claims:
 //!

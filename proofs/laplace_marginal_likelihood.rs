@@ -1,7 +1,7 @@
 // derivation: laplace::log_marginal_likelihood
 // derivation: laplace::optimal_prior_precision
 //! # The Laplace evidence and its evidence-maximising prior precision (MacKay 1992; Immer et al.
-//! 2021 eq. (5); issue 12)
+//! 2021 eq. (5); the marglik prior of book chapter 09)
 //!
 //! ln p(D | δ) ≈ ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ) for the prior N(0, δ⁻¹I).
 //!

@@ -1,6 +1,6 @@
 // derivation: laplace::online_update
 // derivation: laplace::predictive_summary
-//! # The online Laplace and the vMF predictive (spec chapter 04, "Laplace"; LAM App. C, E)
+//! # The online Laplace and the vMF predictive (LAM App. C, E)
 //!
 //! **Claim 1 (accumulation).** With α = 0 and λ = 0 (a fixed θ), T steps of `online_update`
 //! give exactly Λ_T = Λ₀ + Σ_t mean_s ReLU(H_θ(θ_{t,s})) and leave θ unchanged. The per-sample

@@ -1,5 +1,5 @@
 // derivation: laplace::output_variance
-//! # The predictive variance of the raw last-layer output (issue 12, chapter 09)
+//! # The predictive variance of the raw last-layer output (book chapters 04 and 09)
 //!
 //! tr Cov(y) of y = W x + b under the Laplace posterior θ = (W, b) ~ N(θ*, Λ⁻¹): in closed form
 //! Σ_k Σ_l x_l²/Λ_kl + Σ_k 1/Λ_{b,k} for a diagonal Λ (the fast twin), tr(J Λ⁻¹ Jᵀ) by Cholesky

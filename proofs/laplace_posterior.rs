@@ -1,6 +1,6 @@
 // derivation: laplace::posthoc_precision
 // derivation: laplace::sample_posterior
-//! # The post-hoc Laplace posterior and its sampler (spec chapter 04, "Laplace"; LAM App. E)
+//! # The post-hoc Laplace posterior and its sampler (LAM App. E)
 //!
 //! **Claim 1 (post-hoc, β scaling).** Λ = β·H + σ_prior⁻²·I: β = 0 gives the prior precision
 //! exactly, and Λ(β) − σ⁻² = β·(Λ(1) − σ⁻²) within the `LAPLACE` budget.

@@ -1,4 +1,4 @@
-//! # Kendall's τ-b and HIB's binned uncertainty analysis (spec chapter 08; HIB §4.3, Table 2)
+//! # Kendall's τ-b and HIB's binned uncertainty analysis (HIB §4.3, Table 2)
 //!
 //! τ_b = (C − D)/√((n₀ − n₁)(n₀ − n₂)) over the n₀ = n(n−1)/2 pairs, n₁ and n₂ the pairs tied
 //! in x and in y (Kendall 1945), as `scipy.stats.kendalltau` (variant "b") evaluates it. HIB

@@ -1,4 +1,4 @@
-//! # Out-of-distribution detection: AUROC and AUPRC (spec chapter 08; LAM Table 2, Fig. 6)
+//! # Out-of-distribution detection: AUROC and AUPRC (LAM Table 2, Fig. 6)
 //!
 //! The score is an uncertainty, OOD the positive class. AUROC = P(s_OOD > s_ID) + ½P(tie)
 //! (the Mann–Whitney statistic over n_ID · n_OOD pairs); AUPRC = the average precision of the

@@ -1,6 +1,6 @@
-//! # Retrieval metrics: recall@k, precision@k, mAP@k, mAP@R, R-precision (spec chapter 08)
+//! # Retrieval metrics: recall@k, precision@k, mAP@k, mAP@R, R-precision (book chapter 08)
 //!
-//! Definitions (spec 08; BTL §5; LAM §5 and Tables 1–5; Musgrave et al. 2020 for mAP@R):
+//! Definitions (BTL §5; LAM §5 and Tables 1–5; Musgrave et al. 2020 for mAP@R):
 //! with rel_i(q) = [the i-th nearest database item is a positive of q] and R(q) the number of
 //! positives q can retrieve, recall@k = mean_q [∃ i ≤ k: rel_i], precision@k = mean_q
 //! (1/k)Σ_{i≤k} rel_i, AP@k = (1/min(R, k)) Σ_{i≤k} precision@i · rel_i, MAP@R = AP over the

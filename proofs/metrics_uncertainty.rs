@@ -1,4 +1,4 @@
-//! # Sparsification, AUSC and calibration (spec chapter 08; LAM App. G.3, eq. (121); BTL eq. (14))
+//! # Sparsification, AUSC and calibration (LAM App. G.3, eq. (121); BTL eq. (14))
 //!
 //! Sparsification (LAM): sort queries by decreasing uncertainty, drop the first ⌊f n⌋ for
 //! f = 0, 1/100, …, 99/100 and average the remaining performance; AUSC is the trapezoid area

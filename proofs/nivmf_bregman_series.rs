@@ -1,4 +1,4 @@
-//! # The Taylor-series route of the vMF KL divergence near `κ_p = κ_z` (issue 10, item 6)
+//! # The Taylor-series route of the vMF KL divergence near `κ_p = κ_z`
 //!
 //! `nivmf::kl_vmf` at `μ_p = μ_z` is the Bregman divergence of the log-partition function,
 //! `B(κ_z + δ; κ_z) = Φ(κ_z + δ) − Φ(κ_z) − A_M(κ_z)δ` with `Φ = −ln C_M`. Near `δ = 0` it is

@@ -1,4 +1,4 @@
-//! # The nivMF density (spec 06; nivMF eq. (4), Supp. B)
+//! # The nivMF density (nivMF eq. (4), Supp. B)
 //!
 //! For `K = diag(κ_1, …, κ_M)`, `κ_m > 0`, `μ ∈ S^{M−1}`, `κ̃ = ‖Kμ‖`, `g(x) = Kx/‖Kx‖`:
 //!
@@ -15,7 +15,7 @@
 //!    projection `vᵀX` (`v` not aligned with any axis) against the CDF of `vᵀX` under `f`
 //!    computed by quadrature, `n = 4000`, at `SAMPLER_ALPHA`.
 //!
-//! ## Refutation (spec README, item 3): Supp. B's heuristic normaliser
+//! ## Refutation: Supp. B's heuristic normaliser
 //!
 //! **Claim (false):** with `D(K) = Πκ_m/κ̃` (Supp. B eq. (19)), `f_h = C_M(κ̃) D(K)
 //! exp(κ̃ s(Kx, Kμ))` is a density (the paper itself calls `D` a heuristic and notes that it

@@ -1,8 +1,8 @@
-//! # KL divergence and probability product kernels between vMFs (spec 06; nivMF Supp. C–E)
+//! # KL divergence and probability product kernels between vMFs (nivMF Supp. C–E)
 //!
 //! Claims proved here, for `ζ = vMF(μ_z, κ_z)`, `ρ = vMF(μ_p, κ_p)` on `S^{M−1}`:
 //!
-//! 1. **KL, corrected** (spec 06): `KL(ζ‖ρ) = ln C_M(κ_z) − ln C_M(κ_p) + A_M(κ_z)(κ_z −
+//! 1. **KL, corrected**: `KL(ζ‖ρ) = ln C_M(κ_z) − ln C_M(κ_p) + A_M(κ_z)(κ_z −
 //!    κ_pμ_pᵀμ_z)` equals the sphere quadrature of `E_ζ[ln ζ − ln ρ]` (`nivmf::exact::kl_vmf`,
 //!    the two-coordinate reduction of `quadrature::sphere`) to `QUADRATURE` relative, for
 //!    `M ∈ {2, 3, 4, 8, 64, 512}`, `κ ∈ [10⁻³, 10⁴]` and angles from 0 to π (antipodal).
@@ -15,7 +15,7 @@
 //!    `γ ∈ {½, 1, 2}`; `d_B = −ln PPK_½ ≥ 0` with equality iff `ν_z = ν_p`; the kernel is
 //!    symmetric; `ν_z + ν_p = 0` is handled (`ln C_M(0)`, the uniform density).
 //!
-//! ## Refutation (spec README, item 2): Supp. E eq. (39)
+//! ## Refutation: Supp. E eq. (39)
 //!
 //! **Claim (false):** `KL(ζ‖ρ) = ln C_M(κ_z) − ln C_M(κ_p) + (κ_zμ_z − κ_pμ_p)ᵀμ_z`. It takes
 //! `E_ζ[x] = μ_z`; the mean of a vMF is `A_M(κ_z)μ_z`. At `M = 3`, `κ_z = 5`, `κ_p = 2`, angle
@@ -126,7 +126,7 @@ fn ppk_closed_form_matches_quadrature_on_the_grid() {
     println!("PPK: largest error against quadrature {worst:.1e}");
 }
 
-/// The refutation of Supp. E eq. (39) at the spec's point, and at an antipodal pair where
+/// The refutation of Supp. E eq. (39) at M = 3, κ_z = 5, κ_p = 2, 1 rad apart, and at an antipodal pair where
 /// eq. (39) gives `2κ` instead of `2κA_M(κ)`.
 #[test]
 fn refutation_supp_e_eq_39() {
@@ -361,7 +361,7 @@ proptest! {
     }
 }
 
-/// Refutation (spec README, item 4): the quadratic fits of Supp. A eqs. (12)–(13) hold only near
+/// Refutation: the quadratic fits of Supp. A eqs. (12)–(13) hold only near
 /// the fitted range κ ∈ [10, 50]. At M = 128, κ = 200 the fit gives −11.018 against the exact
 /// 29.6039 (mpmath, `scripts/reference/nivmf_values.txt`): off by −40.6. Corrected: use
 /// `vmf::log_norm_const`, accurate to 4·10⁻¹⁵ relative for every κ.

@@ -1,4 +1,4 @@
-//! # Batched ln C_M(κ) for one M and many κ (issue 10, item 6)
+//! # Batched ln C_M(κ) for one M and many κ (the training path of ProxyNCA++)
 //!
 //! Claim: `vmf::log_norm_const_batch` returns, bit for bit, the scalar `vmf::log_norm_const`
 //! for every `M ≠ 3` (so it inherits that derivation's proof against the 256-bit reference); at

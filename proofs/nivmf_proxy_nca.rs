@@ -1,4 +1,4 @@
-//! # Probabilistic ProxyNCA++ (spec 06; nivMF eqs. (1), (2), (5)–(7), Supp. F)
+//! # Probabilistic ProxyNCA++ (nivMF eqs. (1), (2), (5)–(7), Supp. F)
 //!
 //! Claims proved here:
 //!
@@ -20,7 +20,7 @@
 //!    the softmax weight as `exp((κ_p² + 2κ_pκ_z s)/t)`; from `d = κ_p² + κ_z² − 2κ_pκ_z s` it is
 //!    `exp((−κ_p² + 2κ_pκ_z s)/t)` (pinned below with proxies of different norms, where the two
 //!    differ).
-//! 5. **The sign of the KL logit** (spec 06, a bug of the reference code): the logit is
+//! 5. **The sign of the KL logit** (a bug of the nivMF reference code): the logit is
 //!    `−KL(ζ‖ρ_c)/t`; with `+KL` the true class would get the *smallest* probability. Pinned as
 //!    a regression.
 

@@ -1,5 +1,5 @@
 // derivation: special::log_bessel_i
-//! # ln I_ν(x): the fast twin against the arbitrary-precision series (spec chapter 01)
+//! # ln I_ν(x): the fast twin against the arbitrary-precision series (book chapter 01)
 //!
 //! **Claim 1 (budget).** For every ν ∈ [0, 5·10⁴] and x ∈ (0, 10⁸],
 //! |log_bessel_i(ν, x) − ln I_ν(x)| ≤ 4·10⁻¹⁵ · max(1, |ln I_ν(x)|), with ln I_ν(x) the

@@ -1,5 +1,5 @@
 // derivation: special::bessel_i_ratio
-//! # The Bessel ratio I_{ν+1}(x)/I_ν(x) (spec chapter 01)
+//! # The Bessel ratio I_{ν+1}(x)/I_ν(x) (book chapter 01)
 //!
 //! **Claim 1 (budget).** For ν ∈ [0, 5·10⁴], x ∈ (0, 10⁸]:
 //! |bessel_i_ratio(ν, x) − R_ν(x)| ≤ 10⁻¹⁴ R_ν(x), with R_ν(x) the quotient of two 256-bit

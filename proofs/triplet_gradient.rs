@@ -1,4 +1,4 @@
-//! # Gradients of the BTL negative log-likelihood (spec 05; BTL Fig. 2)
+//! # Gradients of the BTL negative log-likelihood (BTL Fig. 2)
 //!
 //! Claims proved here:
 //!

@@ -1,4 +1,4 @@
-//! # The likelihood of the triplet constraint, P(τ < −m): CLT and exact (spec 05; BTL eqs. 6–8)
+//! # The likelihood of the triplet constraint, P(τ < −m): CLT and exact (BTL eqs. 6–8)
 //!
 //! Claims proved here:
 //!
@@ -31,7 +31,7 @@
 //! **Corrected**: `NLL = −ln Φ((−m − E τ)/σ)` with an unclamped `ln Φ` (`special::ln_normal_cdf`,
 //! accurate to `z = −10⁵`), slope `φ/Φ(z) ≈ |z|` in the tail.
 //!
-//! ## Refutation 2: spec 05's first version — "τ has a normal component"
+//! ## Refutation 2: "τ has a normal component"
 //!
 //! **Claim (false):** the exact law of τ is a generalised χ² *with* a normal component.
 //! **Corrected theorem:** τ depends on `(a, p, n)` only through `u = a − p`, `v = a − n`; when

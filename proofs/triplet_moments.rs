@@ -1,4 +1,4 @@
-//! # Moments of the triplet statistic τ = ‖a − p‖² − ‖a − n‖² (spec 05; BTL supplement)
+//! # Moments of the triplet statistic τ = ‖a − p‖² − ‖a − n‖² (BTL supplement)
 //!
 //! Claims proved here, for independent diagonal Gaussians `a, p, n` in `ℝ^D`:
 //!
@@ -13,7 +13,7 @@
 //! 3. **The exact law's moments**: the Gaussian quadratic form of `exact::tau_distribution` has
 //!    the same mean and variance as the dense identities.
 //!
-//! ## Refutation (spec README, item 1): BTL main text, eq. (12)
+//! ## Refutation: BTL main text, eq. (12)
 //!
 //! **Claim (false).** `Var τ/2 = σ_p²(σ_p² + 2μ_p²) + σ_n²(σ_n² + 2μ_n²) − 4σ_a²μ_pμ_n
 //! − 2μ_a(μ_a(μ_p² + μ_n²) − 2μ_pσ_p² − 2μ_nσ_n²) + 2(σ_a² + μ_a²)((σ_p² + μ_p²) + (σ_n² + μ_n²))`.

@@ -1,4 +1,4 @@
-//! # Priors, KL terms and the ELBO of the Bayesian triplet loss (spec 05; BTL §3.2–3.3, eq. 13)
+//! # Priors, KL terms and the ELBO of the Bayesian triplet loss (BTL §3.2–3.3, eq. 13)
 //!
 //! Claims proved here:
 //!

@@ -1,8 +1,8 @@
-//! # The vMF density, its entropy and its KL divergence to the uniform law (spec 02)
+//! # The vMF density, its entropy and its KL divergence to the uniform law (book chapter 02)
 //!
 //! Claims proved here, for `X ~ vMF(μ, κ)` on `S^{M−1}`:
 //!
-//! 1. **Log density** (spec 02; LAM eq. (3); nivMF eq. (1)): `ln f(x) = ln C_M(κ) + κ μᵀx`.
+//! 1. **Log density** (LAM eq. (3); nivMF eq. (1)): `ln f(x) = ln C_M(κ) + κ μᵀx`.
 //!    The fast twin agrees with the reference (256-bit `ln C_M`, compensated dot product) to
 //!    `LOG_SPECIAL · max(1, |ln C_M(κ)| + κ|μᵀx|)`: the registry's `AbsOrRel` budget applied to
 //!    the magnitude of the two summands, since no sum is more accurate relative to itself than
@@ -21,7 +21,7 @@
 //!    `H + KL = ln|S^{M−1}|`.
 //! 6. **`ln|S^{M−1}|`**: the fast `ln Γ` route agrees with the compensated sum of logarithms.
 //!
-//! ## Refutation (spec README, item 7): the BTL listing's `kl_div_vMF`
+//! ## Refutation: the BTL listing's `kl_div_vMF`
 //!
 //! The BTL code (`functional.py`, listing 2, lines 35–44) uses `kl = κ − D·ln 2` as the KL
 //! divergence of a vMF on `S^{D−1}` from the uniform prior. **Claim (false): this is
@@ -48,7 +48,7 @@ use probdml::vmf;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestError, TestRunner};
 
-/// The spec's dimension grid.
+/// The dimension grid of book chapter 02.
 const DIMS: [usize; 5] = [2, 3, 10, 128, 2048];
 /// κ over `[10⁻³, 10⁵]`, one point per decade.
 const KAPPAS: [f64; 9] = [1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5];
@@ -57,7 +57,7 @@ fn config(cases: u32) -> ProptestConfig {
     support::config(cases, 0x0002_0001)
 }
 
-/// Dimensions by category: the spec grid, small, and log-uniform up to 2048.
+/// Dimensions by category: that grid, small, and log-uniform up to 2048.
 fn dims() -> impl Strategy<Value = usize> {
     prop_oneof![
         prop::sample::select(DIMS.to_vec()),
@@ -149,7 +149,7 @@ proptest! {
     }
 }
 
-/// Claims 3 and 4 on the spec's full grid `M ∈ {2, 3, 10, 128, 2048}` × `κ ∈ 10⁻³…10⁵`.
+/// Claims 3 and 4 on the full grid `M ∈ {2, 3, 10, 128, 2048}` × `κ ∈ 10⁻³…10⁵`.
 #[test]
 fn entropy_and_kl_on_the_spec_grid() {
     let mut worst_h: f64 = 0.0;

@@ -1,10 +1,10 @@
-//! # Estimating κ: the MLE, Banerjee's approximation and Sra's Newton steps (spec 02)
+//! # Estimating κ: the MLE, Banerjee's approximation and Sra's Newton steps (Sra 2012; LAM App. C)
 //!
 //! From unit vectors `x₁…x_n`: `μ̂ = Σx/‖Σx‖`, `R̄ = ‖Σx‖/n` (LAM App. C). Claims:
 //!
 //! 1. **MLE** (Sra 2012, eq. 4): `kappa_mle(M, R̄)` is the root of `A_M(κ) = R̄` to the
 //!    resolution of `f64`: the residual changes sign across `κ̂(1 ± 10⁻¹³)`.
-//! 2. **Round trip** (spec 02): `κ → R̄ = A_M(κ) → kappa_mle` recovers κ to
+//! 2. **Round trip**: `κ → R̄ = A_M(κ) → kappa_mle` recovers κ to
 //!    `KAPPA_ROUND_TRIP = 10⁻¹²` relative, plus the information that rounding `R̄` to `f64`
 //!    destroys: `½ulp(R̄)/(κ A_M'(κ))` (at `κ/M ~ 10⁸`, `R̄ = 1 − 10⁻⁸`, one ulp of `R̄` is 10⁻⁸ of
 //!    `1 − R̄`, and no estimator can know κ better than that). The same round trip through the
@@ -16,8 +16,8 @@
 //!    `--nocapture`); it is checked only against budgets and inequalities, never against numbers
 //!    produced by the code under test.
 //!
-//!    **Refutation of the spec's claim** (spec 02: "Sra with 2 steps within 10⁻¹⁰ relative of
-//!    the MLE over M ∈ [2, 10⁵]"). Banerjee's start is poor in low dimension (6.5% off at
+//!    **Refutation of the claim** "Sra with 2 steps is within 10⁻¹⁰ relative of
+//!    the MLE over M ∈ [2, 10⁵]". Banerjee's start is poor in low dimension (6.5% off at
 //!    `M = 2`), and two quadratic steps from there leave `e₂ ≈ C·e₁² ≈ 2.7·10⁻⁵` at `M = 2`,
 //!    `R̄ ≈ 0.87` (`5.7·10⁻⁶` at `M = 3`, `4·10⁻⁸` at `M = 10`, `1.09·10⁻¹⁰` at `M = 43`,
 //!    `R̄ ≈ 0.716`). The worst case over `R̄` decays like `M⁻⁴` and falls below `10⁻¹⁰` at
@@ -54,7 +54,7 @@ fn config(cases: u32) -> ProptestConfig {
     support::config(cases, 0x0002_0003)
 }
 
-/// Dimensions by category over `[2, 10⁵]`: edges, the spec grid, small, log-uniform.
+/// Dimensions by category over `[2, 10⁵]`: edges, the grid {2, 3, 10, 128, 2048}, small, log-uniform.
 fn dims() -> impl Strategy<Value = usize> {
     prop_oneof![
         prop::sample::select(vec![2usize, 3, 100_000]),

@@ -1,6 +1,6 @@
 // derivation: vmf::log_norm_const
 // derivation: vmf::mean_resultant_length
-//! # The vMF normaliser ln C_M(κ) and A_M(κ) (spec chapter 01)
+//! # The vMF normaliser ln C_M(κ) and A_M(κ) (book chapter 01)
 //!
 //! **Claim 1 (budget).** For M ∈ [2, 10⁵] and κ ∈ [0, 10⁸]:
 //! |log_norm_const(M, κ) − ln C_M(κ)| ≤ 4·10⁻¹⁵·max(1, |ln C_M(κ)|) and
@@ -156,12 +156,12 @@ fn kappa_zero_is_the_uniform_density() {
     }
 }
 
-/// Refutation of the nivMF quadratic fits outside κ ∈ [10, 50] (spec README, item 4).
+/// Refutation of the nivMF quadratic fits outside κ ∈ [10, 50] (nivMF Supp. A).
 #[test]
 fn refutation_nivmf_quadratic_fits_fail_outside_their_range() {
     let fit_128 = |k: f64| 127.0 - 0.01909 * k - 0.003355 * k * k;
     let fit_512 = |k: f64| 868.0 - 0.0002662 * k - 0.0009685 * k * k;
-    // The counterexample the spec names: M = 128, κ = 200.
+    // The counterexample: M = 128, κ = 200, where the fit gives −11.0.
     let exact_128_200 = exact::log_norm_const(128, 200.0);
     assert!((exact_128_200 - 29.604).abs() < 5e-4, "{exact_128_200}");
     let error = fit_128(200.0) - exact_128_200;

@@ -1,9 +1,9 @@
-//! # Sampling the vMF (Wood 1994; spec 02)
+//! # Sampling the vMF (Wood 1994)
 //!
 //! Claims proved here for `VonMisesFisher::new(μ, κ)` on `S^{M−1}` (fast: Wood's rejection
 //! sampler with a Householder rotation; exact: inverse CDF of the integrated marginal):
 //!
-//! 1. **Law of the cosine** (Wood 1994, eq. 2; spec 02): `w = μᵀX` has density
+//! 1. **Law of the cosine** (Wood 1994, eq. 2): `w = μᵀX` has density
 //!    `∝ e^{κw}(1 − w²)^{(M−3)/2}`. Kolmogorov–Smirnov test of `w` against the exact marginal
 //!    CDF (adaptive quadrature, `probdml::vmf::exact::CosineMarginal`) at
 //!    `α = SAMPLER_ALPHA = 10⁻⁶`, for `M ∈ {2, 3, 10, 128, 2048}` × `κ ∈ {10⁻³, 0.1, 1, 10, 100,
@@ -11,12 +11,12 @@
 //!    fixed seeds. The same test on `μᵀX` computed from full sampled vectors checks that the
 //!    rotation takes `e₁` to `μ`. A negative control shows the test's power: with `n = 20 000`
 //!    it rejects κ = 11 for draws at κ = 10 (`M = 3`).
-//! 2. **Mean** (spec 01): `E[X] = A_M(κ) μ`. The sample mean of `μᵀX` lies within
+//! 2. **Mean** (LAM App. C): `E[X] = A_M(κ) μ`. The sample mean of `μᵀX` lies within
 //!    `MONTE_CARLO_SIGMAS = 6` standard errors (computed from the sample variance) of the
 //!    reference `A_M(κ)`, and the tangent components of `E[X]` are 0 within 6σ.
-//! 3. **Unit norm** (spec 02): every sample has `|‖X‖ − 1| ≤ UNIT_NORM = 10⁻¹⁵`, measured in
+//! 3. **Unit norm**: every sample has `|‖X‖ − 1| ≤ UNIT_NORM = 10⁻¹⁵`, measured in
 //!    double-double (a naive `Σx²` at `M = 2048` is itself wrong by ~`6·10⁻¹⁵`).
-//! 4. **Rotational equivariance** (spec 02): for orthogonal `R`, `vMF(Rμ, κ)` and `R·vMF(μ, κ)`
+//! 4. **Rotational equivariance**: for orthogonal `R`, `vMF(Rμ, κ)` and `R·vMF(μ, κ)`
 //!    have the same law: two-sample KS on two projections, `n = 20 000` each, `α = 10⁻⁶`.
 //!    For `M = 3` the azimuth around `μ` is uniform (one-sample KS).
 //! 5. **Value stability**: seeded draws (ChaCha8) equal an independent re-derivation of Wood's
@@ -159,7 +159,7 @@ fn ks_has_power_against_a_wrong_kappa() {
     );
 }
 
-/// Claim 2: `E[μᵀX] = A_M(κ)` within a computed 6σ band, on the spec grid.
+/// Claim 2: `E[μᵀX] = A_M(κ)` within a computed 6σ band, on the grid M ∈ {2, 3, 10, 128, 2048}.
 #[test]
 fn mean_cosine_is_mean_resultant_length() {
     for &dim in &DIMS {

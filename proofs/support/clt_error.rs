@@ -14,7 +14,7 @@ use probdml::triplet::exact;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The dimensions of the table (issue 9).
+/// The dimensions of the table in book chapter 05.
 pub const DIMS: [usize; 9] = [1, 2, 4, 8, 16, 32, 128, 512, 2048];
 /// Thresholds in standard deviations from the mean.
 pub const THRESHOLDS: [f64; 8] = [-6.0, -4.0, -3.0, -2.0, -1.0, 0.0, 1.0, 2.0];
