@@ -1,8 +1,9 @@
 //! # probdml — verified primitives for probabilistic deep metric learning
 //!
-//! Five papers put uncertainty into image-retrieval embeddings: the Laplacian Metric Learner
-//! (LAM), the Bayesian triplet loss (BTL), hedged instance embeddings (HIB) and non-isotropic
-//! vMF proxies (nivMF). Every derivation they rely on is implemented **twice**:
+//! Four papers put uncertainty into image-retrieval embeddings: the Laplacian Metric Learner
+//! (LAM, Warburg et al., in its conference version and the long version with appendices A–G),
+//! the Bayesian triplet loss (BTL), hedged instance embeddings (HIB) and non-isotropic vMF
+//! proxies (nivMF). Every derivation they rely on is implemented **twice**:
 //!
 //! * **fast** — what you call: closed forms, `f64`, no allocation in hot loops;
 //! * **exact** — the reference, at the same path under `exact::` with the same signature:
@@ -30,6 +31,39 @@
 //! Raw `f64` kernels (`special::log_bessel_i`, `vmf::log_norm_const`, …) return NaN on input
 //! outside their domain, like `f64::ln`; every other entry point validates and returns
 //! [`Result`] with an [`Error`] that names the argument and the rule it broke.
+//!
+//! # Where to find what
+//!
+//! | task | function | book chapter |
+//! |---|---|---|
+//! | $\ln I_\nu(x)$, $I_{\nu+1}/I_\nu$, $\ln\Phi(z)$ | [`special::log_bessel_i`], [`special::bessel_i_ratio`], [`special::ln_normal_cdf`] | 01 |
+//! | vMF normaliser $\ln C_M(\kappa)$, mean resultant length $A_M(\kappa)$ | [`vmf::log_norm_const`], [`vmf::mean_resultant_length`] | 01 |
+//! | sample a vMF, evaluate its density | [`vmf::VonMisesFisher`], [`vmf::log_density`] | 02 |
+//! | fit a vMF: $\bar R$ of unit vectors, then $\hat\kappa$ | [`vmf::mean_resultant`], [`vmf::kappa_mle`], [`vmf::kappa_sra`] | 02 |
+//! | entropy, KL to the uniform distribution | [`vmf::entropy`], [`vmf::kl_to_uniform`] | 02 |
+//! | contrastive loss, its vMF likelihood, minibatch rescaling | [`contrastive::loss`], [`contrastive::negative_log_likelihood`], [`contrastive::rescaled_loss`] | 03 |
+//! | last-layer GGN (Euclidean and Arccos), PSD approximations | [`ggn::last_layer_ggn_diagonal`], [`ggn::apply_approximation`] | 04 |
+//! | Laplace posterior: post-hoc, online, prior by evidence | [`laplace::posthoc_precision`], [`laplace::online_update`], [`laplace::optimal_prior_precision`] | 04 |
+//! | sample the posterior, predictive variance of the output | [`laplace::sample_posterior`], [`laplace::output_variance`] | 04 |
+//! | BTL moments, CLT and exact likelihood, batch gradient | [`triplet::moments`], [`triplet::log_likelihood`], [`triplet::exact::log_likelihood`], [`triplet::nll_gradient`] | 05 |
+//! | CDF of a Gaussian quadratic form | [`gaussian_quadratic_form::GaussianQuadraticForm`] | 05 |
+//! | KL and product kernels between vMFs, the nivMF density and sampler | [`nivmf::kl_vmf`], [`nivmf::log_ppk_vmf`], [`nivmf::log_density`], [`nivmf::NonIsotropicVmf`] | 06 |
+//! | ProxyNCA++ with probabilistic distances, ProxyAnchor | [`nivmf::proxy_nca_loss`], [`nivmf::joint_proxy_loss`] | 06 |
+//! | HIB match probability: Monte Carlo, exact, moment-matched | [`hib::match_probability`], [`hib::exact::match_probability`], [`hib::match_probability_moment_matched`] | 07 |
+//! | VIB loss, self-mismatch uncertainty | [`hib::vib_loss`], [`hib::self_mismatch`] | 07 |
+//! | retrieval: mAP@k, recall@k, mAP@R | [`metrics::Retrieval`], [`metrics::evaluate_retrieval`], [`metrics::map_at_k`] | 08 |
+//! | OOD detection, calibration, sparsification | [`metrics::auroc`], [`metrics::auprc`], [`metrics::expected_calibration_error`], [`metrics::sparsification_curve`] | 08 |
+//! | every derivation with its error budget | [`registry`] | all |
+//!
+//! # The book
+//!
+//! The book derives each formula, corrects the papers where they are wrong and shows the numbers
+//! the proofs check; its chapters are the sources in `docs/src/` (they also run as doctests).
+//! `bash scripts/build-docs.sh` builds it into `docs/book/`: from an API reference built in this
+//! repository's `target/doc/`, that is [the book](../../../docs/book/index.html). The same
+//! script renders these pages' formulas with KaTeX, offline; so does
+//! `bash scripts/fetch-katex.sh` followed by
+//! `RUSTDOCFLAGS="--html-in-header $PWD/docs/katex-header.html" cargo doc --no-deps`.
 #![warn(missing_docs)]
 
 pub(crate) mod compensated;

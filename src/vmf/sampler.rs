@@ -127,7 +127,7 @@ impl Wood {
 /// // Concentrated near μ: 1 − μᵀx is of order (M−1)/(2κ) = 0.02.
 /// assert!(0.6 * x[1] + 0.8 * x[2] > 0.8);
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct VonMisesFisher {
     mu: Vec<f64>,
     kappa: f64,
@@ -347,5 +347,44 @@ impl VonMisesFisher {
 impl Distribution<Vec<f64>> for VonMisesFisher {
     fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<f64> {
         VonMisesFisher::sample(self, rng)
+    }
+}
+
+/// The parameters only: Wood's constants and the reflection are derived from them.
+///
+/// ```
+/// use probdml::vmf::VonMisesFisher;
+/// let vmf = VonMisesFisher::new(&[0.0, 0.6, 0.8], 50.0).unwrap();
+/// assert_eq!(format!("{vmf:?}"), "VonMisesFisher { mu: [0.0, 0.6, 0.8], kappa: 50.0, .. }");
+/// ```
+impl std::fmt::Debug for VonMisesFisher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VonMisesFisher")
+            .field("mu", &self.mu)
+            .field("kappa", &self.kappa)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `vMF(mu = [μ₁, …, μ_M], kappa = κ)`; a precision applies to every number.
+///
+/// ```
+/// use probdml::vmf::VonMisesFisher;
+/// let vmf = VonMisesFisher::new(&[0.0, 0.6, 0.8], 50.0).unwrap();
+/// assert_eq!(vmf.to_string(), "vMF(mu = [0, 0.6, 0.8], kappa = 50)");
+/// assert_eq!(format!("{vmf:.2}"), "vMF(mu = [0.00, 0.60, 0.80], kappa = 50.00)");
+/// ```
+impl std::fmt::Display for VonMisesFisher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("vMF(mu = [")?;
+        for (i, m) in self.mu.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            std::fmt::Display::fmt(m, f)?;
+        }
+        f.write_str("], kappa = ")?;
+        std::fmt::Display::fmt(&self.kappa, f)?;
+        f.write_str(")")
     }
 }

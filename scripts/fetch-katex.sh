@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Puts KaTeX's stylesheet, fonts and scripts into docs/src/katex/, from where the book (mdBook
+# copies the folder; docs/theme/head.hbs links it) and the API docs (docs/katex-header.html finds
+# it, see there) load them: never from a CDN, so that both render without network access.
+#
+# The files come from the npm package `katex` at KATEX_VERSION — the KaTeX that mdbook-katex
+# 0.10.0 embeds and renders the book with (its `katex` crate 0.4.6 bundles KaTeX 0.16.4;
+# scripts/build-docs.sh checks that against the installed binary) — fetched with `npm pack`
+# and checked against KATEX_INTEGRITY (the registry's sha512) before anything is unpacked. The
+# folder is git-ignored, not committed: it is a pinned, integrity-checked third-party release
+# (1.2 MB, 60 binary font files) that this script re-creates exactly; committing it would put
+# the fonts into the history and let the copy drift from the renderer's version unnoticed. A
+# stamp file makes the script a no-op when the right version is already there.
+#
+# Needs node and npm (and the registry once). Used by scripts/build-docs.sh; on its own it is
+# all that `cargo doc` needs to render the formulas offline:
+#
+#   bash scripts/fetch-katex.sh
+#   RUSTDOCFLAGS="--html-in-header $PWD/docs/katex-header.html" cargo doc --no-deps
+set -euo pipefail
+
+KATEX_VERSION="0.16.4"
+KATEX_INTEGRITY="sha512-WudRKUj8yyBeVDI4aYMNxhx5Vhh2PjpzQw1GRu/LVGqL4m1AxwD1GcUp0IMbdJaf5zsjtj8ghP0DOQRYhroNkw=="
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+katex_dir="$root/docs/src/katex"
+katex_stamp="$katex_dir/.version"
+if [[ "$(cat "$katex_stamp" 2>/dev/null)" == "$KATEX_VERSION $KATEX_INTEGRITY" ]]; then
+    exit 0
+fi
+echo "fetch-katex: fetching KaTeX $KATEX_VERSION (npm package katex) into $katex_dir" >&2
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+(cd "$scratch" && npm pack --silent "katex@$KATEX_VERSION" >/dev/null)
+tarball="$scratch/katex-$KATEX_VERSION.tgz"
+got="sha512-$(node -e 'const c=require("crypto"),f=require("fs");process.stdout.write(c.createHash("sha512").update(f.readFileSync(process.argv[1])).digest("base64"))' "$tarball")"
+if [[ "$got" != "$KATEX_INTEGRITY" ]]; then
+    echo "fetch-katex: katex-$KATEX_VERSION.tgz has integrity $got, expected $KATEX_INTEGRITY" >&2
+    exit 1
+fi
+tar -xzf "$tarball" -C "$scratch" package/dist package/LICENSE
+rm -rf "$katex_dir"
+mkdir -p "$katex_dir/contrib"
+cp "$scratch/package/dist/katex.min.css" "$scratch/package/dist/katex.min.js" \
+    "$scratch/package/LICENSE" "$katex_dir/"
+cp "$scratch/package/dist/contrib/auto-render.min.js" "$katex_dir/contrib/"
+cp -r "$scratch/package/dist/fonts" "$katex_dir/"
+echo "$KATEX_VERSION $KATEX_INTEGRITY" >"$katex_stamp"
