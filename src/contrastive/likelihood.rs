@@ -9,10 +9,11 @@
 //!   − (ln C_M(κ_N) + κ_N(m²/2 − 1)).
 //!
 //! Summing, NLL = L_S + c with the closed-form constant of [`likelihood_constant`]. For m = 2
-//! the repulsive constant is the spec's ln C_M(κ_N) + κ_N and N_m = N, so c does not depend on
+//! the repulsive constant is LAM App. D's ln C_M(κ_N) + κ_N and N_m = N, so c does not depend on
 //! Z. For m < 2 the NLL keeps only the negatives inside the margin (the truncated repulsive
 //! term), and the constant per such pair is ln C_M(κ_N) + κ_N(m²/2 − 1), **not** ln C_M(κ_N) +
-//! κ_N as the spec's "the same holds" suggests; c then depends on Z through |N_m| and is
+//! κ_N with N replaced by N_m, the natural reading of LAM App. D's "arbitrary m"; c then
+//! depends on Z through |N_m| and is
 //! constant only where no negative crosses the margin (gradients agree almost everywhere).
 
 use super::gram::{dot, row};
@@ -91,7 +92,7 @@ pub fn negative_log_likelihood(
 ///        - |N_m|\big(\ln C_M(\kappa_N) + \kappa_N(\tfrac{m^2}{2} - 1)\big),\qquad
 ///    \kappa_P = \tfrac{1}{|P|},\ \kappa_N = \tfrac{1}{|N|} $$
 ///
-/// For m = 2, |N_m| = |N| and this is the spec's −|P|(ln C_M(κ_P) + κ_P) − |N|(ln C_M(κ_N) + κ_N).
+/// For m = 2, |N_m| = |N| and this is LAM App. D's −|P|(ln C_M(κ_P) + κ_P) − |N|(ln C_M(κ_N) + κ_N).
 /// Take the counts from [`pair_counts`](super::pair_counts).
 ///
 /// # Errors

@@ -1,11 +1,11 @@
 //! The three contrastive loss forms over a batch, the form-S gradient, and the Hessian of a
-//! target form (spec chapter 03; LAM eq. (1), App. B eqs. (21)–(28)).
+//! target form (LAM eq. (1), App. B eqs. (21)–(28)).
 
 use super::gram::{row, squared_distance_for_root, squared_distance_gram};
 use super::pairs::{check_batch, check_margin, negative_inside, PairTarget};
 use crate::error::Result;
 
-/// Which per-pair loss (spec chapter 03). Every form averages over each pair type:
+/// Which per-pair loss (book chapter 03). Every form averages over each pair type:
 /// L = (1/|P|) Σ_P ℓ⁺(d_ij) + (1/|N|) Σ_N ℓ⁻(d_ij), ordered pairs, trivial pairs in P.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LossForm {

@@ -1,5 +1,5 @@
-//! The contrastive loss, its vMF likelihood, and minibatch rescaling (spec chapter 03;
-//! LAM App. A, B, D).
+//! The contrastive loss, its vMF likelihood, and minibatch rescaling (LAM App.
+//! A, B, D).
 //!
 //! # Pairs and targets
 //!

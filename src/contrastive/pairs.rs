@@ -1,9 +1,9 @@
-//! Ordered pairs with their per-pair targets t_ij (LAM App. B; spec chapter 03).
+//! Ordered pairs with their per-pair targets t_ij (LAM App. B).
 //!
 //! Every case of the form-S loss is t·½d² plus a constant: t = +1/|P| on positive pairs
 //! P = {(i, j) : c_i = c_j} (trivial pairs (i, i) included), t = −1/|N| on negative pairs inside
 //! the margin (d_ij < m; all negatives when m ≥ 2), and t = 0 outside it. Pairs with t = 0 are not listed: the Hessian
-//! code must not pay for them (spec chapter 04, "hard negatives").
+//! code must not pay for them (LAM §3, hard negative mining).
 
 use super::gram::{row, squared_distance_gram};
 use crate::error::{require_finite, Error, Result};
@@ -135,7 +135,7 @@ pub fn pair_targets(
 }
 
 /// Input tolerance on unit embeddings: a row `z_i` is accepted when `|‖z_i‖ − 1| ≤ 10⁻⁶`
-/// (spec chapter 03, "Bad input"). The forms are defined on the sphere; the fast twins use
+/// (book chapter 03, "Bad input"). The forms are defined on the sphere; the fast twins use
 /// ½d² = 1 − z_iᵀz_j and the exact twins ‖z_i − z_j‖², which differ by O(|‖z‖ − 1|) on rows
 /// that are only this close to unit norm. Renormalise in `f64` for agreement to the budget.
 pub const UNIT_NORM_TOLERANCE: f64 = 1e-6;
@@ -298,8 +298,8 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
 }
 
 /// Hard negatives: the ordered negative pairs (i, j) inside the margin, d_ij < m — the only
-/// negatives with a non-zero loss, gradient or Hessian (LAM §3, "hard negative mining"; spec
-/// chapter 04). Row-major order of (i, j).
+/// negatives with a non-zero loss, gradient or Hessian (LAM §3, "hard negative mining";
+/// book chapter 04). Row-major order of (i, j).
 ///
 /// # Formula
 ///
