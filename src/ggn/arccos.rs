@@ -1,4 +1,4 @@
-//! The Arccos split: model = g with raw output y, loss t(1 − ŷ_iᵀŷ_j) (spec chapter 04; LAM
+//! The Arccos split: model = g with raw output y, loss t(1 − ŷ_iᵀŷ_j) (LAM
 //! App. F). For a linear last layer its GGN is the exact Hessian.
 
 use super::check_raw_output;

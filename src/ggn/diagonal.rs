@@ -1,5 +1,5 @@
 //! The closed-form diagonal of the last-layer GGN, y = Wx, for the six split × approximation
-//! combinations (spec chapter 04, "Implementations").
+//! combinations (book chapter 04).
 //!
 //! # Derivation
 //!

@@ -1,5 +1,5 @@
 //! The Euclidean split: model = normalise ∘ g with output z = y/‖y‖, loss (t/2)‖z_i − z_j‖²
-//! (spec chapter 04; LAM §3, eqs. 7–9).
+//! (LAM §3, eqs. 7–9).
 
 use super::check_raw_output;
 use crate::error::{require_finite, Error, Result};

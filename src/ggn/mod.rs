@@ -1,5 +1,5 @@
 //! Generalised Gauss–Newton curvature of the contrastive loss: the Euclidean and Arccos splits,
-//! the positive / fixed / full approximations (spec chapter 04; LAM §3, App. E, F).
+//! the positive / fixed / full approximations (LAM §3, App. E, F).
 //!
 //! # The two splits
 //!
@@ -45,7 +45,7 @@ pub use euclidean::{euclidean_output_gradient, euclidean_output_hessian, normali
 use crate::contrastive::PairTarget;
 use crate::error::{Error, Result};
 
-/// Where the GGN cuts the loss from the model (spec chapter 04, "The two splits").
+/// Where the GGN cuts the loss from the model (book chapter 04).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Split {
     /// Model = normalise ∘ g (output z on the sphere), loss (t/2)‖z_i − z_j‖².
