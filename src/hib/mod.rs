@@ -1,4 +1,4 @@
-//! Hedged instance embeddings (HIB, Oh et al.; spec chapter 07): stochastic embeddings
+//! Hedged instance embeddings (HIB, Oh et al.): stochastic embeddings
 //! `p(z | x)`, their match probability, the VIB objective and the self-mismatch uncertainty.
 //!
 //! The fast twins live here; the references, under [`exact`].

@@ -120,7 +120,7 @@ pub fn match_probability<R: Rng + ?Sized>(
 /// $$ \hat\eta(x) = \frac{1}{(KC)^2} \sum_{i,j} \operatorname{sigmoid}\big(a \lVert z^{(i)} - z'^{(j)} \rVert - b\big) $$
 ///
 /// `η ≥ 1 − sigmoid(b)`, with equality exactly for a point mass (HIB's "`η(x) ≥ 0`" is true
-/// but not sharp; spec 07 as first written said `η = 0` for a point mass, which is false).
+/// but not sharp; `η = 0` for a point mass would be false).
 ///
 /// # Errors
 ///

@@ -1,4 +1,4 @@
-//! The VIB objective for a pair (HIB eq. 8, spec 07): soft contrastive NLL of the Monte Carlo
+//! The VIB objective for a pair (HIB eq. 8): soft contrastive NLL of the Monte Carlo
 //! match probability plus `β` times the KL of each embedding to `N(0, I)`, with its gradient
 //! by the reparametrisation trick (HIB §2.2).
 //!
@@ -118,12 +118,12 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// The VIB loss of one pair and its gradient (HIB eq. 8, spec 07): fast twin of
+/// The VIB loss of one pair and its gradient (HIB eq. 8): fast twin of
 /// [`exact::vib_loss`](crate::hib::exact::vib_loss), which differentiates the same function by
 /// dual numbers.
 ///
 /// The match probability is the `K₁K₂`-pair Monte Carlo estimate (HIB eq. 5) on the given
-/// draws; the NLL is `−ln` of it (the spec's `−ln p(m = m̂ | x₁, x₂)`; HIB eq. 8 prints
+/// draws; the NLL is `−ln` of it (`−ln p(m = m̂ | x₁, x₂)`, as HIB's pipeline (Fig. 2) computes; HIB eq. 8 prints
 /// `−E ln p(m | z₁, z₂)`, which by Jensen is ≥ this), computed as a log-sum-exp of
 /// log-sigmoids: finite for every finite input, never NaN, never `−∞`. The gradient is with
 /// respect to the means, the log-variances (the usual network outputs) and `a`, `b`.
@@ -159,7 +159,7 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: HIB eq. (3), (5), (8); spec 07.
+/// Cited: HIB eq. (3), (5), (8).
 pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss> {
     let (dim, k1, k2) = check_vib(pair, a, b, beta)?;
     let z1 = reparametrise(pair.mean1, pair.variance1, pair.noise1);

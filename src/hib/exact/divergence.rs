@@ -28,7 +28,7 @@ use crate::quadrature::{integrate, Tolerance};
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: HIB eq. (8); spec 07.
+/// Cited: HIB eq. (8).
 pub fn kl_to_standard_normal(mean: &[f64], variance: &[f64]) -> Result<f64> {
     checks::gaussian("mean", mean, "variance", variance)?;
     let ln_sqrt_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();

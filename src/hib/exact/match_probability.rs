@@ -101,7 +101,7 @@ pub(crate) fn mean_over_component_pairs(
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: HIB eq. (2), (4); spec 07.
+/// Cited: HIB eq. (2), (4).
 pub fn match_probability(
     mu1: &[f64],
     var1: &[f64],
@@ -140,7 +140,7 @@ pub fn match_probability(
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: spec 07 (second route for `D ≤ 4`).
+/// Cited: book chapter 07 (second route for `D ≤ 4`).
 pub fn match_probability_polar(
     mu1: &[f64],
     var1: &[f64],
@@ -184,7 +184,7 @@ pub fn match_probability_polar(
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: spec 07 (reuse of chapter 05's machinery).
+/// Cited: book chapter 07 (reuse of chapter 05's machinery).
 pub fn match_probability_by_quadratic_form(
     mu1: &[f64],
     var1: &[f64],

@@ -7,7 +7,7 @@
 //! with `q(u)² = Σ s_k u_k²` and `φ` the standard normal density in `ℝ^D` (standardising makes
 //! the Gaussian factor the same along every ray, so the anisotropy enters only through the
 //! slowly varying sigmoid). Why polar and not the Cartesian tensor Gauss–Hermite
-//! rule of spec 07: `‖Δ‖` has a kink at `Δ = 0` (a cone in `D ≥ 2`), so a Gauss–Hermite rule in
+//! rule: `‖Δ‖` has a kink at `Δ = 0` (a cone in `D ≥ 2`), so a Gauss–Hermite rule in
 //! the Cartesian coordinates of `Δ` converges only algebraically whenever the origin carries
 //! mass (the unit test below measures it: at `D = 1`, `δ = 0` the 64-point rule is still off by
 //! more than `10⁻⁶`, and going from 16 to 64 points gains less than a factor 20). Around the origin the kink disappears: along each ray the

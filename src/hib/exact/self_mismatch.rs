@@ -10,7 +10,7 @@ use crate::hib::exact::match_probability::mean_over_component_pairs;
 /// `z' ~ N(μ_{c'}, σ_{c'}²)`. The reference for [`hib::self_mismatch`](crate::hib::self_mismatch).
 ///
 /// **Properties** (`proofs/hib_self_mismatch.rs`). For a point mass `η = 1 − sigmoid(b)`
-/// (`Δ = 0`), *not* 0 as spec 07 first said; for a Gaussian, `‖Δ‖` with `Δ ~ N(0, 2 diag σ²)`
+/// (`Δ = 0`), *not* 0; for a Gaussian, `‖Δ‖` with `Δ ~ N(0, 2 diag σ²)`
 /// is stochastically increasing in every `σ_k²` and `sigmoid(−ar + b)` is decreasing in `r`,
 /// so `η` increases with every variance and is smallest for the point mass.
 ///
@@ -35,7 +35,7 @@ use crate::hib::exact::match_probability::mean_over_component_pairs;
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: HIB eq. (9), §2.4; spec 07 (corrected).
+/// Cited: HIB eq. (9), §2.4 (corrected: not 0 for a point mass).
 pub fn self_mismatch(x: &HedgedEmbedding, a: f64, b: f64) -> Result<f64> {
     checks::soft_threshold(a, b)?;
     Ok(1.0 - mean_over_component_pairs(x, x, a, b)?)

@@ -114,7 +114,7 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
-/// Cited: HIB eq. (8); spec 07.
+/// Cited: HIB eq. (8).
 pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss> {
     let (dim, _, _) = check_vib(pair, a, b, beta)?;
     let n = 4 * dim + 2;
