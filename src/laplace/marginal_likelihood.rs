@@ -27,7 +27,7 @@
 //!
 //! Why it matters for LAM: the post-hoc prior precision of the reference code is fixed at 1 and
 //! ours at σ_prior⁻² from the configuration, so the posterior spread of the weights the data never
-//! informs is set by hand; the evidence picks it from the data (issue 12).
+//! informs is set by hand; the evidence picks it from the data (book chapter 09).
 
 use super::{check_finite_elements, check_len, check_prior_precision};
 use crate::error::{require_finite, Error, Result};

@@ -1,5 +1,5 @@
 //! Laplace approximation of the last layer: post-hoc and online (Monte Carlo EM), diagonal
-//! Gaussian sampling and the vMF predictive summary (spec chapter 04, "Laplace"; LAM App. E).
+//! Gaussian sampling and the vMF predictive summary (LAM App. E).
 //!
 //! # Derivation
 //!
@@ -21,7 +21,7 @@
 //!   the mean direction μ̂ and the uncertainty 1/κ̂;
 //! * **evidence** ([`log_marginal_likelihood`], [`optimal_prior_precision`]): the Laplace
 //!   approximation of ln p(D | δ) for the prior N(0, δ⁻¹I), maximised over δ by MacKay's fixed
-//!   point γ(δ) = δ‖θ*‖² (issue 12: the prior precision chosen by the data, not by hand);
+//!   point γ(δ) = δ‖θ*‖² (the prior precision chosen by the data, not by hand);
 //! * **output variance** ([`output_variance`]): tr Cov(y) of the raw output y = Wx + b, the
 //!   posterior's spread before normalisation, in closed form (an OOD score that the vMF fit of
 //!   the normalised samples dilutes with 1/‖y‖²).

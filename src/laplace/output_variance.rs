@@ -21,7 +21,7 @@
 //! the vMF fit measures the spread of z = y/‖y‖, to first order the variance of y tangent to the
 //! sphere divided by ‖y‖². That quotient mixes two things — epistemic spread of y, and a small
 //! ‖y‖ (an image near the origin of the output space, ambiguous between classes) — and on
-//! Fashion-MNIST vs MNIST digits the second dilutes the first (issue 12, chapter 09: the same
+//! Fashion-MNIST vs MNIST digits the second dilutes the first (book chapter 09: the same
 //! diagonal posterior separates the digits with AUROC ≈ 0.98 by tr Cov(y) and ≈ 0.8 by the
 //! spread on the sphere). Retrieval and calibration still use the normalised samples; only the
 //! OOD score changes.
