@@ -121,7 +121,7 @@ fn equal_width_bin(c: f64, bins: usize) -> usize {
 /// Bins B_b = [b/B, (b+1)/B) for b < B − 1 and B_{B−1} = [(B−1)/B, 1];
 /// ECE = Σ_b (|B_b|/n) |acc(B_b) − conf(B_b)|, acc the share of correct items, conf the mean
 /// confidence (Guo et al. 2017; LAM eq. (121) with B = 10). LAM's `ece.py` uses half-open bins
-/// throughout and so drops confidence 1.0; spec 08 keeps it.
+/// throughout and so drops confidence 1.0; this crate keeps it.
 ///
 /// # Errors
 ///
@@ -354,7 +354,7 @@ pub fn closed_set_votes(
 /// ⌊bn/B⌋ ≤ r < ⌊(b+1)n/B⌋; ECE@k = Σ_b (n_b/n) |mAP@k(B_b) − conf(B_b)| with conf(B_b) the
 /// mean c_r of the bin (= 1 − (b + ½)/B when B divides n). BTL eq. (14) and §5: "the weighted
 /// distance between mAP@k and the M-th percentiles of the variance", M = 10. BTL's code is not
-/// public in a form we could check; this is spec 08's reading.
+/// public in a form we could check; this is book chapter 08's reading.
 /// `average_precision` holds AP@k per query, e.g. from
 /// [`per_query_at_k`](crate::metrics::per_query_at_k).
 ///

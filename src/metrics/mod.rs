@@ -1,4 +1,4 @@
-//! Retrieval and uncertainty metrics (spec chapter 08): the numbers every table of LAM, BTL and
+//! Retrieval and uncertainty metrics (book chapter 08): the numbers every table of LAM, BTL and
 //! HIB reports.
 //!
 //! # Retrieval

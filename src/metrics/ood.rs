@@ -66,7 +66,7 @@ pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> 
 /// # Formula
 ///
 /// AUROC = P(s_OOD > s_ID) + ½ P(s_OOD = s_ID)
-///       = (1/(n_ID n_OOD)) Σ_{o, i} (\[s_o > s_i\] + ½\[s_o = s_i\])  (Mann–Whitney; spec 08,
+///       = (1/(n_ID n_OOD)) Σ_{o, i} (\[s_o > s_i\] + ½\[s_o = s_i\])  (Mann–Whitney;
 /// LAM Table 2, Fig. 6).
 ///
 /// # Errors

@@ -341,7 +341,7 @@ pub fn precision_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
 /// # Formula
 ///
 /// AP@k(q) = (1/min(R, k)) Σ_{i ≤ k} precision@i · rel_i, mAP@k = mean over queries with R ≥ 1
-/// (spec 08; LAM Tables 1–3, BTL eq. (14)'s mAP@k).
+/// (LAM Tables 1–3, BTL eq. (14)'s mAP@k).
 ///
 /// # Errors
 ///

@@ -4,7 +4,7 @@
 use crate::error::Result;
 use crate::metrics::checks;
 
-/// Number of points of the curve: f = 0, 1/100, …, 99/100 (spec 08).
+/// Number of points of the curve: f = 0, 1/100, …, 99/100 (book chapter 08).
 pub const SPARSIFICATION_STEPS: usize = 100;
 
 /// A sparsification curve, its oracle and their areas (see [`sparsification_curve`]).
@@ -136,13 +136,13 @@ pub(crate) fn check_neighbour_inputs(
 ///
 /// Sort the queries by decreasing uncertainty (ties: smaller query index first). For
 /// f_i = i/100, i = 0 … 99, drop the first ⌊f_i n⌋ and average the performance of the rest:
-/// c_i. AUSC = Σ_{i=0}^{98} ½(c_i + c_{i+1}) · 1/100 (spec 08; LAM App. G.3, Tables 1–5).
+/// c_i. AUSC = Σ_{i=0}^{98} ½(c_i + c_{i+1}) · 1/100 (LAM App. G.3, Tables 1–5).
 /// The oracle sorts by increasing performance (decreasing error) instead. `performance` is the
 /// per-query 1-NN accuracy (0/1) or AP@k, e.g. from
 /// [`per_query_at_k`](crate::metrics::per_query_at_k).
 ///
 /// LAM's `ausc.py` keeps 99 points (f ≤ 0.98) and integrates with spacing 1/99; this function
-/// follows the specification (100 points, spacing 1/100).
+/// keeps 100 points and spacing 1/100.
 ///
 /// # Errors
 ///
