@@ -1,5 +1,5 @@
 //! The nivMF density: the exactly normalised change of variables and the paper's heuristic
-//! (nivMF eq. (4), Supp. B; spec 06).
+//! (nivMF eq. (4), Supp. B).
 
 use super::parameters::{require_concentrations, require_len};
 use crate::compensated::norm2;
@@ -75,7 +75,7 @@ impl NivmfTerms {
 ///    \exp\\!\big(\tilde\kappa\\, s(Kx, K\mu)\big),\qquad \tilde\kappa = \lVert K\mu\rVert,\quad
 ///    s(a,b) = \frac{a^\top b}{\lVert a\rVert\lVert b\rVert} $$
 ///
-/// (spec 06). `X = g⁻¹(Y)` with `Y ~ vMF(Kμ/κ̃, κ̃)` and `g(x) = Kx/‖Kx‖`, a bijection of the
+/// (book chapter 06). `X = g⁻¹(Y)` with `Y ~ vMF(Kμ/κ̃, κ̃)` and `g(x) = Kx/‖Kx‖`, a bijection of the
 /// sphere whose surface Jacobian is `det K/‖Kx‖^M` (for a linear map `A`, the push-forward of the
 /// surface measure under `x ↦ Ax/‖Ax‖` has density `|det A|^{−1}‖A^{−1}y‖^{−M}`, the angular
 /// central Gaussian computation). The paper's eq. (4) uses `D(K) = det K/κ̃` instead of the
@@ -129,7 +129,7 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 ///    \frac{\lVert Kx\rVert^M}{\tilde\kappa} $$
 ///
 /// (nivMF eqs. (4), (19)–(22)). Its total mass is `E_f[‖Kx‖^M]/κ̃`, not 1: `27.75` at `M = 3`,
-/// `K = diag(2, 5, 9)`, `μ = (1,1,1)/√3` (spec 06; `proofs/nivmf_density.rs`), and `K = cI` gives
+/// `K = diag(2, 5, 9)`, `μ = (1,1,1)/√3` (`proofs/nivmf_density.rs`), and `K = cI` gives
 /// `c^{M−1}·vMF(μ, c)`, as the paper notes. The logarithm is computed without forming `det K`
 /// (as [`log_density`]).
 ///

@@ -1,4 +1,4 @@
-//! The KL divergence between two vMFs, corrected (nivMF Supp. E; spec 06).
+//! The KL divergence between two vMFs, corrected (nivMF Supp. E).
 
 use super::bregman::log_partition_bregman;
 use super::parameters::require_len;
@@ -54,7 +54,7 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 /// $$ \mathrm{KL}(\zeta\\,\Vert \\,\rho) = \ln C_M(\kappa_z) - \ln C_M(\kappa_p)
 ///    {}+ A_M(\kappa_z)\\,(\kappa_z - \kappa_p\\,\mu_p^\top\mu_z) $$
 ///
-/// (spec 06, correcting nivMF Supp. E eq. (39), which has `κ_z − κ_p μ_pᵀμ_z` without the factor
+/// (correcting nivMF Supp. E eq. (39), which has `κ_z − κ_p μ_pᵀμ_z` without the factor
 /// `A_M(κ_z)`: it takes `E_ζ[x] = μ_z`, but the mean of a vMF is `A_M(κ_z)μ_z`). Computed as
 ///
 /// $$ \mathrm{KL} = B(\kappa_p;\kappa_z) + A_M(\kappa_z)\\,\kappa_p\\,\tfrac12\lVert\mu_z-\mu_p\rVert^2 $$
@@ -86,7 +86,7 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 ///
 /// ```
 /// use probdml::nivmf::kl_vmf;
-/// // The spec's refutation point: M = 3, κ_z = 5, κ_p = 2, angle 1 rad.
+/// // The refutation point: M = 3, κ_z = 5, κ_p = 2, angle 1 rad.
 /// let (mu_z, mu_p) = ([1.0, 0.0, 0.0], [1f64.cos(), 1f64.sin(), 0.0]);
 /// let kl = kl_vmf(&mu_z, 5.0, &mu_p, 2.0).unwrap();
 /// assert!((kl - 1.033723).abs() < 1e-6);
@@ -210,7 +210,7 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
 /// ```
 /// use probdml::nivmf::{kl_vmf, kl_vmf_paper};
 /// let (mu_z, mu_p) = ([1.0, 0.0, 0.0], [1f64.cos(), 1f64.sin(), 0.0]);
-/// // The spec's numbers: 1.817246 (eq. 39) against the true 1.033723.
+/// // At that point: 1.817246 (eq. 39) against the true 1.033723.
 /// assert!((kl_vmf_paper(&mu_z, 5.0, &mu_p, 2.0).unwrap() - 1.817246).abs() < 1e-6);
 /// assert!((kl_vmf(&mu_z, 5.0, &mu_p, 2.0).unwrap() - 1.033723).abs() < 1e-6);
 /// ```

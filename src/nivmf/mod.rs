@@ -1,5 +1,5 @@
 //! Non-isotropic vMF proxies, probability product kernels, the KL divergence between vMFs and
-//! probabilistic ProxyNCA++ (spec 06; Kirchhof et al., "A Non-isotropic Probabilistic Take on
+//! probabilistic ProxyNCA++ (Kirchhof et al., "A Non-isotropic Probabilistic Take on
 //! Proxy-based Deep Metric Learning", ECCV 2022, the "nivMF paper").
 //!
 //! The fast twins live here; the references, with the same signatures, under [`exact`].

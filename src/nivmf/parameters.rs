@@ -33,7 +33,7 @@ pub(crate) fn require_len(arg: &'static str, v: &[f64], dim: usize) -> Result<()
 pub(crate) use crate::ggn::check_finite_slice as require_finite_entries;
 
 /// Checks the diagonal `κ_1…κ_M` of a nivMF concentration matrix: length `dim`, every entry
-/// finite and `> 0` (spec 06: `K = diag(κ)`, `κ_m > 0`).
+/// finite and `> 0` (nivMF eq. (4): `K = diag(κ)`, `κ_m > 0`).
 pub(crate) fn require_concentrations(arg: &'static str, kappas: &[f64], dim: usize) -> Result<()> {
     require_len(arg, kappas, dim)?;
     require_finite_entries(arg, kappas)?;

@@ -1,4 +1,4 @@
-//! Probability product kernels between vMFs (nivMF Supp. C, D; spec 06).
+//! Probability product kernels between vMFs (nivMF Supp. C, D).
 
 use super::bregman::log_partition_bregman;
 use super::parameters::{natural_norm, require_gamma, require_len};

@@ -1,5 +1,5 @@
 //! ProxyAnchor (Kim et al., CVPR 2020) on the directions of the embeddings and proxies, and the
-//! joint loss `L^{EL-nivMF} + ω·L_ProxyAnchor` (nivMF eq. (7); spec 06).
+//! joint loss `L^{EL-nivMF} + ω·L_ProxyAnchor` (nivMF eq. (7)).
 
 use super::proxy_nca::{check_batch, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
 use crate::error::{require_finite, Error, Result};

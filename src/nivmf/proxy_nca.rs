@@ -1,4 +1,4 @@
-//! Probabilistic ProxyNCA++ (nivMF eqs. (1), (2), (5)–(7); spec 06): the loss
+//! Probabilistic ProxyNCA++ (nivMF eqs. (1), (2), (5)–(7)): the loss
 //! `−ln softmax_c(−d(ρ_c, ζ)/t)[c*]` for the distances of [`ProxyDistance`], averaged over a
 //! batch, with analytic gradients with respect to the embeddings, the proxies and the nivMF
 //! concentrations.

@@ -1,5 +1,5 @@
 //! ProxyNCA++ with the expected-likelihood distance between vMFs (EL-vMF), as matrix products
-//! (issue 10, item 6: the training-size batch `B = 256`, `C = 100`, `M = 128`).
+//! (the training-size batch `B = 256`, `C = 100`, `M = 128`).
 //!
 //! With `κ_{bc} = ‖z_b + p_c‖`, the distance `d_{bc} = ln C_M(κ_{bc}) − ln C_M(κ_b) − ln C_M(κ_c)`
 //! needs one pass over the `M` coordinates per pair, and so do its gradients

@@ -1,4 +1,4 @@
-//! Sampling the nivMF by pushing a vMF through `g⁻¹(y) = K⁻¹y/‖K⁻¹y‖` (spec 06).
+//! Sampling the nivMF by pushing a vMF through `g⁻¹(y) = K⁻¹y/‖K⁻¹y‖` (book chapter 06).
 
 use super::density::check_nivmf_args;
 use super::parameters::require_concentrations;
@@ -16,7 +16,7 @@ use rand::Rng;
 ///    \\;\Longrightarrow\\; X \sim f(x) = C_M(\tilde\kappa)\frac{\det K}{\lVert Kx\rVert^M}
 ///    e^{\tilde\kappa s(Kx, K\mu)} $$
 ///
-/// (spec 06; the density is [`log_density`](super::log_density)). The KS test of
+/// (the density is [`log_density`](super::log_density)). The KS test of
 /// `proofs/nivmf_density.rs` checks the samples against that density on `S²`.
 ///
 /// # Examples

@@ -41,7 +41,7 @@ fn terms(x: &[f64], mu: &[f64], kappas: &[f64]) -> [f64; 5] {
 ///
 /// $$ \ln f(x) = \ln C_M(\tilde\kappa) + \ln\det K - M\ln\lVert Kx\rVert + \tilde\kappa\\,s(Kx, K\mu) $$
 ///
-/// (spec 06), with `ln C_M` from the 256-bit Bessel series and compensated sums.
+/// (book chapter 06), with `ln C_M` from the 256-bit Bessel series and compensated sums.
 ///
 /// # Errors
 ///
