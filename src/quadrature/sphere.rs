@@ -1,4 +1,4 @@
-//! Integrals over the sphere `S^{M−1}` reduced to one or two angles (spec 06): the exact tool
+//! Integrals over the sphere `S^{M−1}` reduced to one or two angles (book chapter 06): the exact tool
 //! behind the references of the vMF divergences (`nivmf::exact::kl_vmf`,
 //! `nivmf::exact::log_ppk_vmf`) and the normalisation proofs of the nivMF density.
 //!
@@ -21,7 +21,7 @@
 //!    s = \cos\theta\cos\alpha_1 + \sin\theta\cos\psi\sin\alpha_1 $$
 //!
 //! (and `t` with `α₂`). In the plane coordinates `(u, v) = (pᵀx, qᵀx)`, the same measure is
-//! `|S^{M−3}| (1 − u² − v²)^{(M−4)/2} du dv` on the unit disc — the `(M−4)/2` weight of the spec,
+//! `|S^{M−3}| (1 − u² − v²)^{(M−4)/2} du dv` on the unit disc — the `(M−4)/2` weight of book chapter 06,
 //! which is singular on the circle for `M = 3`; the angles make every case smooth.
 //!
 //! * **`M = 3`**: `S⁰ = {±1}`, `|S⁰| = 2`, the ψ-weight is 1: ordinary spherical coordinates
@@ -96,7 +96,7 @@ impl SpherePair {
     ///    h(s,t)\\,\sin^{M-3}\psi\\,d\psi\\,d\theta $$
     ///
     /// with `φ(θ) = κ(cos θ − 1) + (M−2) ln sin θ`, `θ₀` its mode and
-    /// `λ = ln_scale = ln|S^{M−3}| + φ(θ₀)` (spec 06; module docs for `M = 2`).
+    /// `λ = ln_scale = ln|S^{M−3}| + φ(θ₀)` (book chapter 06; module docs for `M = 2`).
     ///
     /// # Errors
     ///
@@ -333,7 +333,7 @@ fn polar_points(kappa: f64) -> Vec<f64> {
 /// $$ \int_{S^2} f\\,dx = \int_0^\pi \sin\theta \int_0^{2\pi}
 ///    f(\cos\theta\\,p + \sin\theta(\cos\phi\\,q + \sin\phi\\,r))\\,d\phi\\,d\theta $$
 ///
-/// with `(p, q, r)` a right-handed orthonormal frame (spec 06).
+/// with `(p, q, r)` a right-handed orthonormal frame (book chapter 06).
 ///
 /// # Errors
 ///
