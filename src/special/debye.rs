@@ -93,7 +93,7 @@ pub(crate) const DEBYE_LANES: usize = 8;
 /// [`log_bessel_i_scaled_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
 /// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
 /// out (they never fire here) so that the lane loop is straight-line code that the compiler
-/// vectorises (issue 10, item 6: ln C_M for one M and many κ).
+/// vectorises (ln C_M for one M and many κ, the ProxyNCA++ training path).
 pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
     order: DoubleDouble,
     x: &[f64; L],

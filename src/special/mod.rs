@@ -1,4 +1,4 @@
-//! Special functions: ln I_ν(x) and the Bessel ratio I_{ν+1}(x)/I_ν(x) (spec chapter 01).
+//! Special functions: ln I_ν(x) and the Bessel ratio I_{ν+1}(x)/I_ν(x) (book chapter 01).
 //!
 //! Never form I_ν(x) itself in `f64`: at ν = 255, x = 10 it is ~10⁻⁴⁰⁰ and at ν = 0, x = 10⁵
 //! it is ~10⁴³⁴²⁵. Everything here is in log space, and the fast kernels work with the scaled

@@ -1,5 +1,5 @@
 //! ln Φ(z), the logarithm of the standard normal CDF, accurate from z = +∞ down to z = −10⁵
-//! and beyond (BTL's CLT likelihood, spec 05).
+//! and beyond (BTL's CLT likelihood, book chapter 05).
 //!
 //! Three regimes, each chosen so that no digit is lost:
 //!

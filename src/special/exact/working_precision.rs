@@ -8,7 +8,7 @@
 //! errors, about that magnitude times 2^−p, must stay far below the 2^−106 relative accuracy of
 //! the double-double results. [`working_precision`] keeps [`TARGET_BITS`] bits beyond that
 //! magnitude: 106 for the double-double, 18 for the growth of rounding errors over the up to
-//! ~2·10⁵ terms of the series, and the rest as margin. Within the spec's domain (ν ≤ 5·10⁴,
+//! ~2·10⁵ terms of the series, and the rest as margin. Within the supported domain (ν ≤ 5·10⁴,
 //! x ≤ 10⁸) this gives 256 bits.
 
 use std::cell::RefCell;
