@@ -40,7 +40,7 @@ pub(crate) fn clt_log_likelihood(mean: f64, variance: f64, margin: f64) -> f64 {
 ///
 /// ```
 /// use probdml::triplet::log_likelihood;
-/// // E τ = 1.35, Var τ = 13.744 at the spec's 1-D point; m = 0.5:
+/// // E τ = 1.35, Var τ = 13.744 at the worked 1-D point of book chapter 05; m = 0.5:
 /// // ln Φ(−1.85/√13.744) = ln Φ(−0.49901…) = −1.1747901920742457 (mpmath,
 /// // scripts/reference/triplet_values.txt); the exact value is −1.2981483627948784.
 /// let ll = log_likelihood(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3], 0.5).unwrap();

@@ -1,4 +1,4 @@
-//! The Bayesian triplet loss (spec chapter 05; BTL, Warburg et al. 2021).
+//! The Bayesian triplet loss (BTL, Warburg et al. 2021).
 //!
 //! Embeddings are random: `a ~ N(μ_a, diag σ²_a)`, `p ~ N(μ_p, diag σ²_p)`,
 //! `n ~ N(μ_n, diag σ²_n)`, independent, in `ℝ^D` (the paper uses isotropic variances; diagonal

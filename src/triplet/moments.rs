@@ -89,7 +89,7 @@ pub(crate) fn moment_sums(s: [&[f64]; 6]) -> (f64, f64) {
 ///
 /// ```
 /// use probdml::triplet::moments;
-/// // The spec's 1-D point: Var τ = 13.744 (supplement), not 14.528 (main text eq. 12).
+/// // The worked 1-D point of book chapter 05: Var τ = 13.744 (supplement), not 14.528 (main text eq. 12).
 /// let (mean, var) = moments(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3]).unwrap();
 /// assert!((mean - 1.35).abs() < 1e-15);
 /// assert!((var - 13.744).abs() < 1e-12);

@@ -1,12 +1,12 @@
 //! The exact law of `τ = ‖a − p‖² − ‖a − n‖²` as a Gaussian quadratic form, and
 //! `ln P(τ < −m)` from it.
 //!
-//! # Reduction (a correction to spec 05's first version)
+//! # Reduction (no normal component, except where only the anchor is random)
 //!
 //! `τ` depends on `(a, p, n)` only through `u = a − p` and `v = a − n`: `τ = Σ_d u_d² − v_d²`.
 //! Per dimension `(u_d, v_d)` is Gaussian with mean `(μ_a − μ_p, μ_a − μ_n)` and covariance
 //! `C = [[σ_a² + σ_p², σ_a²], [σ_a², σ_a² + σ_n²]]`, `det C = σ_a²σ_p² + σ_a²σ_n² + σ_p²σ_n²`,
-//! independent across dimensions. The `3D × 3D` matrix of the spec is singular (its null
+//! independent across dimensions. The `3D × 3D` matrix of the quadratic form is singular (its null
 //! direction `(1, 1, 1)`, a common translation, carries no linear term), but the 2-D reduction
 //! is not, as long as two of the three variances are positive:
 //!
@@ -182,7 +182,7 @@ pub fn tau_distribution(
 ///
 /// ```
 /// use probdml::triplet::exact::log_likelihood;
-/// // The spec's 1-D point, m = 0.5: a 2-D SciPy integral gives ln P = −1.2981483627948784
+/// // The worked 1-D point of book chapter 05, m = 0.5: a 2-D SciPy integral gives ln P = −1.2981483627948784
 /// // (scripts/reference/triplet_values.txt); the CLT says −1.1747901920742457.
 /// let ll = log_likelihood(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3], 0.5).unwrap();
 /// assert!((ll - -1.2981483627948784).abs() < 1e-10);

@@ -1,4 +1,4 @@
-//! `E τ` and `Var τ` from the dense quadratic form in `x = (a, p, n) ∈ ℝ^{3D}` (spec 05, exact).
+//! `E τ` and `Var τ` from the dense quadratic form in `x = (a, p, n) ∈ ℝ^{3D}` (BTL supplement eqs. 5, 17, 18, 26, checked independently).
 //!
 //! `τ = ‖a − p‖² − ‖a − n‖² = xᵀQx` with the symmetric `3D × 3D` matrix
 //!
@@ -45,7 +45,7 @@ fn quadratic_form_matrix(dim: usize) -> Mat<f64> {
 /// $$ \mathbb E\tau = \operatorname{tr}(Q\Sigma) + m^\top Q m,\qquad
 ///    \operatorname{Var}\tau = 2\operatorname{tr}(Q\Sigma Q\Sigma) + 4\\,m^\top Q\Sigma Q m $$
 ///
-/// with `Q`, `m`, `Σ` of the module docs of `src/triplet/exact/moments.rs` (spec 05).
+/// with `Q`, `m`, `Σ` of the module docs of `src/triplet/exact/moments.rs`.
 ///
 /// # Errors
 ///
