@@ -69,7 +69,7 @@ pub(crate) fn check_density_args(x: &[f64], mu: &[f64], kappa: f64) -> Result<us
 /// $$ \ln f(x;\mu,\kappa) = \ln C_M(\kappa) + \kappa\\,\mu^\top x,\qquad
 ///    C_M(\kappa) = \frac{\kappa^{M/2-1}}{(2\pi)^{M/2} I_{M/2-1}(\kappa)} $$
 ///
-/// (spec 02; LAM eq. (3); nivMF eq. (1)). The normaliser comes from
+/// (LAM eq. (3); nivMF eq. (1)). The normaliser comes from
 /// [`log_norm_const`](super::log_norm_const); the dot product uses four independent
 /// accumulators (error `≤ γ_{⌈M/4⌉+2}`, Higham §3.1), which keeps the sum within the
 /// `4·10⁻¹⁵` budget of the registry even at `M = 2048`, `κ = 10⁵`.

@@ -29,7 +29,7 @@ fn in_domain(dim: usize, kappa: f64) -> bool {
 ///
 /// $$ H(\kappa) = -\ln C_M(\kappa) - \kappa A_M(\kappa),\qquad H(0) = \ln|S^{M-1}| $$
 ///
-/// (spec 02). It does not depend on `μ`, decreases in `κ`, and behaves like
+/// (book chapter 02). It does not depend on `μ`, decreases in `κ`, and behaves like
 /// `((M−1)/2)·ln(2πe/κ)` as `κ → ∞`.
 ///
 /// Raw kernel: NaN for `dim < 2` or `κ` negative, NaN or infinite.
@@ -67,7 +67,7 @@ pub fn entropy(dim: usize, kappa: f64) -> f64 {
 /// $$ \mathrm{KL}(\kappa) = \ln C_M(\kappa) + \kappa A_M(\kappa) + \ln|S^{M-1}|,\qquad
 ///    |S^{M-1}| = \frac{2\pi^{M/2}}{\Gamma(M/2)} $$
 ///
-/// (spec 02). This is the KL term the BTL listing means by `kl_div_vMF`; the listing's
+/// (book chapter 02). This is the KL term the BTL listing means by `kl_div_vMF`; the listing's
 /// `κ − D ln 2` is not it (it is negative for `κ < D ln 2`; see `proofs/vmf_density.rs`).
 ///
 /// For `κ² ≤ 32M` the closed form cancels catastrophically; writing

@@ -1,4 +1,4 @@
-//! The reflection that carries samples drawn around e₁ to samples around μ (spec 02: a
+//! The reflection that carries samples drawn around e₁ to samples around μ (book chapter 02: a
 //! Householder reflection, never Gram–Schmidt against a random vector), and the placement of a
 //! drawn cosine w = μᵀX on the sphere. Shared by Wood's sampler and its inverse-CDF twin: the
 //! twins differ in how they draw w, which is what the proofs compare.

@@ -1,4 +1,4 @@
-//! The mean resultant length A_M(κ) = I_{M/2}(κ)/I_{M/2−1}(κ) of a vMF (spec chapter 01): the
+//! The mean resultant length A_M(κ) = I_{M/2}(κ)/I_{M/2−1}(κ) of a vMF (book chapter 01): the
 //! length of its mean, A_M(κ)μ, and −d ln C_M/dκ. Not to be confused with the *sample* statistic
 //! R̄ = ‖Σx‖/n of `mean_resultant.rs`, whose expectation it is as n → ∞ and whose inverse,
 //! `kappa_mle`, estimates κ.

@@ -1,4 +1,4 @@
-//! The von Mises–Fisher distribution on `S^{M−1}` (spec chapters 01–02).
+//! The von Mises–Fisher distribution on `S^{M−1}` (book chapters 01–02).
 //!
 //! The fast twins live here; the references, with the same signatures, under [`exact`].
 //!

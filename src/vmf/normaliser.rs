@@ -1,4 +1,4 @@
-//! The vMF normaliser ln C_M(κ) (spec chapter 01); its derivative −A_M(κ) is in
+//! The vMF normaliser ln C_M(κ) (book chapter 01); its derivative −A_M(κ) is in
 //! `mean_resultant_length.rs`.
 //!
 //! With ν = M/2 − 1 and the scaled logarithm g(ν, κ) = ln I_ν(κ) − ν ln κ of
@@ -37,7 +37,7 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 ///
 /// ```
 /// use probdml::vmf::log_norm_const;
-/// // Spot values from the spec (mpmath, 50 digits):
+/// // Spot values (mpmath, 50 digits; book chapter 01):
 /// assert!((log_norm_const(128, 50.0) - 117.906858685).abs() < 1e-9);
 /// assert!((log_norm_const(512, 50.0) - 865.538149369).abs() < 1e-9);
 /// // M = 3: C_3(κ) = κ / (4π sinh κ)

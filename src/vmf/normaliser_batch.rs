@@ -1,4 +1,4 @@
-//! ln C_M(κ) for one dimension and many concentrations (issue 10, item 6): the per-pair
+//! ln C_M(κ) for one dimension and many concentrations (the ProxyNCA++ training path): the per-pair
 //! normalisers of the PPK and KL distances of ProxyNCA++ (`B·C` values of `κ` per batch, one `M`).
 
 use crate::error::{require_sphere_dim, Error, Result};
@@ -16,7 +16,7 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// $$ \ln C_M(\kappa) = -\tfrac M2\ln 2\pi - g(\tfrac M2 - 1, \kappa),\qquad
 ///    g(\nu,\kappa) = \ln I_\nu(\kappa) - \nu\ln\kappa $$
 ///
-/// (spec 01; nivMF eq. (2)): the same kernels as [`log_norm_const`](super::log_norm_const), with
+/// (nivMF eq. (2)): the same kernels as [`log_norm_const`](super::log_norm_const), with
 /// the order `ν = M/2 − 1` and the double-double constant `−(M/2) ln 2π` formed once for the
 /// batch and the input checked once. The values are bit-identical to the scalar call for
 /// `M ≠ 3`; at `M = 3` the closed form `ln C_3(κ) = −ln 4π − ln(sinh κ/κ)` is evaluated in

@@ -112,7 +112,7 @@ impl Wood {
 /// $$ f(x;\mu,\kappa) = C_M(\kappa)\\,e^{\kappa\mu^\top x},\qquad
 ///    X = Q\bigl(W,\ \sqrt{1-W^2}\\,v\bigr),\ v\sim U(S^{M-2}),\ Qe_1 = \mu $$
 ///
-/// (Wood 1994; LAM App. C; spec 02; the algorithm is described in the module docs).
+/// (Wood 1994; LAM App. C; the algorithm is described in the module docs).
 ///
 /// # Examples
 ///

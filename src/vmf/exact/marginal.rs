@@ -1,7 +1,7 @@
 //! The law of the cosine `t = μᵀX` under `X ~ vMF(μ, κ)` on `S^{M−1}`, by quadrature.
 //!
 //! Slicing the sphere at height `t = cos θ` gives a copy of `S^{M−2}` of radius `sin θ`, so
-//! (spec 02, Wood 1994 eq. 2)
+//! (Wood 1994 eq. 2)
 //!
 //! $$ \int_{S^{M-1}} h(\mu^\top x)\\,dx = |S^{M-2}| \int_0^\pi h(\cos\theta)\\,\sin^{M-2}\theta\\,d\theta . $$
 //!
@@ -152,7 +152,7 @@ fn log_moment_relative<G: Fn(f64) -> f64>(kernel: &Kernel, dim: usize, kappa: f6
 ///
 /// $$ p(t) = |S^{M-2}|\\, C_M(\kappa)\\, e^{\kappa t} (1-t^2)^{(M-3)/2},\qquad t\in[-1,1] $$
 ///
-/// (Wood 1994, eq. 2; spec 02). Construction costs a few thousand evaluations of
+/// (Wood 1994, eq. 2). Construction costs a few thousand evaluations of
 /// `e^{κ cos θ} sin^{M−2} θ`; [`cdf`](Self::cdf) and [`quantile`](Self::quantile) then cost a
 /// binary search plus one or a few 20-point Gauss–Legendre panels.
 ///

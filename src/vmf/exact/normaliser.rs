@@ -43,7 +43,7 @@ fn in_domain(dim: usize, kappa: f64) -> bool {
 /// ln C_M(0) = ln Γ(M/2) − ln 2 − (M/2) ln π
 /// ```
 ///
-/// (spec chapter 01; Mardia & Jupp 9.3.4), with ln I from the series A&S 9.6.10.
+/// (Mardia & Jupp 9.3.4), with ln I from the series A&S 9.6.10.
 ///
 /// # Errors
 ///
@@ -54,7 +54,7 @@ fn in_domain(dim: usize, kappa: f64) -> bool {
 ///
 /// ```
 /// use probdml::vmf::exact::log_norm_const;
-/// // The spec's spot values (mpmath, 50 digits): 117.9068586853262641…, 865.5381493687464424…
+/// // The spot values of book chapter 01 (mpmath, 50 digits): 117.9068586853262641…, 865.5381493687464424…
 /// assert_eq!(log_norm_const(128, 50.0), 117.90685868532627);
 /// assert_eq!(log_norm_const(512, 50.0), 865.5381493687464);
 /// // M = 3, κ = 0: the uniform density on S², 1/(4π).
@@ -132,7 +132,7 @@ pub fn log_norm_const_dd(dim: usize, kappa: f64) -> (f64, f64) {
 /// A_M(κ) = I_{M/2}(κ) / I_{M/2−1}(κ) = −d/dκ ln C_M(κ),   A_M(0) = 0
 /// ```
 ///
-/// (spec chapter 01; Mardia & Jupp 9.3.9), with the series A&S 9.6.10. On S² (M = 3) it is
+/// (Mardia & Jupp 9.3.9), with the series A&S 9.6.10. On S² (M = 3) it is
 /// coth κ − 1/κ.
 ///
 /// # Errors
