@@ -18,7 +18,7 @@
 # when missing. Playwright starts Chromium with a fresh temporary --user-data-dir; the flags
 # below keep the browser itself from calling home.
 #
-# Time: about 2.2 min on two busy cores once mdbook and mdbook-katex are installed (the first
+# Time: about 2.2 min on a 2-core CPU shared with other jobs once mdbook and mdbook-katex are installed (the first
 # run compiles them: about 8 min more); `bash scripts/test.sh` runs this when
 # /usr/bin/chromium exists.
 set -euo pipefail

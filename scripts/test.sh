@@ -15,7 +15,7 @@
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
 #      every chapter must show its file's number and hold formulas, no backslash in a doc comment's math may be
-#      eaten by Markdown (`\,` → `,`). Measured here on two busy cores: 2.2 min (1.2 min
+#      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU shared with other jobs: 2.2 min (1.2 min
 #      to build the book and `cargo doc`, 1 min for the ~350 pages); the first run on a fresh
 #      machine adds about 8 min to compile mdbook and mdbook-katex and 1 min to install
 #      chromium (scripts/setup.sh).
