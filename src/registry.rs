@@ -54,7 +54,7 @@ pub struct Derivation {
     /// The source file that defines the fast item, relative to the crate root: registry → code
     /// in one hop.
     pub file: &'static str,
-    /// Paper and equation (or spec chapter) it implements.
+    /// Paper and equation (or book chapter) it implements.
     pub source: &'static str,
     /// The error budget of fast against exact.
     pub budget: Budget,
@@ -70,16 +70,16 @@ pub struct Derivation {
 
 /// Named budgets, used by the registry below and by every proof and test.
 pub mod budget {
-    /// ln I_ν(x), ln C_M(κ), and the log density: `|Δ| ≤ 4e−15 · max(1, |exact|)` (spec
-    /// README): about 18 ulp of the result, room for a handful of correctly rounded operations.
+    /// ln I_ν(x), ln C_M(κ), and the log density: `|Δ| ≤ 4e−15 · max(1, |exact|)`:
+    /// about 18 ulp of the result, room for a handful of correctly rounded operations.
     pub const LOG_SPECIAL: f64 = 4e-15;
-    /// I_{ν+1}/I_ν and A_M(κ): relative 1e−14 (spec README).
+    /// I_{ν+1}/I_ν and A_M(κ): relative 1e−14 (chapter 01).
     pub const RATIO: f64 = 1e-14;
-    /// Closed form against adaptive quadrature (spec README).
+    /// Closed form against adaptive quadrature.
     pub const QUADRATURE: f64 = 1e-9;
-    /// Goodness-of-fit significance for sampler tests (spec README).
+    /// Goodness-of-fit significance for sampler tests.
     pub const SAMPLER_ALPHA: f64 = 1e-6;
-    /// Width of Monte Carlo bands in computed standard errors (spec README).
+    /// Width of Monte Carlo bands in computed standard errors.
     pub const MONTE_CARLO_SIGMAS: f64 = 6.0;
     /// The exact twins against the committed 50-digit mpmath table (chapter 01).
     pub const EXACT_VS_TABLE: f64 = 1e-25;
@@ -92,7 +92,7 @@ pub mod budget {
     pub const COMPLEMENT: f64 = 1e-13;
     /// Unit norm of vMF samples (chapter 02).
     pub const UNIT_NORM: f64 = 1e-15;
-    /// Chapter-08 metrics, fast against exact: |Δ| ≤ 10⁻¹² (spec 08). Metrics that are ratios
+    /// Chapter-08 metrics, fast against exact: |Δ| ≤ 10⁻¹². Metrics that are ratios
     /// of integers (recall@k, AUROC, τ-b, ECE bin counts) agree exactly and the proofs assert
     /// equality; sums of the same terms in another order (suffix sums, closed-form bin
     /// confidences) stay within a few ulp of values in [−1, 1].
@@ -115,11 +115,11 @@ pub mod budget {
     /// (chapter 03): `|Δ| ≤ 10⁻¹²·max(1, |·|)` for averages of up to 3·10⁵ batch values.
     pub const RESCALING: f64 = 1e-12;
     /// Chapter-04 curvature, closed form against the hyper-dual dense reference: entrywise
-    /// |Δ| ≤ 10⁻¹² · max|exact| (spec README, "dense vs diagonal linear algebra": relative 1e−12
+    /// |Δ| ≤ 10⁻¹² · max|exact| (dense vs diagonal linear algebra: relative 1e−12
     /// after scaling by the matrix norm).
     pub const GGN: f64 = 1e-12;
     /// Chapter-04 Laplace, diagonal against dense (precision, Cholesky draw) and the online and
-    /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
+    /// predictive identities: relative 10⁻¹² (dense vs diagonal linear algebra;
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
     /// The evidence-maximising prior precision of the dense twin (golden section, then bisection
@@ -160,7 +160,7 @@ pub mod budget {
     /// 4096 terms; the contract asks 10⁻⁸ relative in `ln P` down to `ln P ≈ −700`.
     pub const QUADRATIC_FORM: f64 = 1e-10;
     /// Chapter 07: the exact match probability's routes against each other and against the
-    /// mpmath values (issue 11): `|Δ| ≤ 10⁻⁹` absolute …
+    /// mpmath values: `|Δ| ≤ 10⁻⁹` absolute …
     pub const HIB_MATCH_ABSOLUTE: f64 = 1e-9;
     /// … and `|Δ| ≤ 10⁻⁶ p` where `p < 10⁻⁶` (tails, where an absolute bound says nothing).
     pub const HIB_MATCH_RELATIVE_TAIL: f64 = 1e-6;
@@ -252,7 +252,7 @@ registry! {
         fast: crate::special::log_bessel_i,
         exact: crate::special::exact::log_bessel_i,
         file: "src/special/log_bessel_i.rs",
-        source: "spec 01; Abramowitz & Stegun 9.6.10 (series), 9.7.7 (Debye), 9.7.1 (Hankel)",
+        source: "Abramowitz & Stegun 9.6.10 (series), 9.7.7 (Debye), 9.7.1 (Hankel)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "a logarithm: absolute near its zero crossings, relative where large",
         proof: "special_bessel.rs",
@@ -263,7 +263,7 @@ registry! {
         fast: crate::special::bessel_i_ratio,
         exact: crate::special::exact::bessel_i_ratio,
         file: "src/special/bessel_ratio.rs",
-        source: "spec 01; Gauss continued fraction (A&S 9.1.73), Debye (A&S 9.7.7)",
+        source: "Gauss continued fraction (A&S 9.1.73), Debye (A&S 9.7.7)",
         budget: Budget::Relative(budget::RATIO),
         reason: "a positive quantity in (0, 1): relative error is the natural measure",
         proof: "special_ratio.rs",
@@ -274,7 +274,7 @@ registry! {
         fast: crate::vmf::log_norm_const,
         exact: crate::vmf::exact::log_norm_const,
         file: "src/vmf/normaliser.rs",
-        source: "spec 01; LAM App. C; nivMF eq. (2)",
+        source: "LAM App. C; nivMF eq. (2)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "a logarithm that crosses zero as κ grows",
         proof: "vmf_normaliser.rs",
@@ -285,7 +285,7 @@ registry! {
         fast: crate::vmf::mean_resultant_length,
         exact: crate::vmf::exact::mean_resultant_length,
         file: "src/vmf/mean_resultant_length.rs",
-        source: "spec 01; LAM App. C (A_M = I_{M/2}/I_{M/2−1})",
+        source: "LAM App. C (A_M = I_{M/2}/I_{M/2−1})",
         budget: Budget::Relative(budget::RATIO),
         reason: "a Bessel ratio",
         proof: "vmf_normaliser.rs",
@@ -296,7 +296,7 @@ registry! {
         fast: crate::vmf::log_density,
         exact: crate::vmf::exact::log_density,
         file: "src/vmf/density.rs",
-        source: "spec 02; LAM eq. (3); nivMF eq. (1)",
+        source: "LAM eq. (3); nivMF eq. (1)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "ln C_M(κ) plus one dot product",
         proof: "vmf_density.rs",
@@ -307,7 +307,7 @@ registry! {
         fast: crate::vmf::entropy,
         exact: crate::vmf::exact::entropy,
         file: "src/vmf/entropy.rs",
-        source: "spec 02: H = −ln C_M(κ) − κ A_M(κ)",
+        source: "H = −ln C_M(κ) − κ A_M(κ) (book chapter 02)",
         budget: Budget::Quadrature(budget::QUADRATURE),
         reason: "closed form against the quadrature of −∫ f ln f over the marginal of μᵀx",
         proof: "vmf_density.rs",
@@ -318,7 +318,7 @@ registry! {
         fast: crate::vmf::kl_to_uniform,
         exact: crate::vmf::exact::kl_to_uniform,
         file: "src/vmf/entropy.rs",
-        source: "spec 02; BTL listing `kl_div_vMF` (refuted)",
+        source: "BTL listing `kl_div_vMF` (refuted)",
         budget: Budget::Quadrature(budget::QUADRATURE),
         reason: "closed form against the quadrature of ∫ f ln(f / u)",
         proof: "vmf_density.rs",
@@ -329,7 +329,7 @@ registry! {
         fast: crate::vmf::VonMisesFisher::sample::<rand::rngs::StdRng>,
         exact: crate::vmf::exact::VonMisesFisher::sample::<rand::rngs::StdRng>,
         file: "src/vmf/sampler.rs",
-        source: "spec 02; Wood (1994); LAM App. C",
+        source: "Wood (1994); LAM App. C",
         budget: Budget::Statistical {
             alpha: budget::SAMPLER_ALPHA,
             sigmas: budget::MONTE_CARLO_SIGMAS,
@@ -343,7 +343,7 @@ registry! {
         fast: crate::vmf::mean_resultant_length_complement,
         exact: crate::vmf::exact::mean_resultant_length_complement,
         file: "src/vmf/complement.rs",
-        source: "spec 01 (1 − A_M, with A_M' for Newton on R̄ near 1); A&S 9.7.7, 9.7.9",
+        source: "1 − A_M, with A_M' for Newton on R̄ near 1 (book chapter 02); A&S 9.7.7, 9.7.9",
         budget: Budget::Relative(budget::COMPLEMENT),
         reason: "1 − A_M is tiny where A_M → 1; below κ = 50 it is 1 − A_M itself, whose budget then sets it",
         proof: "vmf_kappa.rs",
@@ -354,7 +354,7 @@ registry! {
         fast: crate::vmf::kappa_mle,
         exact: crate::vmf::exact::kappa_mle,
         file: "src/vmf/kappa.rs",
-        source: "spec 02; Sra (2012) eq. (4): the root of A_M(κ) = R̄",
+        source: "Sra (2012) eq. (4): the root of A_M(κ) = R̄",
         budget: Budget::Relative(budget::KAPPA_ROUND_TRIP),
         reason: "a root of a monotone function solved to machine precision; conditioning of A_M⁻¹",
         proof: "vmf_kappa.rs",
@@ -367,7 +367,7 @@ registry! {
         file: "src/vmf/kappa.rs",
         source: "LAM App. C; Sra (2012) eqs. (5)–(6); Banerjee et al. (2005)",
         budget: Budget::Relative(budget::KAPPA_SRA2),
-        reason: "two Newton steps from Banerjee's start, for M ≥ 45 (the spec's M ≥ 2 is refuted in the proof; four steps reach it for every M)",
+        reason: "two Newton steps from Banerjee's start, for M ≥ 45 (the claim for every M ≥ 2 is refuted in the proof; four steps reach it for every M)",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -376,7 +376,7 @@ registry! {
         fast: crate::vmf::mean_resultant,
         exact: crate::vmf::exact::mean_resultant,
         file: "src/vmf/mean_resultant.rs",
-        source: "spec 02; LAM App. C: μ̂ = Σx/‖Σx‖, R̄ = ‖Σx‖/n",
+        source: "LAM App. C: μ̂ = Σx/‖Σx‖, R̄ = ‖Σx‖/n",
         budget: Budget::Relative(budget::RATIO),
         reason: "a compensated sum against a plain one: conditioning of ‖Σx‖",
         proof: "vmf_kappa.rs",
@@ -387,7 +387,7 @@ registry! {
         fast: crate::metrics::nearest_neighbours,
         exact: crate::metrics::exact::nearest_neighbours,
         file: "src/metrics/neighbours.rs",
-        source: "spec 08: brute-force k-NN with the tie rule (equal distance → smaller database index)",
+        source: "brute-force k-NN with the tie rule (equal distance → smaller database index)",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "a ranking of database indices: equal to the exact twin wherever distances tie exactly or differ beyond rounding (cosine keys are bitwise the exact twin's)",
         proof: "metrics_retrieval.rs",
@@ -398,7 +398,7 @@ registry! {
         fast: crate::metrics::recall_at_k,
         exact: crate::metrics::exact::recall_at_k,
         file: "src/metrics/retrieval.rs",
-        source: "spec 08; BTL §5 (R@k), LAM §5 and Tables 3–5",
+        source: "BTL §5 (R@k), LAM §5 and Tables 3–5",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "a ratio of integers: equal to the exact twin",
         proof: "metrics_retrieval.rs",
@@ -409,7 +409,7 @@ registry! {
         fast: crate::metrics::precision_at_k,
         exact: crate::metrics::exact::precision_at_k,
         file: "src/metrics/retrieval.rs",
-        source: "spec 08: mean over queries of (positives among the k nearest)/k",
+        source: "mean over queries of (positives among the k nearest)/k",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same terms summed in the same order: equal to the exact twin",
         proof: "metrics_retrieval.rs",
@@ -420,7 +420,7 @@ registry! {
         fast: crate::metrics::map_at_k,
         exact: crate::metrics::exact::map_at_k,
         file: "src/metrics/retrieval.rs",
-        source: "spec 08; LAM Tables 1–3 (mAP@k), BTL §5: AP@k = (1/min(R, k)) Σ precision@i · rel_i",
+        source: "LAM Tables 1–3 (mAP@k), BTL §5: AP@k = (1/min(R, k)) Σ precision@i · rel_i",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same terms summed in the same order: equal to the exact twin",
         proof: "metrics_retrieval.rs",
@@ -431,7 +431,7 @@ registry! {
         fast: crate::metrics::map_at_r,
         exact: crate::metrics::exact::map_at_r,
         file: "src/metrics/retrieval.rs",
-        source: "spec 08; Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
+        source: "Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same terms summed in the same order: equal to the exact twin",
         proof: "metrics_retrieval.rs",
@@ -442,7 +442,7 @@ registry! {
         fast: crate::metrics::r_precision,
         exact: crate::metrics::exact::r_precision,
         file: "src/metrics/retrieval.rs",
-        source: "spec 08; Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
+        source: "Musgrave et al. (2020), pytorch-metric-learning AccuracyCalculator",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "a ratio of integers per query, averaged in the same order: equal to the exact twin",
         proof: "metrics_retrieval.rs",
@@ -453,7 +453,7 @@ registry! {
         fast: crate::metrics::auroc,
         exact: crate::metrics::exact::auroc,
         file: "src/metrics/ood.rs",
-        source: "spec 08; LAM Table 2, Fig. 6: P(s_OOD > s_ID) + ½ P(tie) (Mann–Whitney)",
+        source: "LAM Table 2, Fig. 6: P(s_OOD > s_ID) + ½ P(tie) (Mann–Whitney)",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "one integer divided by 2 n_ID n_OOD in both twins: equal",
         proof: "metrics_ood.rs",
@@ -464,7 +464,7 @@ registry! {
         fast: crate::metrics::auprc,
         exact: crate::metrics::exact::auprc,
         file: "src/metrics/ood.rs",
-        source: "spec 08; LAM Table 2; scikit-learn average_precision_score with tie groups",
+        source: "LAM Table 2; scikit-learn average_precision_score with tie groups",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same step sum over the same thresholds: equal to the exact twin",
         proof: "metrics_ood.rs",
@@ -475,7 +475,7 @@ registry! {
         fast: crate::metrics::kendall_tau_b,
         exact: crate::metrics::exact::kendall_tau_b,
         file: "src/metrics/kendall.rs",
-        source: "spec 08; HIB §4.3, Table 2; Kendall (1945) τ-b, Knight (1966), scipy kendalltau",
+        source: "HIB §4.3, Table 2; Kendall (1945) τ-b, Knight (1966), scipy kendalltau",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same pair counts and the same three operations: equal to the exact twin",
         proof: "metrics_kendall.rs",
@@ -497,7 +497,7 @@ registry! {
         fast: crate::metrics::sparsification_curve,
         exact: crate::metrics::exact::sparsification_curve,
         file: "src/metrics/sparsification.rs",
-        source: "spec 08; LAM App. G.3 and Tables 1–5 (AUSC), Fig. 8",
+        source: "LAM App. G.3 and Tables 1–5 (AUSC), Fig. 8",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "suffix sums against fresh sums: a few ulp on means in [0, 1]",
         proof: "metrics_uncertainty.rs",
@@ -508,7 +508,7 @@ registry! {
         fast: crate::metrics::expected_calibration_error,
         exact: crate::metrics::exact::expected_calibration_error,
         file: "src/metrics/calibration.rs",
-        source: "spec 08; Guo et al. (2017); LAM eq. (121) with confidence 1.0 in the last bin",
+        source: "Guo et al. (2017); LAM eq. (121) with confidence 1.0 in the last bin",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same bins (edge-checked) and sums in the same order: equal to the exact twin",
         proof: "metrics_uncertainty.rs",
@@ -519,7 +519,7 @@ registry! {
         fast: crate::metrics::closed_set_ece,
         exact: crate::metrics::exact::closed_set_ece,
         file: "src/metrics/calibration.rs",
-        source: "spec 08; LAM App. G.3: S samples → 1-NN votes → mode and its share",
+        source: "LAM App. G.3: S samples → 1-NN votes → mode and its share",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "the same votes, modes and bins: equal to the exact twin",
         proof: "metrics_uncertainty.rs",
@@ -530,7 +530,7 @@ registry! {
         fast: crate::metrics::ece_at_k,
         exact: crate::metrics::exact::ece_at_k,
         file: "src/metrics/calibration.rs",
-        source: "spec 08; BTL eq. (14): equal-count bins by uncertainty, mAP@k against percentile confidence",
+        source: "BTL eq. (14): equal-count bins by uncertainty, mAP@k against percentile confidence",
         budget: Budget::AbsOrRel(budget::METRIC),
         reason: "closed-form bin confidence against the mean of per-query confidences: a few ulp",
         proof: "metrics_uncertainty.rs",
@@ -541,7 +541,7 @@ registry! {
         fast: crate::ggn::euclidean_output_hessian,
         exact: crate::ggn::exact::euclidean_output_hessian,
         file: "src/ggn/euclidean.rs",
-        source: "spec 04; LAM eqs. (7)–(9): t[[I, −I], [−I, I]] over (z_i, z_j)",
+        source: "LAM eqs. (7)–(9): t[[I, −I], [−I, I]] over (z_i, z_j)",
         budget: Budget::Relative(budget::GGN),
         reason: "a constant matrix against hyper-dual second derivatives: scaled by the matrix norm",
         proof: "ggn_splits.rs",
@@ -552,7 +552,7 @@ registry! {
         fast: crate::ggn::arccos_output_hessian,
         exact: crate::ggn::exact::arccos_output_hessian,
         file: "src/ggn/arccos.rs",
-        source: "spec 04; LAM App. F: Hessian of t(1 − ŷ_iᵀŷ_j) in (y_i, y_j)",
+        source: "LAM App. F: Hessian of t(1 − ŷ_iᵀŷ_j) in (y_i, y_j)",
         budget: Budget::Relative(budget::GGN),
         reason: "closed form against hyper-dual second derivatives: a few roundings per entry, scaled by the matrix norm",
         proof: "ggn_splits.rs",
@@ -563,7 +563,7 @@ registry! {
         fast: crate::ggn::fixed_weights,
         no_exact_because: "the weights are an identity, not an approximation: the proof rebuilds H_θ = Σ w_i J_iᵀJ_i and compares it with the dense hyper-dual GGN of `ggn::exact`",
         file: "src/ggn/approximation.rs",
-        source: "spec 04; LAM Prop. F.3 (refuted; corrected with the per-point weights w_i)",
+        source: "LAM Prop. F.3 (refuted; corrected with the per-point weights w_i)",
         budget: Budget::Relative(budget::GGN),
         reason: "Σ w_i J_iᵀJ_i against the dense hyper-dual GGN of the fixed approximation",
         proof: "ggn_approximations.rs",
@@ -574,9 +574,9 @@ registry! {
         fast: crate::ggn::last_layer_ggn_diagonal,
         exact: crate::ggn::exact::last_layer_ggn_diagonal,
         file: "src/ggn/diagonal.rs",
-        source: "spec 04; LAM §3, App. E–F: diagonal of the last-layer GGN, both splits × positive/fixed/full",
+        source: "LAM §3, App. E–F: diagonal of the last-layer GGN, both splits × positive/fixed/full",
         budget: Budget::Relative(budget::GGN),
-        reason: "dense vs diagonal linear algebra: relative 1e−12 after scaling by the matrix norm (spec README)",
+        reason: "dense vs diagonal linear algebra: relative 1e−12 after scaling by the matrix norm",
         proof: "ggn_diagonal.rs",
         bench: "ggn.rs",
         chapter: "04-ggn.md",
@@ -585,7 +585,7 @@ registry! {
         fast: crate::contrastive::loss,
         exact: crate::contrastive::exact::loss,
         file: "src/contrastive/loss.rs",
-        source: "spec 03; LAM eq. (1), App. B eqs. (21)–(28): forms S, H, L over ordered pairs",
+        source: "LAM eq. (1), App. B eqs. (21)–(28): forms S, H, L over ordered pairs",
         budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
         reason: "a weighted mean of per-pair terms from Gram entries: absolute error, L may vanish",
         proof: "contrastive_loss.rs",
@@ -596,7 +596,7 @@ registry! {
         fast: crate::contrastive::loss_gradient,
         exact: crate::contrastive::exact::loss_gradient,
         file: "src/contrastive/loss.rs",
-        source: "spec 03; LAM App. B eqs. (22)–(23): ∇ Σ t ½‖z_i − z_j‖²",
+        source: "LAM App. B eqs. (22)–(23): ∇ Σ t ½‖z_i − z_j‖²",
         budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
         reason: "sums of t(z_i − z_j) with the same pair set as the exact twin; relative to max(1, ‖∇L‖∞)",
         proof: "contrastive_loss.rs",
@@ -607,7 +607,7 @@ registry! {
         fast: crate::contrastive::hard_negatives,
         exact: crate::contrastive::exact::hard_negatives,
         file: "src/contrastive/pairs.rs",
-        source: "spec 03/04; LAM §3 (hard negative mining): negatives with d < m",
+        source: "LAM §3 (hard negative mining): negatives with d < m",
         budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
         reason: "a set: equal to the exact twin wherever no negative is within rounding of the margin",
         proof: "contrastive_loss.rs",
@@ -618,7 +618,7 @@ registry! {
         fast: crate::contrastive::negative_log_likelihood,
         exact: crate::contrastive::exact::negative_log_likelihood,
         file: "src/contrastive/likelihood.rs",
-        source: "spec 03; LAM App. D eqs. (46)–(51)",
+        source: "LAM App. D eqs. (46)–(51)",
         budget: Budget::Relative(budget::LIKELIHOOD),
         reason: "a sum of n² log densities: relative to the sum of their magnitudes",
         proof: "contrastive_likelihood.rs",
@@ -629,7 +629,7 @@ registry! {
         fast: crate::contrastive::likelihood_constant,
         exact: crate::contrastive::exact::likelihood_constant,
         file: "src/contrastive/likelihood.rs",
-        source: "spec 03; LAM App. D eqs. (52)–(55), corrected for m < 2",
+        source: "LAM App. D eqs. (52)–(55), corrected for m < 2",
         budget: Budget::Relative(budget::LIKELIHOOD),
         reason: "NLL − L_S against a closed form of two normalisers: relative to the sum of the log terms",
         proof: "contrastive_likelihood.rs",
@@ -651,7 +651,7 @@ registry! {
         fast: crate::contrastive::rescaled_loss,
         exact: crate::contrastive::exact::rescaled_loss,
         file: "src/contrastive/rescaling.rs",
-        source: "spec 03; LAM App. B.1 eq. (30), Proposition B.1",
+        source: "LAM App. B.1 eq. (30), Proposition B.1",
         budget: Budget::AbsOrRel(budget::RESCALING),
         reason: "an exact average over every batch against L, ∇L, ∇²L; the batch value itself within CONTRASTIVE_LOSS",
         proof: "contrastive_rescaling.rs",
@@ -662,7 +662,7 @@ registry! {
         fast: crate::contrastive::rescaled_gradient,
         no_exact_because: "an unbiased estimator: its reference is the full-data gradient `contrastive::exact::loss_gradient`, reached by the exhaustive batch expectation `contrastive::exact::batch_expectation`",
         file: "src/contrastive/rescaling.rs",
-        source: "spec 03; LAM App. B.1: rescaled targets are linear, so gradients and Hessians are unbiased",
+        source: "LAM App. B.1: rescaled targets are linear, so gradients and Hessians are unbiased",
         budget: Budget::AbsOrRel(budget::RESCALING),
         reason: "an exact average over every batch against ∇L",
         proof: "contrastive_rescaling.rs",
@@ -673,7 +673,7 @@ registry! {
         fast: crate::laplace::posthoc_precision,
         exact: crate::laplace::exact::posthoc_precision,
         file: "src/laplace/posterior.rs",
-        source: "spec 04 (Laplace); LAM App. E: Λ = β·H_θ(θ*) + σ_prior⁻²·I",
+        source: "LAM App. E: Λ = β·H_θ(θ*) + σ_prior⁻²·I",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "one multiply-add per entry; the dense twin restricted to a diagonal H agrees to rounding",
         proof: "laplace_posterior.rs",
@@ -684,7 +684,7 @@ registry! {
         fast: crate::laplace::sample_posterior::<rand::rngs::StdRng>,
         exact: crate::laplace::exact::sample_posterior::<rand::rngs::StdRng>,
         file: "src/laplace/sampler.rs",
-        source: "spec 04 (Laplace); LAM App. E: θ ~ N(θ*, Λ⁻¹), diagonal; dense twin by Cholesky",
+        source: "LAM App. E: θ ~ N(θ*, Λ⁻¹), diagonal; dense twin by Cholesky",
         budget: Budget::Statistical { alpha: budget::SAMPLER_ALPHA, sigmas: budget::MONTE_CARLO_SIGMAS },
         reason: "a sampler: sample mean and variance inside a computed 6σ band, fixed seeds",
         proof: "laplace_posterior.rs",
@@ -695,7 +695,7 @@ registry! {
         fast: crate::laplace::online_update::<rand::rngs::StdRng, fn(&[f64], &mut [f64], &mut [f64])>,
         no_exact_because: "a stochastic algorithm: the proof checks its accumulation exactly (dyadic inputs, bit equality) and its memory factor against the closed-form geometric series",
         file: "src/laplace/online.rs",
-        source: "spec 04 (Laplace); LAM App. E: Monte Carlo EM with memory factor 1 − α",
+        source: "LAM App. E: Monte Carlo EM with memory factor 1 − α",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "sums of S per-sample terms; exact in dyadic arithmetic, which the proof asserts",
         proof: "laplace_online.rs",
@@ -706,7 +706,7 @@ registry! {
         fast: crate::laplace::predictive_summary,
         no_exact_because: "a composition of chapter-02 estimators: the proof checks it against `vmf::exact::mean_resultant` and `vmf::kappa_sra`, which carry their own exact twins",
         file: "src/laplace/predictive.rs",
-        source: "spec 04 (Laplace); LAM App. C, E: S sampled last layers → normalise → vMF (μ̂, 1/κ̂)",
+        source: "LAM App. C, E: S sampled last layers → normalise → vMF (μ̂, 1/κ̂)",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "μ̂ and 1/κ̂ against the chapter-02 route (mean_resultant, kappa_sra(.., 0)) off the concentrated limit",
         proof: "laplace_online.rs",
@@ -717,7 +717,7 @@ registry! {
         fast: crate::laplace::log_marginal_likelihood,
         exact: crate::laplace::exact::log_marginal_likelihood,
         file: "src/laplace/marginal_likelihood.rs",
-        source: "issue 12; Immer et al. (2021) eq. (5); MacKay (1992): ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ)",
+        source: "Immer et al. (2021) eq. (5); MacKay (1992): ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ)",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "Σ ln(1 + h/δ) against the dense Cholesky ln det, relative to the size of the summed terms",
         proof: "laplace_marginal_likelihood.rs",
@@ -728,7 +728,7 @@ registry! {
         fast: crate::laplace::optimal_prior_precision,
         exact: crate::laplace::exact::optimal_prior_precision,
         file: "src/laplace/marginal_likelihood.rs",
-        source: "issue 12; MacKay (1992) fixed point γ(δ) = δ‖θ*‖²; laplace-torch `optimize_prior_precision`",
+        source: "MacKay (1992) fixed point γ(δ) = δ‖θ*‖²; laplace-torch `optimize_prior_precision`",
         budget: Budget::Relative(budget::EVIDENCE_ARGMAX),
         reason: "the fast root against the dense maximiser, scaled by the root's condition number in ln δ",
         proof: "laplace_marginal_likelihood.rs",
@@ -739,7 +739,7 @@ registry! {
         fast: crate::laplace::output_variance,
         exact: crate::laplace::exact::output_variance,
         file: "src/laplace/output_variance.rs",
-        source: "issue 12 (beyond the paper): tr Cov(y) of the raw output y = Wx + b under N(θ*, Λ⁻¹), the posterior spread before normalisation",
+        source: "beyond the paper (book chapters 04, 09): tr Cov(y) of the raw output y = Wx + b under N(θ*, Λ⁻¹), the posterior spread before normalisation",
         budget: Budget::Relative(budget::LAPLACE),
         reason: "a sum of positive terms against tr(JΛ⁻¹Jᵀ) by dense Cholesky; Monte Carlo within 6 standard errors",
         proof: "laplace_output_variance.rs",
@@ -750,7 +750,7 @@ registry! {
         fast: crate::nivmf::kl_vmf,
         exact: crate::nivmf::exact::kl_vmf,
         file: "src/nivmf/kl.rs",
-        source: "spec 06; nivMF Supp. E eqs. (36)–(38), eq. (39) corrected with A_M(κ_z)",
+        source: "nivMF Supp. E eqs. (36)–(38), eq. (39) corrected with A_M(κ_z)",
         budget: Budget::Quadrature(budget::QUADRATURE),
         reason: "closed form (Bregman form of −ln C_M) against the two-coordinate sphere quadrature of E_ζ[ln ζ − ln ρ]",
         proof: "nivmf_divergences.rs",
@@ -761,7 +761,7 @@ registry! {
         fast: crate::nivmf::log_ppk_vmf,
         exact: crate::nivmf::exact::log_ppk_vmf,
         file: "src/nivmf/ppk.rs",
-        source: "spec 06; nivMF Supp. C eq. (23), Supp. D eqs. (26)–(35); Jebara et al. (2004)",
+        source: "nivMF Supp. C eq. (23), Supp. D eqs. (26)–(35); Jebara et al. (2004)",
         budget: Budget::AbsOrRel(budget::QUADRATURE),
         reason: "a logarithm (crosses zero) from closed-form ln C_M values against sphere quadrature of ∫ρ^γζ^γ",
         proof: "nivmf_divergences.rs",
@@ -772,7 +772,7 @@ registry! {
         fast: crate::nivmf::log_density,
         exact: crate::nivmf::exact::log_density,
         file: "src/nivmf/density.rs",
-        source: "spec 06 (change of variables on the sphere, Jacobian det K/‖Kx‖^M); nivMF eq. (4) corrected",
+        source: "change of variables on the sphere, Jacobian det K/‖Kx‖^M; nivMF eq. (4) corrected",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "ln C_M(κ̃) plus three sums, judged on the sum of the summands' magnitudes; x and μ must be unit to 10⁻¹²√M (vmf::unit_norm_tolerance)",
         proof: "nivmf_density.rs",
@@ -783,7 +783,7 @@ registry! {
         fast: crate::nivmf::log_density_heuristic,
         exact: crate::nivmf::exact::log_density_heuristic,
         file: "src/nivmf/density.rs",
-        source: "nivMF eq. (4), Supp. B eqs. (19)–(22) (not normalised: mass 27.75 at the spec point)",
+        source: "nivMF eq. (4), Supp. B eqs. (19)–(22) (not normalised: mass 27.75 at K = diag(2, 5, 9), μ = (1,1,1)/√3)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "as nivmf::log_density, with ln κ̃ in place of M ln‖Kx‖",
         proof: "nivmf_density.rs",
@@ -794,7 +794,7 @@ registry! {
         fast: crate::nivmf::NonIsotropicVmf::sample::<rand::rngs::StdRng>,
         no_exact_because: "a sampler: judged by a KS test of a projection against the CDF integrated from nivmf::log_density on S²",
         file: "src/nivmf/sampler.rs",
-        source: "spec 06: X = K⁻¹Y/‖K⁻¹Y‖, Y ~ vMF(Kμ/‖Kμ‖, ‖Kμ‖)",
+        source: "X = K⁻¹Y/‖K⁻¹Y‖, Y ~ vMF(Kμ/‖Kμ‖, ‖Kμ‖) (book chapter 06)",
         budget: Budget::Statistical { alpha: budget::SAMPLER_ALPHA, sigmas: budget::MONTE_CARLO_SIGMAS },
         reason: "KS at α = 10⁻⁶ with n = 4000 fixed-seed draws",
         proof: "nivmf_density.rs",
@@ -805,7 +805,7 @@ registry! {
         fast: crate::nivmf::proxy_nca_loss,
         exact: crate::nivmf::exact::proxy_nca_loss,
         file: "src/nivmf/proxy_nca.rs",
-        source: "spec 06; nivMF eqs. (1), (2), (5), (6), Supp. C–F (gradients eqs. (40)–(45))",
+        source: "nivMF eqs. (1), (2), (5), (6), Supp. C–F (gradients eqs. (40)–(45))",
         budget: Budget::AbsOrRel(budget::NIVMF_PROXY_LOSS),
         reason: "a mean of log-sum-exps of distances that are differences of ln C_M values; gradients checked separately against num-dual (NIVMF_PROXY_GRADIENT)",
         proof: "nivmf_proxy_nca.rs",
@@ -838,7 +838,7 @@ registry! {
         fast: crate::vmf::log_norm_const_batch,
         no_exact_because: "bit-identical to the registered vmf::log_norm_const for M ≠ 3 and within 4 ulps of it at M = 3 (proved), and checked against vmf::exact::log_norm_const on grids",
         file: "src/vmf/normaliser_batch.rs",
-        source: "spec 01; issue 10 item 6 (one M, many κ)",
+        source: "nivMF eq. (2) for one M and many κ (the ProxyNCA++ training path)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "the scalar kernels with the order and constant hoisted (the same bits), and at M = 3 the closed form in lanes (absolute error ≤ 1.3e-15 plus an ulp, |ln C_3| ≥ ln 4π)",
         proof: "nivmf_normaliser_batch.rs",
@@ -849,7 +849,7 @@ registry! {
         fast: crate::hib::match_probability::<rand::rngs::StdRng>,
         exact: crate::hib::exact::match_probability,
         file: "src/hib/monte_carlo.rs",
-        source: "HIB eq. (4)–(5), §2.2 (stratified MoG); exact: spec 07, issue 11 (non-central χ², chapter 05's quadratic form, polar route)",
+        source: "HIB eq. (4)–(5), §2.2 (stratified MoG); exact: book chapter 07 (non-central χ², chapter 05's quadratic form, polar route)",
         budget: Budget::Statistical { alpha: budget::SAMPLER_ALPHA, sigmas: budget::MONTE_CARLO_SIGMAS },
         reason: "an unbiased estimator: its mean over 4000 seeds in a computed 6σ band of the exact value (routes agree to HIB_MATCH_ABSOLUTE)",
         proof: "hib_monte_carlo.rs",
@@ -860,7 +860,7 @@ registry! {
         fast: crate::hib::match_probability_moment_matched,
         no_exact_because: "an approximation by design (Jensen–Solomon power-normal + 24-point Gauss–Hermite): the proof measures its error against `hib::exact::match_probability` over a stated grid",
         file: "src/hib/moment_matched.rs",
-        source: "beyond the paper (spec 07); Jensen & Solomon, JASA 67 (1972)",
+        source: "beyond the paper (book chapter 07); Jensen & Solomon, JASA 67 (1972)",
         budget: Budget::AbsOrRel(budget::HIB_MOMENT_MATCHED),
         reason: "the largest absolute error measured over the 432-point grid of the proof (median 3.6e-5)",
         proof: "hib_moment_matched.rs",
@@ -871,7 +871,7 @@ registry! {
         fast: crate::hib::self_mismatch::<rand::rngs::StdRng>,
         exact: crate::hib::exact::self_mismatch,
         file: "src/hib/monte_carlo.rs",
-        source: "HIB eq. (9), §2.4; spec 07 (corrected: η = 1 − sigmoid(b) for a point mass)",
+        source: "HIB eq. (9), §2.4 (corrected: η = 1 − sigmoid(b) for a point mass)",
         budget: Budget::Statistical { alpha: budget::SAMPLER_ALPHA, sigmas: budget::MONTE_CARLO_SIGMAS },
         reason: "the K² estimator of 1 − p(m | x, x): its mean over 4000 seeds in a computed 6σ band of the exact value",
         proof: "hib_self_mismatch.rs",
@@ -893,7 +893,7 @@ registry! {
         fast: crate::hib::vib_loss,
         exact: crate::hib::exact::vib_loss,
         file: "src/hib/vib.rs",
-        source: "HIB eq. (3), (5), (8); spec 07 (log-sigmoid forms)",
+        source: "HIB eq. (3), (5), (8) (log-sigmoid forms)",
         budget: Budget::AbsOrRel(budget::HIB_VIB),
         reason: "hand-derived gradient against forward-mode dual numbers on the same draws: the same sums in another order",
         proof: "hib_vib.rs",
@@ -926,7 +926,7 @@ registry! {
         fast: crate::special::ln_normal_cdf,
         exact: crate::special::exact::ln_normal_cdf,
         file: "src/special/normal_cdf.rs",
-        source: "spec 05 (CLT likelihood without the listing's clamp); A&S 7.1.2, 26.2.12, 26.2.14",
+        source: "BTL's CLT likelihood without the listing's clamp; A&S 7.1.2, 26.2.12, 26.2.14",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
         reason: "a logarithm, from z = 40 down to z = −10⁵: erfc (< 1 ulp) above z = −20, the asymptotic Mills series below",
         proof: "triplet_likelihood.rs",
@@ -937,7 +937,7 @@ registry! {
         fast: crate::gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf,
         no_exact_because: "it is itself the reference (of triplet::exact::log_likelihood and chapter 07): the proof checks it against closed forms (one term via Φ, χ²_k, a·χ²₂ − b·χ²₂ to ln P = −2·10⁵), the sign flip, Monte Carlo bands and mpmath 1-D integrals",
         file: "src/gaussian_quadratic_form/mod.rs",
-        source: "spec 05; Gil-Pelaez (1951), Imhof (1961), Helstrom (1978): inversion along the saddle-point contour",
+        source: "Gil-Pelaez (1951), Imhof (1961), Helstrom (1978): inversion along the saddle-point contour",
         budget: Budget::AbsOrRel(budget::QUADRATIC_FORM),
         reason: "reached: |Δ ln P| ≤ 1e−10·max(1, |ln P|) asserted, ≤ 7e−16·max(1, |ln P|) observed on the closed forms and the mpmath table, from P ≈ ½ to ln P ≈ −2·10⁵; the contract asked 1e−8 relative down to ln P ≈ −700",
         proof: "gaussian_quadratic_form.rs",
@@ -948,7 +948,7 @@ registry! {
         fast: crate::triplet::moments,
         exact: crate::triplet::exact::moments,
         file: "src/triplet/moments.rs",
-        source: "spec 05; BTL supplement eqs. 5, 17, 18, 26 (main-text eq. 12 refuted)",
+        source: "BTL supplement eqs. 5, 17, 18, 26 (main-text eq. 12 refuted)",
         budget: Budget::Relative(budget::TRIPLET_MOMENTS),
         reason: "E τ relative to Σ(d_p² + d_n² + σ_p² + σ_n²) (a difference), Var τ relative to itself (non-negative terms on both sides)",
         proof: "triplet_moments.rs",
@@ -959,7 +959,7 @@ registry! {
         fast: crate::triplet::log_likelihood,
         exact: crate::triplet::exact::log_likelihood,
         file: "src/triplet/likelihood.rs",
-        source: "spec 05; BTL eqs. (6)–(8) (CLT); exact: generalised χ² of the 2×2 reduction per dimension",
+        source: "BTL eqs. (6)–(8) (CLT); exact: generalised χ² of the 2×2 reduction per dimension",
         budget: Budget::AbsOrRel(budget::QUADRATIC_FORM),
         reason: "the budget of the exact twin, ln P to 1e−10·max(1, |ln P|) against MC and mpmath; the fast twin is the paper's CLT approximation, not a rounding of the exact value: its error is measured per D (chapter 05 table), never budgeted",
         proof: "triplet_likelihood.rs",
@@ -970,7 +970,7 @@ registry! {
         fast: crate::triplet::nll_gradient,
         exact: crate::triplet::exact::nll_gradient,
         file: "src/triplet/batch.rs",
-        source: "spec 05 (gradients); BTL eqs. (8), (11), supplement eq. (26); Fig. 2",
+        source: "BTL eqs. (8), (11), supplement eq. (26); Fig. 2",
         budget: Budget::Relative(budget::TRIPLET_GRADIENT),
         reason: "entrywise, scaled by max|exact| over the batch: closed form against dual numbers through the dense moments and the 256-bit ln Φ",
         proof: "triplet_gradient.rs",
@@ -981,7 +981,7 @@ registry! {
         fast: crate::triplet::gaussian_kl,
         exact: crate::triplet::exact::gaussian_kl,
         file: "src/triplet/prior.rs",
-        source: "spec 05 (priors); BTL eq. (13), listing `kl_div_gauss`",
+        source: "BTL eq. (13), listing `kl_div_gauss`",
         budget: Budget::Quadrature(budget::QUADRATURE),
         reason: "closed form against the quadrature of ∫ q ln(q/p), relative to the summed magnitude of its terms",
         proof: "triplet_prior.rs",
