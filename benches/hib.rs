@@ -3,7 +3,7 @@
 //! * `hib::match_probability`: exact (1-D quadrature against the law of ‖Δ‖²) at D ∈ {1, 4, 128},
 //!   isotropic (non-central χ²) and anisotropic (chapter 05's quadratic-form CDF); the paper's
 //!   Monte Carlo at K = 1 and K = 8 (64 pairs) at D = 128;
-//! * `hib::match_probability_moment_matched` at D = 128 (the issue asks it within 2× of MC at K = 1);
+//! * `hib::match_probability_moment_matched` at D = 128 (target: within 2× of MC at K = 1);
 //! * `hib::vib_loss` + gradient: a batch of 256 pairs at D = 128, K = 8 (fast), one pair (exact);
 //! * `hib::self_mismatch`, `hib::kl_to_standard_normal`, and the metrics
 //!   `metrics::verification_average_precision` (10 000 pairs) and `metrics::knn_identification`

@@ -158,7 +158,7 @@ fn bench_losses(c: &mut Criterion) {
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
-    // The training size: B = 256, C = 100, M = 128.
+    // The training size of ProxyNCA++: B = 256, C = 100, M = 128.
     let (z, labels, p, k) = batch(128, 256, 100);
     let full = ProxyBatch {
         embeddings: &z,

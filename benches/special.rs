@@ -1,5 +1,5 @@
 //! Exact vs fast for the special functions of chapter 01, and the per-call cost of the fast
-//! twins over the grids the issue sets targets on (log_norm_const ≤ 30 ns over
+//! twins over the grids with speed targets (log_norm_const ≤ 30 ns over
 //! M ∈ {3, 128, 512, 2048, 10⁴} × κ ∈ [10⁻³, 10⁵]; bessel_i_ratio ≤ 40 ns).
 //!
 //! Run: `cargo bench --bench special` (one thread; criterion reports the median per iteration,

@@ -249,7 +249,7 @@ fn checkpoints_are_atomic_and_verified() {
     let epoch2 = scratch("train-faults", "ckpt-epoch2");
     run::train_and_evaluate(&two, data, &epoch2, false, Device::Cpu).unwrap();
 
-    // The scenario: weights of epoch 2 beside the state and manifest of epoch 1.
+    // The fault: weights of epoch 2 beside the state and manifest of epoch 1.
     let mixed = scratch("train-faults", "ckpt-mixed");
     copy_dir(&epoch1, &mixed);
     std::fs::copy(
