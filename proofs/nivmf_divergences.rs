@@ -65,7 +65,7 @@ fn scaled(v: &[f64], k: f64) -> Vec<f64> {
     v.iter().map(|x| x * k).collect()
 }
 
-/// Claim 1 on the grid: M × κ_z × κ_p/κ_z ∈ {0.3, 1, 3} × angle.
+/// Claim 1 on the grid M × κ_z × κ_p/κ_z ∈ {0.3, 1, 3} × angle.
 #[test]
 fn kl_closed_form_matches_quadrature_on_the_grid() {
     let mut worst: f64 = 0.0;

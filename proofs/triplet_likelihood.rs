@@ -38,7 +38,7 @@
 //! every dimension has at least two positive variances `(u_d, v_d)` is a non-degenerate 2-D
 //! Gaussian and `τ = Σ λ_k(Z_k + δ_k)² + c` exactly, no normal component: proved by
 //! `tau_distribution(..).normal_sd() == 0` with the χ² terms alone reproducing the dense
-//! `Var τ`, and by the Monte Carlo band. The issue's own correction needs a qualification, pinned
+//! `Var τ`, and by the Monte Carlo band. That correction needs a qualification, pinned
 //! here too: in a dimension where **only the anchor** is random, `u − v = n − p` is constant and
 //! `τ_d = (μ_n − μ_p)(2a_d − μ_p − μ_n)` is exactly normal.
 
