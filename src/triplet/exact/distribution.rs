@@ -20,7 +20,7 @@
 //!   `τ_d = (μ_a − μ_p)² − σ_n²(z + (μ_a−μ_n)/σ_n)²`.
 //! * **only `σ_a² > 0`**: `u − v = n − p` is deterministic and
 //!   `τ_d = (u − v)(u + v) = (μ_n − μ_p)(2a_d − μ_p − μ_n)` is *normal*, with variance
-//!   `4σ_a²(μ_p − μ_n)²`. So the "no normal component" holds only when every dimension has
+//!   `4σ_a²(μ_p − μ_n)²`. So "no normal component" holds only when every dimension has
 //!   two random embeddings; this case is handled by the normal component of
 //!   [`GaussianQuadraticForm::with_normal`].
 //! * **no variance positive**: `τ_d` is the constant `(μ_a − μ_p)² − (μ_a − μ_n)²`.
