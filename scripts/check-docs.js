@@ -14,8 +14,9 @@
 //     name's two-digit prefix.
 // One full-page screenshot per chapter goes to docs/book/screenshots/<chapter>.png.
 //
-// Before any page is opened, the doc sources (docs/src/**/*.md and the doc comments of
-// src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
+// Before any page is opened, every formula of the book's chapters must parse in KaTeX (the
+// copy in docs/src/katex/, the version mdbook-katex renders with: bookMathErrors below), and
+// the doc sources (docs/src/**/*.md and the doc comments of src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
 // command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), and the
 // doc comments (`///`, `//!`) of src/**/*.rs are read the way
 // rustdoc's Markdown reads them (docMathEscapes below). The check fails on a backslash inside
@@ -169,12 +170,16 @@ function controlCharacters(text, firstLine = 1) {
   text.split("\n").forEach((line, index) => {
     for (const m of line.matchAll(/[\x00-\x09\x0b-\x1f\x7f]/g)) {
       const code = m[0].charCodeAt(0).toString(16).padStart(2, "0");
-      const near = line.slice(Math.max(0, m.index - 20), m.index + 20)
-        .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+      const near = visible(line.slice(Math.max(0, m.index - 20), m.index + 20));
       found.push({ line: firstLine + index, what: `control character U+00${code.toUpperCase()} (a lost \\ before a TeX command?)`, near });
     }
   });
   return found;
+}
+
+// `text` with its control characters spelled out (`\x08`), so that a report shows them.
+function visible(text) {
+  return text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 // A Rust file's lines with every line that is not a doc comment (`///`, `//!`) blanked, so that
@@ -201,11 +206,43 @@ function checkDocComments() {
     for (const f of docMathEscapes(source)) report(p, f);
     for (const f of controlCharacters(docCommentLines(source).join("\n"))) report(p, f);
   });
+  const katexScript = path.join(root, "docs/src/katex/katex.min.js");
+  const katex = fs.existsSync(katexScript) ? require(katexScript) : null;
+  if (!katex) failures.push(`${path.relative(root, katexScript)}: missing (bash scripts/fetch-katex.sh)`);
   walk(path.join(root, "docs/src"), (p) => {
-    if (!p.endsWith(".md")) return;
-    for (const f of controlCharacters(fs.readFileSync(p, "utf8"))) report(p, f);
+    if (!p.endsWith(".md") || p.startsWith(path.join(root, "docs/src/katex"))) return;
+    const text = fs.readFileSync(p, "utf8");
+    for (const f of controlCharacters(text)) report(p, f);
+    if (katex) for (const f of bookMathErrors(text, katex)) report(p, f);
   });
   return failures;
+}
+
+// The formulas of a book chapter that KaTeX refuses, as { line, what, near }. mdbook-katex
+// renders `$$…$$` and `$…$` outside code before Markdown runs, but a formula it cannot parse is
+// left on the page as raw `$…$` text and the build still succeeds; this finds those with the
+// KaTeX the book is rendered with, before anything is built.
+function bookMathErrors(text, katex) {
+  // Code blocks and code spans hold no math: blank them, keeping the line structure.
+  const blank = (m) => m.replace(/[^\n]/g, " ");
+  const prose = text.replace(/^ {0,3}(```|~~~)[\s\S]*?^ {0,3}\1[^\n]*$/gm, blank).replace(/(`+)[\s\S]*?\1/g, blank);
+  const found = [];
+  const formula = /\$\$([\s\S]+?)\$\$|\$((?:\\\$|[^$])+?)\$/g;
+  for (let m; (m = formula.exec(prose)); ) {
+    const display = m[1] !== undefined;
+    const tex = display ? m[1] : m[2];
+    try {
+      katex.renderToString(tex, { displayMode: display, throwOnError: true });
+    } catch (e) {
+      const line = prose.slice(0, m.index).split("\n").length;
+      found.push({
+        line,
+        what: `KaTeX cannot render this formula (${visible(String(e.message).split("\n")[0].slice(0, 90))}); it would stay raw $…$ on the page`,
+        near: visible(tex.slice(0, 50)),
+      });
+    }
+  }
+  return found;
 }
 
 if (bookDir === "--doc-comments") {
@@ -215,7 +252,7 @@ if (bookDir === "--doc-comments") {
     console.error(`check-docs: ${failures.length} places in the doc sources that change the rendered math`);
     process.exit(1);
   }
-  console.log("check-docs: doc sources: no control character, no doc-comment math that Markdown changes");
+  console.log("check-docs: doc sources: no control character, every book formula parses in KaTeX, no doc-comment math that Markdown changes");
   process.exit(0);
 }
 

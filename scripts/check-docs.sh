@@ -10,8 +10,10 @@
 # backslash to a string escape, a backspace from `\bigl`), and on a backslash in the doc
 # comments' `$…$` math that rustdoc's Markdown would eat without an error (`\,` reaching KaTeX
 # as `,`, `\{` as `{`, a `\\` row break as `\`): KaTeX renders the wrong formula then, so no
-# browser check could see it. In the browser, a `$` left in a page's text outside code (a
-# formula left raw) fails, and so does a numbered chapter without a single formula.
+# browser check could see it; and every formula of the book must parse in KaTeX (mdbook-katex
+# leaves one it cannot parse as raw text and still succeeds). In the browser, a `$` left in a
+# page's text outside code (a formula left raw) fails, and so does a numbered chapter without
+# a single formula.
 #
 # Needs Debian's `chromium` (scripts/setup.sh installs it) and node/npm; drives the browser with
 # the npm package playwright-core (pinned below), installed into tools/node/ (git-ignored) only
@@ -27,6 +29,7 @@ PLAYWRIGHT_CORE_VERSION="1.65.1"
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+bash scripts/fetch-katex.sh
 node scripts/check-docs.js --doc-comments
 chromium="${CHROMIUM:-/usr/bin/chromium}"
 if [[ ! -x "$chromium" ]]; then
