@@ -15,7 +15,8 @@
 // One full-page screenshot per chapter goes to docs/book/screenshots/<chapter>.png.
 //
 // Before any page is opened, every formula of the book's chapters must parse in KaTeX (the
-// copy in docs/src/katex/, the version mdbook-katex renders with: bookMathErrors below), and
+// copy in docs/src/katex/, the version mdbook-katex renders with: bookMath below), every
+// numbered chapter must hold formulas, and
 // the doc sources (docs/src/**/*.md and the doc comments of src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
 // command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), and the
 // doc comments (`///`, `//!`) of src/**/*.rs are read the way
@@ -213,22 +214,32 @@ function checkDocComments() {
     if (!p.endsWith(".md") || p.startsWith(path.join(root, "docs/src/katex"))) return;
     const text = fs.readFileSync(p, "utf8");
     for (const f of controlCharacters(text)) report(p, f);
-    if (katex) for (const f of bookMathErrors(text, katex)) report(p, f);
+    if (katex) {
+      const { count, errors } = bookMath(text, katex);
+      for (const f of errors) report(p, f);
+      // A numbered chapter states equations; written in Unicode in code font instead, they
+      // escape every check here.
+      if (count === 0 && /^\d{2}-/.test(path.basename(p))) {
+        report(p, { line: 1, what: "no formula: write the chapter's mathematics as $…$ / $$…$$", near: path.basename(p) });
+      }
+    }
   });
   return failures;
 }
 
-// The formulas of a book chapter that KaTeX refuses, as { line, what, near }. mdbook-katex
+// The number of formulas of a book chapter and those that KaTeX refuses ({ count, errors },
+// each error as { line, what, near }). mdbook-katex
 // renders `$$…$$` and `$…$` outside code before Markdown runs, but a formula it cannot parse is
 // left on the page as raw `$…$` text and the build still succeeds; this finds those with the
 // KaTeX the book is rendered with, before anything is built.
-function bookMathErrors(text, katex) {
+function bookMath(text, katex) {
   // Code blocks and code spans hold no math: blank them, keeping the line structure.
   const blank = (m) => m.replace(/[^\n]/g, " ");
   const prose = text.replace(/^ {0,3}(```|~~~)[\s\S]*?^ {0,3}\1[^\n]*$/gm, blank).replace(/(`+)[\s\S]*?\1/g, blank);
   const found = [];
+  let count = 0;
   const formula = /\$\$([\s\S]+?)\$\$|\$((?:\\\$|[^$])+?)\$/g;
-  for (let m; (m = formula.exec(prose)); ) {
+  for (let m; (m = formula.exec(prose)); count++) {
     const display = m[1] !== undefined;
     const tex = display ? m[1] : m[2];
     try {
@@ -242,7 +253,7 @@ function bookMathErrors(text, katex) {
       });
     }
   }
-  return found;
+  return { count, errors: found };
 }
 
 if (bookDir === "--doc-comments") {
