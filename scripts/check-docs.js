@@ -311,7 +311,10 @@ function leftoverDollars(selector) {
   for (const block of document.querySelectorAll(selector)) {
     const copy = block.cloneNode(true);
     copy.querySelectorAll("code, pre, .katex, .katex-display").forEach((c) => c.remove());
-    for (const m of copy.textContent.matchAll(/.{0,30}\$.{0,30}/g)) found.push(m[0].replace(/\s+/g, " "));
+    // One finding per raw formula: a `$`, up to its partner when there is one.
+    for (const m of copy.textContent.matchAll(/.{0,30}\$(?:[^$]{0,160}\$)?.{0,20}/g)) {
+      found.push(m[0].replace(/\s+/g, " "));
+    }
   }
   return found;
 }
