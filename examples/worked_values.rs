@@ -1,6 +1,6 @@
 //! Worked values of the vMF normaliser and of the κ estimators, fast against exact.
 //!
-//! Run with `bash scripts/main.sh` (that is, `cargo run --release --example worked_values`).
+//! Run with `cargo run --release --example worked_values`.
 //!
 //! Numbers are printed in Rust's shortest round-trip form: every digit shown is a digit of the
 //! `f64`, none is padding.
