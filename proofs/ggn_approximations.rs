@@ -276,7 +276,10 @@ fn chapter_04_approximation_table_against_mpmath() {
             let h = exact::loss_hessian(&model, &pairs).unwrap();
             let ev = exact::symmetric_eigenvalues(&h, 6).unwrap();
             let scale = lo.abs().max(hi.abs());
-            assert!((ev[0] - lo).abs() <= GGN * scale && (ev[5] - hi).abs() <= GGN * scale, "Hessian: {ev:?}");
+            assert!(
+                (ev[0] - lo).abs() <= GGN * scale && (ev[5] - hi).abs() <= GGN * scale,
+                "Hessian: {ev:?}"
+            );
             rows += 1;
             continue;
         }
@@ -296,7 +299,11 @@ fn chapter_04_approximation_table_against_mpmath() {
         let ev = exact::symmetric_eigenvalues(&h, 6).unwrap();
         let d = ggn::last_layer_ggn_diagonal(&w, &x, 3, &pairs, split, approximation).unwrap();
         let scale = lo.abs().max(hi.abs()).max(d00.abs());
-        for (what, got, want) in [("λ_min", ev[0], lo), ("λ_max", ev[5], hi), ("W_00", d[0], d00)] {
+        for (what, got, want) in [
+            ("λ_min", ev[0], lo),
+            ("λ_max", ev[5], hi),
+            ("W_00", d[0], d00),
+        ] {
             assert!(
                 (got - want).abs() <= GGN * scale,
                 "{} {}: {what} = {got} vs mpmath {want}",

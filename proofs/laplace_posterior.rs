@@ -179,7 +179,9 @@ fn claim2_posthoc_precision_from_the_dense_ggn() {
         let z: Vec<f64> = x
             .chunks(f)
             .flat_map(|xi| {
-                let y: Vec<f64> = (0..m).map(|k| (0..f).map(|l| w[k * f + l] * xi[l]).sum()).collect();
+                let y: Vec<f64> = (0..m)
+                    .map(|k| (0..f).map(|l| w[k * f + l] * xi[l]).sum())
+                    .collect();
                 let r = y.iter().map(|v| v * v).sum::<f64>().sqrt();
                 y.into_iter().map(move |v| v / r)
             })
@@ -187,8 +189,12 @@ fn claim2_posthoc_precision_from_the_dense_ggn() {
         let pairs = pair_targets(&z, m, &labels, 1.5).unwrap();
         for split in [Split::Euclidean, Split::Arccos] {
             let model = probdml::ggn::exact::LastLayer::new(&w, &x, f).unwrap();
-            let dense = probdml::ggn::exact::ggn_dense(&model, &pairs, split, Approximation::Positive).unwrap();
-            let diagonal = ggn::last_layer_ggn_diagonal(&w, &x, f, &pairs, split, Approximation::Positive).unwrap();
+            let dense =
+                probdml::ggn::exact::ggn_dense(&model, &pairs, split, Approximation::Positive)
+                    .unwrap();
+            let diagonal =
+                ggn::last_layer_ggn_diagonal(&w, &x, f, &pairs, split, Approximation::Positive)
+                    .unwrap();
             let (beta, prior_variance) = (0.7, 0.3);
             let fast = laplace::posthoc_precision(&diagonal, beta, prior_variance).unwrap();
             let slow = exact::posthoc_precision(&dense, beta, prior_variance).unwrap();

@@ -297,10 +297,19 @@ fn fig2_counterexamples_by_value_under_the_clt_and_the_exact_likelihood() {
         }
         if route == "clt" {
             let g = triplet::nll_gradient(
-                &[point[0]], &[point[3]], &[point[1]], &[point[4]], &[point[2]], &[point[5]], 1, 0.0,
+                &[point[0]],
+                &[point[3]],
+                &[point[1]],
+                &[point[4]],
+                &[point[2]],
+                &[point[5]],
+                1,
+                0.0,
             )
             .unwrap();
-            let got = [g.mu_a[0], g.mu_p[0], g.mu_n[0], g.var_a[0], g.var_p[0], g.var_n[0]];
+            let got = [
+                g.mu_a[0], g.mu_p[0], g.mu_n[0], g.var_a[0], g.var_p[0], g.var_n[0],
+            ];
             let scale = want.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
             for k in 0..6 {
                 assert!(
@@ -311,7 +320,10 @@ fn fig2_counterexamples_by_value_under_the_clt_and_the_exact_likelihood() {
                 );
             }
         }
-        println!("{name} {route}: NLL {value:.6}, ∂/∂μ_n {:.4}, ∂/∂σ_n² {:.4}", want[2], want[5]);
+        println!(
+            "{name} {route}: NLL {value:.6}, ∂/∂μ_n {:.4}, ∂/∂σ_n² {:.4}",
+            want[2], want[5]
+        );
         var_n.insert((name, route), want[5]);
         mu_n.insert((name, route), want[2]);
         rows += 1;

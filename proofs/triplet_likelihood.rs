@@ -334,8 +334,14 @@ fn likelihood_far_tail_against_mpmath() {
             (clt_ll - want_clt).abs() <= budget::LOG_SPECIAL * want_clt.abs().max(1.0),
             "m = {margin}: CLT {clt_ll} vs mpmath {want_clt}"
         );
-        println!("m = {margin}: ln P exact {exact_ll:.6}, CLT {clt_ll:.6}, ratio {:.1}", clt_ll / exact_ll);
-        assert!(clt_ll / exact_ll > 50.0, "m = {margin}: the CLT is not far off here");
+        println!(
+            "m = {margin}: ln P exact {exact_ll:.6}, CLT {clt_ll:.6}, ratio {:.1}",
+            clt_ll / exact_ll
+        );
+        assert!(
+            clt_ll / exact_ll > 50.0,
+            "m = {margin}: the CLT is not far off here"
+        );
         rows += 1;
     }
     assert_eq!(rows, 4);

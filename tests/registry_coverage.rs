@@ -11,6 +11,10 @@
 //! * a `fast` item that is `crate::` + its name, an `exact` twin at the same path under
 //!   `exact::` (or a stated reason why there is none), and a `file` that defines the item.
 //!
+//! And every file under `src/**/exact/` names crate items only inside an `exact` module or on
+//! [`EXACT_ALLOW_LIST`] (the error type, input checks, plain types, references that no fast
+//! twin uses), so that an exact twin cannot share the code it is meant to check.
+//!
 //! That every `fast` and `exact` item exists is checked by the compiler: the `registry!` macro of
 //! `src/registry.rs` names them all in a function that must compile.
 //!
@@ -680,7 +684,10 @@ fn exact_files_using_fast_items() -> Vec<String> {
 #[test]
 fn exact_twins_use_only_exact_items_and_the_allow_list() {
     for (entry, reason) in EXACT_ALLOW_LIST {
-        assert!(reason.len() >= 20, "allow-list entry `{entry}` has no real reason");
+        assert!(
+            reason.len() >= 20,
+            "allow-list entry `{entry}` has no real reason"
+        );
     }
     let gaps = exact_files_using_fast_items();
     assert!(
@@ -696,7 +703,10 @@ fn exact_twins_use_only_exact_items_and_the_allow_list() {
 fn crate_paths_resolve_use_groups_and_relative_paths() {
     let module: Vec<String> = ["vmf", "exact", "kappa"].map(String::from).to_vec();
     let code = "use super::marginal::X;\nuse crate::vmf::kappa::{banerjee, check_rbar as c, inner::{a, self}};\nlet y = crate::special::log_bessel_i_scaled(1.0, 2.0);";
-    let paths: Vec<String> = crate_paths(code, &module).iter().map(|p| p.join("::")).collect();
+    let paths: Vec<String> = crate_paths(code, &module)
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
     assert_eq!(
         paths,
         [

@@ -44,7 +44,10 @@ fn ln_gamma_of_order_plus_one(nu: usize) -> f64 {
         (1..nu / 2).map(|k| (k as f64).ln()).sum()
     } else {
         // Γ(ν/2) = Γ(m + ½) with m = (ν − 1)/2.
-        0.5 * std::f64::consts::PI.ln() + (0..(nu - 1) / 2).map(|k| (k as f64 + 0.5).ln()).sum::<f64>()
+        0.5 * std::f64::consts::PI.ln()
+            + (0..(nu - 1) / 2)
+                .map(|k| (k as f64 + 0.5).ln())
+                .sum::<f64>()
     }
 }
 
@@ -139,7 +142,10 @@ mod tests {
                 let (hi, lo) = log_bessel_i_dd(order, y);
                 let series = (hi - y) + lo;
                 let integral = ln_scaled_bessel_by_integral(order, y);
-                assert!((integral - series).abs() <= 1e-12, "μ = {order}, y = {y}: {integral} vs {series}");
+                assert!(
+                    (integral - series).abs() <= 1e-12,
+                    "μ = {order}, y = {y}: {integral} vs {series}"
+                );
             }
         }
     }

@@ -13,8 +13,8 @@ use rand_distr::StandardNormal;
 use num_dual::HyperDual64;
 
 use super::{check_beta, check_finite_elements, check_len, check_prior_variance};
-use crate::ggn::exact::hyperdual_hessian;
 use crate::error::{Error, Result};
+use crate::ggn::exact::hyperdual_hessian;
 
 /// Side n of a row-major n×n matrix stored in `values` (n ≥ 1).
 fn square_side(arg: &'static str, values: &[f64]) -> Result<usize> {
@@ -51,9 +51,7 @@ fn precision_cholesky(precision: &[f64], n: usize) -> Result<faer::Mat<f64>> {
 ///
 /// # Formula
 ///
-/// $$ \Lambda = \nabla^2_\theta\Big[\tfrac{\beta}{2}\,\theta^\top H\,\theta
-///    - \ln \mathcal N(\theta; 0, \sigma_{\text{prior}}^2 I)\Big]
-///    = \beta\,H_\theta(\theta^*) + \sigma_{\text{prior}}^{-2} I $$
+/// $$ \Lambda = \nabla^2_\theta\Big[\tfrac{\beta}{2}\\,\theta^\top H\\,\theta - \ln \mathcal N(\theta; 0, \sigma_{\text{prior}}^2 I)\Big] = \beta\\,H_\theta(\theta^*) + \sigma_{\text{prior}}^{-2} I $$
 ///
 /// (LAM App. E): the tempered second-order data term and the Gaussian prior's negative log
 /// density, written out with its normaliser, differentiated twice by hyper-dual numbers
@@ -85,7 +83,9 @@ pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_variance: f64) -> Res
             }
         }
         // −ln N(θ; 0, σ²I) = ‖θ‖²/(2σ²) + (n/2) ln(2πσ²).
-        let squared_norm = theta.iter().fold(HyperDual64::from_re(0.0), |acc, &t| acc + t * t);
+        let squared_norm = theta
+            .iter()
+            .fold(HyperDual64::from_re(0.0), |acc, &t| acc + t * t);
         let log_prior = squared_norm / (-2.0 * prior_variance)
             - 0.5 * n as f64 * (2.0 * std::f64::consts::PI * prior_variance).ln();
         data * (0.5 * beta) - log_prior

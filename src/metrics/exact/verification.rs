@@ -27,7 +27,11 @@ pub fn verification_average_precision(match_score: &[f64], is_match: &[bool]) ->
     checks::at_least("match_score", match_score, 1)?;
     checks::same_length("is_match", match_score.len(), is_match.len())?;
     checks::all_finite("match_score", match_score)?;
-    let pairs: Vec<(f64, bool)> = match_score.iter().copied().zip(is_match.iter().copied()).collect();
+    let pairs: Vec<(f64, bool)> = match_score
+        .iter()
+        .copied()
+        .zip(is_match.iter().copied())
+        .collect();
     let n_pos = pairs.iter().filter(|p| p.1).count() as f64;
     if n_pos == 0.0 {
         return Err(Error::Undefined {

@@ -83,7 +83,8 @@ fn bisect(dim: usize, rbar: f64) -> Result<f64> {
             }
         }
     } else {
-        while !(g(lo) < 0.0) {
+        // `g(lo) >= 0` or NaN: halve until the residual is below 0.
+        while g(lo).partial_cmp(&0.0) != Some(std::cmp::Ordering::Less) {
             hi = lo;
             lo *= 0.5;
             steps += 1;

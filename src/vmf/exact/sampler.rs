@@ -115,11 +115,7 @@ impl VonMisesFisher {
         let norm = norm2(mu);
         let mu: Vec<f64> = mu.iter().map(|v| v / norm).collect();
         let law = CosineMarginal::new(mu.len(), kappa)?;
-        Ok(Self {
-            mu,
-            kappa,
-            law,
-        })
+        Ok(Self { mu, kappa, law })
     }
 
     /// The mean direction `μ` (unit).
@@ -183,10 +179,14 @@ impl VonMisesFisher {
         let u: f64 = rng.random();
         let theta = self.law.quantile_angle(u);
         let v = loop {
-            let mut g: Vec<f64> = (0..self.mu.len()).map(|_| rng.sample(StandardNormal)).collect();
+            let mut g: Vec<f64> = (0..self.mu.len())
+                .map(|_| rng.sample(StandardNormal))
+                .collect();
             for _ in 0..2 {
                 let along = dot2(&self.mu, &g);
-                g.iter_mut().zip(&self.mu).for_each(|(x, m)| *x -= along * m);
+                g.iter_mut()
+                    .zip(&self.mu)
+                    .for_each(|(x, m)| *x -= along * m);
             }
             let norm = norm2(&g);
             if norm > 0.0 {
