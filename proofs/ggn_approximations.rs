@@ -245,3 +245,95 @@ fn counterexample_targets() {
     let pairs = pair_targets(&p.embeddings(), 2, &p.labels, 2.0).unwrap();
     assert_eq!(pairs.iter().filter(|q| q.target < 0.0).count(), 6);
 }
+
+/// Chapter 04's table "How the approximations differ on that batch", every row against the
+/// independent mpmath values of `scripts/reference/ggn_approximation_table.py` (output in
+/// `ggn_approximation_table.txt`): λ_min and λ_max of the dense GGN of each split and
+/// approximation and the fast diagonal's `W_00` agree within `GGN` relative to the largest
+/// |value| of the row, the Hessian's extreme eigenvalues likewise, and the chapter's 10-digit
+/// numbers are those values rounded.
+#[test]
+fn chapter_04_approximation_table_against_mpmath() {
+    let reference = include_str!("../scripts/reference/ggn_approximation_table.txt");
+    let chapter = include_str!("../docs/src/04-ggn.md");
+    let w = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let x: [f64; 12] = [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, -1.0, 1.0, 0.0];
+    let z: Vec<f64> = x
+        .chunks(3)
+        .flat_map(|v| {
+            let r = (v[0] * v[0] + v[1] * v[1]).sqrt();
+            [v[0] / r, v[1] / r]
+        })
+        .collect();
+    let pairs = pair_targets(&z, 2, &[0, 1, 1, 1], 2.0).unwrap();
+    let model = LastLayer::new(&w, &x, 3).unwrap();
+    let mut rows = 0;
+    for line in reference.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let number = |i: usize| -> f64 { fields[i].parse().unwrap() };
+        let (lo, hi) = (number(2), number(3));
+        if fields[0] == "hessian" {
+            let h = exact::loss_hessian(&model, &pairs).unwrap();
+            let ev = exact::symmetric_eigenvalues(&h, 6).unwrap();
+            let scale = lo.abs().max(hi.abs());
+            assert!(
+                (ev[0] - lo).abs() <= GGN * scale && (ev[5] - hi).abs() <= GGN * scale,
+                "Hessian: {ev:?}"
+            );
+            rows += 1;
+            continue;
+        }
+        let split = match fields[0] {
+            "Euclidean" => Split::Euclidean,
+            "Arccos" => Split::Arccos,
+            other => panic!("unknown split {other}"),
+        };
+        let approximation = match fields[1] {
+            "positive" => Approximation::Positive,
+            "fixed" => Approximation::Fixed,
+            "full" => Approximation::Full,
+            other => panic!("unknown approximation {other}"),
+        };
+        let d00 = number(4);
+        let h = exact::ggn_dense(&model, &pairs, split, approximation).unwrap();
+        let ev = exact::symmetric_eigenvalues(&h, 6).unwrap();
+        let d = ggn::last_layer_ggn_diagonal(&w, &x, 3, &pairs, split, approximation).unwrap();
+        let scale = lo.abs().max(hi.abs()).max(d00.abs());
+        for (what, got, want) in [
+            ("λ_min", ev[0], lo),
+            ("λ_max", ev[5], hi),
+            ("W_00", d[0], d00),
+        ] {
+            assert!(
+                (got - want).abs() <= GGN * scale,
+                "{} {}: {what} = {got} vs mpmath {want}",
+                fields[0],
+                fields[1]
+            );
+        }
+        // The chapter's row: `| Euclidean | fixed | λ_min | λ_max | W_00 |`, 10 digits.
+        let row = chapter
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} | {} |", fields[0], fields[1])))
+            .unwrap_or_else(|| panic!("chapter 04 has no row for {} {}", fields[0], fields[1]));
+        let cells: Vec<f64> = row
+            .split('|')
+            .skip(3)
+            .take(3)
+            .map(|c| {
+                let c = c.trim().replace('−', "-");
+                c.split_whitespace().next().unwrap().parse().unwrap()
+            })
+            .collect();
+        for (printed, want) in cells.iter().zip([lo, hi, d00]) {
+            assert!(
+                (printed - want).abs() <= 0.5e-10 * (1.0 + 1e-6),
+                "chapter 04, {} {}: printed {printed} vs mpmath {want}",
+                fields[0],
+                fields[1]
+            );
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 7, "six approximations and the Hessian");
+}

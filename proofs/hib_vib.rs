@@ -8,8 +8,9 @@
 //!    value at `μ = (0.5, −1)`, `σ² = (0.25, 2)`.
 //! 2. **Loss and gradient**: `hib::vib_loss` (hand-derived gradient) against `hib::exact::vib_loss`
 //!    (dual numbers), every component within `HIB_VIB·max(1, |exact|)`, on generated pairs.
-//! 3. **Never NaN, never −∞**: on saturated inputs (distances to 10⁴, `a` to 10³, `|b|` to 10³)
-//!    the loss and every gradient component are finite.
+//! 3. **Never NaN, never −∞, and right**: on saturated inputs (distances to 10⁴, `a` to 10³,
+//!    `|b|` to 10³) the loss and every gradient component are finite and equal the dual-number
+//!    twin's within `HIB_VIB·max(1, |exact|)`.
 //! 4. **Regression: the reference baseline's two defects**, each on a concrete input.
 //!    * NaN on saturation: the baseline's `−[m̂ ln p + (1 − m̂) ln(1 − p)]` with `p` the rounded
 //!      probability: a matching pair at distance 0 with `b = 40` has `p = sigmoid(40) = 1.0` in
@@ -206,5 +207,15 @@ proptest! {
         prop_assert!(out.loss.is_finite() && out.nll >= 0.0, "{out:?}");
         let all = out.grad_mean1.iter().chain(&out.grad_mean2).chain(&out.grad_log_variance1).chain(&out.grad_log_variance2);
         prop_assert!(all.copied().chain([out.grad_a, out.grad_b]).all(f64::is_finite), "{out:?}");
+        // And the right values there: the dual-number twin, component by component.
+        let slow = exact::vib_loss(&pair, a, b, 0.1).unwrap();
+        prop_assert!(within_abs_or_rel(out.loss, slow.loss, HIB_VIB), "loss {} vs {}", out.loss, slow.loss);
+        prop_assert!(within_abs_or_rel(out.nll, slow.nll, HIB_VIB), "nll {} vs {}", out.nll, slow.nll);
+        prop_assert!(within_abs_or_rel(out.grad_a, slow.grad_a, HIB_VIB), "∂a {} vs {}", out.grad_a, slow.grad_a);
+        prop_assert!(within_abs_or_rel(out.grad_b, slow.grad_b, HIB_VIB), "∂b {} vs {}", out.grad_b, slow.grad_b);
+        prop_assert!(vec_close(&out.grad_mean1, &slow.grad_mean1), "∂μ₁ {:?} vs {:?}", out.grad_mean1, slow.grad_mean1);
+        prop_assert!(vec_close(&out.grad_mean2, &slow.grad_mean2), "∂μ₂ {:?} vs {:?}", out.grad_mean2, slow.grad_mean2);
+        prop_assert!(vec_close(&out.grad_log_variance1, &slow.grad_log_variance1), "∂lnσ₁² {:?} vs {:?}", out.grad_log_variance1, slow.grad_log_variance1);
+        prop_assert!(vec_close(&out.grad_log_variance2, &slow.grad_log_variance2), "∂lnσ₂² {:?} vs {:?}", out.grad_log_variance2, slow.grad_log_variance2);
     }
 }

@@ -158,3 +158,57 @@ proptest! {
         assert_moments(&draws, 2, &mean, &[c / det, a / det])?;
     }
 }
+
+/// Claim 2 on a real curvature: the post-hoc precision of a last layer, fast from the fast GGN
+/// diagonal (`ggn::last_layer_ggn_diagonal`) and dense from the dual-number dense GGN of
+/// `ggn::exact` (through `exact::posthoc_precision`, the Hessian of the negative log posterior),
+/// agree on the diagonal within `GGN` (the two curvatures' budget) scaled by β·max|H|, plus
+/// `LAPLACE` relative to Λ.
+#[test]
+fn claim2_posthoc_precision_from_the_dense_ggn() {
+    use probdml::contrastive::pair_targets;
+    use probdml::ggn::{self, Approximation, Split};
+    use probdml::registry::budget::GGN;
+    use rand::Rng;
+    let mut rng = ChaCha8Rng::seed_from_u64(0x04_1a_05);
+    let (n, m, f) = (6usize, 3usize, 4usize);
+    for _ in 0..8 {
+        let w: Vec<f64> = (0..m * f).map(|_| rng.random_range(-1.0..1.0)).collect();
+        let x: Vec<f64> = (0..n * f).map(|_| rng.random_range(-1.0..1.0)).collect();
+        let labels: Vec<usize> = (0..n).map(|i| i % 2).collect();
+        let z: Vec<f64> = x
+            .chunks(f)
+            .flat_map(|xi| {
+                let y: Vec<f64> = (0..m)
+                    .map(|k| (0..f).map(|l| w[k * f + l] * xi[l]).sum())
+                    .collect();
+                let r = y.iter().map(|v| v * v).sum::<f64>().sqrt();
+                y.into_iter().map(move |v| v / r)
+            })
+            .collect();
+        let pairs = pair_targets(&z, m, &labels, 1.5).unwrap();
+        for split in [Split::Euclidean, Split::Arccos] {
+            let model = probdml::ggn::exact::LastLayer::new(&w, &x, f).unwrap();
+            let dense =
+                probdml::ggn::exact::ggn_dense(&model, &pairs, split, Approximation::Positive)
+                    .unwrap();
+            let diagonal =
+                ggn::last_layer_ggn_diagonal(&w, &x, f, &pairs, split, Approximation::Positive)
+                    .unwrap();
+            let (beta, prior_variance) = (0.7, 0.3);
+            let fast = laplace::posthoc_precision(&diagonal, beta, prior_variance).unwrap();
+            let slow = exact::posthoc_precision(&dense, beta, prior_variance).unwrap();
+            let p = m * f;
+            let h_max = dense.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+            for k in 0..p {
+                let tol = GGN * beta * h_max + LAPLACE * slow[k * p + k].abs();
+                assert!(
+                    (fast[k] - slow[k * p + k]).abs() <= tol,
+                    "{split:?}, k = {k}: fast {} vs dense {}",
+                    fast[k],
+                    slow[k * p + k]
+                );
+            }
+        }
+    }
+}

@@ -20,6 +20,8 @@
 //!    the softmax weight as `exp((κ_p² + 2κ_pκ_z s)/t)`; from `d = κ_p² + κ_z² − 2κ_pκ_z s` it is
 //!    `exp((−κ_p² + 2κ_pκ_z s)/t)` (pinned below with proxies of different norms, where the two
 //!    differ).
+//!    **Erratum (main text, §3.5 eqs. (8)–(9)):** the "else" branch (`p ≠ p*`) prints the true
+//!    class's weight `π_{p*}`; the proxy's own `π_p` is right (finite differences, pinned below).
 //! 5. **The sign of the KL logit** (a bug of the nivMF reference code): the logit is
 //!    `−KL(ζ‖ρ_c)/t`; with `+KL` the true class would get the *smallest* probability. Pinned as
 //!    a regression.
@@ -542,4 +544,65 @@ fn proxy_anchor_and_joint_loss() {
         assert!((joint.grad_embeddings[i] - want).abs() <= 1e-15 * want.abs().max(1.0));
     }
     assert_eq!(joint.grad_concentrations, nca.grad_concentrations);
+}
+
+/// Refutation: nivMF main text §3.5, eqs. (8)–(9), the gradients of `L^{Cos}_{NCA++}` and
+/// `L^{L2}_{NCA++}` in the cosine `s_p = cos(μ_p, μ_z)`. Their "else" branch (`p ≠ p*`) prints
+/// the weight of the **true** class, `exp(−d(ρ*, ζ)/t) / Σ_c exp(−d(ρ_c, ζ)/t) = π_{p*}`.
+/// Differentiating eq. (1) in `s_p` gives the proxy's **own** weight `π_p` (times `2κ_pκ_z` for
+/// L2), as Supp. F eqs. (43)–(44) write it with `ρ` in place of `ρ*`. Central finite
+/// differences of the loss decide, at a point where the three weights differ
+/// (`π ≈ (0.24, 0.09, 0.66)` for Cos): they match `π_p` to 10⁻⁸ and miss the printed `π_{p*}`
+/// by more than a third of its value.
+#[test]
+fn refutation_main_text_gradient_uses_the_proxys_own_weight() {
+    let t = 0.5;
+    let (kz, kp) = (3.0, [2.0, 5.0, 1.5]);
+    let s = [0.3, -0.2, 0.8];
+    let label = 0;
+    for l2 in [false, true] {
+        let distances = |s: &[f64]| -> Vec<f64> {
+            (0..3)
+                .map(|c| {
+                    if l2 {
+                        kp[c] * kp[c] + kz * kz - 2.0 * kp[c] * kz * s[c]
+                    } else {
+                        -s[c]
+                    }
+                })
+                .collect()
+        };
+        // Eq. (1): L = d(ρ*, ζ)/t + ln Σ_c exp(−d(ρ_c, ζ)/t).
+        let loss = |s: &[f64]| -> f64 {
+            let d = distances(s);
+            d[label] / t + d.iter().map(|x| (-x / t).exp()).sum::<f64>().ln()
+        };
+        let d = distances(&s);
+        let w: Vec<f64> = d.iter().map(|x| (-x / t).exp()).collect();
+        let total: f64 = w.iter().sum();
+        let pi: Vec<f64> = w.iter().map(|x| x / total).collect();
+        for p in (0..3).filter(|&p| p != label) {
+            let h = 1e-6;
+            let (mut up, mut down) = (s, s);
+            up[p] += h;
+            down[p] -= h;
+            let finite_difference = (loss(&up) - loss(&down)) / (2.0 * h);
+            let scale = if l2 { 2.0 * kp[p] * kz / t } else { 1.0 / t };
+            let own = scale * pi[p];
+            let printed = scale * pi[label];
+            println!(
+                "{}: p = {p}: finite difference {finite_difference:.10}, own weight {own:.10}, \
+                 printed (true class) {printed:.10}",
+                if l2 { "L2" } else { "Cos" }
+            );
+            assert!(
+                (finite_difference - own).abs() <= 1e-8 * own.abs().max(1.0),
+                "p = {p}: {finite_difference} vs π_p-form {own}"
+            );
+            assert!(
+                (finite_difference - printed).abs() > printed.abs() / 3.0,
+                "p = {p}: the printed π_p* form is right after all: {finite_difference} vs {printed}"
+            );
+        }
+    }
 }

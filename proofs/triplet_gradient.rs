@@ -32,6 +32,11 @@
 //! `∂NLL/∂σ_n² = −h/σ + (hz/σ²)·2(σ_n² + d_n² + σ_a²)`, which is negative when `z` is small:
 //! a barely correct triplet *raises* the negative's variance. Pinned (1-D): `μ = (0, 0.5, 0.72)`,
 //! `σ² = (0.1, 0.1, 0.1)`, `m = 0`: `E τ = −0.2684 < 0` yet `∂NLL/∂σ_n² < 0`.
+//! That is the CLT loss (`∂NLL/∂σ_n² = −0.1148`); under the exact likelihood
+//! `P(τ < −m)` the same point has `∂NLL/∂σ_n² = +0.3092` (mpmath,
+//! `scripts/reference/triplet_fig2_values.txt`; finite differences of both crate likelihoods
+//! agree), so this refutation is about the loss BTL trains with, not about the likelihood.
+//! Refutation 1 holds under both: `∂NLL/∂μ_n = +10.99` (CLT), `+33.82` (exact).
 //!
 //! **Corrected theorem.** For `z = (−m − E τ)/σ > 0`: `∂NLL/∂σ_a² > 0` and `∂NLL/∂σ_p² > 0`
 //! always; `∂NLL/∂σ_n² > 0` iff `2z(σ_n² + (μ_n − μ_a)² + σ_a²) > σ`.
@@ -224,4 +229,110 @@ fn fig2_three_scenarios_pinned() {
             _ => {}
         }
     }
+}
+
+/// BTL Fig. 2's two counterexamples under both likelihoods, by value. The NLL and its six
+/// derivatives come from `scripts/reference/triplet_fig2_values.py` (mpmath: the exact
+/// `P(τ < 0)` as a 1-D integral over the bivariate normal `(n − p, 2a − p − n)`, the CLT from
+/// the closed-form moments, derivatives by `mpmath.diff`). Checked: the crate's CLT and exact
+/// NLL equal them (`LOG_SPECIAL`, `QUADRATIC_FORM`); the analytic CLT gradient equals them
+/// (`TRIPLET_GRADIENT`); central finite differences of both crate likelihoods reproduce them
+/// (step 10⁻⁴, to 10⁻⁴ relative: the exact route's own error `10⁻¹⁰·|ln P|` divided by the
+/// step is the floor). What that shows, recorded from the table:
+///
+/// * **"σ_n² grows"** (`μ = (0, 0.5, 0.72)`, `σ² = 0.1`, `m = 0`): `∂NLL/∂σ_n² = −0.1148` under
+///   the CLT loss but `+0.3092` under the exact likelihood. The refutation is a property of the
+///   CLT loss BTL trains with; the exact likelihood does shrink σ_n² there.
+/// * **"the negative is attracted"** (`μ = (0, 1.95, 0.05)`, `σ² = 0.01`): `∂NLL/∂μ_n = +10.99`
+///   (CLT) and `+33.82` (exact): descent moves `μ_n` towards the anchor under both, so this
+///   refutation holds for the exact likelihood too.
+#[test]
+fn fig2_counterexamples_by_value_under_the_clt_and_the_exact_likelihood() {
+    let table = include_str!("../scripts/reference/triplet_fig2_values.txt");
+    let mut rows = 0;
+    let mut var_n = std::collections::HashMap::new();
+    let mut mu_n = std::collections::HashMap::new();
+    for line in table.lines().filter(|l| l.starts_with("gradient ")) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (name, route) = (f[1], f[2]);
+        let want_nll: f64 = f[3].parse().unwrap();
+        let want: Vec<f64> = f[4..10].iter().map(|v| v.parse().unwrap()).collect();
+        let (mu, var) = match name {
+            "negative_attracted" => ([0.0, 1.95, 0.05], 0.01),
+            "variance_grows" => ([0.0, 0.5, 0.72], 0.1),
+            other => panic!("unknown point {other}"),
+        };
+        // (μ_a, μ_p, μ_n, σ_a², σ_p², σ_n²), the table's order.
+        let point = [mu[0], mu[1], mu[2], var, var, var];
+        let nll = |x: &[f64; 6]| -> f64 {
+            let (a, va, p, vp, n, vn) = (&[x[0]], &[x[3]], &[x[1]], &[x[4]], &[x[2]], &[x[5]]);
+            let ll = match route {
+                "clt" => triplet::log_likelihood(a, va, p, vp, n, vn, 0.0),
+                "exact" => exact::log_likelihood(a, va, p, vp, n, vn, 0.0),
+                other => panic!("unknown route {other}"),
+            };
+            -ll.unwrap()
+        };
+        let value = nll(&point);
+        let value_budget = if route == "clt" {
+            budget::LOG_SPECIAL
+        } else {
+            budget::QUADRATIC_FORM
+        };
+        assert!(
+            (value - want_nll).abs() <= value_budget * want_nll.abs().max(1.0),
+            "{name} {route}: NLL {value} vs mpmath {want_nll}"
+        );
+        for k in 0..6 {
+            let h = 1e-4 * point[k].abs().max(1.0);
+            let (mut up, mut down) = (point, point);
+            up[k] += h;
+            down[k] -= h;
+            let finite_difference = (nll(&up) - nll(&down)) / (2.0 * h);
+            assert!(
+                (finite_difference - want[k]).abs() <= 1e-4 * want[k].abs().max(1.0),
+                "{name} {route}, coordinate {k}: finite difference {finite_difference} vs mpmath {}",
+                want[k]
+            );
+        }
+        if route == "clt" {
+            let g = triplet::nll_gradient(
+                &[point[0]],
+                &[point[3]],
+                &[point[1]],
+                &[point[4]],
+                &[point[2]],
+                &[point[5]],
+                1,
+                0.0,
+            )
+            .unwrap();
+            let got = [
+                g.mu_a[0], g.mu_p[0], g.mu_n[0], g.var_a[0], g.var_p[0], g.var_n[0],
+            ];
+            let scale = want.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+            for k in 0..6 {
+                assert!(
+                    (got[k] - want[k]).abs() <= TOL * scale,
+                    "{name}: analytic CLT gradient {k}: {} vs mpmath {}",
+                    got[k],
+                    want[k]
+                );
+            }
+        }
+        println!(
+            "{name} {route}: NLL {value:.6}, ∂/∂μ_n {:.4}, ∂/∂σ_n² {:.4}",
+            want[2], want[5]
+        );
+        var_n.insert((name, route), want[5]);
+        mu_n.insert((name, route), want[2]);
+        rows += 1;
+    }
+    assert_eq!(rows, 4, "two points, two routes");
+    // "σ_n² grows" holds under the CLT loss, not under the exact likelihood.
+    assert!((var_n[&("variance_grows", "clt")] + 0.1148).abs() < 1e-4);
+    assert!((var_n[&("variance_grows", "exact")] - 0.3092).abs() < 1e-4);
+    // "The negative is attracted" (μ_n − μ_a = 0.05 > 0 and ∂NLL/∂μ_n > 0) under both.
+    assert!(mu_n[&("negative_attracted", "clt")] > 10.0);
+    assert!(mu_n[&("negative_attracted", "exact")] > 30.0);
 }

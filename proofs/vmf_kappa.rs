@@ -25,8 +25,9 @@
 //!    reference twins (reference `A_M`, quadrature) give the same numbers.
 //!    **Corrected theorem:** `|κ̂₂ − κ̂|/κ̂ ≤ 10⁻¹⁰` for `M ≥ 45` on the whole `R̄` range;
 //!    `|κ̂₄ − κ̂|/κ̂ ≤ 10⁻¹⁰` for all `M ≥ 2` (three steps suffice for `M ≥ 3`).
-//! 4. **Fast vs exact**: the fast MLE and Sra estimators agree with the reference ones (reference
-//!    `A_M`, and quadrature of `1 − A_M` and `A_M' = Var μᵀX` for `R̄ > ½`) to
+//! 4. **Fast vs exact**: the fast MLE and Sra estimators agree with the reference ones (the MLE
+//!    by bisection on the 256-bit `A_M`, or on the quadrature of `1 − A_M` for `R̄ > ½`; Sra's
+//!    steps written out again with `A_M' = Var μᵀX` by quadrature for `R̄ > ½`) to
 //!    `KAPPA_ROUND_TRIP`; the fast complement `1 − A_M(κ)` (Debye) agrees with the quadrature
 //!    to `10⁻¹³` relative, and with the double-double reference `A_M` where that resolves it.
 //! 5. **Edges**: `R̄ = 0 → κ = 0`; `R̄ ≥ 1`, `R̄ < 0`, NaN, ∞ and `M < 2` are errors; the MLE is

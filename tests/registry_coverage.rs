@@ -11,6 +11,10 @@
 //! * a `fast` item that is `crate::` + its name, an `exact` twin at the same path under
 //!   `exact::` (or a stated reason why there is none), and a `file` that defines the item.
 //!
+//! And every file under `src/**/exact/` names crate items only inside an `exact` module or on
+//! [`EXACT_ALLOW_LIST`] (the error type, input checks, plain types, references that no fast
+//! twin uses), so that an exact twin cannot share the code it is meant to check.
+//!
 //! That every `fast` and `exact` item exists is checked by the compiler: the `registry!` macro of
 //! `src/registry.rs` names them all in a function that must compile.
 //!
@@ -341,4 +345,382 @@ fn every_derivation_points_at_the_file_that_defines_it() {
         }
     }
     report("a defining source file", gaps);
+}
+
+/// The crate items an exact twin may use although they live outside every `exact` module, each
+/// with the reason it cannot hide a bug that the fast-vs-exact comparison is meant to catch.
+/// Paths are crate-relative (`error` is `crate::error`); an entry allows the item and everything
+/// under it. Anything else an `exact` file names must itself lie in an `exact` module: an exact
+/// twin that calls fast code proves nothing where the two agree.
+const EXACT_ALLOW_LIST: &[(&str, &str)] = &[
+    // The error type.
+    ("error", ERROR),
+    ("Error", ERROR),
+    ("Result", ERROR),
+    ("metrics::kendall::constant_sample", ERROR),
+    ("metrics::binned_correlation::bin_without_match", ERROR),
+    // Input checks.
+    ("contrastive::pairs::check_batch", CHECK),
+    ("contrastive::pairs::check_margin", CHECK),
+    ("contrastive::likelihood::check_pair_counts", CHECK),
+    ("contrastive::rescaling::check_pair_batch", CHECK),
+    ("ggn::check_finite_slice", CHECK),
+    ("ggn::check_last_layer", CHECK),
+    ("ggn::check_pairs", CHECK),
+    ("ggn::check_raw_output", CHECK),
+    ("ggn::euclidean::check_pair_points", CHECK),
+    ("hib::checks", CHECK),
+    ("hib::vib::check_vib", CHECK),
+    ("laplace::check_beta", CHECK),
+    ("laplace::check_finite_elements", CHECK),
+    ("laplace::check_len", CHECK),
+    ("laplace::check_prior_precision", CHECK),
+    ("laplace::check_prior_variance", CHECK),
+    ("metrics::checks", CHECK),
+    ("metrics::binned_correlation::check_binned", CHECK),
+    ("metrics::binned_correlation::check_verification", CHECK),
+    ("metrics::calibration::check_confidences", CHECK),
+    ("metrics::calibration::check_ece_at_k", CHECK),
+    ("metrics::calibration::check_samples", CHECK),
+    ("metrics::calibration::check_votes", CHECK),
+    ("metrics::identification::labels", "input check: the class labels of a retrieval task, or the error for a task that lists positives instead"),
+    ("metrics::kendall::check_pairs", CHECK),
+    ("metrics::ood::check_scores", CHECK),
+    ("metrics::sparsification::check_inputs", CHECK),
+    ("metrics::sparsification::check_neighbour_inputs", CHECK),
+    ("nivmf::density::check_nivmf_args", CHECK),
+    ("nivmf::kl::check_kl_args", CHECK),
+    ("nivmf::parameters::natural_norm", "input check of a natural parameter ν (dimension, finite entries, finite ‖ν‖) that returns the compensated norm it checked, `compensated::norm2` below"),
+    ("nivmf::parameters::require_gamma", CHECK),
+    ("nivmf::parameters::require_len", CHECK),
+    ("nivmf::proxy_anchor::check_anchor", CHECK),
+    ("nivmf::proxy_nca::check_batch", CHECK),
+    ("triplet::batch::check_batch", CHECK),
+    ("triplet::input::check_margin", CHECK),
+    ("triplet::input::check_triplet", CHECK),
+    ("triplet::prior::check_posterior", CHECK),
+    ("vmf::density::check_density_args", CHECK),
+    ("vmf::density::require_unit", CHECK),
+    ("vmf::mean_resultant::check_samples", CHECK),
+    // Plain types: inputs, options and results, with no arithmetic of their own.
+    ("contrastive::PairTarget", TYPE),
+    ("contrastive::pairs::PairTarget", TYPE),
+    ("contrastive::pairs::PairCounts", TYPE),
+    ("contrastive::likelihood::ClassLikelihood", TYPE),
+    ("contrastive::loss::LossForm", TYPE),
+    ("contrastive::rescaling::PairBatch", TYPE),
+    ("contrastive::gram::row", "row i of a row-major batch, `&z[i·dim..(i+1)·dim]`: indexing, no arithmetic"),
+    ("ggn::Approximation", TYPE),
+    ("ggn::Split", TYPE),
+    ("hib::embedding::HedgedEmbedding", TYPE),
+    ("hib::vib::VibLoss", TYPE),
+    ("hib::vib::VibPair", TYPE),
+    ("metrics::binned_correlation::BinnedKendall", TYPE),
+    ("metrics::calibration::Calibration", TYPE),
+    ("metrics::calibration::CalibrationBin", TYPE),
+    ("metrics::embeddings::Distance", TYPE),
+    ("metrics::embeddings::Embeddings", TYPE),
+    ("metrics::identification::KnnIdentification", TYPE),
+    ("metrics::neighbours::Neighbours", TYPE),
+    ("metrics::ood::RocCurve", TYPE),
+    ("metrics::retrieval::QueryAtK", TYPE),
+    ("metrics::retrieval::RetrievalReport", TYPE),
+    ("metrics::retrieval_task::Relevance", TYPE),
+    ("metrics::retrieval_task::Retrieval", TYPE),
+    ("metrics::sparsification::Sparsification", TYPE),
+    ("metrics::sparsification::SPARSIFICATION_STEPS", "the number of points of the sparsification curve: part of the definition both twins compute, not a computation"),
+    ("nivmf::ProxyBatch", TYPE),
+    ("nivmf::ProxyDistance", TYPE),
+    ("nivmf::ProxyLoss", TYPE),
+    ("triplet::batch::TripletGradient", TYPE),
+    ("vmf::mean_resultant::MeanResultant", TYPE),
+    // References the registry declares as such, and machinery no fast twin uses.
+    ("gaussian_quadratic_form::GaussianQuadraticForm", "registered as a reference itself (no fast twin): proofs/gaussian_quadratic_form.rs checks it against closed forms, Monte Carlo and mpmath, never against the code it is the reference of"),
+    ("quadrature", "adaptive Gauss–Kronrod and sphere quadrature, used by no fast twin (only by exact modules and the reference quadratic form) and tested on closed-form integrals in its own unit tests"),
+    ("hib::gauss_rule::gauss_legendre", "Gauss–Legendre nodes, used by no fast twin (the fast HIB route uses Gauss–Hermite only); tested on polynomial exactness in its unit tests"),
+    ("hib::gauss_rule::gauss_chebyshev_second_kind", "Gauss–Chebyshev nodes, used by no fast twin; tested on polynomial exactness in its unit tests"),
+    // Shared arithmetic.
+    ("compensated", "error-free transformations (TwoSum, TwoProd) and compensated sums and norms, each checked in its unit tests (error-free on exact data, cancellation survived); they only make the exact twins more accurate, and compute no formula of a derivation"),
+];
+
+const ERROR: &str = "the error type: bad input is refused alike by both twins, which is what the bad-input tests want";
+const CHECK: &str = "input check: validates arguments and returns an Error naming the argument and the rule; both twins must refuse the same inputs alike";
+const TYPE: &str = "plain type (input, option or result) with no arithmetic of its own";
+
+/// A Rust source with comments, string literals and `#[cfg(test)]` items blanked out: what is
+/// left is the code the library compiles. Unit tests inside an exact file may compare against
+/// the fast twin (that is their point), and doc comments name fast items in links.
+fn library_code(source: &str) -> String {
+    let bytes = source.as_bytes();
+    let mut out = String::with_capacity(source.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &source[i..];
+        if rest.starts_with("//") {
+            let end = rest.find('\n').unwrap_or(rest.len());
+            i += end;
+        } else if rest.starts_with("/*") {
+            let end = rest.find("*/").map_or(rest.len(), |e| e + 2);
+            i += end;
+        } else if rest.starts_with("'\"'") {
+            // The one char literal that would open a string here.
+            i += 3;
+        } else if rest.starts_with('"') {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else if rest.starts_with("#[cfg(test)]") {
+            // Skip the attribute's item: up to its first `{` and the matching `}` (or a `;`).
+            let mut depth = 0usize;
+            i += "#[cfg(test)]".len();
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            i += 1;
+                            break;
+                        }
+                    }
+                    b';' if depth == 0 => {
+                        i += 1;
+                        break;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+        } else {
+            let c = rest.chars().next().expect("not at the end");
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// The module path of a source file under `src/` (`src/vmf/exact/kappa.rs` → `vmf::exact::kappa`,
+/// `src/vmf/exact/mod.rs` → `vmf::exact`), as segments.
+fn module_of(relative_to_src: &Path) -> Vec<String> {
+    let mut segments: Vec<String> = relative_to_src
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if segments.last().is_some_and(|s| s == "mod" || s == "lib") {
+        segments.pop();
+    }
+    segments
+}
+
+/// Every crate path a source names through `crate::`, `super::` or `self::`, resolved against
+/// its module to crate-relative segments; `use` groups (`a::{b, c::{d}}`) are expanded.
+fn crate_paths(code: &str, module: &[String]) -> Vec<Vec<String>> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let chars: Vec<char> = code.chars().collect();
+    let mut paths = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !is_ident(chars[i]) || (i > 0 && (is_ident(chars[i - 1]) || chars[i - 1] == ':')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && is_ident(chars[i]) {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        if !matches!(word.as_str(), "crate" | "super" | "self") {
+            continue;
+        }
+        let mut base: Vec<String> = match word.as_str() {
+            "crate" => Vec::new(),
+            "self" => module.to_vec(),
+            _ => module[..module.len().saturating_sub(1)].to_vec(),
+        };
+        // `super::super::…`
+        let mut j = i;
+        loop {
+            let rest: String = chars[j..chars.len().min(j + 7)].iter().collect();
+            if rest == "::super" {
+                base.pop();
+                j += 7;
+            } else {
+                break;
+            }
+        }
+        let (found, end) = expand_path(&chars, j, base);
+        if found.iter().all(|p| !p.is_empty()) {
+            paths.extend(found);
+        }
+        i = end;
+    }
+    paths
+}
+
+/// The paths that continue `prefix` at `chars[at..]` (`::ident…`, `::{…}`), and where they end.
+fn expand_path(chars: &[char], mut at: usize, prefix: Vec<String>) -> (Vec<Vec<String>>, usize) {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let skip_space = |mut k: usize| {
+        while k < chars.len() && chars[k].is_whitespace() {
+            k += 1;
+        }
+        k
+    };
+    let mut path = prefix;
+    loop {
+        let k = skip_space(at);
+        if !(k + 1 < chars.len() && chars[k] == ':' && chars[k + 1] == ':') {
+            return (vec![path], at);
+        }
+        let k = skip_space(k + 2);
+        if k < chars.len() && chars[k] == '{' {
+            let mut all = Vec::new();
+            let mut m = k + 1;
+            loop {
+                m = skip_space(m);
+                if m >= chars.len() {
+                    return (all, m);
+                }
+                if chars[m] == '}' {
+                    return (all, m + 1);
+                }
+                if chars[m] == ',' {
+                    m += 1;
+                    continue;
+                }
+                let s = m;
+                while m < chars.len() && is_ident(chars[m]) {
+                    m += 1;
+                }
+                if s == m {
+                    // `*` or something unexpected: the group itself is the item.
+                    all.push(path.clone());
+                    m += 1;
+                    continue;
+                }
+                let word: String = chars[s..m].iter().collect();
+                let mut inner = path.clone();
+                if word != "self" {
+                    inner.push(word);
+                }
+                let (found, end) = expand_path(chars, m, inner);
+                all.extend(found);
+                // Skip an `as alias`.
+                m = skip_space(end);
+                if chars[m..].iter().take(3).collect::<String>() == "as " {
+                    m += 3;
+                    m = skip_space(m);
+                    while m < chars.len() && is_ident(chars[m]) {
+                        m += 1;
+                    }
+                }
+            }
+        }
+        let s = k;
+        let mut m = k;
+        while m < chars.len() && is_ident(chars[m]) {
+            m += 1;
+        }
+        if s == m {
+            // `::*`, `::<…>`: the path so far is the item.
+            return (vec![path], m);
+        }
+        path.push(chars[s..m].iter().collect());
+        at = m;
+    }
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The crate items each exact file uses outside the `exact` modules and the allow-list.
+fn exact_files_using_fast_items() -> Vec<String> {
+    let src = root().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut gaps = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).expect("under src").to_path_buf();
+        let module = module_of(&relative);
+        if !module.iter().any(|s| s == "exact") {
+            continue;
+        }
+        let code = library_code(&read(&file).expect("source is readable"));
+        let mut seen = Vec::new();
+        for path in crate_paths(&code, &module) {
+            let in_exact = path.iter().any(|s| s == "exact");
+            let allowed = EXACT_ALLOW_LIST.iter().any(|(entry, _)| {
+                let entry: Vec<&str> = entry.split("::").collect();
+                path.len() >= entry.len() && path.iter().zip(&entry).all(|(a, b)| a == b)
+            });
+            let name = path.join("::");
+            if !in_exact && !allowed && !seen.contains(&name) {
+                gaps.push(format!("src/{}: uses `crate::{name}`", relative.display()));
+                seen.push(name);
+            }
+        }
+    }
+    gaps
+}
+
+#[test]
+fn exact_twins_use_only_exact_items_and_the_allow_list() {
+    for (entry, reason) in EXACT_ALLOW_LIST {
+        assert!(
+            reason.len() >= 20,
+            "allow-list entry `{entry}` has no real reason"
+        );
+    }
+    let gaps = exact_files_using_fast_items();
+    assert!(
+        gaps.is_empty(),
+        "{} use(s) of a non-exact crate item in an exact module (rewrite it from the \
+         definition, or allow-list it with a reason in EXACT_ALLOW_LIST):\n  - {}",
+        gaps.len(),
+        gaps.join("\n  - ")
+    );
+}
+
+#[test]
+fn crate_paths_resolve_use_groups_and_relative_paths() {
+    let module: Vec<String> = ["vmf", "exact", "kappa"].map(String::from).to_vec();
+    let code = "use super::marginal::X;\nuse crate::vmf::kappa::{banerjee, check_rbar as c, inner::{a, self}};\nlet y = crate::special::log_bessel_i_scaled(1.0, 2.0);";
+    let paths: Vec<String> = crate_paths(code, &module)
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "vmf::exact::marginal::X",
+            "vmf::kappa::banerjee",
+            "vmf::kappa::check_rbar",
+            "vmf::kappa::inner::a",
+            "vmf::kappa::inner",
+            "special::log_bessel_i_scaled",
+        ]
+    );
+    let module: Vec<String> = ["laplace", "exact"].map(String::from).to_vec();
+    let paths = crate_paths("use super::{check_beta, check_len};", &module);
+    assert_eq!(paths, [["laplace", "check_beta"], ["laplace", "check_len"]]);
+    let code = library_code("/// [`crate::vmf::kappa_mle`]\nfn f() {}\n#[cfg(test)]\nmod tests { use crate::vmf::kappa_mle; }\nlet s = \"crate::x\"; let q = '\"'; let t = \"crate::y\";");
+    assert!(crate_paths(&code, &module).is_empty(), "{code}");
 }

@@ -1,7 +1,7 @@
 //! The reflection that carries samples drawn around e₁ to samples around μ (book chapter 02: a
 //! Householder reflection, never Gram–Schmidt against a random vector), and the placement of a
-//! drawn cosine w = μᵀX on the sphere. Shared by Wood's sampler and its inverse-CDF twin: the
-//! twins differ in how they draw w, which is what the proofs compare.
+//! drawn cosine w = μᵀX on the sphere, for Wood's sampler. Its inverse-CDF twin places the
+//! sample by projecting a Gaussian onto μ^⊥ instead, so that the proofs compare this code too.
 
 use rand::Rng;
 use rand_distr::StandardNormal;

@@ -225,7 +225,10 @@ fn normalise<D: DualNum<Primitive = f64> + Copy>(y: &[D]) -> Vec<D> {
 
 /// The Hessian of `loss` at `x` by hyper-dual numbers: entry (a, b) is the ε₁ε₂ part with
 /// ε₁ on x_a and ε₂ on x_b — exact to rounding, no step size.
-fn hyperdual_hessian(x: &[f64], loss: impl Fn(&[HyperDual64]) -> HyperDual64) -> Vec<f64> {
+pub(crate) fn hyperdual_hessian(
+    x: &[f64],
+    loss: impl Fn(&[HyperDual64]) -> HyperDual64,
+) -> Vec<f64> {
     let n = x.len();
     let mut h = vec![0.0; n * n];
     for a in 0..n {

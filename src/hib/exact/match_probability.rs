@@ -4,8 +4,8 @@ use crate::error::Result;
 use crate::hib::checks;
 use crate::hib::embedding::HedgedEmbedding;
 use crate::hib::exact::difference::DifferenceLaw;
+use crate::hib::exact::logistic::log_sigmoid;
 use crate::hib::exact::{isotropic, polar, quadratic_form};
-use crate::hib::logistic::log_sigmoid;
 
 /// `ln p` of a law: `ln sigmoid(−a√c + b)` when no coordinate is random, else `route`.
 fn ln_with_route(

@@ -12,6 +12,7 @@ mod difference;
 mod divergence;
 mod isotropic;
 mod log_concave;
+mod logistic;
 mod match_probability;
 mod polar;
 mod quadratic_form;

@@ -30,8 +30,8 @@
 use crate::error::{Error, Result};
 use crate::hib::exact::difference::DifferenceLaw;
 use crate::hib::exact::log_concave;
+use crate::hib::exact::logistic::{log_sigmoid, log_sum_exp};
 use crate::hib::gauss_rule::{gauss_chebyshev_second_kind, gauss_legendre};
-use crate::hib::logistic::{log_sigmoid, log_sum_exp};
 use std::f64::consts::PI;
 
 /// The largest number of random coordinates the polar route handles.

@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::gaussian_quadratic_form::GaussianQuadraticForm;
 use crate::hib::exact::difference::DifferenceLaw;
 use crate::hib::exact::log_concave;
-use crate::hib::logistic::log_sigmoid;
+use crate::hib::exact::logistic::log_sigmoid;
 
 /// `ln E sigmoid(−a‖Δ‖ + b)` for any diagonal law with at least one random coordinate.
 pub(crate) fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> {

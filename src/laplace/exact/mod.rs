@@ -10,8 +10,11 @@ pub use output_variance::output_variance;
 use rand::Rng;
 use rand_distr::StandardNormal;
 
+use num_dual::HyperDual64;
+
 use super::{check_beta, check_finite_elements, check_len, check_prior_variance};
 use crate::error::{Error, Result};
+use crate::ggn::exact::hyperdual_hessian;
 
 /// Side n of a row-major n×n matrix stored in `values` (n ≥ 1).
 fn square_side(arg: &'static str, values: &[f64]) -> Result<usize> {
@@ -42,14 +45,18 @@ fn precision_cholesky(precision: &[f64], n: usize) -> Result<faer::Mat<f64>> {
     Ok(llt.L().to_owned())
 }
 
-/// Twin of [`crate::laplace::posthoc_precision`] for a dense Hessian: Λ = β·H + σ_prior⁻²·I,
-/// row-major P×P.
+/// Twin of [`crate::laplace::posthoc_precision`] for a dense Hessian: the precision of the
+/// Laplace posterior taken from its definition, the Hessian of the negative log posterior at
+/// the mode, rather than from the closed form `βH + σ⁻²I`.
 ///
 /// # Formula
 ///
-/// $$ \Lambda = \beta\\,H_\theta(\theta^*) + \sigma_{\text{prior}}^{-2} I $$
+/// $$ \Lambda = \nabla^2_\theta\Big[\tfrac{\beta}{2}\\,\theta^\top H\\,\theta - \ln \mathcal N(\theta; 0, \sigma_{\text{prior}}^2 I)\Big] = \beta\\,H_\theta(\theta^*) + \sigma_{\text{prior}}^{-2} I $$
 ///
-/// (LAM App. E.)
+/// (LAM App. E): the tempered second-order data term and the Gaussian prior's negative log
+/// density, written out with its normaliser, differentiated twice by hyper-dual numbers
+/// (exact to rounding; the same differentiation as the dense GGN of [`crate::ggn::exact`]).
+/// The data term's Hessian is `β(H + Hᵀ)/2`, which is `βH` for the symmetric `H` a GGN is.
 ///
 /// # Errors
 ///
@@ -68,12 +75,23 @@ pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_variance: f64) -> Res
     check_prior_variance(prior_variance)?;
     let n = square_side("hessian", hessian)?;
     check_finite_elements("hessian", hessian)?;
-    let prior = 1.0 / prior_variance;
-    let mut lambda: Vec<f64> = hessian.iter().map(|&h| beta * h).collect();
-    for k in 0..n {
-        lambda[k * n + k] += prior;
-    }
-    Ok(lambda)
+    let negative_log_posterior = |theta: &[HyperDual64]| {
+        let mut data = HyperDual64::from_re(0.0);
+        for (a, &ta) in theta.iter().enumerate() {
+            for (b, &tb) in theta.iter().enumerate() {
+                data += ta * tb * hessian[a * n + b];
+            }
+        }
+        // −ln N(θ; 0, σ²I) = ‖θ‖²/(2σ²) + (n/2) ln(2πσ²).
+        let squared_norm = theta
+            .iter()
+            .fold(HyperDual64::from_re(0.0), |acc, &t| acc + t * t);
+        let log_prior = squared_norm / (-2.0 * prior_variance)
+            - 0.5 * n as f64 * (2.0 * std::f64::consts::PI * prior_variance).ln();
+        data * (0.5 * beta) - log_prior
+    };
+    // The objective is quadratic, so its Hessian is the same at every θ; θ* = 0 by translation.
+    Ok(hyperdual_hessian(&vec![0.0; n], negative_log_posterior))
 }
 
 /// Twin of [`crate::laplace::sample_posterior`] for a dense precision: factor Λ = LLᵀ

@@ -1,12 +1,25 @@
-//! K-NN identification from the brute-force neighbour lists.
+//! K-NN identification from the brute-force neighbour lists, with the vote counted from its
+//! definition.
 
 use crate::error::Result;
 use crate::metrics::exact::nearest_neighbours;
-use crate::metrics::identification::{labels, score, KnnIdentification};
+use crate::metrics::identification::{labels, KnnIdentification};
 use crate::metrics::retrieval_task::Retrieval;
 
-/// Exact twin of [`metrics::knn_identification`](crate::metrics::knn_identification): the same
-/// vote on the neighbour lists of the brute-force search (full sort of every distance).
+/// The majority label of `votes`, ranked nearest first: the label with the most votes, and of
+/// the labels tied for most, the one whose nearest vote ranks first (HIB §4.1's K-NN; the tie
+/// rule is the crate's). Counted literally: every vote's label is recounted over all votes
+/// (`O(k²)`), and the first vote in rank order whose label reaches the maximum names the
+/// winner — that vote is the nearest vote of every label tied at the maximum.
+fn majority(votes: &[usize]) -> Option<usize> {
+    let count = |label: usize| votes.iter().filter(|&&v| v == label).count();
+    let most = votes.iter().map(|&v| count(v)).max()?;
+    votes.iter().copied().find(|&v| count(v) == most)
+}
+
+/// Exact twin of [`metrics::knn_identification`](crate::metrics::knn_identification): the
+/// neighbour lists of the brute-force search (full sort of every distance) and the majority
+/// vote counted from its definition.
 ///
 /// # Formula
 ///
@@ -28,5 +41,13 @@ use crate::metrics::retrieval_task::Retrieval;
 pub fn knn_identification(task: &Retrieval<'_>, k: usize) -> Result<KnnIdentification> {
     let (queries, database) = labels(task)?;
     let neighbours = nearest_neighbours(task, k)?;
-    Ok(score(&neighbours, queries, database))
+    let correct: Vec<bool> = (0..neighbours.query_count())
+        .map(|q| {
+            let votes: Vec<usize> = neighbours.indices(q).iter().map(|&j| database[j]).collect();
+            majority(&votes) == Some(queries[q])
+        })
+        .collect();
+    let hits = correct.iter().filter(|&&c| c).count();
+    let accuracy = hits as f64 / correct.len() as f64;
+    Ok(KnnIdentification { correct, accuracy })
 }

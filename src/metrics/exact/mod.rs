@@ -4,8 +4,10 @@
 //! 1 − ⟨q, x⟩/(‖q‖‖x‖)), a full sort of the database per query, precision@i recounted at every
 //! rank, AUROC as the O(n_ID · n_OOD) Mann–Whitney pair count, AUPRC as the step sum over every
 //! distinct threshold with TP and FP recounted, Kendall's τ-b from all n(n−1)/2 pairs, and the
-//! sparsification curve re-sorted and re-summed at every point. Nothing here calls the fast
-//! twins; the two share only the input types and their validation, so they fail alike.
+//! sparsification curve re-sorted and re-summed at every point, the K-NN vote recounted per
+//! label. Nothing here calls the fast twins (`tests/registry_coverage.rs` enforces it): the two
+//! share only the input and result types, their validation and the error values, so they fail
+//! alike and compute apart.
 //!
 //! Signatures are those of the fast functions in [`crate::metrics`]; the proofs
 //! (`proofs/metrics_*.rs`) check fast = exact within the registry's budgets, exactly where the

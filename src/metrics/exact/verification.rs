@@ -1,7 +1,7 @@
 //! Verification AP by recounting precision and recall at every distinct threshold.
 
-use crate::error::Result;
-use crate::metrics::verification::split_pairs;
+use crate::error::{Error, Result};
+use crate::metrics::checks;
 
 /// Exact twin of [`metrics::verification_average_precision`](crate::metrics::verification_average_precision):
 /// for every distinct score (decreasing) count the matching and non-matching pairs at or above
@@ -24,15 +24,29 @@ use crate::metrics::verification::split_pairs;
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn verification_average_precision(match_score: &[f64], is_match: &[bool]) -> Result<f64> {
-    let (negatives, positives) = split_pairs(match_score, is_match)?;
+    checks::at_least("match_score", match_score, 1)?;
+    checks::same_length("is_match", match_score.len(), is_match.len())?;
+    checks::all_finite("match_score", match_score)?;
+    let pairs: Vec<(f64, bool)> = match_score
+        .iter()
+        .copied()
+        .zip(is_match.iter().copied())
+        .collect();
+    let n_pos = pairs.iter().filter(|p| p.1).count() as f64;
+    if n_pos == 0.0 {
+        return Err(Error::Undefined {
+            arg: "is_match",
+            quantity: "the verification average precision",
+            reason: "no pair is a match",
+        });
+    }
     let mut thresholds: Vec<f64> = match_score.iter().map(|&s| s + 0.0).collect();
     thresholds.sort_by(|a, b| b.total_cmp(a));
     thresholds.dedup();
-    let n_pos = positives.len() as f64;
     let (mut ap, mut recall_before) = (0.0, 0.0);
     for t in thresholds {
-        let tp = positives.iter().filter(|&&s| s >= t).count() as f64;
-        let fp = negatives.iter().filter(|&&s| s >= t).count() as f64;
+        let tp = pairs.iter().filter(|p| p.1 && p.0 >= t).count() as f64;
+        let fp = pairs.iter().filter(|p| !p.1 && p.0 >= t).count() as f64;
         let recall = tp / n_pos;
         if tp > 0.0 {
             ap += (recall - recall_before) * tp / (tp + fp);

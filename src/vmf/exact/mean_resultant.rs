@@ -1,8 +1,8 @@
 //! Reference mean resultant: every coordinate sum compensated (Neumaier), the norm compensated.
 
 use crate::compensated::{norm2, Neumaier};
-use crate::error::Result;
-use crate::vmf::mean_resultant::{check_samples, finish, inverse_banerjee, MeanResultant};
+use crate::error::{Error, Result};
+use crate::vmf::mean_resultant::{check_samples, MeanResultant};
 
 /// `(Σxᵢ, ‖Σxᵢ‖, n)` with compensated sums.
 fn resultant(samples: &[f64], dim: usize) -> Result<(Vec<f64>, f64, usize)> {
@@ -45,7 +45,18 @@ fn resultant(samples: &[f64], dim: usize) -> Result<(Vec<f64>, f64, usize)> {
 /// ```
 pub fn mean_resultant(samples: &[f64], dim: usize) -> Result<MeanResultant> {
     let (sum, norm, n) = resultant(samples, dim)?;
-    finish(sum, norm, n)
+    if norm == 0.0 {
+        return Err(Error::OutOfDomain {
+            arg: "samples",
+            value: 0.0,
+            rule: "the resultant Σx is zero, so the mean direction is undefined",
+        });
+    }
+    Ok(MeanResultant {
+        direction: sum.iter().map(|s| s / norm).collect(),
+        rbar: norm / n as f64,
+        n,
+    })
 }
 
 /// Reference twin of [`crate::vmf::lam_uncertainty`].
@@ -70,5 +81,16 @@ pub fn mean_resultant(samples: &[f64], dim: usize) -> Result<MeanResultant> {
 /// ```
 pub fn lam_uncertainty(samples: &[f64], dim: usize) -> Result<f64> {
     let (_, norm, n) = resultant(samples, dim)?;
-    Ok(inverse_banerjee(dim, norm / n as f64))
+    let rbar = norm / n as f64;
+    // The two ends of 1/κ̂₀: R̄ = 0 is no concentration (u = ∞), R̄ rounded to 1 a point mass.
+    if rbar == 0.0 {
+        return Ok(f64::INFINITY);
+    }
+    if rbar >= 1.0 {
+        return Ok(0.0);
+    }
+    let m = dim as f64;
+    // Banerjee's κ̂₀ = R̄(M − R̄²)/(1 − R̄²) (eq. 4.4), inverted; 1 − R̄² as (1 − R̄)(1 + R̄).
+    let kappa0 = rbar * (m - rbar * rbar) / ((1.0 - rbar) * (1.0 + rbar));
+    Ok(1.0 / kappa0)
 }

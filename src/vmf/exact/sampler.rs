@@ -2,26 +2,31 @@
 //!
 //! `U ~ U[0, 1)`, `θ = F⁻¹(U)` where `F(θ) = ∫_0^θ e^{κ cos t} sin^{M−2} t dt / ∫_0^π (…)` is
 //! integrated by [`CosineMarginal`] (adaptive Gauss–Legendre, inverted by safeguarded Newton).
-//! Then `X = Q(cos θ, sin θ · v)`, `v` a normalised Gaussian vector of length `M − 1`, and `Q` the
-//! Householder reflection taking `e₁` to `μ`. Slow (hundreds of integrand evaluations per
-//! draw) but with nothing to get wrong: no envelope, no acceptance constant.
+//! Then `X = cos θ · μ + sin θ · v`, `v` uniform on the unit sphere of `μ`'s orthogonal
+//! complement: a standard Gaussian vector of `ℝ^M` projected onto `μ^⊥` (twice, so that
+//! `μᵀv` is at rounding level) and normalised. This is the definition of the vMF as a law of
+//! `(μᵀX, direction of the rest)`, and shares nothing with the fast sampler's Householder
+//! reflection. Slow (hundreds of integrand evaluations per draw) but with nothing to get wrong:
+//! no envelope, no acceptance constant.
 //!
-//! Random stream: one `rng.random::<f64>()` for `U`, then `M − 1` standard normals.
+//! Random stream: one `rng.random::<f64>()` for `U`, then `M` standard normals (again `M` if
+//! the projection vanishes, with probability 0).
 
 use rand::distr::Distribution;
 use rand::Rng;
 
 use super::marginal::CosineMarginal;
-use crate::compensated::norm2;
+use rand_distr::StandardNormal;
+
+use crate::compensated::{dot2, norm2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 use crate::vmf::density::require_unit;
-use crate::vmf::householder::{place_around_e1, ReflectionToMean};
 
 /// Reference twin of [`crate::vmf::VonMisesFisher`], sampling by inverse CDF.
 ///
 /// # Formula
 ///
-/// $$ \theta = F^{-1}(U),\quad X = Q\bigl(\cos\theta,\ \sin\theta\\, v\bigr),\quad
+/// $$ \theta = F^{-1}(U),\quad X = \cos\theta\\,\mu + \sin\theta\\, v,\ v \perp \mu,\quad
 ///    F(\theta) = \frac{\int_0^\theta e^{\kappa\cos t}\sin^{M-2}t\\,dt}{\int_0^\pi e^{\kappa\cos t}\sin^{M-2}t\\,dt} $$
 ///
 /// # Examples
@@ -40,7 +45,6 @@ pub struct VonMisesFisher {
     mu: Vec<f64>,
     kappa: f64,
     law: CosineMarginal,
-    reflection: ReflectionToMean,
 }
 
 impl VonMisesFisher {
@@ -111,12 +115,7 @@ impl VonMisesFisher {
         let norm = norm2(mu);
         let mu: Vec<f64> = mu.iter().map(|v| v / norm).collect();
         let law = CosineMarginal::new(mu.len(), kappa)?;
-        Ok(Self {
-            reflection: ReflectionToMean::new(&mu),
-            mu,
-            kappa,
-            law,
-        })
+        Ok(Self { mu, kappa, law })
     }
 
     /// The mean direction `μ` (unit).
@@ -179,8 +178,25 @@ impl VonMisesFisher {
     fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
         let u: f64 = rng.random();
         let theta = self.law.quantile_angle(u);
-        place_around_e1(rng, theta.cos(), theta.sin(), out);
-        self.reflection.apply(out);
+        let v = loop {
+            let mut g: Vec<f64> = (0..self.mu.len())
+                .map(|_| rng.sample(StandardNormal))
+                .collect();
+            for _ in 0..2 {
+                let along = dot2(&self.mu, &g);
+                g.iter_mut()
+                    .zip(&self.mu)
+                    .for_each(|(x, m)| *x -= along * m);
+            }
+            let norm = norm2(&g);
+            if norm > 0.0 {
+                break g.into_iter().map(|x| x / norm).collect::<Vec<f64>>();
+            }
+        };
+        let (w, r) = (theta.cos(), theta.sin());
+        for ((o, m), v) in out.iter_mut().zip(&self.mu).zip(&v) {
+            *o = w.mul_add(*m, r * v);
+        }
     }
 
     /// Draws one sample.

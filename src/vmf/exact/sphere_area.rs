@@ -1,7 +1,12 @@
 //! `ln |S^{M−1}|` by brute force: `ln Γ(M/2)` as a compensated sum of logarithms.
 
 use crate::compensated::{two_prod, Neumaier};
-use crate::vmf::sphere_area::{LN_PI, LN_PI_LO};
+
+/// `ln π` as a double-double (mpmath, 60 digits: `log(pi)` = 1.14472988584940017414342735135…,
+/// split as `float(v)`, `float(v − hi)`), written here again rather than imported from the fast
+/// twin, so that a wrong digit there shows as a disagreement.
+const LN_PI: f64 = 1.144_729_885_849_400_2;
+const LN_PI_LO: f64 = 1.026_595_116_270_782_6e-17;
 
 /// `ln 2` as a double-double.
 const LN_2_LO: f64 = 2.319_046_813_846_299_6e-17;
