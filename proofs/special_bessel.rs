@@ -24,7 +24,7 @@ use support::*;
 const NAME: &str = "special::log_bessel_i";
 
 fn check_budget(nu: f64, x: f64) -> Result<(), TestCaseError> {
-    let case = format_args!("ν = {nu:e}, x = {x:e}");
+    let case = format!("ν = {nu:e}, x = {x:e}");
     check_at(NAME, case, log_bessel_i(nu, x), exact::log_bessel_i(nu, x));
     Ok(())
 }
@@ -100,7 +100,7 @@ fn continuous_at_every_regime_switch() {
         let (exact_a, exact_b) = (exact::log_bessel_i(nu_a, x_a), exact::log_bessel_i(nu_b, x_b));
         // A difference of two values, each within the budget of its own magnitude.
         let magnitude = exact_a.abs().max(1.0) + exact_b.abs().max(1.0);
-        let case = format_args!("jump from (ν, x) = ({nu_a:e}, {x_a:e}) to ({nu_b:e}, {x_b:e})");
+        let case = format!("jump from (ν, x) = ({nu_a:e}, {x_a:e}) to ({nu_b:e}, {x_b:e})");
         check_with_magnitude(NAME, case, fast_jump, exact_b - exact_a, magnitude);
     }
 }

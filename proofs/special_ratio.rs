@@ -26,7 +26,7 @@ proptest! {
     /// Claim 1, inputs by category over the whole domain.
     #[test]
     fn fast_within_budget_of_exact(nu in order(), x in argument()) {
-        let case = format_args!("ν = {nu:e}, x = {x:e}");
+        let case = format!("ν = {nu:e}, x = {x:e}");
         check_at(NAME, case, bessel_i_ratio(nu, x), exact::bessel_i_ratio(nu, x));
     }
 

@@ -38,14 +38,14 @@ proptest! {
     /// Claim 1 for ln C_M.
     #[test]
     fn log_norm_const_within_budget(m in dimension(), kappa in concentration()) {
-        let case = format_args!("M = {m}, κ = {kappa:e}");
+        let case = format!("M = {m}, κ = {kappa:e}");
         check_at(LOG_NORM_CONST, case, vmf::log_norm_const(m, kappa), exact::log_norm_const(m, kappa));
     }
 
     /// Claim 1 for A_M.
     #[test]
     fn mean_resultant_length_within_budget(m in dimension(), kappa in concentration()) {
-        let case = format_args!("M = {m}, κ = {kappa:e}");
+        let case = format!("M = {m}, κ = {kappa:e}");
         check_at(MEAN_RESULTANT_LENGTH, case, vmf::mean_resultant_length(m, kappa), exact::mean_resultant_length(m, kappa));
     }
 
@@ -188,7 +188,7 @@ fn refutation_nivmf_quadratic_fits_fail_outside_their_range() {
     // The corrected statement: the crate's ln C_M is within budget of the exact value there.
     for &k in &[1.0, 100.0, 140.0, 200.0] {
         for &m in &[128usize, 512] {
-            let case = format_args!("M = {m}, κ = {k}");
+            let case = format!("M = {m}, κ = {k}");
             check_at(LOG_NORM_CONST, case, vmf::log_norm_const(m, k), exact::log_norm_const(m, k));
         }
     }

@@ -87,6 +87,9 @@ pub mod budget {
     pub const KAPPA_ROUND_TRIP: f64 = 1e-12;
     /// Sra's estimator with two Newton steps against the MLE (chapter 02).
     pub const KAPPA_SRA2: f64 = 1e-10;
+    /// The fast κ estimators (`kappa_mle`, `kappa_sra` at every step count) against their
+    /// `exact` twins (chapter 02): relative.
+    pub const KAPPA_ESTIMATORS: f64 = 1e-12;
     /// 1 − A_M(κ) against quadrature: relative 10⁻¹³ (below κ = 50 it is formed as 1 − A_M from
     /// the ratio, whose 10⁻¹⁴ relative error is amplified by A_M/(1 − A_M) ≤ 10).
     pub const COMPLEMENT: f64 = 1e-13;
@@ -118,10 +121,18 @@ pub mod budget {
     /// |Δ| ≤ 10⁻¹² · max|exact| (spec README, "dense vs diagonal linear algebra": relative 1e−12
     /// after scaling by the matrix norm).
     pub const GGN: f64 = 1e-12;
+    /// Chapter-04 identities between hyper-dual references (split gradients against the
+    /// gradient, the Arccos GGN against the Hessian, the PSD claims): entrywise
+    /// `|Δ| ≤ 10⁻¹²·Σ_pairs |t|(1 + ‖x_i‖/r_i + ‖x_j‖/r_j)²`, the size of the terms summed (their
+    /// results can cancel to zero, where a relative bound has no meaning).
+    pub const GGN_IDENTITIES: f64 = 1e-12;
     /// Chapter-04 Laplace, diagonal against dense (precision, Cholesky draw) and the online and
     /// predictive identities: relative 10⁻¹² (spec README, "dense vs diagonal linear algebra";
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// Chapter-04 Laplace: the dense Cholesky draw against the diagonal draw from the same
+    /// normals, `|Δ| ≤ 10⁻¹²·(|μ| + σ|z|)` per coordinate (one square root and one division).
+    pub const LAPLACE_DRAW: f64 = 1e-12;
     /// The evidence-maximising prior precision of the dense twin (golden section, then bisection
     /// on the sign of the dense derivative) against the fast fixed-point root, in ln δ*:
     /// |Δ| ≤ 10⁻¹²·(P + 8P²·max h/δ*)/(Σq(1 − q) + δ*‖θ*‖²). The numerator bounds the rounding of
@@ -355,7 +366,7 @@ registry! {
         exact: crate::vmf::exact::kappa_mle,
         file: "src/vmf/kappa.rs",
         source: "spec 02; Sra (2012) eq. (4): the root of A_M(κ) = R̄",
-        budget: Budget::Relative(budget::KAPPA_ROUND_TRIP),
+        budget: Budget::Relative(budget::KAPPA_ESTIMATORS),
         reason: "a root of a monotone function solved to machine precision; conditioning of A_M⁻¹",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
@@ -366,8 +377,8 @@ registry! {
         exact: crate::vmf::exact::kappa_sra,
         file: "src/vmf/kappa.rs",
         source: "LAM App. C; Sra (2012) eqs. (5)–(6); Banerjee et al. (2005)",
-        budget: Budget::Relative(budget::KAPPA_SRA2),
-        reason: "two Newton steps from Banerjee's start, for M ≥ 45 (the spec's M ≥ 2 is refuted in the proof; four steps reach it for every M)",
+        budget: Budget::Relative(budget::KAPPA_ESTIMATORS),
+        reason: "the same Newton steps from the same start as the exact twin, at every step count; how far two steps land from the MLE is the claim KAPPA_SRA2 (M ≥ 45; four steps for every M)",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -652,8 +663,8 @@ registry! {
         exact: crate::contrastive::exact::rescaled_loss,
         file: "src/contrastive/rescaling.rs",
         source: "spec 03; LAM App. B.1 eq. (30), Proposition B.1",
-        budget: Budget::AbsOrRel(budget::RESCALING),
-        reason: "an exact average over every batch against L, ∇L, ∇²L; the batch value itself within CONTRASTIVE_LOSS",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
+        reason: "the batch value against the exact twin's compensated pairs, as contrastive::loss; its exact average over every batch equals L, ∇L, ∇²L to RESCALING",
         proof: "contrastive_rescaling.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -663,8 +674,8 @@ registry! {
         no_exact_because: "an unbiased estimator: its reference is the full-data gradient `contrastive::exact::loss_gradient`, reached by the exhaustive batch expectation `contrastive::exact::batch_expectation`",
         file: "src/contrastive/rescaling.rs",
         source: "spec 03; LAM App. B.1: rescaled targets are linear, so gradients and Hessians are unbiased",
-        budget: Budget::AbsOrRel(budget::RESCALING),
-        reason: "an exact average over every batch against ∇L",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
+        reason: "entrywise against the explicit sum over the exact twin's targets; its exact average over every batch equals ∇L to RESCALING",
         proof: "contrastive_rescaling.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
