@@ -94,7 +94,13 @@ fn diagonal_matches_dense_larger_batch() {
             )
             .unwrap();
             let terms = p.term_scale(&pairs);
-            check_slice_with_magnitude(NAME, format!("{split:?}/{approximation:?}"), &fast, &want, terms);
+            check_slice_with_magnitude(
+                NAME,
+                format!("{split:?}/{approximation:?}"),
+                &fast,
+                &want,
+                terms,
+            );
         }
     }
 }

@@ -80,9 +80,22 @@ fn error_over_the_grid_is_within_the_registered_budget() {
     );
     // The grid and the numbers of chapter 07 (docs/src/07-hib.md).
     assert_eq!(errors.len(), 432, "the grid has changed");
-    assert!(quotes(quantile(0.5), 3.6e-5, 2), "median {:e}", quantile(0.5));
-    assert!(quotes(quantile(0.95), 4.9e-3, 2), "95th percentile {:e}", quantile(0.95));
-    assert!(quotes(worst.0, 4.36e-2, 3), "largest {:e} at {}", worst.0, worst.1);
+    assert!(
+        quotes(quantile(0.5), 3.6e-5, 2),
+        "median {:e}",
+        quantile(0.5)
+    );
+    assert!(
+        quotes(quantile(0.95), 4.9e-3, 2),
+        "95th percentile {:e}",
+        quantile(0.95)
+    );
+    assert!(
+        quotes(worst.0, 4.36e-2, 3),
+        "largest {:e} at {}",
+        worst.0,
+        worst.1
+    );
 }
 
 #[test]

@@ -220,7 +220,12 @@ fn heuristic_ratio_and_isotropic_reduction() {
         // Isotropic K = cI: the vMF density, and ln κ̃ in place of M ln‖Kx‖.
         support::check_at("nivmf::log_density", format!("K = {c}·I, M = {dim}"), f, v);
         let want = v + (dim as f64 - 1.0) * c.ln();
-        support::check_at("nivmf::log_density_heuristic", format!("K = {c}·I, M = {dim}"), fh, want);
+        support::check_at(
+            "nivmf::log_density_heuristic",
+            format!("K = {c}·I, M = {dim}"),
+            fh,
+            want,
+        );
     }
 }
 

@@ -105,7 +105,9 @@ fn ppk_closed_form_matches_quadrature_on_the_grid() {
                     for &gamma in &[0.5, 1.0, 2.0] {
                         let fast = nivmf::log_ppk_vmf(gamma, &nz, &np).unwrap();
                         let exact = match nivmf::exact::log_ppk_vmf(gamma, &nz, &np) { Ok(v) => v, Err(e) => panic!("M = {dim}, κ_z = {kz}, κ_p = {kp}, angle {angle}, γ = {gamma}: {e}") };
-                        let case = format!("M = {dim}, κ_z = {kz}, κ_p = {kp}, angle {angle}, γ = {gamma}");
+                        let case = format!(
+                            "M = {dim}, κ_z = {kz}, κ_p = {kp}, angle {angle}, γ = {gamma}"
+                        );
                         support::check_at("nivmf::log_ppk_vmf", case, fast, exact);
                     }
                 }

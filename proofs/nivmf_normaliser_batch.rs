@@ -91,7 +91,12 @@ fn s2_lanes_on_a_dense_grid() {
         if k <= 1e8 && (k.to_bits() >> 48) % 4 == 0 {
             // A quarter of the points up to 10⁸ against the 256-bit reference (its series is
             // slow at large κ; the rest are tied to it through the scalar's proof).
-            support::check_at(NAME, format!("M = 3, κ = {k}"), v, vmf::exact::log_norm_const(3, k));
+            support::check_at(
+                NAME,
+                format!("M = 3, κ = {k}"),
+                v,
+                vmf::exact::log_norm_const(3, k),
+            );
         }
     }
     println!("M = 3 lanes: {worst_ulps} ulps from the scalar at most");

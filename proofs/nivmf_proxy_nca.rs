@@ -259,9 +259,19 @@ fn fast_matches_exact_at_m8() {
         };
         let fast = nivmf::proxy_nca_loss(kind, &batch, 0.5).unwrap();
         let exact = nivmf::exact::proxy_nca_loss(kind, &batch, 0.5).unwrap();
-        support::check_at("nivmf::proxy_nca_loss", format!("{kind:?}: loss"), fast.loss, exact.loss);
+        support::check_at(
+            "nivmf::proxy_nca_loss",
+            format!("{kind:?}: loss"),
+            fast.loss,
+            exact.loss,
+        );
         // Entrywise, relative to max(1, max|d|).
-        support::check_slice("nivmf::proxy_nca_loss", format!("{kind:?}: distances"), &fast.distances, &exact.distances);
+        support::check_slice(
+            "nivmf::proxy_nca_loss",
+            format!("{kind:?}: distances"),
+            &fast.distances,
+            &exact.distances,
+        );
         for (got, want) in [
             (&fast.grad_embeddings, &exact.grad_embeddings),
             (&fast.grad_proxies, &exact.grad_proxies),
@@ -506,7 +516,12 @@ fn proxy_anchor_and_joint_loss() {
     for (alpha, delta) in [(32.0, 0.1), (4.0, -0.2)] {
         let fast = nivmf::proxy_anchor_loss(&batch, alpha, delta).unwrap();
         let exact = nivmf::exact::proxy_anchor_loss(&batch, alpha, delta).unwrap();
-        support::check_at("nivmf::proxy_anchor_loss", format!("α = {alpha}, δ = {delta}"), fast.loss, exact.loss);
+        support::check_at(
+            "nivmf::proxy_anchor_loss",
+            format!("α = {alpha}, δ = {delta}"),
+            fast.loss,
+            exact.loss,
+        );
         for (got, want) in [
             (&fast.grad_embeddings, &exact.grad_embeddings),
             (&fast.grad_proxies, &exact.grad_proxies),

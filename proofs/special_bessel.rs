@@ -97,7 +97,10 @@ fn continuous_at_every_regime_switch() {
     }
     for ((nu_a, x_a), (nu_b, x_b)) in straddles {
         let fast_jump = log_bessel_i(nu_b, x_b) - log_bessel_i(nu_a, x_a);
-        let (exact_a, exact_b) = (exact::log_bessel_i(nu_a, x_a), exact::log_bessel_i(nu_b, x_b));
+        let (exact_a, exact_b) = (
+            exact::log_bessel_i(nu_a, x_a),
+            exact::log_bessel_i(nu_b, x_b),
+        );
         // A difference of two values, each within the budget of its own magnitude.
         let magnitude = exact_a.abs().max(1.0) + exact_b.abs().max(1.0);
         let case = format!("jump from (ν, x) = ({nu_a:e}, {x_a:e}) to ({nu_b:e}, {x_b:e})");

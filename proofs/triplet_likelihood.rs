@@ -174,7 +174,12 @@ fn exact_likelihood_matches_the_mpmath_integrals() {
         let v: Vec<f64> = line.split('\t').map(|s| s.parse().unwrap()).collect();
         let got = exact::log_likelihood(&[v[0]], &[v[1]], &[v[2]], &[v[3]], &[v[4]], &[v[5]], v[6])
             .unwrap();
-        support::check_at(LIKELIHOOD, format!("{line}: exact against mpmath"), got, v[7]);
+        support::check_at(
+            LIKELIHOOD,
+            format!("{line}: exact against mpmath"),
+            got,
+            v[7],
+        );
         let clt =
             triplet::log_likelihood(&[v[0]], &[v[1]], &[v[2]], &[v[3]], &[v[4]], &[v[5]], v[6])
                 .unwrap();
@@ -212,7 +217,12 @@ fn deterministic_dimensions_shift_the_threshold() {
         assert!(margin + shift >= 0.0);
         let [a, b, c, d, e, f] = std::array::from_fn(|k| col(&random, k));
         let without = exact::log_likelihood(&a, &b, &c, &d, &e, &f, margin + shift).unwrap();
-        support::check_at(LIKELIHOOD, format!("shifted threshold, m = {margin}"), with, without);
+        support::check_at(
+            LIKELIHOOD,
+            format!("shifted threshold, m = {margin}"),
+            with,
+            without,
+        );
     }
 }
 

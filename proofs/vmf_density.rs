@@ -67,7 +67,12 @@ fn check_entropy(dim: usize, kappa: f64) -> f64 {
 fn check_kl(dim: usize, kappa: f64) -> f64 {
     let kl = vmf::kl_to_uniform(dim, kappa);
     let case = format!("M = {dim}, κ = {kappa}");
-    check_at(KL_TO_UNIFORM, case, kl, vmf::exact::kl_to_uniform(dim, kappa));
+    check_at(
+        KL_TO_UNIFORM,
+        case,
+        kl,
+        vmf::exact::kl_to_uniform(dim, kappa),
+    );
     kl
 }
 
@@ -231,7 +236,12 @@ fn sphere_area_fast_matches_exact() {
     let dims = (1..=600usize).chain([1000, 2047, 2048, 2049, 10_000, 65_537, 100_000, 1_000_000]);
     for dim in dims {
         let case = format!("ln |S^(M−1)| at M = {dim}");
-        check_at(LOG_NORM_CONST, case, vmf::log_sphere_area(dim), vmf::exact::log_sphere_area(dim));
+        check_at(
+            LOG_NORM_CONST,
+            case,
+            vmf::log_sphere_area(dim),
+            vmf::exact::log_sphere_area(dim),
+        );
     }
 }
 
@@ -323,14 +333,24 @@ fn refutation_btl_kl_pinned_cases() {
     let true_kl = (1.0 / 1.0_f64.sinh()).ln() + 1.0 / 1.0_f64.tanh() - 1.0;
     assert!((true_kl - 0.151_595_9).abs() < 1e-7);
     assert!((vmf::kl_to_uniform(3, 1.0) - true_kl).abs() < 1e-15);
-    check_at(KL_TO_UNIFORM, "quadrature at (3, 1)", vmf::exact::kl_to_uniform(3, 1.0), true_kl);
+    check_at(
+        KL_TO_UNIFORM,
+        "quadrature at (3, 1)",
+        vmf::exact::kl_to_uniform(3, 1.0),
+        true_kl,
+    );
 
     // (D, κ) = (128, 50), an embedding size and norm of the papers' range: listing −38.7.
     let listing = btl_kl_div_vmf(128, 50.0);
     assert!(listing < -38.0);
     let quad = vmf::exact::kl_to_uniform(128, 50.0);
     assert!(quad > 0.0);
-    check_at(KL_TO_UNIFORM, "(128, 50)", vmf::kl_to_uniform(128, 50.0), quad);
+    check_at(
+        KL_TO_UNIFORM,
+        "(128, 50)",
+        vmf::kl_to_uniform(128, 50.0),
+        quad,
+    );
 
     // (D, κ) = (3, 100): positive but wrong: listing 97.9, true ln(100/sinh 100) + 100 coth 100 − 1
     // = ln 200 − 1 + O(e^{−200}) = 4.2983.

@@ -106,7 +106,8 @@ fn small_and_large_kappa_limits() {
             let series = kappa / mf - kappa.powi(3) / (mf * mf * (mf + 2.0));
             // Next term 2κ⁵/(M³(M+2)(M+4)) is below κ⁵/M³.
             assert!(
-                (a - series).abs() <= kappa.powi(5) / mf.powi(3) + tolerance(MEAN_RESULTANT_LENGTH) * a,
+                (a - series).abs()
+                    <= kappa.powi(5) / mf.powi(3) + tolerance(MEAN_RESULTANT_LENGTH) * a,
                 "M = {m}, κ = {kappa}"
             );
         }
@@ -146,7 +147,12 @@ fn kappa_zero_is_the_uniform_density() {
             "M = {m}: {at_zero} vs {want}"
         );
         let exact0 = exact::log_norm_const(m, 0.0);
-        check_at(LOG_NORM_CONST, format_args!("M = {m}, κ = 0"), at_zero, exact0);
+        check_at(
+            LOG_NORM_CONST,
+            format_args!("M = {m}, κ = 0"),
+            at_zero,
+            exact0,
+        );
         let near = vmf::log_norm_const(m, 1e-10);
         // d ln C/dκ = −A ≈ −κ/M: the change over [0, 1e-10] is ~1e-20/M.
         assert!((near - at_zero).abs() <= tolerance(LOG_NORM_CONST) * at_zero.abs().max(1.0));
@@ -189,7 +195,12 @@ fn refutation_nivmf_quadratic_fits_fail_outside_their_range() {
     for &k in &[1.0, 100.0, 140.0, 200.0] {
         for &m in &[128usize, 512] {
             let case = format!("M = {m}, κ = {k}");
-            check_at(LOG_NORM_CONST, case, vmf::log_norm_const(m, k), exact::log_norm_const(m, k));
+            check_at(
+                LOG_NORM_CONST,
+                case,
+                vmf::log_norm_const(m, k),
+                exact::log_norm_const(m, k),
+            );
         }
     }
 }

@@ -50,7 +50,9 @@ extern "C" {
 }
 
 extern "C" fn print_worst_errors() {
-    let worst = WORST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let worst = WORST
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let mut out = std::io::stdout().lock();
     for (name, w) in worst.iter() {
         let _ = writeln!(
@@ -146,7 +148,10 @@ fn compare(name: &str, case: &dyn Display, fast: &[f64], exact: &[f64], magnitud
             }
         })
         .enumerate()
-        .fold((0.0f64, 0usize), |(m, at), (i, err)| if err > m { (err, i) } else { (m, at) });
+        .fold(
+            (0.0f64, 0usize),
+            |(m, at), (i, err)| if err > m { (err, i) } else { (m, at) },
+        );
     record(name, error, tol, kind);
     assert!(
         error <= tol,
@@ -166,7 +171,9 @@ fn record(name: &'static str, error: f64, tol: f64, kind: &'static str) {
             atexit(print_worst_errors);
         }
     });
-    let mut worst = WORST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut worst = WORST
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let entry = worst.entry(name).or_insert(Worst {
         error: 0.0,
         tol,
