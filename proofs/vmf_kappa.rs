@@ -51,9 +51,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use support::{check_at, check_slice_with_magnitude, check_with_magnitude};
 
-const KAPPA_MLE: &str = "vmf::kappa_mle";
-const KAPPA_SRA: &str = "vmf::kappa_sra";
-const MEAN_RESULTANT: &str = "vmf::mean_resultant";
+const MLE: &str = "vmf::kappa_mle";
+const SRA: &str = "vmf::kappa_sra";
+const RESULTANT: &str = "vmf::mean_resultant";
 const COMPLEMENT: &str = "vmf::mean_resultant_length_complement";
 
 fn config(cases: u32) -> ProptestConfig {
@@ -202,11 +202,11 @@ proptest! {
     fn fast_matches_exact(dim in dims(), rbar in rbars()) {
         let exact = vmf::exact::kappa_mle(dim, rbar).unwrap();
         let fast = vmf::kappa_mle(dim, rbar).unwrap();
-        check_at(KAPPA_MLE, format_args!("M = {dim}, R̄ = {rbar}"), fast, exact);
+        check_at(MLE, format_args!("M = {dim}, R̄ = {rbar}"), fast, exact);
         for steps in 0..=2 {
             let e = vmf::exact::kappa_sra(dim, rbar, steps).unwrap();
             let f = vmf::kappa_sra(dim, rbar, steps).unwrap();
-            check_at(KAPPA_SRA, format_args!("{steps} steps, M = {dim}, R̄ = {rbar}"), f, e);
+            check_at(SRA, format_args!("{steps} steps, M = {dim}, R̄ = {rbar}"), f, e);
         }
     }
 }
@@ -405,7 +405,7 @@ fn mean_resultant_fast_matches_exact() {
                 assert_eq!(fast.n, n);
                 let case = format!("R̄ at M = {dim}, κ = {kappa}, n = {n}");
                 check_with_magnitude(
-                    MEAN_RESULTANT,
+                    RESULTANT,
                     case,
                     fast.rbar,
                     exact.rbar,
@@ -413,7 +413,7 @@ fn mean_resultant_fast_matches_exact() {
                 );
                 let case = format!("μ̂ at M = {dim}, κ = {kappa}, n = {n}");
                 check_slice_with_magnitude(
-                    MEAN_RESULTANT,
+                    RESULTANT,
                     case,
                     &fast.direction,
                     &exact.direction,
@@ -544,7 +544,7 @@ fn torture_dense_grid() {
             let exact = vmf::exact::kappa_mle(dim, rbar).unwrap();
             let fast = vmf::kappa_mle(dim, rbar).unwrap();
             check_at(
-                KAPPA_MLE,
+                MLE,
                 format_args!("M = {dim}, R̄ = {rbar}"),
                 fast,
                 exact,

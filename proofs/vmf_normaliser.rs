@@ -29,8 +29,8 @@ use probdml::vmf::{self, exact};
 use proptest::prelude::*;
 use support::*;
 
-const LOG_NORM_CONST: &str = "vmf::log_norm_const";
-const MEAN_RESULTANT_LENGTH: &str = "vmf::mean_resultant_length";
+const LN_C: &str = "vmf::log_norm_const";
+const A_M: &str = "vmf::mean_resultant_length";
 
 proptest! {
     #![proptest_config(config(400, 0x01_c0_4a))]
@@ -39,23 +39,23 @@ proptest! {
     #[test]
     fn log_norm_const_within_budget(m in dimension(), kappa in concentration()) {
         let case = format!("M = {m}, κ = {kappa:e}");
-        check_at(LOG_NORM_CONST, case, vmf::log_norm_const(m, kappa), exact::log_norm_const(m, kappa));
+        check_at(LN_C, case, vmf::log_norm_const(m, kappa), exact::log_norm_const(m, kappa));
     }
 
     /// Claim 1 for A_M.
     #[test]
     fn mean_resultant_length_within_budget(m in dimension(), kappa in concentration()) {
         let case = format!("M = {m}, κ = {kappa:e}");
-        check_at(MEAN_RESULTANT_LENGTH, case, vmf::mean_resultant_length(m, kappa), exact::mean_resultant_length(m, kappa));
+        check_at(A_M, case, vmf::mean_resultant_length(m, kappa), exact::mean_resultant_length(m, kappa));
     }
 
     /// Claim 3: ln C_M decreasing, A_M increasing and in [0, 1).
     #[test]
     fn monotone_in_kappa(m in dimension(), kappa in log_uniform(1e-6, 1e7), step in 1.001..3.0f64) {
         let (c0, c1) = (vmf::log_norm_const(m, kappa), vmf::log_norm_const(m, kappa * step));
-        prop_assert!(c1 <= c0 + tolerance(LOG_NORM_CONST) * c0.abs().max(1.0), "ln C_{m} not decreasing at κ = {kappa}");
+        prop_assert!(c1 <= c0 + tolerance(LN_C) * c0.abs().max(1.0), "ln C_{m} not decreasing at κ = {kappa}");
         let (a0, a1) = (vmf::mean_resultant_length(m, kappa), vmf::mean_resultant_length(m, kappa * step));
-        prop_assert!(a1 >= a0 * (1.0 - 2.0 * tolerance(MEAN_RESULTANT_LENGTH)) && (0.0..1.0).contains(&a0) && a1 < 1.0);
+        prop_assert!(a1 >= a0 * (1.0 - 2.0 * tolerance(A_M)) && (0.0..1.0).contains(&a0) && a1 < 1.0);
     }
 }
 
@@ -88,7 +88,7 @@ fn mean_resultant_length_is_minus_the_derivative_of_log_norm_const() {
             derivative /= h;
             let a = vmf::mean_resultant_length(m, kappa);
             assert!(
-                (a + derivative).abs() <= (tolerance(MEAN_RESULTANT_LENGTH) + 1e-15) * a,
+                (a + derivative).abs() <= (tolerance(A_M) + 1e-15) * a,
                 "M = {m}, κ = {kappa}: A = {a:e}, −d ln C/dκ = {:e}",
                 -derivative
             );
@@ -107,7 +107,7 @@ fn small_and_large_kappa_limits() {
             // Next term 2κ⁵/(M³(M+2)(M+4)) is below κ⁵/M³.
             assert!(
                 (a - series).abs()
-                    <= kappa.powi(5) / mf.powi(3) + tolerance(MEAN_RESULTANT_LENGTH) * a,
+                    <= kappa.powi(5) / mf.powi(3) + tolerance(A_M) * a,
                 "M = {m}, κ = {kappa}"
             );
         }
@@ -148,14 +148,14 @@ fn kappa_zero_is_the_uniform_density() {
         );
         let exact0 = exact::log_norm_const(m, 0.0);
         check_at(
-            LOG_NORM_CONST,
+            LN_C,
             format_args!("M = {m}, κ = 0"),
             at_zero,
             exact0,
         );
         let near = vmf::log_norm_const(m, 1e-10);
         // d ln C/dκ = −A ≈ −κ/M: the change over [0, 1e-10] is ~1e-20/M.
-        assert!((near - at_zero).abs() <= tolerance(LOG_NORM_CONST) * at_zero.abs().max(1.0));
+        assert!((near - at_zero).abs() <= tolerance(LN_C) * at_zero.abs().max(1.0));
     }
 }
 
@@ -196,7 +196,7 @@ fn refutation_nivmf_quadratic_fits_fail_outside_their_range() {
         for &m in &[128usize, 512] {
             let case = format!("M = {m}, κ = {k}");
             check_at(
-                LOG_NORM_CONST,
+                LN_C,
                 case,
                 vmf::log_norm_const(m, k),
                 exact::log_norm_const(m, k),
