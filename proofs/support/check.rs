@@ -57,7 +57,7 @@ extern "C" fn print_worst_errors() {
     for (name, w) in worst.iter() {
         let _ = writeln!(
             out,
-            "worst error for {name}: {:.2e} (budget {:.0e} {}, {} comparisons)",
+            "worst error for {name}: {:.2e} (budget {:e} {}, {} comparisons)",
             w.error, w.tol, w.kind, w.comparisons
         );
     }
