@@ -45,7 +45,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-const TOL: f64 = budget::QUADRATIC_FORM;
+const NAME: &str = "gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf";
 
 fn config(cases: u32) -> ProptestConfig {
     support::config(cases, 0x0005_0001)
@@ -66,11 +66,7 @@ fn ln_sub_exp(a: f64, b: f64) -> f64 {
 }
 
 fn assert_ln_close(got: f64, want: f64, what: &str) {
-    assert!(
-        support::within_abs_or_rel(got, want, TOL),
-        "{what}: got {got}, want {want}, |Δ| = {:e}",
-        (got - want).abs()
-    );
+    support::check_at(NAME, what, got, want);
 }
 
 /// ln P(λ(Z+δ)² ≤ x) and ln P(λ(Z+δ)² > x) for λ > 0, x > 0, from Φ.
@@ -82,7 +78,7 @@ fn one_term_reference(lambda: f64, delta: f64, x: f64) -> (f64, f64) {
 }
 
 proptest! {
-    #![proptest_config(config(64))]
+    #![proptest_config(config(256))]
 
     /// Claim 1: one term against Φ, both signs of the weight.
     #[test]

@@ -19,12 +19,13 @@ mod support;
 
 use probdml::hib::{exact as hib_exact, HedgedEmbedding};
 use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
-use probdml::registry::budget::METRIC;
 use proptest::prelude::*;
-use support::{config, within_abs_or_rel};
+use support::{check, config, tolerance};
+
+const AP: &str = "metrics::verification_average_precision";
 
 proptest! {
-    #![proptest_config(config(64, 0x4869_620b))]
+    #![proptest_config(config(256, 0x4869_620b))]
 
     #[test]
     fn verification_ap_fast_equals_exact(
@@ -36,12 +37,12 @@ proptest! {
         prop_assume!(is_match.iter().any(|&m| m) && is_match.iter().any(|&m| !m));
         let fast = metrics::verification_average_precision(&scores, &is_match).unwrap();
         let slow = exact::verification_average_precision(&scores, &is_match).unwrap();
-        prop_assert!(within_abs_or_rel(fast, slow, METRIC), "{fast} vs {slow}");
+        check(AP, fast, slow);
         let (neg, pos): (Vec<_>, Vec<_>) = pairs.iter().map(|(s, m)| (*s as f64 / 16.0, *m)).partition(|(_, m)| !m);
         let neg: Vec<f64> = neg.into_iter().map(|(s, _)| s).collect();
         let pos: Vec<f64> = pos.into_iter().map(|(s, _)| s).collect();
         let auprc = metrics::auprc(&neg, &pos).unwrap();
-        prop_assert!(within_abs_or_rel(fast, auprc, METRIC), "{fast} vs auprc {auprc}");
+        prop_assert!((fast - auprc).abs() <= tolerance(AP), "{fast} vs auprc {auprc}");
     }
 
     #[test]
@@ -97,5 +98,5 @@ fn binned_kendall_tau_of_self_mismatch_is_positive_when_uncertain_inputs_fail() 
     let fast = metrics::binned_kendall_tau(&eta, &performance, 20).unwrap();
     let slow = exact::binned_kendall_tau(&eta, &performance, 20).unwrap();
     assert!(fast.tau > 0.0, "τ = {}", fast.tau);
-    assert!((fast.tau - slow.tau).abs() <= METRIC);
+    check("metrics::binned_kendall_tau", fast.tau, slow.tau);
 }

@@ -20,12 +20,15 @@
 mod support;
 
 use probdml::laplace::{self, online_update, predictive_summary};
-use probdml::registry::budget::LAPLACE;
+
 use probdml::vmf;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use support::config;
+
+const ONLINE: &str = "laplace::online_update";
+const PREDICTIVE: &str = "laplace::predictive_summary";
 
 proptest! {
     #![proptest_config(config(200, 0x04_1a_03))]
@@ -75,10 +78,10 @@ proptest! {
         let t = steps as i32;
         let geometric: f64 = (0..t).map(|k| keep.powi(k)).sum();
         let lambda = keep.powi(t) * prior + c * geometric;
-        for &p in &precision { prop_assert!((p - lambda).abs() <= LAPLACE * lambda, "{p} vs {lambda}"); }
+        for &p in &precision { support::check_at(ONLINE, "precision", p, lambda); }
         for (m, m0) in mean.iter().zip([1.0, -1.0]) {
             let want = m0 - steps as f64 * lr * g;
-            prop_assert!((m - want).abs() <= LAPLACE * (1.0 + steps as f64 * lr * g.abs()), "{m} vs {want}");
+            support::check_with_magnitude(ONLINE, "mean", *m, want, 1.0 + steps as f64 * lr * g.abs());
         }
     }
 
@@ -93,9 +96,9 @@ proptest! {
         let samples: Vec<f64> = (0..s).flat_map(|_| w.iter().copied()).collect();
         let p = predictive_summary(&samples, m, x).unwrap();
         prop_assert_eq!(p.inverse_kappa, 0.0);
-        for (d, v) in p.direction.iter().zip(&y) {
-            prop_assert!((d - v / r).abs() <= LAPLACE, "{d} vs {}", v / r);
-        }
+        let direction: Vec<f64> = y.iter().map(|v| v / r).collect();
+        // A unit vector: absolute.
+        support::check_slice_with_magnitude(PREDICTIVE, "μ̂ = y/‖y‖", &p.direction, &direction, 1.0);
     }
 
     #[test]
@@ -113,10 +116,10 @@ proptest! {
         let Ok(mr) = vmf::mean_resultant(&z, m) else { return Ok(()) };
         prop_assume!(mr.rbar > 0.05 && mr.rbar < 1.0);
         let p = predictive_summary(&samples, m, x).unwrap();
-        for (a, b) in p.direction.iter().zip(&mr.direction) { prop_assert!((a - b).abs() <= LAPLACE); }
+        support::check_slice_with_magnitude(PREDICTIVE, "μ̂", &p.direction, &mr.direction, 1.0);
         let reference = 1.0 / vmf::kappa_sra(m, mr.rbar, 0).unwrap();
         let amplification = 1.0 / (1.0 - mr.rbar * mr.rbar);
-        prop_assert!((p.inverse_kappa - reference).abs() <= LAPLACE * amplification * reference,
-                     "{} vs {reference} (R̄ = {})", p.inverse_kappa, mr.rbar);
+        let case = format!("1/κ̂ at R̄ = {}", mr.rbar);
+        support::check_with_magnitude(PREDICTIVE, case, p.inverse_kappa, reference, amplification * reference);
     }
 }

@@ -19,15 +19,13 @@
 mod support;
 
 use probdml::laplace::{self, exact};
-use probdml::registry::budget::{LAPLACE, MONTE_CARLO_SIGMAS};
+use probdml::registry::budget::{LAPLACE_DRAW, MONTE_CARLO_SIGMAS};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use support::config;
+use support::{check_at, check_with_magnitude, config};
 
-fn close(a: f64, b: f64, tol: f64) -> bool {
-    (a - b).abs() <= tol * b.abs()
-}
+const NAME: &str = "laplace::posthoc_precision";
 
 /// Positive diagonal curvature values (a ReLU-clamped GGN diagonal), zeros included.
 fn hessian_entry() -> impl Strategy<Value = f64> {
@@ -48,8 +46,8 @@ proptest! {
         let lambda = laplace::posthoc_precision(&h, beta, prior_variance).unwrap();
         for ((l, o), hk) in lambda.iter().zip(&one).zip(&h) {
             // Λ(β) − σ⁻² = βH, compared at the scale of Λ (the subtraction cancels otherwise).
-            prop_assert!(((l - prior) - beta * (o - prior)).abs() <= LAPLACE * (l.abs() + beta * o.abs()), "{l} {o} {hk}");
-            prop_assert!(close(*l, beta * hk + prior, LAPLACE));
+            check_with_magnitude(NAME, format!("Λ(β) − σ⁻² = βH, H = {hk}"), l - prior, beta * (o - prior), l.abs() + beta * o.abs());
+            check_at(NAME, format!("Λ = βH + σ⁻², H = {hk}"), *l, beta * hk + prior);
         }
     }
 
@@ -66,7 +64,7 @@ proptest! {
         let dense = exact::posthoc_precision(&dense_h, beta, prior_variance).unwrap();
         for i in 0..n {
             for j in 0..n {
-                if i == j { prop_assert!(close(dense[i * n + i], fast[i], LAPLACE)); }
+                if i == j { check_at(NAME, format!("diagonal H, entry {i}"), fast[i], dense[i * n + i]); }
                 else { prop_assert_eq!(dense[i * n + j], 0.0); }
             }
         }
@@ -74,7 +72,7 @@ proptest! {
         let mut full = dense_h.clone();
         for i in 0..n { for j in 0..i { full[i * n + j] = off[i * 8 + j]; full[j * n + i] = off[i * 8 + j]; } }
         let dense_full = exact::posthoc_precision(&full, beta, prior_variance).unwrap();
-        for k in 0..n { prop_assert!(close(dense_full[k * n + k], fast[k], LAPLACE)); }
+        for k in 0..n { check_at(NAME, format!("full H, entry {k}"), fast[k], dense_full[k * n + k]); }
         // Same seed, same normals: the Cholesky draw equals the diagonal draw.
         let mean: Vec<f64> = (0..n).map(|k| k as f64 - 1.5).collect();
         let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
@@ -83,7 +81,7 @@ proptest! {
         for k in 0..n {
             // Relative to the scale of the draw: |μ| + σ|z|.
             let scale = mean[k].abs() + (a[k] - mean[k]).abs();
-            prop_assert!((a[k] - b[k]).abs() <= LAPLACE * scale, "{} {}", a[k], b[k]);
+            prop_assert!((a[k] - b[k]).abs() <= LAPLACE_DRAW * scale, "{} {}", a[k], b[k]);
         }
     }
 }

@@ -357,7 +357,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(48, 0x08_b10c))]
+    #![proptest_config(config(256, 0x08_b10c))]
 
     /// Claim 1 across several leave-one-out blocks (the fast search computes the upper
     /// triangle of blocks of 128 and feeds both sides): neighbours and metrics equal the exact
@@ -589,7 +589,7 @@ fn near_tie_rows(n: usize, dim: usize, seed: &[u64]) -> Vec<f64> {
 }
 
 proptest! {
-    #![proptest_config(config(12, 0x08_f32_5ea))]
+    #![proptest_config(config(256, 0x08_f32_5ea))]
 
     /// Claim 5, f64 and f32 inputs, one and two threads, leave-one-out and separate queries,
     /// both distances: neighbours and every metric bitwise those of the exact twin.

@@ -14,10 +14,11 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use probdml::registry::budget::RATIO;
 use probdml::special::{bessel_i_ratio, exact};
 use proptest::prelude::*;
 use support::*;
+
+const NAME: &str = "special::bessel_i_ratio";
 
 proptest! {
     #![proptest_config(config(400, 0x01_4a710))]
@@ -25,20 +26,18 @@ proptest! {
     /// Claim 1, inputs by category over the whole domain.
     #[test]
     fn fast_within_budget_of_exact(nu in order(), x in argument()) {
-        let fast = bessel_i_ratio(nu, x);
-        let want = exact::bessel_i_ratio(nu, x);
-        prop_assert!(within_rel(fast, want, RATIO),
-            "ν = {nu:e}, x = {x:e}: fast {fast:e}, exact {want:e}, error {:.2} budgets",
-            (fast - want).abs() / (RATIO * want));
+        let case = format!("ν = {nu:e}, x = {x:e}");
+        check_at(NAME, case, bessel_i_ratio(nu, x), exact::bessel_i_ratio(nu, x));
     }
 
     /// Claim 2 on the fast twin, with one budget of slack for its own error.
     #[test]
     fn within_amos_bounds(nu in order(), x in argument()) {
         let r = bessel_i_ratio(nu, x);
+        let slack = tolerance(NAME);
         let lower = x / (nu + 1.0 + x.hypot(nu + 1.0));
         let upper = x / (nu + 0.5 + x.hypot(nu + 0.5));
-        prop_assert!(r >= lower * (1.0 - RATIO) && r <= upper * (1.0 + RATIO) && r < 1.0,
+        prop_assert!(r >= lower * (1.0 - slack) && r <= upper * (1.0 + slack) && r < 1.0,
             "ν = {nu:e}, x = {x:e}: {lower:e} ≤ {r:e} ≤ {upper:e} fails");
     }
 
@@ -49,7 +48,7 @@ proptest! {
         let inverse_lower = 1.0 / bessel_i_ratio(nu - 1.0, x);
         let r = bessel_i_ratio(nu, x);
         let want = 2.0 * nu / x;
-        let tol = (inverse_lower + r) * (RATIO + 4.0 * f64::EPSILON);
+        let tol = (inverse_lower + r) * (tolerance(NAME) + 4.0 * f64::EPSILON);
         prop_assert!(((inverse_lower - r) - want).abs() <= tol,
             "ν = {nu}, x = {x}: 1/R_(ν−1) − R_ν = {:e}, 2ν/x = {want:e}", inverse_lower - r);
     }
@@ -58,8 +57,9 @@ proptest! {
     #[test]
     fn monotone_in_argument_and_order(nu in order(), x in log_uniform(1e-6, 1e7), step in 1.0001..2.0f64) {
         let r = bessel_i_ratio(nu, x);
-        prop_assert!(bessel_i_ratio(nu, x * step) >= r * (1.0 - 2.0 * RATIO));
-        prop_assert!(bessel_i_ratio(nu + step, x) <= r * (1.0 + 2.0 * RATIO));
+        let slack = 2.0 * tolerance(NAME);
+        prop_assert!(bessel_i_ratio(nu, x * step) >= r * (1.0 - slack));
+        prop_assert!(bessel_i_ratio(nu + step, x) <= r * (1.0 + slack));
     }
 }
 

@@ -59,6 +59,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
 
+/// The budget of the exact twin (the fast one is the CLT approximation, never budgeted).
+const LIKELIHOOD: &str = "triplet::log_likelihood";
+
 fn config(cases: u32) -> ProptestConfig {
     support::config(cases, 0x0005_0004)
 }
@@ -77,8 +80,7 @@ proptest! {
         2 => support::log_uniform(20.0, 1e5).prop_map(|x| -x),
     ]) {
         let (got, want) = (special::ln_normal_cdf(z), ln_phi_exact(z));
-        prop_assert!(support::within_abs_or_rel(got, want, budget::LOG_SPECIAL),
-            "z = {}: {} vs {} (|Δ| = {:e})", z, got, want, (got - want).abs());
+        support::check_at("special::ln_normal_cdf", format!("z = {z}"), got, want);
     }
 
     /// Claim 2: the CLT likelihood is ln Φ at the dense moments.
@@ -95,7 +97,7 @@ proptest! {
         let z = (-margin - mean) / var.sqrt();
         let want = ln_phi_exact(z);
         // The moments carry TRIPLET_MOMENTS relative error; ln Φ moves by φ/Φ(z)·Δz ≈ |z|·Δz.
-        let slack = budget::TRIPLET_MOMENTS * (1.0 + z * z) * 100.0;
+        let slack = support::tolerance("triplet::moments") * (1.0 + z * z) * 100.0;
         prop_assert!((got - want).abs() <= slack * want.abs().max(1.0), "{} vs {}", got, want);
     }
 }
@@ -172,10 +174,11 @@ fn exact_likelihood_matches_the_mpmath_integrals() {
         let v: Vec<f64> = line.split('\t').map(|s| s.parse().unwrap()).collect();
         let got = exact::log_likelihood(&[v[0]], &[v[1]], &[v[2]], &[v[3]], &[v[4]], &[v[5]], v[6])
             .unwrap();
-        assert!(
-            support::within_abs_or_rel(got, v[7], budget::QUADRATIC_FORM),
-            "{line}: exact {got} vs mpmath {}",
-            v[7]
+        support::check_at(
+            LIKELIHOOD,
+            format!("{line}: exact against mpmath"),
+            got,
+            v[7],
         );
         let clt =
             triplet::log_likelihood(&[v[0]], &[v[1]], &[v[2]], &[v[3]], &[v[4]], &[v[5]], v[6])
@@ -214,9 +217,11 @@ fn deterministic_dimensions_shift_the_threshold() {
         assert!(margin + shift >= 0.0);
         let [a, b, c, d, e, f] = std::array::from_fn(|k| col(&random, k));
         let without = exact::log_likelihood(&a, &b, &c, &d, &e, &f, margin + shift).unwrap();
-        assert!(
-            support::within_abs_or_rel(with, without, budget::QUADRATIC_FORM),
-            "m = {margin}: {with} vs {without}"
+        support::check_at(
+            LIKELIHOOD,
+            format!("shifted threshold, m = {margin}"),
+            with,
+            without,
         );
     }
 }
@@ -300,10 +305,7 @@ fn refutation_normal_component() {
     for m in [0.0, 0.1, 1.0] {
         let got = exact::log_likelihood(&[ma], &[va], &[mp], &[0.0], &[mn], &[0.0], m).unwrap();
         let want = ln_phi_exact((-m - mean) / sd);
-        assert!(
-            support::within_abs_or_rel(got, want, budget::QUADRATIC_FORM),
-            "{got} vs {want}"
-        );
+        support::check_at(LIKELIHOOD, format!("one dimension, m = {m}"), got, want);
     }
 }
 

@@ -43,10 +43,38 @@
 
 #[path = "support/mod.rs"]
 mod support;
-use probdml::registry::budget;
 use probdml::vmf;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestError, TestRunner};
+use support::{check_at, check_with_magnitude, tolerance};
+
+const LOG_DENSITY: &str = "vmf::log_density";
+const ENTROPY: &str = "vmf::entropy";
+const KL_TO_UNIFORM: &str = "vmf::kl_to_uniform";
+/// ln |S^{M−1}| = −ln C_M(0): checked under the budget of ln C_M.
+const LOG_NORM_CONST: &str = "vmf::log_norm_const";
+
+/// H against its quadrature, relative to max(1, |H|): an entropy crosses zero as κ grows.
+fn check_entropy(dim: usize, kappa: f64) -> f64 {
+    let h = vmf::entropy(dim, kappa);
+    let h_quad = vmf::exact::entropy(dim, kappa);
+    let case = format!("M = {dim}, κ = {kappa}");
+    check_with_magnitude(ENTROPY, case, h, h_quad, h_quad.abs().max(1.0));
+    h
+}
+
+/// KL against its quadrature, relative: KL > 0 for κ > 0.
+fn check_kl(dim: usize, kappa: f64) -> f64 {
+    let kl = vmf::kl_to_uniform(dim, kappa);
+    let case = format!("M = {dim}, κ = {kappa}");
+    check_at(
+        KL_TO_UNIFORM,
+        case,
+        kl,
+        vmf::exact::kl_to_uniform(dim, kappa),
+    );
+    kl
+}
 
 /// The dimension grid of book chapter 02.
 const DIMS: [usize; 5] = [2, 3, 10, 128, 2048];
@@ -109,7 +137,7 @@ fn density_case() -> impl Strategy<Value = (Vec<f64>, Vec<f64>, f64)> {
 }
 
 proptest! {
-    #![proptest_config(config(96))]
+    #![proptest_config(config(256))]
 
     /// Claim 1: fast log density ≈ reference within the summand-scaled budget.
     #[test]
@@ -118,32 +146,19 @@ proptest! {
         let exact = vmf::exact::log_density(&x, &mu, kappa).unwrap();
         let dim = mu.len();
         let t: f64 = x.iter().zip(&mu).map(|(a, b)| a * b).sum();
-        let scale = (vmf::exact::log_norm_const(dim, kappa).abs() + kappa * t.abs()).max(1.0);
-        prop_assert!(
-            (fast - exact).abs() <= budget::LOG_SPECIAL * scale,
-            "M = {dim}, κ = {kappa}: fast {fast}, exact {exact}, scale {scale}"
-        );
+        let magnitude = vmf::exact::log_norm_const(dim, kappa).abs() + kappa * t.abs();
+        check_with_magnitude(LOG_DENSITY, format_args!("M = {dim}, κ = {kappa}"), fast, exact, magnitude);
     }
 
     /// Claims 3–5 on random (M, κ): closed forms against quadrature, KL ≥ 0, H + KL = ln|S|.
     #[test]
     fn entropy_and_kl_match_quadrature(dim in dims(), kappa in kappas()) {
-        let h = vmf::entropy(dim, kappa);
-        let h_quad = vmf::exact::entropy(dim, kappa);
-        prop_assert!(
-            (h - h_quad).abs() <= budget::QUADRATURE * h_quad.abs().max(1.0),
-            "H: M = {dim}, κ = {kappa}: closed {h}, quadrature {h_quad}"
-        );
-        let kl = vmf::kl_to_uniform(dim, kappa);
-        let kl_quad = vmf::exact::kl_to_uniform(dim, kappa);
+        let h = check_entropy(dim, kappa);
+        let kl = check_kl(dim, kappa);
         prop_assert!(kl >= 0.0);
-        prop_assert!(
-            (kl - kl_quad).abs() <= budget::QUADRATURE * kl_quad,
-            "KL: M = {dim}, κ = {kappa}: closed {kl}, quadrature {kl_quad}"
-        );
         let area = vmf::log_sphere_area(dim);
         prop_assert!(
-            (h + kl - area).abs() <= 4.0 * budget::LOG_SPECIAL * area.abs().max(kl).max(1.0),
+            (h + kl - area).abs() <= 4.0 * tolerance(LOG_NORM_CONST) * area.abs().max(kl).max(1.0),
             "H + KL = ln|S|: M = {dim}, κ = {kappa}"
         );
     }
@@ -152,29 +167,12 @@ proptest! {
 /// Claims 3 and 4 on the full grid `M ∈ {2, 3, 10, 128, 2048}` × `κ ∈ 10⁻³…10⁵`.
 #[test]
 fn entropy_and_kl_on_the_spec_grid() {
-    let mut worst_h: f64 = 0.0;
-    let mut worst_kl: f64 = 0.0;
     for &dim in &DIMS {
         for &kappa in &KAPPAS {
-            let h = vmf::entropy(dim, kappa);
-            let h_quad = vmf::exact::entropy(dim, kappa);
-            let err_h = (h - h_quad).abs() / h_quad.abs().max(1.0);
-            assert!(
-                err_h <= budget::QUADRATURE,
-                "H: M = {dim}, κ = {kappa}: {h} vs {h_quad}"
-            );
-            let kl = vmf::kl_to_uniform(dim, kappa);
-            let kl_quad = vmf::exact::kl_to_uniform(dim, kappa);
-            let err_kl = (kl - kl_quad).abs() / kl_quad;
-            assert!(
-                err_kl <= budget::QUADRATURE,
-                "KL: M = {dim}, κ = {kappa}: {kl} vs {kl_quad}"
-            );
-            worst_h = worst_h.max(err_h);
-            worst_kl = worst_kl.max(err_kl);
+            check_entropy(dim, kappa);
+            check_kl(dim, kappa);
         }
     }
-    println!("largest relative error on the grid: entropy {worst_h:.1e}, KL {worst_kl:.1e}");
 }
 
 /// Claim 2: the density integrates to one.
@@ -184,11 +182,10 @@ fn density_integrates_to_one() {
         for &kappa in [0.0].iter().chain(&KAPPAS) {
             let law = vmf::exact::CosineMarginal::new(dim, kappa).unwrap();
             // ln ∫ f = ln C_M(κ) (closed form) − ln C_M(κ) (by quadrature).
-            let ln_mass = vmf::log_norm_const(dim, kappa) - law.log_norm_const();
-            assert!(
-                ln_mass.abs() <= budget::QUADRATURE,
-                "M = {dim}, κ = {kappa}: ∫ f = exp({ln_mass:e})"
-            );
+            // The quadrature's budget, absolute on ln ∫ f.
+            let case = format!("ln ∫ f at M = {dim}, κ = {kappa}");
+            let (closed, quadrature) = (vmf::log_norm_const(dim, kappa), law.log_norm_const());
+            check_with_magnitude(ENTROPY, case, closed, quadrature, 1.0);
         }
     }
 }
@@ -205,7 +202,7 @@ fn kl_limits_and_monotonicity() {
                 kappa * kappa / (2.0 * m) - 3.0 * kappa.powi(4) / (4.0 * m * m * (m + 2.0));
             let kl = vmf::kl_to_uniform(dim, kappa);
             assert!(
-                (kl - series).abs() <= budget::QUADRATURE * series,
+                (kl - series).abs() <= tolerance(KL_TO_UNIFORM) * series,
                 "M = {dim}, κ = {kappa}: {kl} vs κ²/2M series {series}"
             );
         }
@@ -238,11 +235,12 @@ fn m3_closed_forms() {
 fn sphere_area_fast_matches_exact() {
     let dims = (1..=600usize).chain([1000, 2047, 2048, 2049, 10_000, 65_537, 100_000, 1_000_000]);
     for dim in dims {
-        let fast = vmf::log_sphere_area(dim);
-        let exact = vmf::exact::log_sphere_area(dim);
-        assert!(
-            (fast - exact).abs() <= budget::LOG_SPECIAL * exact.abs().max(1.0),
-            "M = {dim}: {fast} vs {exact}"
+        let case = format!("ln |S^(M−1)| at M = {dim}");
+        check_at(
+            LOG_NORM_CONST,
+            case,
+            vmf::log_sphere_area(dim),
+            vmf::exact::log_sphere_area(dim),
         );
     }
 }
@@ -335,14 +333,24 @@ fn refutation_btl_kl_pinned_cases() {
     let true_kl = (1.0 / 1.0_f64.sinh()).ln() + 1.0 / 1.0_f64.tanh() - 1.0;
     assert!((true_kl - 0.151_595_9).abs() < 1e-7);
     assert!((vmf::kl_to_uniform(3, 1.0) - true_kl).abs() < 1e-15);
-    assert!((vmf::exact::kl_to_uniform(3, 1.0) - true_kl).abs() < budget::QUADRATURE * true_kl);
+    check_at(
+        KL_TO_UNIFORM,
+        "quadrature at (3, 1)",
+        vmf::exact::kl_to_uniform(3, 1.0),
+        true_kl,
+    );
 
     // (D, κ) = (128, 50), an embedding size and norm of the papers' range: listing −38.7.
     let listing = btl_kl_div_vmf(128, 50.0);
     assert!(listing < -38.0);
     let quad = vmf::exact::kl_to_uniform(128, 50.0);
     assert!(quad > 0.0);
-    assert!((vmf::kl_to_uniform(128, 50.0) - quad).abs() <= budget::QUADRATURE * quad);
+    check_at(
+        KL_TO_UNIFORM,
+        "(128, 50)",
+        vmf::kl_to_uniform(128, 50.0),
+        quad,
+    );
 
     // (D, κ) = (3, 100): positive but wrong: listing 97.9, true ln(100/sinh 100) + 100 coth 100 − 1
     // = ln 200 − 1 + O(e^{−200}) = 4.2983.
@@ -377,18 +385,8 @@ fn torture_quadrature_dense_grid() {
     for &dim in &dims {
         for i in 0..=40 {
             let kappa = 10f64.powf(-3.0 + 8.0 * i as f64 / 40.0);
-            let h = vmf::entropy(dim, kappa);
-            let h_quad = vmf::exact::entropy(dim, kappa);
-            assert!(
-                (h - h_quad).abs() <= budget::QUADRATURE * h_quad.abs().max(1.0),
-                "H: M = {dim}, κ = {kappa}"
-            );
-            let kl = vmf::kl_to_uniform(dim, kappa);
-            let kl_quad = vmf::exact::kl_to_uniform(dim, kappa);
-            assert!(
-                (kl - kl_quad).abs() <= budget::QUADRATURE * kl_quad,
-                "KL: M = {dim}, κ = {kappa}"
-            );
+            check_entropy(dim, kappa);
+            check_kl(dim, kappa);
         }
     }
 }

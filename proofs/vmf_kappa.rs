@@ -50,6 +50,12 @@ use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use support::{check_at, check_slice_with_magnitude, check_with_magnitude};
+
+const MLE: &str = "vmf::kappa_mle";
+const SRA: &str = "vmf::kappa_sra";
+const RESULTANT: &str = "vmf::mean_resultant";
+const COMPLEMENT: &str = "vmf::mean_resultant_length_complement";
 
 fn config(cases: u32) -> ProptestConfig {
     support::config(cases, 0x0002_0003)
@@ -185,26 +191,23 @@ proptest! {
                                           kappa in kappas()) {
         let fast = vmf::mean_resultant_length_complement(dim, kappa);
         let quad = vmf::exact::mean_resultant_length_complement(dim, kappa);
-        prop_assert!((fast - quad).abs() <= 1e-13 * quad,
-            "M = {dim}, κ = {kappa}: {fast:e} vs {quad:e} ({:e})", (fast - quad).abs() / quad);
+        check_at(COMPLEMENT, format_args!("M = {dim}, κ = {kappa}"), fast, quad);
     }
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(256))]
 
     /// Claim 4: fast against exact estimators (the exact ones cost quadratures per iterate).
     #[test]
     fn fast_matches_exact(dim in dims(), rbar in rbars()) {
         let exact = vmf::exact::kappa_mle(dim, rbar).unwrap();
         let fast = vmf::kappa_mle(dim, rbar).unwrap();
-        prop_assert!((fast - exact).abs() <= budget::KAPPA_ROUND_TRIP * exact,
-            "MLE: M = {dim}, R̄ = {rbar}: fast {fast}, exact {exact}");
+        check_at(MLE, format_args!("M = {dim}, R̄ = {rbar}"), fast, exact);
         for steps in 0..=2 {
             let e = vmf::exact::kappa_sra(dim, rbar, steps).unwrap();
             let f = vmf::kappa_sra(dim, rbar, steps).unwrap();
-            prop_assert!((f - e).abs() <= budget::KAPPA_ROUND_TRIP * e,
-                "Sra {steps}: M = {dim}, R̄ = {rbar}: fast {f}, exact {e}");
+            check_at(SRA, format_args!("{steps} steps, M = {dim}, R̄ = {rbar}"), f, e);
         }
     }
 }
@@ -401,18 +404,22 @@ fn mean_resultant_fast_matches_exact() {
                 let cond =
                     abs_sums.iter().map(|v| v * v).sum::<f64>().sqrt() / (exact.rbar * n as f64);
                 assert_eq!(fast.n, n);
-                assert!(
-                    (fast.rbar - exact.rbar).abs() <= budget::RATIO * cond * exact.rbar,
-                    "M = {dim}, κ = {kappa}, n = {n}: R̄ {} vs {}",
+                let case = format!("R̄ at M = {dim}, κ = {kappa}, n = {n}");
+                check_with_magnitude(
+                    RESULTANT,
+                    case,
                     fast.rbar,
-                    exact.rbar
+                    exact.rbar,
+                    cond * exact.rbar,
                 );
-                for (a, b) in fast.direction.iter().zip(&exact.direction) {
-                    assert!(
-                        (a - b).abs() <= budget::RATIO * cond,
-                        "M = {dim}, κ = {kappa}, n = {n}: μ̂"
-                    );
-                }
+                let case = format!("μ̂ at M = {dim}, κ = {kappa}, n = {n}");
+                check_slice_with_magnitude(
+                    RESULTANT,
+                    case,
+                    &fast.direction,
+                    &exact.direction,
+                    cond,
+                );
             }
         }
     }
@@ -537,7 +544,12 @@ fn torture_dense_grid() {
         .run(&(dims(), rbars()), |(dim, rbar)| {
             let exact = vmf::exact::kappa_mle(dim, rbar).unwrap();
             let fast = vmf::kappa_mle(dim, rbar).unwrap();
-            prop_assert!((fast - exact).abs() <= budget::KAPPA_ROUND_TRIP * exact);
+            check_at(
+                MLE,
+                format_args!("M = {dim}, R̄ = {rbar}"),
+                fast,
+                exact,
+            );
             Ok(())
         })
         .unwrap();

@@ -25,10 +25,12 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use probdml::registry::budget::{LOG_SPECIAL, RATIO};
 use probdml::vmf::{self, exact};
 use proptest::prelude::*;
 use support::*;
+
+const LN_C: &str = "vmf::log_norm_const";
+const A_M: &str = "vmf::mean_resultant_length";
 
 proptest! {
     #![proptest_config(config(400, 0x01_c0_4a))]
@@ -36,29 +38,24 @@ proptest! {
     /// Claim 1 for ln C_M.
     #[test]
     fn log_norm_const_within_budget(m in dimension(), kappa in concentration()) {
-        let fast = vmf::log_norm_const(m, kappa);
-        let want = exact::log_norm_const(m, kappa);
-        prop_assert!(within_abs_or_rel(fast, want, LOG_SPECIAL),
-            "M = {m}, κ = {kappa:e}: fast {fast:e}, exact {want:e}, error {:.2} budgets",
-            (fast - want).abs() / (LOG_SPECIAL * want.abs().max(1.0)));
+        let case = format!("M = {m}, κ = {kappa:e}");
+        check_at(LN_C, case, vmf::log_norm_const(m, kappa), exact::log_norm_const(m, kappa));
     }
 
     /// Claim 1 for A_M.
     #[test]
     fn mean_resultant_length_within_budget(m in dimension(), kappa in concentration()) {
-        let fast = vmf::mean_resultant_length(m, kappa);
-        let want = exact::mean_resultant_length(m, kappa);
-        prop_assert!(within_rel(fast, want, RATIO),
-            "M = {m}, κ = {kappa:e}: fast {fast:e}, exact {want:e}");
+        let case = format!("M = {m}, κ = {kappa:e}");
+        check_at(A_M, case, vmf::mean_resultant_length(m, kappa), exact::mean_resultant_length(m, kappa));
     }
 
     /// Claim 3: ln C_M decreasing, A_M increasing and in [0, 1).
     #[test]
     fn monotone_in_kappa(m in dimension(), kappa in log_uniform(1e-6, 1e7), step in 1.001..3.0f64) {
         let (c0, c1) = (vmf::log_norm_const(m, kappa), vmf::log_norm_const(m, kappa * step));
-        prop_assert!(c1 <= c0 + LOG_SPECIAL * c0.abs().max(1.0), "ln C_{m} not decreasing at κ = {kappa}");
+        prop_assert!(c1 <= c0 + tolerance(LN_C) * c0.abs().max(1.0), "ln C_{m} not decreasing at κ = {kappa}");
         let (a0, a1) = (vmf::mean_resultant_length(m, kappa), vmf::mean_resultant_length(m, kappa * step));
-        prop_assert!(a1 >= a0 * (1.0 - 2.0 * RATIO) && (0.0..1.0).contains(&a0) && a1 < 1.0);
+        prop_assert!(a1 >= a0 * (1.0 - 2.0 * tolerance(A_M)) && (0.0..1.0).contains(&a0) && a1 < 1.0);
     }
 }
 
@@ -91,7 +88,7 @@ fn mean_resultant_length_is_minus_the_derivative_of_log_norm_const() {
             derivative /= h;
             let a = vmf::mean_resultant_length(m, kappa);
             assert!(
-                (a + derivative).abs() <= (RATIO + 1e-15) * a,
+                (a + derivative).abs() <= (tolerance(A_M) + 1e-15) * a,
                 "M = {m}, κ = {kappa}: A = {a:e}, −d ln C/dκ = {:e}",
                 -derivative
             );
@@ -109,7 +106,8 @@ fn small_and_large_kappa_limits() {
             let series = kappa / mf - kappa.powi(3) / (mf * mf * (mf + 2.0));
             // Next term 2κ⁵/(M³(M+2)(M+4)) is below κ⁵/M³.
             assert!(
-                (a - series).abs() <= kappa.powi(5) / mf.powi(3) + RATIO * a,
+                (a - series).abs()
+                    <= kappa.powi(5) / mf.powi(3) + tolerance(A_M) * a,
                 "M = {m}, κ = {kappa}"
             );
         }
@@ -149,10 +147,15 @@ fn kappa_zero_is_the_uniform_density() {
             "M = {m}: {at_zero} vs {want}"
         );
         let exact0 = exact::log_norm_const(m, 0.0);
-        assert!(within_abs_or_rel(at_zero, exact0, LOG_SPECIAL));
+        check_at(
+            LN_C,
+            format_args!("M = {m}, κ = 0"),
+            at_zero,
+            exact0,
+        );
         let near = vmf::log_norm_const(m, 1e-10);
         // d ln C/dκ = −A ≈ −κ/M: the change over [0, 1e-10] is ~1e-20/M.
-        assert!((near - at_zero).abs() <= LOG_SPECIAL * at_zero.abs().max(1.0));
+        assert!((near - at_zero).abs() <= tolerance(LN_C) * at_zero.abs().max(1.0));
     }
 }
 
@@ -191,12 +194,13 @@ fn refutation_nivmf_quadratic_fits_fail_outside_their_range() {
     // The corrected statement: the crate's ln C_M is within budget of the exact value there.
     for &k in &[1.0, 100.0, 140.0, 200.0] {
         for &m in &[128usize, 512] {
-            let want = exact::log_norm_const(m, k);
-            assert!(within_abs_or_rel(
+            let case = format!("M = {m}, κ = {k}");
+            check_at(
+                LN_C,
+                case,
                 vmf::log_norm_const(m, k),
-                want,
-                LOG_SPECIAL
-            ));
+                exact::log_norm_const(m, k),
+            );
         }
     }
 }

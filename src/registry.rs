@@ -2,7 +2,11 @@
 //! and equation it comes from, its error budget and the reason for that budget.
 //!
 //! This is the single place for tolerances (as statrs' `prec.rs` and libm's `precision.rs`):
-//! proofs and tests read budgets from here by name ([`budget`]) instead of writing literals.
+//! proofs and tests read budgets from here instead of writing literals. A proof compares a fast
+//! twin with its reference only through `proofs/support/check.rs`, which looks the derivation up
+//! ([`find`]), applies its [`Budget`] as the kind defines it and prints the worst error observed;
+//! each registered budget is at most ten times that worst error, and its reason quotes it and
+//! the grid it came from.
 //! The list is a macro invocation (`registry!`, as libm's function list): each entry names its
 //! fast item and its exact twin as Rust paths, which the compiler resolves, so a missing or
 //! renamed function fails to compile; an entry without an exact twin says why
@@ -118,10 +122,18 @@ pub mod budget {
     /// |Δ| ≤ 10⁻¹² · max|exact| (dense vs diagonal linear algebra: relative 1e−12
     /// after scaling by the matrix norm).
     pub const GGN: f64 = 1e-12;
+    /// Chapter-04 identities between hyper-dual references (split gradients against the
+    /// gradient, the Arccos GGN against the Hessian, the PSD claims): entrywise
+    /// `|Δ| ≤ 10⁻¹²·Σ_pairs |t|(1 + ‖x_i‖/r_i + ‖x_j‖/r_j)²`, the size of the terms summed (their
+    /// results can cancel to zero, where a relative bound has no meaning).
+    pub const GGN_IDENTITIES: f64 = 1e-12;
     /// Chapter-04 Laplace, diagonal against dense (precision, Cholesky draw) and the online and
     /// predictive identities: relative 10⁻¹² (dense vs diagonal linear algebra;
     /// the Cholesky route adds one square root and one division per coordinate).
     pub const LAPLACE: f64 = 1e-12;
+    /// Chapter-04 Laplace: the dense Cholesky draw against the diagonal draw from the same
+    /// normals, `|Δ| ≤ 10⁻¹²·(|μ| + σ|z|)` per coordinate (one square root and one division).
+    pub const LAPLACE_DRAW: f64 = 1e-12;
     /// The evidence-maximising prior precision of the dense twin (golden section, then bisection
     /// on the sign of the dense derivative) against the fast fixed-point root, in ln δ*:
     /// |Δ| ≤ 10⁻¹²·(P + 8P²·max h/δ*)/(Σq(1 − q) + δ*‖θ*‖²). The numerator bounds the rounding of
@@ -166,9 +178,9 @@ pub mod budget {
     pub const HIB_MATCH_RELATIVE_TAIL: f64 = 1e-6;
     /// Chapter 07: the largest error of the moment-matched (Jensen–Solomon) match probability
     /// against the exact one over the grid of `proofs/hib_moment_matched.rs`, as measured there:
-    /// 4.37·10⁻² (at D = 2, δ = 0, a tenfold anisotropy and a steep sigmoid, a = 8, b = 3; the
-    /// median error is far smaller, see the book's chapter 07).
-    pub const HIB_MOMENT_MATCHED: f64 = 5e-2;
+    /// 4.36·10⁻² (at D = 2, δ = 0, a tenfold anisotropy and a steep sigmoid, a = 8, b = 3; the
+    /// median 3.6·10⁻⁵ and the 95th percentile 4.9·10⁻³, which the proof also asserts).
+    pub const HIB_MOMENT_MATCHED: f64 = 4.4e-2;
     /// Chapter 07: the VIB loss and its hand-derived gradient against the dual-number twin,
     /// `|Δ| ≤ 10⁻¹²·max(1, |exact|)`: the same sums in another order, plus the log-sum-exp.
     pub const HIB_VIB: f64 = 1e-12;
@@ -181,6 +193,87 @@ pub mod budget {
     /// moments and the 256-bit `ln Φ`: entrywise `|Δ| ≤ 10⁻¹⁰·max|exact|` over the batch (the
     /// hazard φ/Φ is formed from `ln Φ` by one `exp`, whose argument is as large as `z²/2`).
     pub const TRIPLET_GRADIENT: f64 = 1e-10;
+
+    // Registered fast-against-reference budgets, each at most ten times the worst error its
+    // proof observes and prints (`proofs/support/check.rs`): the observation and its grid are in
+    // the entry's reason. A regression of more than a factor of ten fails its proof.
+    /// The vMF likelihood of chapter 03, fast against exact, relative to S (see LIKELIHOOD, the a-priori bound).
+    pub const LIKELIHOOD_TWIN: f64 = 3.7e-15;
+    /// The likelihood's constant, fast against exact, relative to the sum of the log terms (chapter 03).
+    pub const LIKELIHOOD_CONSTANT: f64 = 2.1e-15;
+    /// The class likelihood's κ and ln scale against the exact twin, relative to the summed log-density magnitudes (chapter 03).
+    pub const CLASS_LIKELIHOOD: f64 = 3.4e-15;
+
+    /// ln I_ν(x), fast against the 256-bit series (chapter 01).
+    pub const LOG_BESSEL_I: f64 = 2e-15;
+    /// A_M(κ), fast against the 256-bit ratio (chapter 01).
+    pub const MEAN_RESULTANT_LENGTH: f64 = 3.5e-15;
+    /// vMF entropy, closed form against quadrature, relative to max(1, |H|) (chapter 02).
+    pub const VMF_ENTROPY: f64 = 2e-11;
+    /// KL(vMF ‖ uniform), closed form against quadrature, relative (chapter 02).
+    pub const VMF_KL_TO_UNIFORM: f64 = 1.6e-11;
+    /// 1 − A_M(κ), fast against quadrature, measured; COMPLEMENT is the a-priori bound (chapter 02).
+    pub const COMPLEMENT_TWIN: f64 = 3e-14;
+    /// kappa_mle against its exact twin, relative (chapter 02).
+    pub const KAPPA_MLE: f64 = 5e-14;
+    /// kappa_sra against its exact twin at 0, 1 and 2 steps, relative (chapter 02).
+    pub const KAPPA_SRA: f64 = 1.1e-13;
+    /// R̄ and μ̂ against the compensated sums, relative to the condition number of the sum (chapter 02).
+    pub const MEAN_RESULTANT: f64 = 2.4e-15;
+    /// Λ = βH + σ⁻², fast against the dense twin, relative (chapter 04).
+    pub const POSTHOC_PRECISION: f64 = 1e-15;
+    /// The online precision and mean against the closed-form geometric series, relative (chapter 04).
+    pub const ONLINE_UPDATE: f64 = 2.2e-14;
+    /// μ̂ and 1/κ̂ against the chapter-02 route, relative to the amplification 1/(1 − R̄²) (chapter 04).
+    pub const PREDICTIVE_SUMMARY: f64 = 9.8e-15;
+    /// Σ ln(1 + h/δ) against the dense Cholesky ln det, relative to the size of the summed terms (chapter 04).
+    pub const LOG_MARGINAL_LIKELIHOOD: f64 = 1.7e-15;
+    /// tr(JΛ⁻¹Jᵀ), fast against the dense Cholesky, relative (chapter 04).
+    pub const OUTPUT_VARIANCE: f64 = 6e-15;
+    /// The contrastive loss, fast (Gram) against exact (compensated pairs), measured; CONTRASTIVE_LOSS is the a-priori bound (chapter 03).
+    pub const CONTRASTIVE_LOSS_TWIN: f64 = 1.1e-14;
+    /// ∇L, fast (Gram) against the explicit pairs, entrywise relative to max(1, ‖∇L‖∞); also the rescaled gradient (chapter 03).
+    pub const CONTRASTIVE_GRADIENT: f64 = 1.1e-15;
+    /// The rescaled batch loss against its exact twin (chapter 03).
+    pub const RESCALED_LOSS: f64 = 6.6e-15;
+    /// KL between vMFs, closed form against sphere quadrature, relative (chapter 06).
+    pub const NIVMF_KL_VMF: f64 = 5e-11;
+    /// ln PPK between vMFs, closed form against sphere quadrature (chapter 06).
+    pub const NIVMF_LOG_PPK: f64 = 3e-11;
+    /// ProxyNCA++ loss and distances against the 256-bit reference (chapter 06).
+    pub const PROXY_NCA_LOSS: f64 = 1.1e-14;
+    /// Proxy-Anchor loss against compensated sums (chapter 06).
+    pub const PROXY_ANCHOR_LOSS: f64 = 1.7e-15;
+    /// The batched ln C_M against the 256-bit reference (chapter 06).
+    pub const LOG_NORM_CONST_BATCH: f64 = 2.1e-15;
+    /// KL(N(μ, σ²) ‖ N(0, I)), closed form against quadrature (chapter 07).
+    pub const KL_TO_STANDARD_NORMAL: f64 = 4.2e-15;
+    /// The VIB loss and hand-derived gradient against the dual-number twin (chapter 07).
+    pub const VIB_LOSS: f64 = 1.9e-14;
+    /// Verification AP against its exact twin (chapter 07).
+    pub const VERIFICATION_AP: f64 = 2.2e-15;
+    /// Sparsification curves and areas against fresh sums (chapter 08).
+    pub const SPARSIFICATION: f64 = 1.1e-14;
+    /// ECE@k and its bin confidences against the exact twin (chapter 08).
+    pub const ECE_AT_K: f64 = 2.1e-14;
+    /// ln Φ against the 256-bit reference, z ∈ [−10⁵, 40] (chapter 05).
+    pub const LN_NORMAL_CDF: f64 = 3.5e-15;
+    /// E τ (relative to the summed terms) and Var τ, per-dimension closed form against the dense quadratic form (chapter 05).
+    pub const TRIPLET_MOMENTS_TWIN: f64 = 6.5e-15;
+    /// The batch-NLL gradient against dual numbers, entrywise relative to max|exact| (chapter 05).
+    pub const NLL_GRADIENT: f64 = 6.9e-14;
+    /// KL(N(μ, σ²) ‖ N(0, s²I)) against quadrature, relative to the summed magnitude of its terms (chapter 05).
+    pub const GAUSSIAN_KL: f64 = 2.8e-13;
+    /// The exact twin of the triplet likelihood against mpmath and closed forms (chapter 05); the fast twin is the CLT approximation, never budgeted.
+    pub const TRIPLET_LOG_LIKELIHOOD: f64 = 1.8e-14;
+    /// The output Hessians (and gradients) of the Euclidean and Arccos splits against hyper-dual numbers, entrywise relative to the size of the terms summed, 4|t|(1 + r_i + r_j + 1/r_i + 1/r_j)², not to the result, which is exactly zero at M = 1 (chapter 04).
+    pub const GGN_OUTPUT_HESSIAN: f64 = 8e-16;
+    /// Σ w_i J_iᵀJ_i against the dense hyper-dual GGN, entrywise relative to the size of the summed terms Σ_pairs |t|(1 + ‖x_i‖/r_i + ‖x_j‖/r_j)² (chapter 04).
+    pub const GGN_FIXED_WEIGHTS: f64 = 2.4e-15;
+    /// The last-layer GGN diagonal against the dense hyper-dual GGN, entrywise relative to the size of the summed terms Σ_pairs |t|(1 + ‖x_i‖/r_i + ‖x_j‖/r_j)², not to the result, which cancels to rounding for trivial pairs (chapter 04).
+    pub const GGN_DIAGONAL: f64 = 3.2e-15;
+    /// ln δ*, fast root against the dense maximiser, relative to the root's condition number (chapter 04).
+    pub const OPTIMAL_PRIOR_PRECISION: f64 = 2e-15;
 }
 
 /// Builds [`DERIVATIONS`] from entries of the form
@@ -253,8 +346,8 @@ registry! {
         exact: crate::special::exact::log_bessel_i,
         file: "src/special/log_bessel_i.rs",
         source: "Abramowitz & Stegun 9.6.10 (series), 9.7.7 (Debye), 9.7.1 (Hankel)",
-        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "a logarithm: absolute near its zero crossings, relative where large",
+        budget: Budget::AbsOrRel(budget::LOG_BESSEL_I),
+        reason: "a logarithm: absolute near its zero crossings, relative where large; worst observed 2.2e-16 in special_bessel.rs (862 comparisons: 800 seeded cases over ν ∈ [0, 5·10⁴], x ∈ (0, 10⁸], the regime switches)",
         proof: "special_bessel.rs",
         bench: "special.rs",
         chapter: "01-special.md",
@@ -265,7 +358,7 @@ registry! {
         file: "src/special/bessel_ratio.rs",
         source: "Gauss continued fraction (A&S 9.1.73), Debye (A&S 9.7.7)",
         budget: Budget::Relative(budget::RATIO),
-        reason: "a positive quantity in (0, 1): relative error is the natural measure",
+        reason: "a positive quantity in (0, 1): relative error is the natural measure; worst observed 1.05e-15 in special_ratio.rs (400 seeded cases over ν ∈ [0, 5·10⁴], x ∈ (0, 10⁸])",
         proof: "special_ratio.rs",
         bench: "special.rs",
         chapter: "01-special.md",
@@ -276,7 +369,7 @@ registry! {
         file: "src/vmf/normaliser.rs",
         source: "LAM App. C; nivMF eq. (2)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "a logarithm that crosses zero as κ grows",
+        reason: "a logarithm that crosses zero as κ grows; worst observed 7.8e-16 in vmf_normaliser.rs and vmf_density.rs (M ∈ [2, 10⁵], κ ∈ [0, 10⁸], 400 seeded cases, ln|S^(M−1)| for M ≤ 10⁶)",
         proof: "vmf_normaliser.rs",
         bench: "special.rs",
         chapter: "01-special.md",
@@ -286,8 +379,8 @@ registry! {
         exact: crate::vmf::exact::mean_resultant_length,
         file: "src/vmf/mean_resultant_length.rs",
         source: "LAM App. C (A_M = I_{M/2}/I_{M/2−1})",
-        budget: Budget::Relative(budget::RATIO),
-        reason: "a Bessel ratio",
+        budget: Budget::Relative(budget::MEAN_RESULTANT_LENGTH),
+        reason: "a Bessel ratio; worst observed 3.5e-16 in vmf_normaliser.rs (400 seeded cases, M ∈ [2, 10⁵], κ ∈ [0, 10⁸])",
         proof: "vmf_normaliser.rs",
         bench: "special.rs",
         chapter: "01-special.md",
@@ -298,7 +391,7 @@ registry! {
         file: "src/vmf/density.rs",
         source: "LAM eq. (3); nivMF eq. (1)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "ln C_M(κ) plus one dot product",
+        reason: "ln C_M(κ) plus one dot product; worst observed 4.4e-16 of max(1, |ln C_M| + κ|μᵀx|) in vmf_density.rs (256 seeded cases, M ≤ 2048, κ ∈ [0, 10⁵])",
         proof: "vmf_density.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -308,8 +401,8 @@ registry! {
         exact: crate::vmf::exact::entropy,
         file: "src/vmf/entropy.rs",
         source: "H = −ln C_M(κ) − κ A_M(κ) (book chapter 02)",
-        budget: Budget::Quadrature(budget::QUADRATURE),
-        reason: "closed form against the quadrature of −∫ f ln f over the marginal of μᵀx",
+        budget: Budget::Quadrature(budget::VMF_ENTROPY),
+        reason: "closed form against the quadrature of −∫ f ln f over the marginal of μᵀx; worst observed 2.3e-12 of max(1, |H|) in vmf_density.rs (M ∈ {2, 3, 10, 128, 2048} × κ ∈ 10⁻³…10⁵, and seeded cases)",
         proof: "vmf_density.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -319,8 +412,8 @@ registry! {
         exact: crate::vmf::exact::kl_to_uniform,
         file: "src/vmf/entropy.rs",
         source: "BTL listing `kl_div_vMF` (refuted)",
-        budget: Budget::Quadrature(budget::QUADRATURE),
-        reason: "closed form against the quadrature of ∫ f ln(f / u)",
+        budget: Budget::Quadrature(budget::VMF_KL_TO_UNIFORM),
+        reason: "closed form against the quadrature of ∫ f ln(f / u); worst observed 1.6e-12 relative in vmf_density.rs (M ∈ {2, 3, 10, 128, 2048} × κ ∈ 10⁻³…10⁵, and seeded cases)",
         proof: "vmf_density.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -344,8 +437,8 @@ registry! {
         exact: crate::vmf::exact::mean_resultant_length_complement,
         file: "src/vmf/complement.rs",
         source: "1 − A_M, with A_M' for Newton on R̄ near 1 (book chapter 02); A&S 9.7.7, 9.7.9",
-        budget: Budget::Relative(budget::COMPLEMENT),
-        reason: "1 − A_M is tiny where A_M → 1; below κ = 50 it is 1 − A_M itself, whose budget then sets it",
+        budget: Budget::Relative(budget::COMPLEMENT_TWIN),
+        reason: "1 − A_M is tiny where A_M → 1; below κ = 50 it is 1 − A_M itself, whose budget then sets it; worst observed 3.1e-15 in vmf_kappa.rs (256 seeded cases, M ∈ {2, 3, 10, 128, 2048, 20000}, κ ∈ [10⁻⁸, 10⁸])",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -355,8 +448,8 @@ registry! {
         exact: crate::vmf::exact::kappa_mle,
         file: "src/vmf/kappa.rs",
         source: "Sra (2012) eq. (4): the root of A_M(κ) = R̄",
-        budget: Budget::Relative(budget::KAPPA_ROUND_TRIP),
-        reason: "a root of a monotone function solved to machine precision; conditioning of A_M⁻¹",
+        budget: Budget::Relative(budget::KAPPA_MLE),
+        reason: "a root of a monotone function solved to machine precision; conditioning of A_M⁻¹; worst observed 5.4e-15 in vmf_kappa.rs (256 seeded cases, M ∈ [2, 10⁵], R̄ ∈ [10⁻⁶, 1 − 10⁻¹²])",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -366,8 +459,8 @@ registry! {
         exact: crate::vmf::exact::kappa_sra,
         file: "src/vmf/kappa.rs",
         source: "LAM App. C; Sra (2012) eqs. (5)–(6); Banerjee et al. (2005)",
-        budget: Budget::Relative(budget::KAPPA_SRA2),
-        reason: "two Newton steps from Banerjee's start, for M ≥ 45 (the claim for every M ≥ 2 is refuted in the proof; four steps reach it for every M)",
+        budget: Budget::Relative(budget::KAPPA_SRA),
+        reason: "the same Newton steps from the same start as the exact twin, at every step count; how far two steps land from the MLE is the claim KAPPA_SRA2 (M ≥ 45; four steps for every M); worst observed 1.2e-14 in vmf_kappa.rs (256 seeded cases × 0, 1, 2 steps, M ∈ [2, 10⁵], R̄ ∈ [10⁻⁶, 1 − 10⁻¹²])",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -377,8 +470,8 @@ registry! {
         exact: crate::vmf::exact::mean_resultant,
         file: "src/vmf/mean_resultant.rs",
         source: "LAM App. C: μ̂ = Σx/‖Σx‖, R̄ = ‖Σx‖/n",
-        budget: Budget::Relative(budget::RATIO),
-        reason: "a compensated sum against a plain one: conditioning of ‖Σx‖",
+        budget: Budget::Relative(budget::MEAN_RESULTANT),
+        reason: "a compensated sum against a plain one: conditioning of ‖Σx‖; worst observed 2.4e-16 times the condition number in vmf_kappa.rs (M ∈ {2, 3, 10, 128, 512} × κ ∈ {0, 0.5, 10, 10³} × n ∈ {1, 7, 10³, 2·10⁴})",
         proof: "vmf_kappa.rs",
         bench: "vmf.rs",
         chapter: "02-vmf.md",
@@ -498,8 +591,8 @@ registry! {
         exact: crate::metrics::exact::sparsification_curve,
         file: "src/metrics/sparsification.rs",
         source: "LAM App. G.3 and Tables 1–5 (AUSC), Fig. 8",
-        budget: Budget::AbsOrRel(budget::METRIC),
-        reason: "suffix sums against fresh sums: a few ulp on means in [0, 1]",
+        budget: Budget::AbsOrRel(budget::SPARSIFICATION),
+        reason: "suffix sums against fresh sums: a few ulp on means in [0, 1]; worst observed 1.1e-15 in metrics_uncertainty.rs (1024 seeded cases, every curve point)",
         proof: "metrics_uncertainty.rs",
         bench: "metrics.rs",
         chapter: "08-metrics.md",
@@ -531,8 +624,8 @@ registry! {
         exact: crate::metrics::exact::ece_at_k,
         file: "src/metrics/calibration.rs",
         source: "BTL eq. (14): equal-count bins by uncertainty, mAP@k against percentile confidence",
-        budget: Budget::AbsOrRel(budget::METRIC),
-        reason: "closed-form bin confidence against the mean of per-query confidences: a few ulp",
+        budget: Budget::AbsOrRel(budget::ECE_AT_K),
+        reason: "closed-form bin confidence against the mean of per-query confidences: a few ulp; worst observed 2.1e-15 in metrics_uncertainty.rs (1024 seeded cases)",
         proof: "metrics_uncertainty.rs",
         bench: "metrics.rs",
         chapter: "08-metrics.md",
@@ -542,8 +635,8 @@ registry! {
         exact: crate::ggn::exact::euclidean_output_hessian,
         file: "src/ggn/euclidean.rs",
         source: "LAM eqs. (7)–(9): t[[I, −I], [−I, I]] over (z_i, z_j)",
-        budget: Budget::Relative(budget::GGN),
-        reason: "a constant matrix against hyper-dual second derivatives: scaled by the matrix norm",
+        budget: Budget::Relative(budget::GGN_OUTPUT_HESSIAN),
+        reason: "a constant matrix against hyper-dual second derivatives: scaled by the matrix norm; worst observed 0 (bitwise equal) in ggn_splits.rs (300 seeded cases): the budget of the Arccos output Hessian",
         proof: "ggn_splits.rs",
         bench: "ggn.rs",
         chapter: "04-ggn.md",
@@ -553,8 +646,8 @@ registry! {
         exact: crate::ggn::exact::arccos_output_hessian,
         file: "src/ggn/arccos.rs",
         source: "LAM App. F: Hessian of t(1 − ŷ_iᵀŷ_j) in (y_i, y_j)",
-        budget: Budget::Relative(budget::GGN),
-        reason: "closed form against hyper-dual second derivatives: a few roundings per entry, scaled by the matrix norm",
+        budget: Budget::Relative(budget::GGN_OUTPUT_HESSIAN),
+        reason: "closed form against hyper-dual second derivatives: a few roundings per entry, scaled by the matrix norm; worst observed 8.2e-17 of the terms' size in ggn_splits.rs (300 seeded cases, M ≤ 5, t ∈ {±1} ∪ [−3, 3])",
         proof: "ggn_splits.rs",
         bench: "ggn.rs",
         chapter: "04-ggn.md",
@@ -564,8 +657,8 @@ registry! {
         no_exact_because: "the weights are an identity, not an approximation: the proof rebuilds H_θ = Σ w_i J_iᵀJ_i and compares it with the dense hyper-dual GGN of `ggn::exact`",
         file: "src/ggn/approximation.rs",
         source: "LAM Prop. F.3 (refuted; corrected with the per-point weights w_i)",
-        budget: Budget::Relative(budget::GGN),
-        reason: "Σ w_i J_iᵀJ_i against the dense hyper-dual GGN of the fixed approximation",
+        budget: Budget::Relative(budget::GGN_FIXED_WEIGHTS),
+        reason: "Σ w_i J_iᵀJ_i against the dense hyper-dual GGN of the fixed approximation; worst observed 2.5e-16 of the terms' size in ggn_approximations.rs (256 seeded problems)",
         proof: "ggn_approximations.rs",
         bench: "ggn.rs",
         chapter: "04-ggn.md",
@@ -575,8 +668,8 @@ registry! {
         exact: crate::ggn::exact::last_layer_ggn_diagonal,
         file: "src/ggn/diagonal.rs",
         source: "LAM §3, App. E–F: diagonal of the last-layer GGN, both splits × positive/fixed/full",
-        budget: Budget::Relative(budget::GGN),
-        reason: "dense vs diagonal linear algebra: relative 1e−12 after scaling by the matrix norm",
+        budget: Budget::Relative(budget::GGN_DIAGONAL),
+        reason: "dense vs diagonal linear algebra: relative 1e−12 after scaling by the matrix norm; worst observed 3.3e-16 of the terms' size in ggn_diagonal.rs (300 seeded problems × 2 splits × 3 approximations, and B = 8)",
         proof: "ggn_diagonal.rs",
         bench: "ggn.rs",
         chapter: "04-ggn.md",
@@ -586,8 +679,8 @@ registry! {
         exact: crate::contrastive::exact::loss,
         file: "src/contrastive/loss.rs",
         source: "LAM eq. (1), App. B eqs. (21)–(28): forms S, H, L over ordered pairs",
-        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
-        reason: "a weighted mean of per-pair terms from Gram entries: absolute error, L may vanish",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS_TWIN),
+        reason: "a weighted mean of per-pair terms from Gram entries: absolute error, L may vanish; worst observed 1.2e-15 in contrastive_loss.rs (256 seeded batches, n ≤ 40, M ≤ 512, three forms)",
         proof: "contrastive_loss.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -597,8 +690,8 @@ registry! {
         exact: crate::contrastive::exact::loss_gradient,
         file: "src/contrastive/loss.rs",
         source: "LAM App. B eqs. (22)–(23): ∇ Σ t ½‖z_i − z_j‖²",
-        budget: Budget::AbsOrRel(budget::CONTRASTIVE_LOSS),
-        reason: "sums of t(z_i − z_j) with the same pair set as the exact twin; relative to max(1, ‖∇L‖∞)",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_GRADIENT),
+        reason: "sums of t(z_i − z_j) with the same pair set as the exact twin; relative to max(1, ‖∇L‖∞); worst observed 1.1e-16 of max(1, ‖∇L‖∞) in contrastive_loss.rs (256 seeded batches)",
         proof: "contrastive_loss.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -619,8 +712,8 @@ registry! {
         exact: crate::contrastive::exact::negative_log_likelihood,
         file: "src/contrastive/likelihood.rs",
         source: "LAM App. D eqs. (46)–(51)",
-        budget: Budget::Relative(budget::LIKELIHOOD),
-        reason: "a sum of n² log densities: relative to the sum of their magnitudes",
+        budget: Budget::Relative(budget::LIKELIHOOD_TWIN),
+        reason: "a sum of n² log densities: relative to the sum of their magnitudes; worst observed 3.7e-16 of S in contrastive_likelihood.rs (256 seeded batches, n ≤ 40, M ≤ 512)",
         proof: "contrastive_likelihood.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -630,8 +723,8 @@ registry! {
         exact: crate::contrastive::exact::likelihood_constant,
         file: "src/contrastive/likelihood.rs",
         source: "LAM App. D eqs. (52)–(55), corrected for m < 2",
-        budget: Budget::Relative(budget::LIKELIHOOD),
-        reason: "NLL − L_S against a closed form of two normalisers: relative to the sum of the log terms",
+        budget: Budget::Relative(budget::LIKELIHOOD_CONSTANT),
+        reason: "NLL − L_S against a closed form of two normalisers: relative to the sum of the log terms; worst observed 2.2e-16 in contrastive_likelihood.rs (256 seeded batches)",
         proof: "contrastive_likelihood.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -641,8 +734,8 @@ registry! {
         exact: crate::contrastive::exact::class_likelihood,
         file: "src/contrastive/likelihood.rs",
         source: "LAM App. D eq. (48): product of vMFs = vMF with summed natural parameters",
-        budget: Budget::Relative(budget::LIKELIHOOD),
-        reason: "ln of a product of n densities: relative to the sum of their magnitudes",
+        budget: Budget::Relative(budget::CLASS_LIKELIHOOD),
+        reason: "ln of a product of n densities: relative to the sum of their magnitudes; worst observed 3.4e-16 in contrastive_likelihood.rs (256 seeded batches, n ≤ 24)",
         proof: "contrastive_likelihood.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -652,8 +745,8 @@ registry! {
         exact: crate::contrastive::exact::rescaled_loss,
         file: "src/contrastive/rescaling.rs",
         source: "LAM App. B.1 eq. (30), Proposition B.1",
-        budget: Budget::AbsOrRel(budget::RESCALING),
-        reason: "an exact average over every batch against L, ∇L, ∇²L; the batch value itself within CONTRASTIVE_LOSS",
+        budget: Budget::AbsOrRel(budget::RESCALED_LOSS),
+        reason: "the batch value against the exact twin's compensated pairs, as contrastive::loss; its exact average over every batch equals L, ∇L, ∇²L to RESCALING; worst observed 6.7e-16 in contrastive_rescaling.rs (256 seeded batches)",
         proof: "contrastive_rescaling.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -663,8 +756,8 @@ registry! {
         no_exact_because: "an unbiased estimator: its reference is the full-data gradient `contrastive::exact::loss_gradient`, reached by the exhaustive batch expectation `contrastive::exact::batch_expectation`",
         file: "src/contrastive/rescaling.rs",
         source: "LAM App. B.1: rescaled targets are linear, so gradients and Hessians are unbiased",
-        budget: Budget::AbsOrRel(budget::RESCALING),
-        reason: "an exact average over every batch against ∇L",
+        budget: Budget::AbsOrRel(budget::CONTRASTIVE_GRADIENT),
+        reason: "entrywise against the explicit sum over the exact twin's targets; its exact average over every batch equals ∇L to RESCALING; worst observed 0 (bitwise equal) in contrastive_rescaling.rs (256 seeded batches): the budget of contrastive::loss_gradient",
         proof: "contrastive_rescaling.rs",
         bench: "contrastive.rs",
         chapter: "03-contrastive.md",
@@ -674,8 +767,8 @@ registry! {
         exact: crate::laplace::exact::posthoc_precision,
         file: "src/laplace/posterior.rs",
         source: "LAM App. E: Λ = β·H_θ(θ*) + σ_prior⁻²·I",
-        budget: Budget::Relative(budget::LAPLACE),
-        reason: "one multiply-add per entry; the dense twin restricted to a diagonal H agrees to rounding",
+        budget: Budget::Relative(budget::POSTHOC_PRECISION),
+        reason: "one multiply-add per entry; the dense twin restricted to a diagonal H agrees to rounding; worst observed 1.0e-16 in laplace_posterior.rs (300 seeded cases, H ∈ [10⁻⁶, 10⁶], β ∈ [10⁻³, 10³])",
         proof: "laplace_posterior.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
@@ -696,8 +789,8 @@ registry! {
         no_exact_because: "a stochastic algorithm: the proof checks its accumulation exactly (dyadic inputs, bit equality) and its memory factor against the closed-form geometric series",
         file: "src/laplace/online.rs",
         source: "LAM App. E: Monte Carlo EM with memory factor 1 − α",
-        budget: Budget::Relative(budget::LAPLACE),
-        reason: "sums of S per-sample terms; exact in dyadic arithmetic, which the proof asserts",
+        budget: Budget::Relative(budget::ONLINE_UPDATE),
+        reason: "sums of S per-sample terms; exact in dyadic arithmetic, which the proof asserts; worst observed 2.3e-15 in laplace_online.rs (200 seeded cases, up to 30 steps)",
         proof: "laplace_online.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
@@ -707,8 +800,8 @@ registry! {
         no_exact_because: "a composition of chapter-02 estimators: the proof checks it against `vmf::exact::mean_resultant` and `vmf::kappa_sra`, which carry their own exact twins",
         file: "src/laplace/predictive.rs",
         source: "LAM App. C, E: S sampled last layers → normalise → vMF (μ̂, 1/κ̂)",
-        budget: Budget::Relative(budget::LAPLACE),
-        reason: "μ̂ and 1/κ̂ against the chapter-02 route (mean_resultant, kappa_sra(.., 0)) off the concentrated limit",
+        budget: Budget::Relative(budget::PREDICTIVE_SUMMARY),
+        reason: "μ̂ and 1/κ̂ against the chapter-02 route (mean_resultant, kappa_sra(.., 0)) off the concentrated limit; worst observed 9.8e-16 in laplace_online.rs (400 seeded cases)",
         proof: "laplace_online.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
@@ -717,9 +810,9 @@ registry! {
         fast: crate::laplace::log_marginal_likelihood,
         exact: crate::laplace::exact::log_marginal_likelihood,
         file: "src/laplace/marginal_likelihood.rs",
-        source: "Immer et al. (2021) eq. (5); MacKay (1992): ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ)",
-        budget: Budget::Relative(budget::LAPLACE),
-        reason: "Σ ln(1 + h/δ) against the dense Cholesky ln det, relative to the size of the summed terms",
+        source: "issue 12; Immer et al. (2021) eq. (5); MacKay (1992): ln p(D|θ*) − (δ/2)‖θ*‖² − ½ ln det(I + H/δ)",
+        budget: Budget::Relative(budget::LOG_MARGINAL_LIKELIHOOD),
+        reason: "Σ ln(1 + h/δ) against the dense Cholesky ln det, relative to the size of the summed terms; worst observed 1.7e-16 of the summed terms in laplace_marginal_likelihood.rs (600 seeded cases, δ ∈ [10⁻⁶, 10⁶], diagonal and rotated H)",
         proof: "laplace_marginal_likelihood.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
@@ -728,9 +821,9 @@ registry! {
         fast: crate::laplace::optimal_prior_precision,
         exact: crate::laplace::exact::optimal_prior_precision,
         file: "src/laplace/marginal_likelihood.rs",
-        source: "MacKay (1992) fixed point γ(δ) = δ‖θ*‖²; laplace-torch `optimize_prior_precision`",
-        budget: Budget::Relative(budget::EVIDENCE_ARGMAX),
-        reason: "the fast root against the dense maximiser, scaled by the root's condition number in ln δ",
+        source: "issue 12; MacKay (1992) fixed point γ(δ) = δ‖θ*‖²; laplace-torch `optimize_prior_precision`",
+        budget: Budget::Relative(budget::OPTIMAL_PRIOR_PRECISION),
+        reason: "the fast root against the dense maximiser, scaled by the root's condition number in ln δ; worst observed 2.1e-16 of the condition number in laplace_marginal_likelihood.rs (256 seeded rotated problems)",
         proof: "laplace_marginal_likelihood.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
@@ -739,9 +832,9 @@ registry! {
         fast: crate::laplace::output_variance,
         exact: crate::laplace::exact::output_variance,
         file: "src/laplace/output_variance.rs",
-        source: "beyond the paper (book chapters 04, 09): tr Cov(y) of the raw output y = Wx + b under N(θ*, Λ⁻¹), the posterior spread before normalisation",
-        budget: Budget::Relative(budget::LAPLACE),
-        reason: "a sum of positive terms against tr(JΛ⁻¹Jᵀ) by dense Cholesky; Monte Carlo within 6 standard errors",
+        source: "issue 12 (beyond the paper): tr Cov(y) of the raw output y = Wx + b under N(θ*, Λ⁻¹), the posterior spread before normalisation",
+        budget: Budget::Relative(budget::OUTPUT_VARIANCE),
+        reason: "a sum of positive terms against tr(JΛ⁻¹Jᵀ) by dense Cholesky; Monte Carlo within 6 standard errors; worst observed 6.1e-16 in laplace_output_variance.rs (600 seeded cases, precisions in [10⁻¹⁵⁰, 10¹⁵⁰])",
         proof: "laplace_output_variance.rs",
         bench: "laplace.rs",
         chapter: "04-ggn.md",
@@ -751,8 +844,8 @@ registry! {
         exact: crate::nivmf::exact::kl_vmf,
         file: "src/nivmf/kl.rs",
         source: "nivMF Supp. E eqs. (36)–(38), eq. (39) corrected with A_M(κ_z)",
-        budget: Budget::Quadrature(budget::QUADRATURE),
-        reason: "closed form (Bregman form of −ln C_M) against the two-coordinate sphere quadrature of E_ζ[ln ζ − ln ρ]",
+        budget: Budget::Quadrature(budget::NIVMF_KL_VMF),
+        reason: "closed form (Bregman form of −ln C_M) against the two-coordinate sphere quadrature of E_ζ[ln ζ − ln ρ]; worst observed 5.0e-12 in nivmf_divergences.rs (M × κ_z × κ_p/κ_z × angle grid, 256 seeded pairs)",
         proof: "nivmf_divergences.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -762,8 +855,8 @@ registry! {
         exact: crate::nivmf::exact::log_ppk_vmf,
         file: "src/nivmf/ppk.rs",
         source: "nivMF Supp. C eq. (23), Supp. D eqs. (26)–(35); Jebara et al. (2004)",
-        budget: Budget::AbsOrRel(budget::QUADRATURE),
-        reason: "a logarithm (crosses zero) from closed-form ln C_M values against sphere quadrature of ∫ρ^γζ^γ",
+        budget: Budget::AbsOrRel(budget::NIVMF_LOG_PPK),
+        reason: "a logarithm (crosses zero) from closed-form ln C_M values against sphere quadrature of ∫ρ^γζ^γ; worst observed 3.0e-12 in nivmf_divergences.rs (the same grid × γ ∈ {½, 1, 2}, 256 seeded pairs)",
         proof: "nivmf_divergences.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -774,7 +867,7 @@ registry! {
         file: "src/nivmf/density.rs",
         source: "change of variables on the sphere, Jacobian det K/‖Kx‖^M; nivMF eq. (4) corrected",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "ln C_M(κ̃) plus three sums, judged on the sum of the summands' magnitudes; x and μ must be unit to 10⁻¹²√M (vmf::unit_norm_tolerance)",
+        reason: "ln C_M(κ̃) plus three sums, judged on the sum of the summands' magnitudes; x and μ must be unit to 10⁻¹²√M (vmf::unit_norm_tolerance); worst observed 7.3e-16 of the summands' magnitude in nivmf_density.rs (256 seeded cases)",
         proof: "nivmf_density.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -785,7 +878,7 @@ registry! {
         file: "src/nivmf/density.rs",
         source: "nivMF eq. (4), Supp. B eqs. (19)–(22) (not normalised: mass 27.75 at K = diag(2, 5, 9), μ = (1,1,1)/√3)",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "as nivmf::log_density, with ln κ̃ in place of M ln‖Kx‖",
+        reason: "as nivmf::log_density, with ln κ̃ in place of M ln‖Kx‖; worst observed 6.0e-16 of the summands' magnitude in nivmf_density.rs (256 seeded cases)",
         proof: "nivmf_density.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -806,8 +899,8 @@ registry! {
         exact: crate::nivmf::exact::proxy_nca_loss,
         file: "src/nivmf/proxy_nca.rs",
         source: "nivMF eqs. (1), (2), (5), (6), Supp. C–F (gradients eqs. (40)–(45))",
-        budget: Budget::AbsOrRel(budget::NIVMF_PROXY_LOSS),
-        reason: "a mean of log-sum-exps of distances that are differences of ln C_M values; gradients checked separately against num-dual (NIVMF_PROXY_GRADIENT)",
+        budget: Budget::AbsOrRel(budget::PROXY_NCA_LOSS),
+        reason: "a mean of log-sum-exps of distances that are differences of ln C_M values; gradients checked separately against num-dual (NIVMF_PROXY_GRADIENT); worst observed 1.2e-15 in nivmf_proxy_nca.rs (the pinned batches, both kinds)",
         proof: "nivmf_proxy_nca.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -817,8 +910,8 @@ registry! {
         exact: crate::nivmf::exact::proxy_anchor_loss,
         file: "src/nivmf/proxy_anchor.rs",
         source: "Kim et al. (2020) eq. (4); nivMF eq. (7)",
-        budget: Budget::AbsOrRel(budget::NIVMF_PROXY_LOSS),
-        reason: "a sum of softplus-of-log-sum-exp terms of cosines, against compensated sums",
+        budget: Budget::AbsOrRel(budget::PROXY_ANCHOR_LOSS),
+        reason: "a sum of softplus-of-log-sum-exp terms of cosines, against compensated sums; worst observed 1.7e-16 in nivmf_proxy_nca.rs (the pinned batch, two (α, δ))",
         proof: "nivmf_proxy_nca.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -838,9 +931,9 @@ registry! {
         fast: crate::vmf::log_norm_const_batch,
         no_exact_because: "bit-identical to the registered vmf::log_norm_const for M ≠ 3 and within 4 ulps of it at M = 3 (proved), and checked against vmf::exact::log_norm_const on grids",
         file: "src/vmf/normaliser_batch.rs",
-        source: "nivMF eq. (2) for one M and many κ (the ProxyNCA++ training path)",
-        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "the scalar kernels with the order and constant hoisted (the same bits), and at M = 3 the closed form in lanes (absolute error ≤ 1.3e-15 plus an ulp, |ln C_3| ≥ ln 4π)",
+        source: "issue 10 item 6 (one M, many κ)",
+        budget: Budget::AbsOrRel(budget::LOG_NORM_CONST_BATCH),
+        reason: "the scalar kernels with the order and constant hoisted (the same bits), and at M = 3 the closed form in lanes (absolute error ≤ 1.3e-15 plus an ulp, |ln C_3| ≥ ln 4π); worst observed 2.1e-16 in nivmf_normaliser_batch.rs (M ∈ {2, 3, 64, 512, 4096}, κ grid, M = 3 lanes to 10⁸)",
         proof: "nivmf_normaliser_batch.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
@@ -862,7 +955,7 @@ registry! {
         file: "src/hib/moment_matched.rs",
         source: "beyond the paper (book chapter 07); Jensen & Solomon, JASA 67 (1972)",
         budget: Budget::AbsOrRel(budget::HIB_MOMENT_MATCHED),
-        reason: "the largest absolute error measured over the 432-point grid of the proof (median 3.6e-5)",
+        reason: "the largest absolute error measured over the 432-point grid of the proof (median 3.6e-5); worst observed 4.36e-2 absolute on the 432-point grid of hib_moment_matched.rs (median 3.6e-5, 95th percentile 4.9e-3, asserted there)",
         proof: "hib_moment_matched.rs",
         bench: "hib.rs",
         chapter: "07-hib.md",
@@ -883,8 +976,8 @@ registry! {
         exact: crate::hib::exact::kl_to_standard_normal,
         file: "src/hib/divergence.rs",
         source: "HIB eq. (8), App. E: KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ(σ² + μ² − 1 − ln σ²)",
-        budget: Budget::AbsOrRel(budget::QUADRATURE),
-        reason: "closed form against the quadrature of its definition; absolute near KL = 0, where the integrand cancels",
+        budget: Budget::AbsOrRel(budget::KL_TO_STANDARD_NORMAL),
+        reason: "closed form against the quadrature of its definition; absolute near KL = 0, where the integrand cancels; worst observed 4.2e-16 in hib_vib.rs (256 seeded Gaussians, σ² from 10⁻³⁰⁰, the mpmath value)",
         proof: "hib_vib.rs",
         bench: "hib.rs",
         chapter: "07-hib.md",
@@ -894,8 +987,8 @@ registry! {
         exact: crate::hib::exact::vib_loss,
         file: "src/hib/vib.rs",
         source: "HIB eq. (3), (5), (8) (log-sigmoid forms)",
-        budget: Budget::AbsOrRel(budget::HIB_VIB),
-        reason: "hand-derived gradient against forward-mode dual numbers on the same draws: the same sums in another order",
+        budget: Budget::AbsOrRel(budget::VIB_LOSS),
+        reason: "hand-derived gradient against forward-mode dual numbers on the same draws: the same sums in another order; worst observed 2.0e-15 in hib_vib.rs (256 seeded pairs, every gradient entry)",
         proof: "hib_vib.rs",
         bench: "hib.rs",
         chapter: "07-hib.md",
@@ -905,8 +998,8 @@ registry! {
         exact: crate::metrics::exact::verification_average_precision,
         file: "src/metrics/verification.rs",
         source: "HIB §4.1, Table 1: average precision of p(m | x₁, x₂) over test pairs",
-        budget: Budget::AbsOrRel(budget::METRIC),
-        reason: "ratios of integer counts summed in another order",
+        budget: Budget::AbsOrRel(budget::VERIFICATION_AP),
+        reason: "ratios of integer counts summed in another order; worst observed 2.2e-16 in hib_metrics.rs (256 seeded score lists with ties)",
         proof: "hib_metrics.rs",
         bench: "hib.rs",
         chapter: "07-hib.md",
@@ -927,8 +1020,8 @@ registry! {
         exact: crate::special::exact::ln_normal_cdf,
         file: "src/special/normal_cdf.rs",
         source: "BTL's CLT likelihood without the listing's clamp; A&S 7.1.2, 26.2.12, 26.2.14",
-        budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "a logarithm, from z = 40 down to z = −10⁵: erfc (< 1 ulp) above z = −20, the asymptotic Mills series below",
+        budget: Budget::AbsOrRel(budget::LN_NORMAL_CDF),
+        reason: "a logarithm, from z = 40 down to z = −10⁵: erfc (< 1 ulp) above z = −20, the asymptotic Mills series below; worst observed 3.6e-16 in triplet_likelihood.rs (512 seeded cases, z ∈ [−10⁵, 40] with the switches)",
         proof: "triplet_likelihood.rs",
         bench: "triplet.rs",
         chapter: "05-triplet.md",
@@ -939,7 +1032,7 @@ registry! {
         file: "src/gaussian_quadratic_form/mod.rs",
         source: "Gil-Pelaez (1951), Imhof (1961), Helstrom (1978): inversion along the saddle-point contour",
         budget: Budget::AbsOrRel(budget::QUADRATIC_FORM),
-        reason: "reached: |Δ ln P| ≤ 1e−10·max(1, |ln P|) asserted, ≤ 7e−16·max(1, |ln P|) observed on the closed forms and the mpmath table, from P ≈ ½ to ln P ≈ −2·10⁵; the contract asked 1e−8 relative down to ln P ≈ −700",
+        reason: "reached: |Δ ln P| ≤ 1e−10·max(1, |ln P|) asserted, ≤ 7e−16·max(1, |ln P|) observed on the closed forms and the mpmath table, from P ≈ ½ to ln P ≈ −2·10⁵; the contract asked 1e−8 relative down to ln P ≈ −700; worst observed 3.6e-11 of max(1, |ln P|) in gaussian_quadratic_form.rs (256 seeded cases, the closed forms and the mpmath table)",
         proof: "gaussian_quadratic_form.rs",
         bench: "triplet.rs",
         chapter: "05-triplet.md",
@@ -949,8 +1042,8 @@ registry! {
         exact: crate::triplet::exact::moments,
         file: "src/triplet/moments.rs",
         source: "BTL supplement eqs. 5, 17, 18, 26 (main-text eq. 12 refuted)",
-        budget: Budget::Relative(budget::TRIPLET_MOMENTS),
-        reason: "E τ relative to Σ(d_p² + d_n² + σ_p² + σ_n²) (a difference), Var τ relative to itself (non-negative terms on both sides)",
+        budget: Budget::Relative(budget::TRIPLET_MOMENTS_TWIN),
+        reason: "E τ relative to Σ(d_p² + d_n² + σ_p² + σ_n²) (a difference), Var τ relative to itself (non-negative terms on both sides); worst observed 6.6e-16 in triplet_moments.rs (256 seeded triplets, D ≤ 24)",
         proof: "triplet_moments.rs",
         bench: "triplet.rs",
         chapter: "05-triplet.md",
@@ -960,8 +1053,8 @@ registry! {
         exact: crate::triplet::exact::log_likelihood,
         file: "src/triplet/likelihood.rs",
         source: "BTL eqs. (6)–(8) (CLT); exact: generalised χ² of the 2×2 reduction per dimension",
-        budget: Budget::AbsOrRel(budget::QUADRATIC_FORM),
-        reason: "the budget of the exact twin, ln P to 1e−10·max(1, |ln P|) against MC and mpmath; the fast twin is the paper's CLT approximation, not a rounding of the exact value: its error is measured per D (chapter 05 table), never budgeted",
+        budget: Budget::AbsOrRel(budget::TRIPLET_LOG_LIKELIHOOD),
+        reason: "the budget of the exact twin, ln P to 1e−10·max(1, |ln P|) against MC and mpmath; the fast twin is the paper's CLT approximation, not a rounding of the exact value: its error is measured per D (chapter 05 table), never budgeted; worst observed 1.9e-15 in triplet_likelihood.rs (the mpmath table, the shifted thresholds, the one-dimensional closed form)",
         proof: "triplet_likelihood.rs",
         bench: "triplet.rs",
         chapter: "05-triplet.md",
@@ -971,8 +1064,8 @@ registry! {
         exact: crate::triplet::exact::nll_gradient,
         file: "src/triplet/batch.rs",
         source: "BTL eqs. (8), (11), supplement eq. (26); Fig. 2",
-        budget: Budget::Relative(budget::TRIPLET_GRADIENT),
-        reason: "entrywise, scaled by max|exact| over the batch: closed form against dual numbers through the dense moments and the 256-bit ln Φ",
+        budget: Budget::Relative(budget::NLL_GRADIENT),
+        reason: "entrywise, scaled by max|exact| over the batch: closed form against dual numbers through the dense moments and the 256-bit ln Φ; worst observed 7.0e-15 in triplet_gradient.rs (256 seeded batches)",
         proof: "triplet_gradient.rs",
         bench: "triplet.rs",
         chapter: "05-triplet.md",
@@ -982,8 +1075,8 @@ registry! {
         exact: crate::triplet::exact::gaussian_kl,
         file: "src/triplet/prior.rs",
         source: "BTL eq. (13), listing `kl_div_gauss`",
-        budget: Budget::Quadrature(budget::QUADRATURE),
-        reason: "closed form against the quadrature of ∫ q ln(q/p), relative to the summed magnitude of its terms",
+        budget: Budget::Quadrature(budget::GAUSSIAN_KL),
+        reason: "closed form against the quadrature of ∫ q ln(q/p), relative to the summed magnitude of its terms; worst observed 2.8e-14 in triplet_prior.rs (256 seeded Gaussians, far from the prior)",
         proof: "triplet_prior.rs",
         bench: "triplet.rs",
         chapter: "05-triplet.md",

@@ -724,3 +724,205 @@ fn crate_paths_resolve_use_groups_and_relative_paths() {
     let code = library_code("/// [`crate::vmf::kappa_mle`]\nfn f() {}\n#[cfg(test)]\nmod tests { use crate::vmf::kappa_mle; }\nlet s = \"crate::x\"; let q = '\"'; let t = \"crate::y\";");
     assert!(crate_paths(&code, &module).is_empty(), "{code}");
 }
+
+/// The names of the `registry::budget` constants that are some derivation's registered
+/// fast-against-reference budget: every `budget::NAME` on a `budget: Budget::AbsOrRel(…)`,
+/// `Relative(…)` or `Quadrature(…)` line of an entry in src/registry.rs. (A `Statistical`
+/// budget is applied by the sampler's own goodness-of-fit test, not by `support::check`.)
+fn registered_budget_constants() -> Vec<String> {
+    let registry = read(&root().join("src/registry.rs")).expect("src/registry.rs is readable");
+    let mut names: Vec<String> = Vec::new();
+    for line in registry.lines().map(str::trim) {
+        let Some(rest) = ["AbsOrRel(", "Relative(", "Quadrature("]
+            .iter()
+            .find_map(|kind| line.strip_prefix(&format!("budget: Budget::{kind}")))
+        else {
+            continue;
+        };
+        for piece in format!(" {rest}").split("budget::").skip(1) {
+            let name: String = piece
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The argument text of every `assert!(…)`/`prop_assert!(…)` in `source` (balanced
+/// parentheses; string literals are not special-cased, which only makes the scan stricter).
+fn assertions(source: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for macro_name in ["assert!(", "prop_assert!("] {
+        for (start, _) in source.match_indices(macro_name) {
+            let before = source[..start].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue; // debug_assert!, prop_assert! matched as assert!
+            }
+            let open = start + macro_name.len();
+            let mut depth = 1usize;
+            let mut end = open;
+            for (i, c) in source[open..].char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    end = open + i;
+                    break;
+                }
+            }
+            found.push(&source[open..end]);
+        }
+    }
+    found
+}
+
+/// Whether `text` names an exact twin or its value: an identifier `exact`, `exact_…` or `…_exact`
+/// (which covers the paths `…::exact::…`).
+fn names_exact(text: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == "exact" || word.starts_with("exact_") || word.ends_with("_exact"))
+}
+
+/// Whether `text` names a fast twin or its value: an identifier `fast`, `fast_…` or `…_fast`, or
+/// a call of a registered item's function that is not the exact twin's (`log_norm_const(`,
+/// `vmf::log_norm_const(`, `q.ln_cdf(`, but not `exact::log_norm_const(`).
+fn names_fast(text: &str) -> bool {
+    let word = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| word == "fast" || word.starts_with("fast_") || word.ends_with("_fast"));
+    word || DERIVATIONS.iter().any(|d| {
+        let function = function_name(d);
+        text.match_indices(function).any(|(i, _)| {
+            let before = &text[..i];
+            let after = &text[i + function.len()..];
+            !before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                && !before.ends_with("exact::")
+                && (after.starts_with('(') || after.starts_with("::<"))
+        })
+    })
+}
+
+/// Whether `text` bounds an absolute difference from above: `.abs() <` or `.abs() <=`.
+fn bounds_an_absolute_difference(text: &str) -> bool {
+    text.match_indices(".abs()")
+        .any(|(i, m)| text[i + m.len()..].trim_start().starts_with('<'))
+}
+
+/// One comparison of fast with exact. `proofs/support/check.rs` (`support::check` and its
+/// forms) is the only code that applies a derivation's registered budget, read from the registry
+/// with its kind; it records and prints the worst error. Precisely, no file under `proofs/` other
+/// than `proofs/support/check.rs`
+///
+/// 1. names a `registry::budget` constant that is some derivation's registered budget (the
+///    `budget::NAME`s of the `budget:` lines of src/registry.rs): a proof reaches a budget only
+///    through `support::check` (to compare) or `support::tolerance(name)` (the slack of an
+///    identity on the fast twin alone, such as a recurrence or a monotonicity);
+/// 2. reads a registry entry's `.budget` or names the `Budget::` kinds, which would re-implement
+///    what a kind means;
+/// 3. asserts an upper bound on an absolute difference (`.abs() <` or `.abs() <=` inside
+///    `assert!`/`prop_assert!`) in an assertion that names both an exact twin or its value (an
+///    identifier `exact`, `exact_…`, `…_exact`, or a path through `exact::`) and a fast one (an
+///    identifier `fast`, `fast_…`, `…_fast`, or a call of a registered item by its path): the
+///    shape of a hand-written fast-versus-exact comparison. An exact twin pinned against an
+///    independent number (mpmath, a closed form) or a Monte Carlo mean against the exact value
+///    is not such a comparison.
+///
+/// Still allowed: bit equality (`assert_eq!`, the strongest comparison, used where the twins
+/// agree exactly), refutations (a difference bounded from below), and claims against closed
+/// forms, series and quadratures of the fast twin under constants that are no derivation's
+/// budget (`QUADRATURE`, `MONTE_CARLO_SIGMAS`, …).
+#[test]
+fn proofs_compare_fast_with_exact_only_through_support_check() {
+    let constants = registered_budget_constants();
+    assert!(
+        constants.iter().any(|c| c == "LOG_SPECIAL"),
+        "no budget constant read from src/registry.rs: {constants:?}"
+    );
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["proofs", "proofs/support"] {
+        for entry in fs::read_dir(root().join(dir)).expect("proofs/ is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut gaps = Vec::new();
+    for path in files {
+        let relative = path
+            .strip_prefix(root())
+            .expect("under the crate root")
+            .display()
+            .to_string();
+        if relative == "proofs/support/check.rs" {
+            continue;
+        }
+        let source = read(&path).expect("a readable proof");
+        // Comments say what a budget is; only code counts.
+        let code: String = source
+            .lines()
+            .map(|line| line.split("//").next().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n");
+        for constant in &constants {
+            if contains_word(&code, constant) {
+                gaps.push(format!(
+                    "{relative}: names the registered budget `{constant}` (compare through \
+                     support::check, or take an identity's slack from support::tolerance)"
+                ));
+            }
+        }
+        if code.contains(".budget") || code.contains("Budget::") {
+            gaps.push(format!(
+                "{relative}: reads a registry budget itself (`.budget` or `Budget::`)"
+            ));
+        }
+        for assertion in assertions(&code) {
+            if names_exact(assertion)
+                && names_fast(assertion)
+                && bounds_an_absolute_difference(assertion)
+            {
+                let first_line = assertion.trim().lines().next().unwrap_or("");
+                gaps.push(format!(
+                    "{relative}: compares with an exact value by hand: `{first_line}`"
+                ));
+            }
+        }
+    }
+    assert!(
+        gaps.is_empty(),
+        "{} comparison(s) of fast with exact outside proofs/support/check.rs:\n  - {}",
+        gaps.len(),
+        gaps.join("\n  - ")
+    );
+}
+
+#[test]
+fn the_comparison_rule_recognises_its_shapes() {
+    assert!(names_exact("(fast - exact).abs() <= 1e-12"));
+    assert!(names_exact("vmf::exact::log_norm_const(3, 1.0)"));
+    assert!(names_exact("(got - want_exact).abs()"));
+    assert!(!names_exact("(got - want).abs() <= tol"));
+    assert!(!names_exact("inexact"));
+    assert!(names_fast("(fast - want).abs()"));
+    assert!(names_fast("(vmf::log_norm_const(3, 1.0) - want).abs()"));
+    assert!(!names_fast("(vmf::exact::log_norm_const(3, 1.0) - 2.5).abs()"));
+    assert!(!names_fast("(mean - exact).abs() <= MONTE_CARLO_SIGMAS * se"));
+    assert!(names_fast("(bessel_i_ratio(2.0, 1.0) - want).abs()"));
+    assert!(!names_fast("(exact::bessel_i_ratio(2.0, 1.0) - want).abs()"));
+    assert!(bounds_an_absolute_difference("(a - b).abs() <= t"));
+    assert!(bounds_an_absolute_difference("(a - b).abs()< t"));
+    assert!(!bounds_an_absolute_difference("(a - b).abs() > 0.1"));
+    let source = "assert!((f(x) - exact).abs() <= 1e-9, \"{}\", g(1));\ndebug_assert!(y);";
+    assert_eq!(
+        assertions(source),
+        vec!["(f(x) - exact).abs() <= 1e-9, \"{}\", g(1)"]
+    );
+}

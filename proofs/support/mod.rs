@@ -1,17 +1,49 @@
 //! Shared harness for the proofs: reproducible proptest configuration, input strategies by
-//! category (edges, grids, random — libm's `generate/` pattern), and the budget checks.
+//! category (edges, grids, random — libm's `generate/` pattern), and the one comparison of a
+//! fast twin with its reference ([`check`], in `check.rs`).
 #![allow(dead_code)]
+
+mod check;
+#[allow(unused_imports)] // not every proof compares fast with exact
+pub use check::*;
 
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 
-/// A proptest configuration with a fixed seed (the proof is the same run every time) and
-/// failures persisted next to the proof file, to be committed.
+/// The environment variable that rotates every property's seed: unset, each property runs with
+/// the seed written in its proof (the same run every time); set to an integer `s`, with that seed
+/// mixed with `s`, so a long campaign can try fresh inputs and still replay any failure.
+pub const SEED_VARIABLE: &str = "PROBDML_PROOF_SEED";
+
+/// The seed a property runs with: `seed` itself, or `seed` mixed with `$PROBDML_PROOF_SEED`
+/// (SplitMix64's finaliser, so neighbouring rotations give unrelated seeds).
+pub fn rotated_seed(seed: u64) -> u64 {
+    let Some(rotation) = std::env::var(SEED_VARIABLE).ok() else {
+        return seed;
+    };
+    let rotation: u64 = rotation.trim().parse().unwrap_or_else(|_| {
+        panic!("{SEED_VARIABLE}={rotation:?} is not an unsigned 64-bit integer")
+    });
+    let mut z = seed ^ rotation.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A proptest configuration with a fixed seed (the proof is the same run every time, unless
+/// [`SEED_VARIABLE`] rotates it) and failures persisted next to the proof file, to be committed.
+/// The seed is printed into the test's captured output, which the harness shows when the
+/// property fails.
 pub fn config(cases: u32, seed: u64) -> Config {
+    let rng_seed = rotated_seed(seed);
+    println!(
+        "proptest seed {rng_seed:#018x} (written {seed:#x}, {SEED_VARIABLE}={}), {cases} cases",
+        std::env::var(SEED_VARIABLE).unwrap_or_default()
+    );
     Config {
         cases,
         rng_algorithm: RngAlgorithm::ChaCha,
-        rng_seed: RngSeed::Fixed(seed),
+        rng_seed: RngSeed::Fixed(rng_seed),
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
             "proptest-regressions",
         ))),
