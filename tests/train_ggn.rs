@@ -1,5 +1,5 @@
 //! The training module's GGN diagonal (tensor ops, `probdml::train::ggn_tensor`) against the
-//! math crate's verified implementations on identical inputs (spec chapter 09: "a test checks it
+//! math crate's verified implementations on identical inputs (chapter 09: "a test checks it
 //! against probdml::ggn's fast (and, on tiny sizes, exact) implementation").
 //!
 //! The tensor code sees (W, b) and features x; the math crate sees θ = [W | b] and x̃ = (x, 1)
