@@ -102,7 +102,7 @@ fn plot_sparsification(points: &[f64], labels: &[usize], variance: &[f64]) -> Re
         &s.fractions,
         &s.curve,
         &s.oracle,
-        &plots::Score {
+        &plots::SparsificationScore {
             name: "uncertainty",
             ausc: Some(s.ausc),
             oracle_ausc: Some(s.oracle_ausc),

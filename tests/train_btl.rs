@@ -19,13 +19,13 @@
 
 use probdml::registry::budget;
 use probdml::train::checkpoint;
-use probdml::train::config::{DatasetChoice, Method, TrainConfig};
+use probdml::train::checkpoint::TrainingState;
+use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
 use probdml::train::json;
 use probdml::train::method::pfe::{mls_loss, mutual_likelihood_score};
 use probdml::train::method::triplet_loss::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
 use probdml::train::method::triplet_mining::{MinedTriplets, Negatives};
-use probdml::train::run;
-use probdml::train::trainer::TrainingState;
+use probdml::train::pipeline;
 use probdml::train::TrainError;
 use probdml::{triplet, vmf};
 use rand::{Rng, SeedableRng};
@@ -631,15 +631,21 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_eq!(arg_of(vmf_kl_rows(&kappa(1.0), 1)), "latent-dim");
     // PFE without a deterministic checkpoint, or with a wrong one, fails before any step.
     let _guard = serial();
-    let config = small(Method::Pfe);
+    let config = small(MethodKind::Pfe);
     let train = probdml::train::method::TensorSet::new(
-        &run::load_data(&config, &PathBuf::from("unused"))
+        &pipeline::load_data(&config, &PathBuf::from("unused"))
             .unwrap()
             .train,
         Device::Cpu,
     )
     .unwrap();
-    match probdml::train::trainer::train(&config, &train, Device::Cpu, None, false) {
+    match probdml::train::trainer::train(
+        &ValidConfig::new(config.clone()).unwrap(),
+        &train,
+        Device::Cpu,
+        None,
+        false,
+    ) {
         Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
         other => panic!("PFE without --init-checkpoint: {other:?}"),
     }
@@ -648,11 +654,17 @@ fn bad_input_is_an_error_not_a_panic() {
         ..config.clone()
     };
     assert!(matches!(
-        probdml::train::trainer::train(&missing, &train, Device::Cpu, None, false),
+        probdml::train::trainer::train(
+            &ValidConfig::new(missing.clone()).unwrap(),
+            &train,
+            Device::Cpu,
+            None,
+            false
+        ),
         Err(TrainError::Checkpoint { .. })
     ));
     let no_warm_start = TrainConfig {
-        method: Method::Hib,
+        method: MethodKind::Hib,
         ..missing
     };
     match no_warm_start.validate() {
@@ -670,11 +682,12 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     let det_out = scratch("train-btl", "warm-start-det");
     let det = TrainConfig {
         epochs: 1,
-        ..small(Method::Deterministic)
+        ..small(MethodKind::Deterministic)
     };
-    run::train_and_evaluate(&det, &PathBuf::from("unused"), &det_out, false, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&det, &PathBuf::from("unused"), &det_out, false, Device::Cpu)
+        .unwrap();
     let saved = checkpoint::read_tensors(&det_out.join(checkpoint::MODEL)).unwrap();
-    for method in [Method::BtlGaussian, Method::BtlVmf] {
+    for method in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
         let config = TrainConfig {
             init_checkpoint: Some(det_out.clone()),
             ..small(method)
@@ -702,10 +715,10 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     }
     // A BTL checkpoint is not a deterministic one.
     let btl_out = scratch("train-btl", "warm-start-btl");
-    run::train_and_evaluate(
+    train_support::train_and_evaluate(
         &TrainConfig {
             epochs: 1,
-            ..small(Method::BtlGaussian)
+            ..small(MethodKind::BtlGaussian)
         },
         &PathBuf::from("unused"),
         &btl_out,
@@ -715,7 +728,7 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     .unwrap();
     let config = TrainConfig {
         init_checkpoint: Some(btl_out),
-        ..small(Method::BtlVmf)
+        ..small(MethodKind::BtlVmf)
     };
     let mut wrong = probdml::train::method::build(&config, Device::Cpu, 11).unwrap();
     match wrong.initialise() {
@@ -724,7 +737,7 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     }
 }
 
-fn small(method: Method) -> TrainConfig {
+fn small(method: MethodKind) -> TrainConfig {
     TrainConfig {
         method,
         dataset: DatasetChoice::Synthetic,
@@ -740,10 +753,10 @@ fn small(method: Method) -> TrainConfig {
 
 /// Trains `method` on the synthetic set; returns (first and last epoch's mean loss, mAP@1,
 /// AUROC, output folder).
-fn learns(method: Method) -> (f64, f64, f64, f64, PathBuf) {
+fn learns(method: MethodKind) -> (f64, f64, f64, f64, PathBuf) {
     let _guard = serial();
     let out = scratch("train-btl", method.name());
-    let summary = run::train_and_evaluate(
+    let summary = train_support::train_and_evaluate(
         &small(method),
         &PathBuf::from("unused"),
         &out,
@@ -766,7 +779,7 @@ fn learns(method: Method) -> (f64, f64, f64, f64, PathBuf) {
 
 #[test]
 fn btl_gaussian_learns_the_synthetic_set() {
-    let (first, last, map1, auroc, _) = learns(Method::BtlGaussian);
+    let (first, last, map1, auroc, _) = learns(MethodKind::BtlGaussian);
     assert!(last < first, "loss {first} → {last} did not fall");
     assert!(map1 > 0.5, "mAP@1 {map1} barely above chance 0.1");
     assert!(auroc.is_finite());
@@ -774,7 +787,7 @@ fn btl_gaussian_learns_the_synthetic_set() {
 
 #[test]
 fn btl_vmf_learns_the_synthetic_set() {
-    let (first, last, map1, auroc, _) = learns(Method::BtlVmf);
+    let (first, last, map1, auroc, _) = learns(MethodKind::BtlVmf);
     assert!(last < first, "loss {first} → {last} did not fall");
     assert!(map1 > 0.5, "mAP@1 {map1} barely above chance 0.1");
     assert!(auroc.is_finite());
@@ -784,11 +797,14 @@ fn btl_vmf_learns_the_synthetic_set() {
 /// --init-checkpoint), and leaves that run's backbone and μ head bit for bit untouched.
 #[test]
 fn pfe_learns_sigma_on_a_frozen_deterministic_model() {
-    let (first, last, map1, _, out) = learns(Method::Pfe);
+    let (first, last, map1, _, out) = learns(MethodKind::Pfe);
     assert!(last < first, "PFE loss {first} → {last} did not fall");
     assert!(map1 > 0.5, "mAP@1 {map1} barely above chance 0.1");
-    let det = checkpoint::read_tensors(&out.join(run::PFE_DETERMINISTIC).join(checkpoint::MODEL))
-        .unwrap();
+    let det = checkpoint::read_tensors(
+        &out.join(probdml::train::checkpoint::layout::PFE_DETERMINISTIC)
+            .join(checkpoint::MODEL),
+    )
+    .unwrap();
     let pfe = checkpoint::read_tensors(&out.join(checkpoint::MODEL)).unwrap();
     for (name, t) in &det {
         let ours = &pfe.iter().find(|(n, _)| n == name).unwrap().1;
@@ -796,8 +812,11 @@ fn pfe_learns_sigma_on_a_frozen_deterministic_model() {
     }
     assert!(pfe.iter().any(|(n, _)| n.starts_with("head_var.")));
     // The deterministic run's retrieval is PFE's (same μ).
-    let det_metrics: probdml::train::evaluate::Metrics =
-        json::read_json(&out.join(run::PFE_DETERMINISTIC).join("metrics.json")).unwrap();
+    let det_metrics: probdml::train::evaluate::Metrics = json::read_json(
+        &out.join(probdml::train::checkpoint::layout::PFE_DETERMINISTIC)
+            .join("metrics.json"),
+    )
+    .unwrap();
     assert_eq!(det_metrics.map_at_1, map1);
 }
 
@@ -805,7 +824,8 @@ fn pfe_learns_sigma_on_a_frozen_deterministic_model() {
 /// step (never a panic, never a silent NaN loss).
 #[test]
 fn a_non_finite_variance_head_stops_the_step_naming_it() {
-    use probdml::train::method::{self, Batch, Position};
+    use probdml::train::guards::Position;
+    use probdml::train::method::{self, Batch};
     let _guard = serial();
     let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
     let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
@@ -814,7 +834,7 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
         step: 7,
         global_step: 19,
     };
-    for kind in [Method::BtlGaussian, Method::BtlVmf, Method::Pfe] {
+    for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf, MethodKind::Pfe] {
         let config = TrainConfig {
             method: kind,
             ..small(kind)
@@ -861,7 +881,7 @@ fn btl_variance_starts_at_its_set_value_for_every_image() {
     let _guard = serial();
     tch::manual_seed(4);
     let images = Tensor::rand([32, 1, 28, 28], (Kind::Float, Device::Cpu)) * 3.0;
-    for kind in [Method::BtlGaussian, Method::BtlVmf] {
+    for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
         let m = method::build(&small(kind), Device::Cpu, 5).unwrap();
         let request = PredictRequest {
             samples: 2,
@@ -893,7 +913,8 @@ fn btl_variance_starts_at_its_set_value_for_every_image() {
 #[test]
 fn the_btl_negatives_option_chooses_the_miner() {
     use probdml::train::config::BtlOptions;
-    use probdml::train::method::{self, Batch, Position};
+    use probdml::train::guards::Position;
+    use probdml::train::method::{self, Batch};
     let _guard = serial();
     tch::manual_seed(2);
     let images = Tensor::rand([64, 1, 28, 28], (Kind::Float, Device::Cpu));
@@ -903,7 +924,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
         step: 0,
         global_step: 0,
     };
-    for kind in [Method::BtlGaussian, Method::BtlVmf] {
+    for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
         let loss = |negatives: Negatives| -> f64 {
             let config = TrainConfig {
                 btl: BtlOptions { negatives },
@@ -929,7 +950,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
             kind.name()
         );
     }
-    let mut json_value = serde_json::to_value(small(Method::BtlGaussian)).unwrap();
+    let mut json_value = serde_json::to_value(small(MethodKind::BtlGaussian)).unwrap();
     json_value.as_object_mut().unwrap().remove("btl");
     let old: TrainConfig = serde_json::from_value(json_value).unwrap();
     assert_eq!(old.btl.negatives, Negatives::Hardest);
@@ -938,7 +959,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
         btl: BtlOptions {
             negatives: Negatives::Random,
         },
-        ..small(Method::BtlVmf)
+        ..small(MethodKind::BtlVmf)
     };
     let text = serde_json::to_string(&random).unwrap();
     assert!(text.contains("\"negatives\":\"random\""), "{text}");

@@ -10,7 +10,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use probdml::train::data::{
     cifar10, default_data_dir, fashion_mnist, mnist_ood, read_idx_images, read_idx_labels,
-    read_idx_pair, synthetic, synthetic_ood, ImageSet, Split, DATA_FIX,
+    read_idx_pair, synthetic, synthetic_ood, ImageSet, Partition, DATA_FIX,
 };
 use probdml::train::TrainError;
 
@@ -255,7 +255,7 @@ fn missing_file_is_missing_data_with_the_fix() {
         assert!(msg.contains("nope-idx3-ubyte.gz"), "{msg}");
     }
     // The named sets name the file the setup script writes.
-    let err = fashion_mnist(&dir.0, Split::Train).unwrap_err();
+    let err = fashion_mnist(&dir.0, Partition::Train).unwrap_err();
     assert!(
         matches!(&err, TrainError::MissingData { path, .. }
             if path == &dir.path("fashion-mnist/train-images-idx3-ubyte.gz")),
@@ -268,7 +268,7 @@ fn missing_file_is_missing_data_with_the_fix() {
             if path == &dir.path("mnist-ood/digits-images-idx3-ubyte.gz")),
         "{err:?}"
     );
-    let err = cifar10(&dir.0, Split::Test).unwrap_err();
+    let err = cifar10(&dir.0, Partition::Test).unwrap_err();
     assert!(
         matches!(&err, TrainError::MissingData { path, .. }
             if path == &dir.path("cifar-10-batches-bin/test_batch.bin")),
@@ -289,7 +289,7 @@ fn named_sets_reject_the_wrong_size_and_accept_plain_files() {
         &gzip(&idx_labels(&labels)),
     );
     assert_corrupt(
-        fashion_mnist(&dir.0, Split::Test).unwrap_err(),
+        fashion_mnist(&dir.0, Partition::Test).unwrap_err(),
         &ip,
         "expected 10000 of 28x28",
     );
@@ -305,7 +305,7 @@ fn named_sets_reject_the_wrong_size_and_accept_plain_files() {
         &idx_images(n as u32, 28, 28, &px),
     );
     write(&fm.join("t10k-labels-idx1-ubyte"), &idx_labels(&lab));
-    let set = fashion_mnist(&dir.0, Split::Test).unwrap();
+    let set = fashion_mnist(&dir.0, Partition::Test).unwrap();
     assert_eq!(set.name, "fashion-mnist-test");
     assert_eq!(
         (set.len(), set.rows, set.cols, set.channels),
@@ -340,7 +340,7 @@ fn cifar10_records_and_their_checks() {
     // Stored gzip-compressed: the reader decompresses whatever the name.
     let tp = cd.join("test_batch.bin");
     write(&tp, &gzip(&batch));
-    let set = cifar10(&dir.0, Split::Test).unwrap();
+    let set = cifar10(&dir.0, Partition::Test).unwrap();
     assert_eq!(
         (set.len(), set.channels, set.rows, set.cols),
         (10_000, 3, 32, 32)
@@ -372,7 +372,7 @@ fn cifar10_records_and_their_checks() {
     ];
     for (bytes, needle) in cases {
         write(&tp, &bytes);
-        assert_corrupt(cifar10(&dir.0, Split::Test).unwrap_err(), &tp, needle);
+        assert_corrupt(cifar10(&dir.0, Partition::Test).unwrap_err(), &tp, needle);
     }
 }
 
@@ -541,8 +541,8 @@ fn real_data_when_present() {
         );
         return;
     }
-    let train = fashion_mnist(&dir, Split::Train).unwrap();
-    let test = fashion_mnist(&dir, Split::Test).unwrap();
+    let train = fashion_mnist(&dir, Partition::Train).unwrap();
+    let test = fashion_mnist(&dir, Partition::Test).unwrap();
     let ood = mnist_ood(&dir).unwrap();
     for (set, n, name) in [
         (&train, 60_000, "fashion-mnist-train"),

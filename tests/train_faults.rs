@@ -6,12 +6,12 @@
 //! Small on purpose: the seeded synthetic set, one or two epochs on the CPU.
 
 use probdml::train::checkpoint::{self, Content};
-use probdml::train::config::{DatasetChoice, Method, TrainConfig};
-use probdml::train::method::{Position, TensorSet};
+use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig};
+use probdml::train::guards::check_collapse;
+use probdml::train::guards::Position;
+use probdml::train::method::TensorSet;
 use probdml::train::model::EmbeddingNet;
 use probdml::train::optimiser::RmsProp;
-use probdml::train::run;
-use probdml::train::trainer::check_collapse;
 use probdml::train::TrainError;
 use std::path::Path;
 mod train_support;
@@ -19,7 +19,7 @@ use tch::nn::OptimizerConfig;
 use tch::{nn, Device, Kind, Tensor};
 use train_support::{probdml, scratch, serial, Outcome};
 
-fn small(method: Method) -> TrainConfig {
+fn small(method: MethodKind) -> TrainConfig {
     TrainConfig {
         method,
         dataset: DatasetChoice::Synthetic,
@@ -128,11 +128,12 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
     let lam = scratch("train-faults", "ensemble-lam");
     let config = TrainConfig {
         epochs: 1,
-        member_method: Method::LamOnline,
-        ..small(Method::Ensemble)
+        member_method: MethodKind::LamOnline,
+        ..small(MethodKind::Ensemble)
     };
     let s =
-        run::train_and_evaluate(&config, Path::new("unused"), &lam, false, Device::Cpu).unwrap();
+        train_support::train_and_evaluate(&config, Path::new("unused"), &lam, false, Device::Cpu)
+            .unwrap();
     assert_eq!(s.metrics.samples, 2 * 8, "two members of eight draws each");
     assert!(lam.join("member-0/laplace.safetensors").exists());
     for p in [dir, eval_out, diag_out, lam] {
@@ -191,16 +192,16 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
 fn resume_continues_bit_for_bit() {
     let _guard = serial();
     let data = Path::new("unused");
-    let two = small(Method::LamOnline);
+    let two = small(MethodKind::LamOnline);
     let straight = scratch("train-faults", "straight");
-    let a = run::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
+    let a = train_support::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
     let resumed = scratch("train-faults", "resumed");
     let one = TrainConfig {
         epochs: 1,
         ..two.clone()
     };
-    run::train_and_evaluate(&one, data, &resumed, false, Device::Cpu).unwrap();
-    let b = run::train_and_evaluate(&two, data, &resumed, true, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&one, data, &resumed, false, Device::Cpu).unwrap();
+    let b = train_support::train_and_evaluate(&two, data, &resumed, true, Device::Cpu).unwrap();
     for file in [
         "model.safetensors",
         "laplace.safetensors",
@@ -238,16 +239,16 @@ fn checkpoints_are_atomic_and_verified() {
     let data = Path::new("unused");
     let one = TrainConfig {
         epochs: 1,
-        ..small(Method::Deterministic)
+        ..small(MethodKind::Deterministic)
     };
     let two = TrainConfig {
         epochs: 2,
         ..one.clone()
     };
     let epoch1 = scratch("train-faults", "ckpt-epoch1");
-    run::train_and_evaluate(&one, data, &epoch1, false, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&one, data, &epoch1, false, Device::Cpu).unwrap();
     let epoch2 = scratch("train-faults", "ckpt-epoch2");
-    run::train_and_evaluate(&two, data, &epoch2, false, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&two, data, &epoch2, false, Device::Cpu).unwrap();
 
     // The fault: weights of epoch 2 beside the state and manifest of epoch 1.
     let mixed = scratch("train-faults", "ckpt-mixed");
@@ -257,7 +258,7 @@ fn checkpoints_are_atomic_and_verified() {
         mixed.join("model.safetensors"),
     )
     .unwrap();
-    let err = run::train_and_evaluate(&two, data, &mixed, true, Device::Cpu).unwrap_err();
+    let err = train_support::train_and_evaluate(&two, data, &mixed, true, Device::Cpu).unwrap_err();
     match &err {
         TrainError::Checkpoint { path, reason } => {
             assert!(path.ends_with("model.safetensors"), "{err}");
@@ -284,7 +285,7 @@ fn checkpoints_are_atomic_and_verified() {
     let torn = scratch("train-faults", "ckpt-torn");
     copy_dir(&epoch1, &torn);
     std::fs::write(torn.join("model.safetensors.next"), b"half a file").unwrap();
-    run::train_and_evaluate(&two, data, &torn, true, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&two, data, &torn, true, Device::Cpu).unwrap();
     assert!(read(&torn.join("model.safetensors")) == read(&epoch2.join("model.safetensors")));
 
     // A checkpoint without a manifest (an older probdml's) is never continued: it has no
@@ -292,7 +293,8 @@ fn checkpoints_are_atomic_and_verified() {
     let legacy = scratch("train-faults", "ckpt-legacy");
     copy_dir(&epoch1, &legacy);
     std::fs::remove_file(legacy.join("manifest.json")).unwrap();
-    let err = run::train_and_evaluate(&two, data, &legacy, true, Device::Cpu).unwrap_err();
+    let err =
+        train_support::train_and_evaluate(&two, data, &legacy, true, Device::Cpu).unwrap_err();
     assert!(err.to_string().contains("no manifest.json"), "{err}");
     let _ = std::fs::remove_dir_all(&legacy);
 
@@ -471,9 +473,9 @@ fn evaluation_errors_of_a_checkpoint_name_it() {
     let dir = scratch("train-faults", "zeroed");
     let one = TrainConfig {
         epochs: 1,
-        ..small(Method::Deterministic)
+        ..small(MethodKind::Deterministic)
     };
-    run::train_and_evaluate(&one, Path::new("unused"), &dir, false, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&one, Path::new("unused"), &dir, false, Device::Cpu).unwrap();
     // Zero the head (a collapsed model) and commit it properly, manifest and all.
     let tensors: Vec<(String, Tensor)> = checkpoint::read_tensors(&dir.join("model.safetensors"))
         .unwrap()
@@ -622,9 +624,10 @@ fn no_checkpoint_corruption_panics() {
         epochs: 1,
         train_limit: Some(192),
         test_limit: Some(60),
-        ..small(Method::LamOnline)
+        ..small(MethodKind::LamOnline)
     };
-    run::train_and_evaluate(&config, Path::new("unused"), &good, false, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&config, Path::new("unused"), &good, false, Device::Cpu)
+        .unwrap();
     let files = [
         "config.json",
         "model.safetensors",
@@ -749,4 +752,85 @@ fn no_data_corruption_panics() {
         let _ = std::fs::remove_dir_all(&out);
     }
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Two `train` commands into one `--out`: the second is refused while the first runs, with an
+/// error naming the folder and the first's process id; once the first is killed (its lock left
+/// behind), the next command finds the lock stale, takes the folder and finishes — and leaves no
+/// lock behind.
+#[test]
+fn a_second_writer_of_an_output_folder_is_refused_and_a_stale_lock_is_not() {
+    let out = scratch("train-faults", "locked");
+    let out_arg = out.to_str().unwrap().to_owned();
+    let tiny = |epochs: &'static str| {
+        vec![
+            "train",
+            "--method",
+            "deterministic",
+            "--dataset",
+            "synthetic",
+            "--epochs",
+            epochs,
+            "--batch",
+            "32",
+            "--train-limit",
+            "64",
+            "--test-limit",
+            "30",
+            "--eval-samples",
+            "2",
+            "--device",
+            "cpu",
+            "--threads",
+            "1",
+        ]
+    };
+    // The first writer trains far longer than this test waits for it.
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_probdml"))
+        .args(tiny("100000"))
+        .args(["--out", &out_arg])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the probdml program runs");
+    let lock = out.join(".probdml.lock");
+    let started = std::time::Instant::now();
+    while !lock.exists() {
+        if let Ok(Some(status)) = first.try_wait() {
+            panic!("the first writer ended before taking the lock: {status}");
+        }
+        assert!(
+            started.elapsed().as_secs() < 120,
+            "no lock after 120 s: {}",
+            lock.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+
+    let mut second_args = tiny("1");
+    second_args.extend(["--force", "--out", &out_arg]);
+    let second = probdml(&second_args);
+    let outcome = first.try_wait().expect("the first writer can be polled");
+    let _ = first.kill();
+    let _ = first.wait();
+    assert!(
+        outcome.is_none(),
+        "the first writer ended early: {outcome:?}"
+    );
+    assert_eq!(second.code, 1, "{}", second.stderr);
+    assert!(
+        second.stderr.contains(&out_arg)
+            && second.stderr.contains(&format!("process {}", first.id())),
+        "the refusal names neither the folder nor the process:\n{}",
+        second.stderr
+    );
+
+    // Killed, the first writer could not release its lock: it is stale, not a block.
+    assert!(lock.exists(), "the killed writer's lock is gone");
+    let third = probdml(&second_args);
+    assert_eq!(third.code, 0, "{}", third.stderr);
+    assert!(third.stderr.contains("stale lock"), "{}", third.stderr);
+    assert!(out.join("metrics.json").exists());
+    assert!(!lock.exists(), "a finished run left its lock behind");
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -14,7 +14,7 @@ mod train_support;
 
 use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
 use probdml::registry::budget::HIB_VIB;
-use probdml::train::config::{HibOptions, Method, TrainConfig};
+use probdml::train::config::{HibOptions, MethodKind, TrainConfig};
 use probdml::train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -392,7 +392,7 @@ fn bad_input_is_an_error_not_a_panic() {
         ),
     ] {
         let config = TrainConfig {
-            method: Method::Hib,
+            method: MethodKind::Hib,
             hib: options,
             ..TrainConfig::default()
         };
@@ -413,7 +413,7 @@ fn hib_learns_on_the_synthetic_set() {
                 components,
                 ..HibOptions::default()
             },
-            ..synthetic(Method::Hib, epochs, limit, 200, 5)
+            ..synthetic(MethodKind::Hib, epochs, limit, 200, 5)
         };
         assert_learns(&format!("hib C = {components}"), &config);
     }
@@ -423,7 +423,7 @@ fn hib_learns_on_the_synthetic_set() {
 #[test]
 fn hib_resumes_bit_for_bit() {
     let _guard = serial();
-    let config = synthetic(Method::Hib, 2, 192, 60, 2);
+    let config = synthetic(MethodKind::Hib, 2, 192, 60, 2);
     assert_resume_is_exact("hib", &config);
 }
 

@@ -5,17 +5,19 @@
 //! Small on purpose (a few hundred images, one or two epochs on the CPU): CI runs it on every
 //! change; the real-data numbers are produced by `probdml reproduce` (README).
 
-use probdml::train::config::{DatasetChoice, Method, TrainConfig};
-use probdml::train::method::{Position, TensorSet};
-use probdml::train::run::{self, load_data};
-use probdml::train::trainer::{self, check_finite};
+use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
+use probdml::train::guards::check_finite;
+use probdml::train::guards::Position;
+use probdml::train::method::TensorSet;
+use probdml::train::pipeline::{self, load_data};
+use probdml::train::trainer;
 use probdml::train::TrainError;
 use std::path::PathBuf;
 mod train_support;
 use tch::{Device, Kind, Tensor};
 use train_support::{probdml, scratch, serial};
 
-fn small(method: Method) -> TrainConfig {
+fn small(method: MethodKind) -> TrainConfig {
     TrainConfig {
         method,
         dataset: DatasetChoice::Synthetic,
@@ -35,12 +37,17 @@ fn small(method: Method) -> TrainConfig {
 #[test]
 fn every_method_trains_and_evaluates_on_synthetic_data() {
     let _guard = serial();
-    for method in Method::ALL {
+    for method in MethodKind::all() {
         let config = small(method);
         let out = scratch("train-pipeline", method.name());
-        let summary =
-            run::train_and_evaluate(&config, &PathBuf::from("unused"), &out, false, Device::Cpu)
-                .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
+        let summary = train_support::train_and_evaluate(
+            &config,
+            &PathBuf::from("unused"),
+            &out,
+            false,
+            Device::Cpu,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
         let m = &summary.metrics;
         assert!(
             m.map_at_1 > 0.5,
@@ -50,7 +57,7 @@ fn every_method_trains_and_evaluates_on_synthetic_data() {
         );
         assert_eq!(m.id_count, 200);
         assert!(out.join("metrics.json").exists() && out.join("summary.json").exists());
-        let probabilistic = method != Method::Deterministic;
+        let probabilistic = method != MethodKind::Deterministic;
         for (name, v) in [
             ("auroc", m.auroc),
             ("auprc", m.auprc),
@@ -87,17 +94,17 @@ fn checkpoints_resume_and_reevaluate() {
     let data = PathBuf::from("unused");
     let one = TrainConfig {
         epochs: 1,
-        ..small(Method::LamOnline)
+        ..small(MethodKind::LamOnline)
     };
-    run::train_and_evaluate(&one, &data, &out, false, Device::Cpu).unwrap();
+    train_support::train_and_evaluate(&one, &data, &out, false, Device::Cpu).unwrap();
     let first: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
     assert_eq!(first["epochs_done"], 1);
     let two = TrainConfig {
         epochs: 2,
-        ..small(Method::LamOnline)
+        ..small(MethodKind::LamOnline)
     };
-    let summary = run::train_and_evaluate(&two, &data, &out, true, Device::Cpu).unwrap();
+    let summary = train_support::train_and_evaluate(&two, &data, &out, true, Device::Cpu).unwrap();
     let state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
     assert_eq!(state["epochs_done"], 2);
@@ -105,8 +112,8 @@ fn checkpoints_resume_and_reevaluate() {
         state["history"][0], first["history"][0],
         "epoch 1 was retrained instead of resumed"
     );
-    let trained = run::load_trained(&out, Device::Cpu).unwrap();
-    let again = run::evaluate_trained(
+    let trained = pipeline::load_trained(&out, Device::Cpu).unwrap();
+    let again = pipeline::evaluate_trained(
         &trained,
         &load_data(&two, &data).unwrap(),
         &scratch("train-pipeline", "reeval"),
@@ -153,7 +160,8 @@ fn checkpoints_resume_and_reevaluate() {
         latent_dim: 8,
         ..two
     };
-    let err = run::train_and_evaluate(&other, &data, &out, true, Device::Cpu).unwrap_err();
+    let err =
+        train_support::train_and_evaluate(&other, &data, &out, true, Device::Cpu).unwrap_err();
     assert!(matches!(err, TrainError::Checkpoint { .. }), "{err}");
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -164,10 +172,10 @@ fn seeds_reproduce() {
     let _guard = serial();
     let config = TrainConfig {
         epochs: 1,
-        ..small(Method::LamOnline)
+        ..small(MethodKind::LamOnline)
     };
     let data = PathBuf::from("unused");
-    let a = run::train_and_evaluate(
+    let a = train_support::train_and_evaluate(
         &config,
         &data,
         &scratch("train-pipeline", "seed-a"),
@@ -175,7 +183,7 @@ fn seeds_reproduce() {
         Device::Cpu,
     )
     .unwrap();
-    let b = run::train_and_evaluate(
+    let b = train_support::train_and_evaluate(
         &config,
         &data,
         &scratch("train-pipeline", "seed-b"),
@@ -209,8 +217,9 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     let set = probdml::train::data::synthetic(10, 20, 28, 1);
     let mut tensors = TensorSet::new(&set, Device::Cpu).unwrap();
     tensors.images = Tensor::full([200, 1, 28, 28], f64::NAN, (Kind::Float, Device::Cpu));
-    for method in [Method::Deterministic, Method::LamOnline] {
-        let err = trainer::train(&small(method), &tensors, Device::Cpu, None, false).unwrap_err();
+    for method in [MethodKind::Deterministic, MethodKind::LamOnline] {
+        let config = ValidConfig::new(small(method)).unwrap();
+        let err = trainer::train(&config, &tensors, Device::Cpu, None, false).unwrap_err();
         match err {
             TrainError::NonFinite {
                 epoch,

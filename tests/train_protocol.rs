@@ -14,14 +14,15 @@
 //!   synthetic checkpoint.
 
 use probdml::train::checkpoint;
-use probdml::train::config::{DatasetChoice, Method, Protocol, TrainConfig};
+use probdml::train::config::{DatasetChoice, MethodKind, Protocol, TrainConfig};
+use probdml::train::guards::Position;
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml::train::method::laplace::{score_samples, std_sum_prediction};
-use probdml::train::method::{self as methods, Batch, Position, Prediction, TensorSet};
-use probdml::train::mining::MinedTriplets;
+use probdml::train::method::{self as methods, Batch, Prediction, TensorSet};
+use probdml::train::mining::HessianTriplets;
 use probdml::train::optimiser::RmsProp;
+use probdml::train::pipeline::{self, Environment, OutPolicy, PosthocOptions};
 use probdml::train::protocol::Score;
-use probdml::train::run::{self, OutPolicy, PosthocOptions};
 use std::path::{Path, PathBuf};
 use tch::{nn, Device, Kind, Tensor};
 
@@ -93,7 +94,7 @@ fn triplet_miner_counts_hand_enumerated_triplets() {
     let _guard = serial();
     let z = Tensor::from_slice(&[1.0f32, 0., 0., 1., 0., 0., 0., 1., 0., -1., 0., 0.]).view([4, 3]);
     let labels = Tensor::from_slice(&[0i64, 0, 1, 1]);
-    let all = MinedTriplets::mine(&z, &labels, 0.7, 5000);
+    let all = HessianTriplets::mine(&z, &labels, 0.7, 5000);
     assert_eq!((all.batch_count, all.kept()), (4, 4));
     let mut got: Vec<(i64, i64, i64)> = (0..4)
         .map(|k| {
@@ -113,14 +114,14 @@ fn triplet_miner_counts_hand_enumerated_triplets() {
     );
     // The cap keeps 3 of the 4, and the targets stay ±1 (no rescaling in the reference).
     tch::manual_seed(0);
-    let capped = MinedTriplets::mine(&z, &labels, 0.7, 3);
+    let capped = HessianTriplets::mine(&z, &labels, 0.7, 3);
     assert_eq!((capped.batch_count, capped.kept()), (4, 3));
     assert_eq!(
         host(&capped.hessian_pairs(Kind::Float).target),
         vec![1., 1., 1., -1., -1., -1.]
     );
     // A margin below 0.586 leaves the two triplets with gap 0.
-    assert_eq!(MinedTriplets::mine(&z, &labels, 0.5, 5000).kept(), 2);
+    assert_eq!(HessianTriplets::mine(&z, &labels, 0.5, 5000).kept(), 2);
 }
 
 /// Under the reference protocol a sampling method's prediction (MC dropout, ensembles) is
@@ -129,14 +130,14 @@ fn triplet_miner_counts_hand_enumerated_triplets() {
 #[test]
 fn sampled_predictions_follow_the_protocols_score() {
     let two = || Tensor::from_slice(&[1.0f64, 0., 0., 0., 1., 0.]).view([1, 2, 3]);
-    let reference = synthetic(Method::McDropout, Protocol::Reference).score();
+    let reference = synthetic(MethodKind::McDropout, Protocol::Reference).score();
     match score_samples(reference, Prediction::Samples(two())) {
         Prediction::Distribution { uncertainty, .. } => {
             assert!((host(&uncertainty)[0] - std::f64::consts::SQRT_2).abs() < 1e-15)
         }
         Prediction::Samples(_) => panic!("reference: MC dropout samples were not scored"),
     }
-    let ours = synthetic(Method::McDropout, Protocol::Ours).score();
+    let ours = synthetic(MethodKind::McDropout, Protocol::Ours).score();
     assert!(matches!(
         score_samples(ours, Prediction::Samples(two())),
         Prediction::Samples(_)
@@ -168,7 +169,7 @@ fn std_sum_score_matches_hand_value() {
     assert!(samples.is_some());
 }
 
-fn synthetic(method: Method, protocol: Protocol) -> TrainConfig {
+fn synthetic(method: MethodKind, protocol: Protocol) -> TrainConfig {
     TrainConfig {
         method,
         dataset: DatasetChoice::Synthetic,
@@ -188,7 +189,7 @@ fn synthetic(method: Method, protocol: Protocol) -> TrainConfig {
 #[test]
 fn online_reference_precision_starts_at_dataset_size() {
     let _guard = serial();
-    let config = synthetic(Method::LamOnline, Protocol::Reference);
+    let config = synthetic(MethodKind::LamOnline, Protocol::Reference);
     let set = probdml::train::data::synthetic(10, 20, 28, 1);
     let data = TensorSet::new(&set, Device::Cpu).unwrap();
     let mut m = methods::build(&config, Device::Cpu, 1).unwrap();
@@ -205,13 +206,13 @@ fn online_reference_precision_starts_at_dataset_size() {
         train_size: 1000,
     })
     .unwrap();
-    let state = m.state().unwrap();
-    let w = host(&state.tensors[0].1);
+    let posterior = m.posterior().unwrap();
+    let w = host(&posterior.weight);
     let lowest = w.iter().copied().fold(f64::INFINITY, f64::min);
     let highest = w.iter().copied().fold(0.0, f64::max);
     assert!(lowest >= 999.0 * (1.0 - 1e-6), "min Λ = {lowest}");
     assert!(highest > 999.0 + 1.0, "no entry gained: max Λ = {highest}");
-    let (std_w, _) = m.last_layer_std().unwrap();
+    let (std_w, _) = posterior.std_with_prior(config.settings().online.prior_at_sampling);
     let largest_std = host(&std_w).into_iter().fold(0.0, f64::max);
     assert!(largest_std <= 1.0 / 1000f64.sqrt() * (1.0 + 1e-6));
 }
@@ -223,8 +224,8 @@ fn posthoc(
     prior: Option<PriorChoice>,
     hessian: PosthocHessian,
     score: Option<Score>,
-) -> run::RunSummary {
-    run::posthoc_from_checkpoint(
+) -> pipeline::RunSummary {
+    pipeline::posthoc_from_checkpoint(
         det,
         out,
         &PosthocOptions {
@@ -236,9 +237,11 @@ fn posthoc(
             hessian,
             score,
         },
-        Path::new("unused"),
-        Device::Cpu,
         OutPolicy::Overwrite,
+        &Environment {
+            device: Device::Cpu,
+            data_dir: PathBuf::from("unused"),
+        },
     )
     .unwrap()
 }
@@ -256,8 +259,8 @@ fn precision(dir: &Path) -> (Vec<f64>, Vec<f64>) {
 fn posthoc_variants_from_one_deterministic_checkpoint() {
     let _guard = serial();
     let det = scratch("det");
-    run::train_and_evaluate(
-        &synthetic(Method::Deterministic, Protocol::Reference),
+    train_support::train_and_evaluate(
+        &synthetic(MethodKind::Deterministic, Protocol::Reference),
         Path::new("unused"),
         &det,
         false,
@@ -391,18 +394,19 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     // the output variance gives exactly the metrics of the run scored that way from the start;
     // a checkpoint without a Laplace posterior refuses a score, naming it.
     let rescored =
-        run::load_trained_scored(&marglik, Device::Cpu, Some(Score::OutputVariance)).unwrap();
+        pipeline::load_trained_scored(&marglik, Device::Cpu, Some(Score::OutputVariance)).unwrap();
     assert_eq!(rescored.config.score(), Score::OutputVariance);
-    let data = run::load_data(&rescored.config, Path::new("unused")).unwrap();
-    let again = run::evaluate_trained(&rescored, &data, &scratch("rescored"), Device::Cpu).unwrap();
+    let data = pipeline::load_data(&rescored.config, Path::new("unused")).unwrap();
+    let again =
+        pipeline::evaluate_trained(&rescored, &data, &scratch("rescored"), Device::Cpu).unwrap();
     assert_eq!(again, v.metrics);
-    let err = run::load_trained_scored(&det, Device::Cpu, Some(Score::OutputVariance))
+    let err = pipeline::load_trained_scored(&det, Device::Cpu, Some(Score::OutputVariance))
         .map(|_| ())
         .unwrap_err();
     assert!(err.to_string().contains("score"), "{err}");
 
     // The evidence has no maximiser with H ≡ 0: refused, naming the curvature.
-    let err = run::posthoc_from_checkpoint(
+    let err = pipeline::posthoc_from_checkpoint(
         &det,
         &scratch("marglik-zero"),
         &PosthocOptions {
@@ -414,9 +418,11 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
             hessian: PosthocHessian::Zero,
             score: None,
         },
-        Path::new("unused"),
-        Device::Cpu,
         OutPolicy::Overwrite,
+        &Environment {
+            device: Device::Cpu,
+            data_dir: PathBuf::from("unused"),
+        },
     )
     .unwrap_err();
     assert!(err.to_string().contains("hessian_diagonal"), "{err}");
@@ -424,8 +430,8 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     // The experiment script assembles the table from the same checkpoint (rows already done
     // are reused) and a tiny online run.
     let online = scratch("online");
-    run::train_and_evaluate(
-        &synthetic(Method::LamOnline, Protocol::Ours),
+    train_support::train_and_evaluate(
+        &synthetic(MethodKind::LamOnline, Protocol::Ours),
         Path::new("unused"),
         &online,
         false,

@@ -16,7 +16,7 @@ mod train_support;
 
 use probdml::nivmf::{self, exact, ProxyBatch, ProxyDistance};
 use probdml::registry::budget::{NIVMF_PROXY_FD, NIVMF_PROXY_GRADIENT, NIVMF_PROXY_LOSS};
-use probdml::train::config::{Method, ProxyDistanceChoice, ProxyOptions, TrainConfig};
+use probdml::train::config::{MethodKind, ProxyDistanceChoice, ProxyOptions, TrainConfig};
 use probdml::train::method::proxy_nca::{
     proxy_anchor_loss_tensor, proxy_distances, proxy_nca_loss_tensor, ElNivMfDraws, ProxyNca,
     TensorDistance, ANCHOR_ALPHA, ANCHOR_DELTA,
@@ -510,7 +510,7 @@ fn bad_input_is_an_error_not_a_panic() {
         ),
     ] {
         let config = TrainConfig {
-            method: Method::ProxyNca,
+            method: MethodKind::ProxyNca,
             proxy: options,
             ..TrainConfig::default()
         };
@@ -537,7 +537,7 @@ fn proxy_nca_learns_on_the_synthetic_set() {
                 omega,
                 ..ProxyOptions::default()
             },
-            ..synthetic(Method::ProxyNca, epochs, limit, 200, 5)
+            ..synthetic(MethodKind::ProxyNca, epochs, limit, 200, 5)
         };
         assert_learns(
             &format!("proxy-nca {} ω = {omega}", distance.name()),
@@ -556,7 +556,7 @@ fn proxy_nca_resumes_bit_for_bit() {
             omega: 0.5,
             ..ProxyOptions::default()
         },
-        ..synthetic(Method::ProxyNca, 2, 192, 60, 2)
+        ..synthetic(MethodKind::ProxyNca, 2, 192, 60, 2)
     };
     assert_resume_is_exact("proxy-nca", &config);
 }

@@ -6,35 +6,43 @@
 //! probdml posthoc    --checkpoint runs/det --out runs/posthoc
 //! probdml diagnose   --checkpoint runs/posthoc   # sample-free OOD scores
 //! probdml reproduce  [--paper]        # the LAM Table 2 rows beside the paper's
+//! probdml summarise  --row LABEL=RUN,RUN ...
 //! ```
 //!
-//! Every failure is an error naming the flag or the file and the rule (exit code 1); a bad flag
-//! value is refused by the parser with the possible values (exit code 2). A panic would be a bug:
-//! it is caught, reported as one, and exits with code 70, never with Rust's 101.
+//! This file only parses the command line: each subcommand calls one function of
+//! [`probdml::train::pipeline`]. Every failure is an error naming the flag or the file and the
+//! rule (exit code 1); a bad flag value is refused by the parser with the possible values (exit
+//! code 2). A panic would be a bug: it is caught, reported as one, and exits with code 70, never
+//! with Rust's 101.
 
 use clap::{Args, Parser, Subcommand};
 use probdml::ggn::{Approximation, Split};
 use probdml::train::config::{
-    BtlOptions, DatasetChoice, HibOptions, Method, Protocol, ProxyOptions, Schedule, TrainConfig,
+    BtlOptions, DatasetChoice, HibOptions, MethodKind, Protocol, ProxyOptions, Schedule,
+    TrainConfig, ValidConfig,
 };
-use probdml::train::data::default_data_dir;
-use probdml::train::evaluate::{mean_std, Metrics, MetricsSummary};
 use probdml::train::json;
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
-use probdml::train::protocol::Score;
-use probdml::train::report::{format_table, PaperMethod, TableRow};
-use probdml::train::run::{
-    self, prepare_out, select_device, OutPolicy, PosthocOptions, RunSummary,
+use probdml::train::pipeline::evaluate::{diagnose_checkpoint, evaluate_checkpoint};
+use probdml::train::pipeline::reproduce::{reproduce, ReproduceRequest};
+use probdml::train::pipeline::summarise::{summarise, table_row};
+use probdml::train::pipeline::{
+    posthoc_from_checkpoint, train_and_evaluate, Environment, OutPolicy, PosthocOptions,
 };
+use probdml::train::protocol::Score;
+use probdml::train::report::format_table;
 use probdml::train::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// Every default of a flag that sets a configuration field.
+const DEFAULT: TrainConfig = TrainConfig::DEFAULT;
 
 #[derive(Parser)]
 #[command(
     name = "probdml",
     version,
-    about = "Train and evaluate probabilistic metric-learning models (LAM, MC dropout, ensembles) on Fashion-MNIST vs MNIST"
+    about = "Train and evaluate probabilistic metric-learning models (deterministic, MC dropout, LAM post-hoc and online, deep ensembles, HIB, ProxyNCA++, the Bayesian triplet loss, PFE) on Fashion-MNIST vs MNIST"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -73,10 +81,10 @@ struct PosthocArgs {
     #[arg(long)]
     checkpoint: PathBuf,
     /// GGN split.
-    #[arg(long, value_enum, default_value = "arccos")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.split)]
     split: Split,
     /// PSD approximation.
-    #[arg(long, value_enum, default_value = "fixed")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.approximation)]
     approximation: Approximation,
     /// Output folder of the lam-posthoc checkpoint, metrics and plots (not --checkpoint).
     #[arg(long)]
@@ -89,10 +97,10 @@ struct PosthocArgs {
     #[arg(long, value_parser = parse_prior)]
     prior_precision: Option<PriorChoice>,
     /// Tempering β of the Hessian.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = DEFAULT.tempering)]
     tempering: f64,
     /// Training protocol.
-    #[arg(long, value_enum, default_value = "ours")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.protocol)]
     protocol: Protocol,
     /// The curvature: the GGN over the training set, or zero (the posterior is the prior).
     #[arg(long, value_enum, default_value = "ggn")]
@@ -134,55 +142,55 @@ struct Common {
 #[command(allow_negative_numbers = true)]
 struct TrainArgs {
     /// The method.
-    #[arg(long, value_enum, default_value = "lam-online")]
-    method: Method,
+    #[arg(long, value_enum, default_value_t = DEFAULT.method)]
+    method: MethodKind,
     /// The method of every member (--method ensemble only).
-    #[arg(long, value_enum, default_value = "deterministic")]
-    member_method: Method,
+    #[arg(long, value_enum, default_value_t = DEFAULT.member_method)]
+    member_method: MethodKind,
     /// Members of an ensemble.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = DEFAULT.ensemble_size)]
     ensemble_size: usize,
     /// GGN split (LAM).
-    #[arg(long, value_enum, default_value = "arccos")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.split)]
     split: Split,
     /// PSD approximation (LAM).
-    #[arg(long, value_enum, default_value = "fixed")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.approximation)]
     approximation: Approximation,
     /// The data.
-    #[arg(long, value_enum, default_value = "fashion-mnist")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.dataset)]
     dataset: DatasetChoice,
     /// Training protocol.
-    #[arg(long, value_enum, default_value = "ours")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.protocol)]
     protocol: Protocol,
     /// Latent dimension D.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = DEFAULT.latent_dim)]
     latent_dim: usize,
     /// Epochs over the training set.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = DEFAULT.epochs)]
     epochs: usize,
     /// Batch size (default: 64 for lam-online, 256 otherwise, as chapter 09).
     #[arg(long)]
     batch: Option<usize>,
     /// Seed of every random draw.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = DEFAULT.seed)]
     seed: u64,
     /// Learning rate (RMSprop; the reference protocol multiplies it by the batch size).
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, default_value_t = DEFAULT.learning_rate)]
     lr: f64,
     /// Weight samples per test image (default: the protocol's, 16 for ours, 100 for reference).
     #[arg(long)]
     eval_samples: Option<usize>,
     /// Weight samples per online-LAM step.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = DEFAULT.train_samples)]
     train_samples: usize,
-    /// Prior precision of the last-layer weights (default: the fan-in F, see TrainConfig).
+    /// Prior precision of the last-layer weights (default: the protocol's, else the fan-in F = 9216 of the last layer).
     #[arg(long)]
     prior_precision: Option<f64>,
     /// Tempering β of the post-hoc Hessian.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = DEFAULT.tempering)]
     tempering: f64,
     /// Dropout probability (MC dropout).
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = DEFAULT.dropout)]
     dropout: f64,
     /// Use only the first N training images.
     #[arg(long)]
@@ -252,12 +260,12 @@ struct ReproduceArgs {
     seeds: Option<u64>,
     /// Comma-separated methods (default: from the schedule).
     #[arg(long, value_enum, value_delimiter = ',')]
-    methods: Option<Vec<Method>>,
+    methods: Option<Vec<MethodKind>>,
     /// Latent dimension D.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = DEFAULT.latent_dim)]
     latent_dim: usize,
     /// The data.
-    #[arg(long, value_enum, default_value = "fashion-mnist")]
+    #[arg(long, value_enum, default_value_t = DEFAULT.dataset)]
     dataset: DatasetChoice,
     /// Comma-separated training protocols; every method runs under each (default: short: ours,reference; paper: ours).
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -275,19 +283,14 @@ struct ReproduceArgs {
     common: Common,
 }
 
-fn setup(common: &Common) -> TrainResult<(tch::Device, PathBuf)> {
-    if let Some(t) = common.threads {
-        if !(1..=4096).contains(&t) {
-            return Err(TrainError::config("threads", t, "must lie in [1, 4096]"));
-        }
-        tch::set_num_threads(t);
+impl Common {
+    fn environment(&self) -> TrainResult<Environment> {
+        Environment::new(&self.device, self.threads, self.data.clone())
     }
-    let device = select_device(&common.device)?;
-    let data = common.data.clone().unwrap_or_else(default_data_dir);
-    Ok((device, data))
 }
 
-fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
+/// The configuration of `train`'s flags, validated once.
+fn train_config(a: &TrainArgs) -> TrainResult<ValidConfig> {
     let base = TrainConfig {
         method: a.method,
         member_method: a.member_method,
@@ -297,9 +300,7 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
         dataset: a.dataset,
         latent_dim: a.latent_dim,
         epochs: a.epochs,
-        batch_size: a
-            .batch
-            .unwrap_or(TrainConfig::reference_batch_size(a.method)),
+        batch_size: a.batch.unwrap_or(a.method.row().batch),
         learning_rate: a.lr,
         train_samples: a.train_samples,
         tempering: a.tempering,
@@ -315,13 +316,11 @@ fn train_config(a: &TrainArgs) -> TrainResult<TrainConfig> {
     }
     .with_protocol(a.protocol);
     // Explicit flags win over the protocol's choices.
-    let config = TrainConfig {
+    ValidConfig::new(TrainConfig {
         eval_samples: a.eval_samples.unwrap_or(base.eval_samples),
         prior_precision: a.prior_precision.unwrap_or(base.prior_precision),
         ..base
-    };
-    config.validate()?;
-    Ok(config)
+    })
 }
 
 fn print_json<T: serde::Serialize>(value: &T) {
@@ -331,333 +330,39 @@ fn print_json<T: serde::Serialize>(value: &T) {
     }
 }
 
-fn paper_key(method: Method) -> Option<PaperMethod> {
-    match method {
-        Method::Deterministic => Some(PaperMethod::Deterministic),
-        Method::McDropout => Some(PaperMethod::McDropout),
-        Method::LamPosthoc => Some(PaperMethod::LamPosthoc),
-        Method::LamOnline => Some(PaperMethod::LamOnline),
-        Method::Ensemble => Some(PaperMethod::Ensemble),
-        Method::Hib => Some(PaperMethod::Hib),
-        // Our extra row: the nivMF paper has no number on this benchmark.
-        Method::ProxyNca => None,
-        Method::Pfe => Some(PaperMethod::Pfe),
-        // LAM Table 2 has no BTL row (the BTL paper reports CUB, Cars, MSLS, not this benchmark).
-        Method::BtlGaussian | Method::BtlVmf => None,
+fn policy(resume: bool, force: bool) -> OutPolicy {
+    match (resume, force) {
+        (true, _) => OutPolicy::Resume,
+        (false, true) => OutPolicy::Overwrite,
+        (false, false) => OutPolicy::Fresh,
     }
-}
-
-fn label(config: &TrainConfig) -> String {
-    // Rows of another protocol than ours say so (our rows keep the README's labels).
-    let protocol = match config.protocol {
-        Protocol::Ours => String::new(),
-        p => format!(" [{} protocol]", p.name()),
-    };
-    format!("{}{protocol}", method_label(config))
-}
-
-fn method_label(config: &TrainConfig) -> String {
-    let split = probdml::train::config::split_name(config.split);
-    let approximation = probdml::train::config::approximation_name(config.approximation);
-    match config.method {
-        Method::LamOnline | Method::LamPosthoc => {
-            format!("{} ({split}, {approximation})", config.method.name())
-        }
-        Method::Ensemble => format!(
-            "ensemble of {} {}",
-            config.ensemble_size,
-            config.member_method.name()
-        ),
-        Method::ProxyNca if config.proxy.omega > 0.0 => format!(
-            "proxy-nca (PANC + {}, ω = {})",
-            config.proxy.distance.name(),
-            config.proxy.omega
-        ),
-        Method::ProxyNca => format!("proxy-nca ({})", config.proxy.distance.name()),
-        Method::Hib if config.hib.components > 1 => {
-            format!("hib (MoG, C = {})", config.hib.components)
-        }
-        m => m.name().to_string(),
-    }
-}
-
-fn row(summary: &RunSummary) -> TableRow {
-    TableRow {
-        method: paper_key(summary.config.method),
-        label: label(&summary.config),
-        summary: MetricsSummary::from(&summary.metrics),
-    }
-}
-
-fn reproduce(a: &ReproduceArgs) -> TrainResult<()> {
-    let (device, data) = setup(&a.common)?;
-    let schedule = match (a.paper, a.schedule) {
-        (true, Some(Schedule::Short)) => {
-            return Err(TrainError::config(
-                "paper",
-                "--paper with --schedule short",
-                "--paper is --schedule paper: give one",
-            ))
-        }
-        (true, _) => Schedule::Paper,
-        (false, s) => s.unwrap_or_default(),
-    };
-    let paper = schedule == Schedule::Paper;
-    let epochs = a.epochs.unwrap_or(if paper { 20 } else { 5 });
-    let seeds = a.seeds.unwrap_or(if paper { 5 } else { 1 });
-    if !(1..=1000).contains(&seeds) {
-        return Err(TrainError::config("seeds", seeds, "must lie in [1, 1000]"));
-    }
-    let methods: Vec<Method> = match &a.methods {
-        Some(list) if list.is_empty() => {
-            return Err(TrainError::config(
-                "methods",
-                "",
-                "name at least one method",
-            ))
-        }
-        Some(list) => list.clone(),
-        // Every row of LAM Table 2 in the paper's order, then our extra rows.
-        None if paper => vec![
-            Method::Deterministic,
-            Method::Ensemble,
-            Method::Pfe,
-            Method::Hib,
-            Method::McDropout,
-            Method::LamPosthoc,
-            Method::LamOnline,
-            Method::BtlGaussian,
-            Method::BtlVmf,
-            Method::ProxyNca,
-        ],
-        None => vec![Method::LamOnline],
-    };
-    let protocols: Vec<Protocol> = match &a.protocol {
-        Some(list) if list.is_empty() => {
-            return Err(TrainError::config(
-                "protocol",
-                "",
-                "name at least one protocol",
-            ))
-        }
-        Some(list) => list.iter().fold(Vec::new(), |mut unique, &p| {
-            if !unique.contains(&p) {
-                unique.push(p);
-            }
-            unique
-        }),
-        // The main command shows both: ours (calibrated) and the LAM reference code's (the
-        // paper's OOD numbers; issue 12).
-        None if paper => vec![Protocol::Ours],
-        None => vec![Protocol::Ours, Protocol::Reference],
-    };
-    // Validate every configuration and the output folder before the first step.
-    let config_of = |method: Method, protocol: Protocol, seed: u64| {
-        TrainConfig {
-            method,
-            dataset: a.dataset,
-            latent_dim: a.latent_dim,
-            epochs,
-            batch_size: TrainConfig::reference_batch_size(method),
-            seed,
-            train_limit: a.train_limit,
-            test_limit: a.test_limit,
-            ..TrainConfig::default()
-        }
-        .with_protocol(protocol)
-    };
-    // One folder per method, protocol and seed; ours keeps the plain name of earlier runs.
-    let folder = |method: Method, protocol: Protocol, seed: u64| {
-        a.out.join(match protocol {
-            Protocol::Ours => format!("{}-seed{seed}", method.name()),
-            p => format!("{}-{}-seed{seed}", method.name(), p.name()),
-        })
-    };
-    for &method in &methods {
-        for &protocol in &protocols {
-            config_of(method, protocol, 0).validate()?;
-        }
-    }
-    prepare_out(&a.out, OutPolicy::Resume)?;
-    let mut rows = Vec::new();
-    let mut epoch_seconds = Vec::new();
-    for &method in &methods {
-        for &protocol in &protocols {
-            let mut runs: Vec<RunSummary> = Vec::new();
-            for seed in 0..seeds {
-                let config = config_of(method, protocol, seed);
-                let out = folder(method, protocol, seed);
-                eprintln!(
-                    "== {} seed {seed}: {epochs} epochs on {:?} -> {}",
-                    label(&config),
-                    device,
-                    out.display()
-                );
-                // Post-hoc LAM and PFE start from the deterministic model of the same protocol
-                // and seed: train (or resume) it once for both.
-                let deterministic = || {
-                    let det = TrainConfig {
-                        method: Method::Deterministic,
-                        ..config.clone()
-                    };
-                    let det_out = folder(Method::Deterministic, protocol, seed);
-                    run::train_and_evaluate(&det, &data, &det_out, true, device).map(|_| det_out)
-                };
-                let summary = if method == Method::LamPosthoc {
-                    // The paper's post-hoc model is the deterministic one plus a Laplace
-                    // approximation: the Hessian pass over the trained deterministic run.
-                    let det_out = deterministic()?;
-                    run::posthoc_from_checkpoint(
-                        &det_out,
-                        &out,
-                        &PosthocOptions {
-                            split: config.split,
-                            approximation: config.approximation,
-                            prior: Some(PriorChoice::Fixed(config.prior_precision)),
-                            tempering: config.tempering,
-                            protocol: config.protocol,
-                            hessian: PosthocHessian::Ggn,
-                            score: None,
-                        },
-                        &data,
-                        device,
-                        OutPolicy::Overwrite,
-                    )?
-                } else if method == Method::Pfe {
-                    let pfe = TrainConfig {
-                        init_checkpoint: Some(deterministic()?),
-                        ..config.clone()
-                    };
-                    run::train_and_evaluate(&pfe, &data, &out, true, device)?
-                } else {
-                    run::train_and_evaluate(&config, &data, &out, true, device)?
-                };
-                runs.push(summary);
-            }
-            let metrics: Vec<Metrics> = runs.iter().map(|r| r.metrics.clone()).collect();
-            let summary: MetricsSummary = mean_std(&metrics)?;
-            let secs = runs
-                .iter()
-                .map(|r| r.timing.mean_epoch_seconds)
-                .sum::<f64>()
-                / runs.len() as f64;
-            epoch_seconds.push((label(&runs[0].config), secs, runs[0].config.batch_size));
-            rows.push(TableRow {
-                method: paper_key(method),
-                label: label(&runs[0].config),
-                summary,
-            });
-        }
-    }
-    println!();
-    println!(
-        "D = {}, {epochs} epochs, {seeds} seed(s), device {device:?}",
-        a.latent_dim
-    );
-    println!("{}", format_table(&rows, a.dataset));
-    println!("mean epoch time:");
-    for (l, s, b) in &epoch_seconds {
-        println!("  {l}: {s:.1} s (batch {b})");
-    }
-    Ok(())
-}
-
-/// The table of `probdml summarise`: every row's runs through [`mean_std`] (which refuses runs
-/// evaluated on different sets), no paper rows (the rows need not be the paper's methods).
-fn summarise(a: &SummariseArgs) -> TrainResult<String> {
-    let rule = "LABEL=RUN[,RUN...]: a label, `=`, and one or more run folders separated by commas";
-    let mut rows = Vec::new();
-    let mut dataset = None;
-    for spec in &a.rows {
-        let (label, runs) = spec
-            .split_once('=')
-            .filter(|(l, r)| !l.trim().is_empty() && !r.trim().is_empty())
-            .ok_or_else(|| TrainError::config("row", spec, rule))?;
-        let mut metrics = Vec::new();
-        for run in runs.split(',').map(str::trim) {
-            if run.is_empty() {
-                return Err(TrainError::config("row", spec, rule));
-            }
-            let run = Path::new(run);
-            let config: TrainConfig = json::read_json(&run.join("config.json"))?;
-            match dataset {
-                None => dataset = Some(config.dataset),
-                Some(d) if d != config.dataset => {
-                    return Err(TrainError::config(
-                        "row",
-                        spec,
-                        format!(
-                            "every run must be on one dataset; {} is on {}, an earlier one on {}",
-                            run.display(),
-                            config.dataset.title(),
-                            d.title()
-                        ),
-                    ))
-                }
-                Some(_) => {}
-            }
-            metrics.push(json::read_json::<Metrics>(&run.join("metrics.json"))?);
-        }
-        rows.push(TableRow {
-            method: None,
-            label: label.trim().to_string(),
-            summary: mean_std(&metrics)?,
-        });
-    }
-    let dataset = dataset.ok_or_else(|| TrainError::config("row", "(none)", rule))?;
-    Ok(format_table(&rows, dataset))
 }
 
 fn real_main() -> TrainResult<()> {
-    let cli = Cli::parse();
-    match cli.command {
+    match Cli::parse().command {
         Command::Train(a) => {
             let config = train_config(&a)?;
-            let policy = match (a.resume, a.force) {
-                (true, _) => OutPolicy::Resume,
-                (false, true) => OutPolicy::Overwrite,
-                (false, false) => OutPolicy::Fresh,
-            };
-            prepare_out(&a.out, policy)?;
-            let (device, data) = setup(&a.common)?;
-            let summary = run::train_and_evaluate(&config, &data, &a.out, a.resume, device)?;
+            let env = a.common.environment()?;
+            let summary = train_and_evaluate(&config, &a.out, policy(a.resume, a.force), &env)?;
             print_json(&summary.metrics);
-            println!("{}", format_table(&[row(&summary)], config.dataset));
+            println!("{}", format_table(&[table_row(&summary)], config.dataset));
             println!(
                 "mean epoch time {:.1} s on {}",
                 summary.timing.mean_epoch_seconds, summary.timing.device
             );
         }
         Command::Eval(EvalCmdArgs { eval: a, score }) => {
-            let out: &Path = a.out.as_deref().unwrap_or(&a.checkpoint);
-            if score.is_some() && run::same_folder(out, &a.checkpoint) {
-                return Err(TrainError::config(
-                    "out",
-                    out.display(),
-                    "with --score the results go to a new folder: the checkpoint's own metrics.json belongs to its own score",
-                )
-                .into());
-            }
-            prepare_out(out, OutPolicy::Resume)?;
-            let (device, data_dir) = setup(&a.common)?;
-            let trained = run::load_trained_scored(&a.checkpoint, device, score)?;
-            let data = run::load_data(&trained.config, &data_dir)?;
-            let metrics = run::evaluate_trained(&trained, &data, out, device)
-                .map_err(|e| run::blame_checkpoint(&a.checkpoint, e))?;
-            if score.is_some() {
-                // The record of what was evaluated, and what `summarise` reads beside metrics.json.
-                probdml::train::json::write_json(&out.join("config.json"), &trained.config)?;
-            }
-            print_json(&metrics);
+            let env = a.common.environment()?;
+            print_json(&evaluate_checkpoint(
+                &a.checkpoint,
+                a.out.as_deref(),
+                score,
+                &env,
+            )?);
         }
         Command::Posthoc(a) => {
-            let (device, data) = setup(&a.common)?;
-            let policy = if a.force {
-                OutPolicy::Overwrite
-            } else {
-                OutPolicy::Fresh
-            };
-            let summary = run::posthoc_from_checkpoint(
+            let env = a.common.environment()?;
+            let summary = posthoc_from_checkpoint(
                 &a.checkpoint,
                 &a.out,
                 &PosthocOptions {
@@ -669,28 +374,49 @@ fn real_main() -> TrainResult<()> {
                     hessian: a.hessian,
                     score: a.score,
                 },
-                &data,
-                device,
-                policy,
+                policy(false, a.force),
+                &env,
             )?;
             print_json(&summary.metrics);
-            println!("{}", format_table(&[row(&summary)], summary.config.dataset));
+            println!(
+                "{}",
+                format_table(&[table_row(&summary)], summary.config.dataset)
+            );
         }
         Command::Diagnose(a) => {
-            let out: &Path = a.out.as_deref().unwrap_or(&a.checkpoint);
-            prepare_out(out, OutPolicy::Resume)?;
-            let (device, data_dir) = setup(&a.common)?;
-            let trained = run::load_trained(&a.checkpoint, device)?;
-            let data = run::load_data(&trained.config, &data_dir)?;
-            let d = probdml::train::diagnose::diagnose_ood(&trained, &data, device)
-                .map_err(|e| run::blame_checkpoint(&a.checkpoint, e))?;
-            let path = out.join("diagnosis.json");
-            json::write_json(&path, &d)?;
+            let env = a.common.environment()?;
+            let (d, path) = diagnose_checkpoint(&a.checkpoint, a.out.as_deref(), &env)?;
             print_json(&d);
             eprintln!("diagnosis written to {}", path.display());
         }
-        Command::Reproduce(a) => reproduce(&a)?,
-        Command::Summarise(a) => println!("{}", summarise(&a)?),
+        Command::Reproduce(a) => {
+            let schedule = match (a.paper, a.schedule) {
+                (true, Some(Schedule::Short)) => {
+                    return Err(TrainError::config(
+                        "paper",
+                        "--paper with --schedule short",
+                        "--paper is --schedule paper: give one",
+                    ))
+                }
+                (true, _) => Schedule::Paper,
+                (false, s) => s.unwrap_or_default(),
+            };
+            let env = a.common.environment()?;
+            let request = ReproduceRequest {
+                schedule,
+                epochs: a.epochs,
+                seeds: a.seeds,
+                methods: a.methods,
+                protocols: a.protocol,
+                latent_dim: a.latent_dim,
+                dataset: a.dataset,
+                train_limit: a.train_limit,
+                test_limit: a.test_limit,
+                out: a.out,
+            };
+            print!("{}", reproduce(&request, &env)?);
+        }
+        Command::Summarise(a) => println!("{}", summarise(&a.rows)?),
     }
     Ok(())
 }

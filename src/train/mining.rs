@@ -99,14 +99,14 @@ impl MinedPairs {
 /// d(a, n) − d(a, p) ≤ margin (Euclidean distances of the unit embeddings); at most `max`
 /// of them kept uniformly at random (`torch.randperm(n)[:max]`), without any rescaling.
 #[derive(Debug)]
-pub struct MinedTriplets {
+pub struct HessianTriplets {
     /// Anchors, positives, negatives (int64, one entry per kept triplet).
     pub triplets: (Tensor, Tensor, Tensor),
     /// Triplets in the whole batch before the cap.
     pub batch_count: i64,
 }
 
-impl MinedTriplets {
+impl HessianTriplets {
     /// Mines the triplets of unit embeddings `z` (B × D) with `labels` (int64, B); libtorch's
     /// generator (seeded by `tch::manual_seed`) drives the subsampling.
     pub fn mine(z: &Tensor, labels: &Tensor, margin: f64, max_triplets: i64) -> Self {
@@ -129,7 +129,7 @@ impl MinedTriplets {
             } else {
                 nz
             };
-            MinedTriplets {
+            HessianTriplets {
                 triplets: (nz.select(1, 0), nz.select(1, 1), nz.select(1, 2)),
                 batch_count: count,
             }
@@ -178,7 +178,7 @@ pub fn hessian_tuples(
             (mined.hessian_pairs(kind), p + n)
         }
         HessianMining::Triplets => {
-            let mined = MinedTriplets::mine(z, labels, margin, max_tuples);
+            let mined = HessianTriplets::mine(z, labels, margin, max_tuples);
             (mined.hessian_pairs(kind), mined.kept())
         }
     }

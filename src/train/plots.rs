@@ -1,4 +1,4 @@
-//! SVG figures of an evaluation (spec 09, "Plots"): the sparsification curve with its oracle,
+//! SVG figures of an evaluation (chapter 09, "Plots"): the sparsification curve with its oracle,
 //! the ROC curve, the reliability diagram, the uncertainty histograms of ID and OOD, and the
 //! 3-D embedding coloured by uncertainty — the figures of LAM §5 (Figs. 5–8, 10).
 //!
@@ -74,7 +74,7 @@ pub fn write_plots(
             &s.fraction_removed,
             &s.curve,
             &s.oracle,
-            &Score {
+            &SparsificationScore {
                 name: "1/κ̂",
                 ausc: eval.metrics.ausc,
                 oracle_ausc: eval.metrics.ausc_oracle,
@@ -141,7 +141,7 @@ fn legend_line(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i3
 
 /// The uncertainty score of a sparsification figure and its areas.
 #[derive(Debug, Clone, Copy)]
-pub struct Score<'a> {
+pub struct SparsificationScore<'a> {
     /// The score's name in the legend, e.g. "1/κ̂".
     pub name: &'a str,
     /// Area under its curve (AUSC), if known.
@@ -164,7 +164,7 @@ pub fn sparsification_svg(
     fraction_removed: &[f64],
     curve: &[f64],
     oracle: &[f64],
-    score: &Score<'_>,
+    score: &SparsificationScore<'_>,
 ) -> TrainResult<()> {
     if fraction_removed.is_empty()
         || curve.len() != fraction_removed.len()

@@ -30,10 +30,22 @@
 //!   `id_sigma.sum(axis=1)` of `zs.std(dim=0)`), no vMF fit; MC dropout's masks and an
 //!   ensemble's members are scored the same way (`mcdropout_model.py`, `deep_ensemble_model.py`).
 
-pub use super::config::Protocol;
-use super::config::TrainConfig;
 use super::error::{TrainError, TrainResult};
 use serde::{Deserialize, Serialize};
+
+/// The training protocol: how a method's details (prior, Hessian scaling, optimiser, scoring)
+/// are chosen. `ours` is chapter 09's; the LAM reference code's protocol is a further variant,
+/// recorded in `config.json` like every other choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum Protocol {
+    /// Chapter 09 (the README's numbers).
+    #[default]
+    Ours,
+    /// The LAM reference code's (every difference is listed in the protocol module).
+    Reference,
+}
 
 /// How the tuples of a batch that enter the Hessian are mined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +97,7 @@ pub enum Score {
     /// much of a posterior's separation the feature norm already explains.
     FeatureNorm,
     /// tr Cov(y) of the raw last-layer output y = Wx + b under the Laplace posterior, in closed
-    /// form ([`crate::laplace::output_variance`]): the posterior's spread before normalisation
+    /// form (`laplace::output_variance`): the posterior's spread before normalisation
     /// (LAM posteriors only; the samples still give the mean direction and the ECE).
     OutputVariance,
 }
@@ -223,38 +235,10 @@ impl ProtocolSettings {
     }
 }
 
-impl TrainConfig {
-    /// This configuration under `protocol`: the protocol recorded, and the configuration-level
-    /// choices it makes applied — the learning rate times the batch size (so set `batch_size`
-    /// and the base `learning_rate` first), the per-epoch decay, the prior precision and the
-    /// samples per test image. Explicit choices of the user are applied after this call.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use probdml::train::config::{Protocol, TrainConfig};
-    /// let c = TrainConfig { batch_size: 256, ..TrainConfig::default() }.with_protocol(Protocol::Reference);
-    /// assert!((c.learning_rate - 0.256).abs() < 1e-15);
-    /// assert_eq!((c.prior_precision, c.eval_samples), (1.0, 100));
-    /// // Our protocol changes nothing.
-    /// assert_eq!(TrainConfig::default().with_protocol(Protocol::Ours), TrainConfig::default());
-    /// ```
-    pub fn with_protocol(self, protocol: Protocol) -> TrainConfig {
-        let s = protocol.settings();
-        TrainConfig {
-            protocol,
-            learning_rate: s.effective_learning_rate(self.learning_rate, self.batch_size),
-            lr_decay: s.lr_decay.unwrap_or(self.lr_decay),
-            prior_precision: s.prior_precision.unwrap_or(self.prior_precision),
-            eval_samples: s.eval_samples.unwrap_or(self.eval_samples),
-            ..self
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::config::TrainConfig;
 
     #[test]
     fn ours_changes_nothing() {

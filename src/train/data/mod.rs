@@ -36,7 +36,7 @@ mod synthetic;
 
 pub use idx::{read_idx_images, read_idx_labels, read_idx_pair};
 pub use image_set::ImageSet;
-pub use sets::{cifar10, default_data_dir, fashion_mnist, mnist_ood, Split};
+pub use sets::{cifar10, default_data_dir, fashion_mnist, mnist_ood, Partition};
 pub use synthetic::{synthetic, synthetic_ood};
 
 /// The command that fetches and converts the data sets: the `fix` of every data error.

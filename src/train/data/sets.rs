@@ -26,7 +26,7 @@ use crate::train::error::TrainResult;
 
 /// Which part of a data set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Split {
+pub enum Partition {
     /// The training split.
     Train,
     /// The test split.
@@ -89,17 +89,17 @@ fn mnist_like(
 /// [`TrainError::MissingData`](crate::train::TrainError::MissingData) when a file is absent;
 /// [`TrainError::CorruptData`](crate::train::TrainError::CorruptData) when a file breaks the
 /// IDX format, the two files disagree, or the count or image size is not the published one.
-pub fn fashion_mnist(data_dir: &Path, split: Split) -> TrainResult<ImageSet> {
+pub fn fashion_mnist(data_dir: &Path, split: Partition) -> TrainResult<ImageSet> {
     let dir = data_dir.join("fashion-mnist");
     match split {
-        Split::Train => mnist_like(
+        Partition::Train => mnist_like(
             &dir,
             "train-images-idx3-ubyte.gz",
             "train-labels-idx1-ubyte.gz",
             60_000,
             "fashion-mnist-train",
         ),
-        Split::Test => mnist_like(
+        Partition::Test => mnist_like(
             &dir,
             "t10k-images-idx3-ubyte.gz",
             "t10k-labels-idx1-ubyte.gz",
@@ -140,11 +140,11 @@ const CIFAR_PER_FILE: usize = 10_000;
 /// [`TrainError::MissingData`](crate::train::TrainError::MissingData) when a batch file is
 /// absent; [`TrainError::CorruptData`](crate::train::TrainError::CorruptData) when a file is
 /// not exactly 10 000 records of 3073 bytes or holds a label ≥ 10.
-pub fn cifar10(data_dir: &Path, split: Split) -> TrainResult<ImageSet> {
+pub fn cifar10(data_dir: &Path, split: Partition) -> TrainResult<ImageSet> {
     let dir = data_dir.join("cifar-10-batches-bin");
     let files: Vec<String> = match split {
-        Split::Train => (1..=5).map(|k| format!("data_batch_{k}.bin")).collect(),
-        Split::Test => vec!["test_batch.bin".to_string()],
+        Partition::Train => (1..=5).map(|k| format!("data_batch_{k}.bin")).collect(),
+        Partition::Test => vec!["test_batch.bin".to_string()],
     };
     let n = files.len() * CIFAR_PER_FILE;
     let mut images = Vec::with_capacity(n * (CIFAR_RECORD - 1));
@@ -189,8 +189,8 @@ pub fn cifar10(data_dir: &Path, split: Split) -> TrainResult<ImageSet> {
     }
     Ok(ImageSet {
         name: match split {
-            Split::Train => "cifar10-train",
-            Split::Test => "cifar10-test",
+            Partition::Train => "cifar10-train",
+            Partition::Test => "cifar10-test",
         }
         .to_string(),
         images,

@@ -1,7 +1,7 @@
 //! The data behind the figures of an evaluation: what [`write_plots`](crate::train::plots)
 //! draws, kept separately from the summary numbers so that it can be saved and redrawn.
 
-/// LAM's sparsification curve and its oracle (spec 08; from
+/// LAM's sparsification curve and its oracle (chapter 08; from
 /// [`sparsification_curve`](crate::metrics::sparsification_curve)).
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct SparsificationPoints {

@@ -1,4 +1,4 @@
-//! One vMF per input from its `S` sampled embeddings (spec 02, "Estimating κ from samples";
+//! One vMF per input from its `S` sampled embeddings (chapter 02, "Estimating κ from samples";
 //! LAM App. C: "embed through S sampled networks, fit a vMF, report 1/κ̂").
 
 use rayon::prelude::*;

@@ -1,4 +1,4 @@
-//! Evaluation of a trained model by LAM's closed-set protocol (spec 09 "Protocol", spec 08;
+//! Evaluation of a trained model by LAM's closed-set protocol (chapter 09 "Protocol", chapter 08;
 //! LAM §5, App. G.3, Table 2): from `S` sampled embeddings per image to every number of the
 //! Fashion-MNIST rows of Table 2.
 //!
@@ -37,7 +37,7 @@ use crate::train::error::{TrainError, TrainResult};
 /// The retrieval cut-offs of LAM Table 2 (mAP@k) and of the recall columns.
 pub const RETRIEVAL_KS: [usize; 3] = [1, 5, 10];
 
-/// Equal-width confidence bins of the closed-set ECE (LAM eq. (121); spec 08: 10 bins on
+/// Equal-width confidence bins of the closed-set ECE (LAM eq. (121); 10 bins on
 /// [0, 1], the last one closed).
 pub const ECE_BINS: usize = 10;
 
@@ -194,7 +194,7 @@ struct Scored<'a> {
     samples: usize,
 }
 
-/// Evaluates sampled embeddings by LAM's closed-set protocol (spec 09; spec 08; LAM App. G.3).
+/// Evaluates sampled embeddings by LAM's closed-set protocol (chapter 09; chapter 08; LAM App. G.3).
 ///
 /// # Protocol
 ///

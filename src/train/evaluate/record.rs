@@ -13,7 +13,7 @@ use crate::train::error::{TrainError, TrainResult};
 /// AUROC/AUPRC, when no OOD set was given. Every value is finite.
 #[derive(serde::Serialize, serde::Deserialize, Clone, Debug, PartialEq)]
 pub struct Metrics {
-    /// mAP@1 on the ID set against itself, query excluded (spec 08: AP@k = (1/min(R, k))
+    /// mAP@1 on the ID set against itself, query excluded (chapter 08: AP@k = (1/min(R, k))
     /// Σ_{i≤k} precision@i · rel_i).
     pub map_at_1: f64,
     /// mAP@5.
@@ -40,7 +40,7 @@ pub struct Metrics {
     pub ece: Option<f64>,
     /// ID inputs (queries).
     pub id_count: usize,
-    /// ID queries without any positive, excluded from the retrieval means (spec 08).
+    /// ID queries without any positive, excluded from the retrieval means (chapter 08).
     pub excluded_queries: usize,
     /// OOD inputs (0 without an OOD set).
     pub ood_count: usize,

@@ -9,7 +9,7 @@ use crate::train::error::{TrainError, TrainResult};
 pub const UNIT_NORM_TOLERANCE: f64 = crate::registry::budget::F32_UNIT_NORM;
 
 /// `S` unit-norm embeddings of each of `n` inputs in `ℝ^D`: `S` weight samples (LAM), dropout
-/// masks, or ensemble members per image (spec 09, "Uncertainty at test time").
+/// masks, or ensemble members per image (chapter 09, "Uncertainty at test time").
 ///
 /// `data` is row-major `[n][samples][dim]`: the embedding of sample `s` of input `i` is
 /// `data[(i·samples + s)·dim ..][..dim]`. A deterministic model is `samples = 1`.

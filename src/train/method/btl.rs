@@ -12,16 +12,16 @@
 //! is `margin = 0.0`. (The listing evaluates `P(τ < m)`; chapter 05 and the math crate use the
 //! constraint `τ < −m`, m ≥ 0, which coincide at m = 0.)
 
-use super::super::config::TrainConfig;
-use super::super::error::TrainResult;
-use super::super::model::{features_no_grad, normalise, FEATURES};
-use super::super::trainer::{check_collapse, check_finite};
 use super::laplace::EVAL_CHUNK;
 use super::triplet_loss::TripletBatch;
 use super::triplet_mining::{MinedTriplets, Negatives, NEGATIVES_PER_ANCHOR};
 use super::variance_head::{softplus_variance, VarianceHead};
 use super::warm_start::load_deterministic;
 use super::{Batch, Network};
+use crate::train::config::TrainConfig;
+use crate::train::error::TrainResult;
+use crate::train::guards::{check_collapse, check_finite};
+use crate::train::model::{features_no_grad, normalise, FEATURES};
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 
@@ -95,8 +95,8 @@ impl BtlNet {
     ///
     /// # Errors
     ///
-    /// [`TrainError::NonFinite`](super::super::TrainError::NonFinite) or
-    /// [`TrainError::Collapse`](super::super::TrainError::Collapse).
+    /// [`TrainError::NonFinite`](crate::train::TrainError::NonFinite) or
+    /// [`TrainError::Collapse`](crate::train::TrainError::Collapse).
     pub fn forward(&self, batch: &Batch<'_>) -> TrainResult<BtlForward> {
         let net = &self.network.net;
         let f = net.backbone.features(batch.images, true);

@@ -11,11 +11,11 @@
 //!   "mean σ²" of an isotropic head), and S draws of `N(μ, σ²I)` projected onto the sphere for
 //!   the ECE.
 
-use super::super::config::TrainConfig;
-use super::super::error::TrainResult;
 use super::btl::{gaussian_sphere_samples, no_triplets, triplet_kl, triplet_nll, BtlNet};
 use super::triplet_loss::gaussian_kl_rows;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::TrainConfig;
+use crate::train::error::TrainResult;
 use crate::triplet::DEFAULT_KL_SCALE;
 use tch::{nn, Device, Tensor};
 

@@ -14,11 +14,11 @@
 //!   `vMF(μ, κ)` ([`crate::vmf::VonMisesFisher`], Wood's algorithm, on the host in f64) for the
 //!   ECE.
 
-use super::super::config::TrainConfig;
-use super::super::error::{TrainError, TrainResult};
 use super::btl::{no_triplets, triplet_kl, triplet_nll, BtlNet};
 use super::triplet_loss::vmf_kl_rows;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::TrainConfig;
+use crate::train::error::{TrainError, TrainResult};
 use crate::triplet::DEFAULT_KL_SCALE;
 use crate::vmf::VonMisesFisher;
 use rand::SeedableRng;

@@ -1,13 +1,13 @@
 //! Deterministic contrastive training (chapter 09): the form-L contrastive loss over the pairs
 //! mined in the batch, no uncertainty (one embedding per image).
 
-use super::super::config::TrainConfig;
-use super::super::error::TrainResult;
-use super::super::mining::{contrastive_loss_form_l, MinedPairs};
-use super::super::model::{features_no_grad, normalise, EmbeddingNet};
-use super::super::trainer::check_collapse;
 use super::laplace::EVAL_CHUNK;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::TrainConfig;
+use crate::train::error::TrainResult;
+use crate::train::guards::check_collapse;
+use crate::train::mining::{contrastive_loss_form_l, MinedPairs};
+use crate::train::model::{features_no_grad, normalise, EmbeddingNet};
 use tch::{Device, Tensor};
 
 /// The deterministic method.
@@ -34,7 +34,7 @@ impl Deterministic {
 ///
 /// # Errors
 ///
-/// [`TrainError::Collapse`](super::super::TrainError::Collapse) when the raw outputs collapsed.
+/// [`TrainError::Collapse`](crate::train::TrainError::Collapse) when the raw outputs collapsed.
 pub fn contrastive_step(net: &EmbeddingNet, batch: &Batch<'_>, margin: f64) -> TrainResult<Step> {
     let y = net.head.raw(&net.backbone.features(batch.images, true));
     check_collapse(&y, batch.at)?;

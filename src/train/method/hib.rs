@@ -1,4 +1,4 @@
-//! Hedged instance embeddings (HIB, Oh et al., ICLR 2019; spec chapter 07) as a training method.
+//! Hedged instance embeddings (HIB, Oh et al., ICLR 2019; chapter 07) as a training method.
 //!
 //! # Heads
 //!
@@ -8,7 +8,7 @@
 //! 0's mean is the shared last layer `head` (so the checkpoint layout, the collapse check and the
 //! diagnosis read it as for every method); further components' means come from `hib.mean_head`,
 //! the log-variances `ln σ²` from `hib.log_variance_head`. Every mean is ℓ₂-normalised, as the
-//! reference backbone's output is (spec 09): the means live on the sphere where retrieval is
+//! reference backbone's output is (chapter 09): the means live on the sphere where retrieval is
 //! evaluated, the samples `z = μ + σ ⊙ ε` in `ℝ^D` around them. (With unit means the VIB term
 //! acts on σ² only.)
 //!
@@ -38,12 +38,12 @@
 //! component and all `(SC)²` pairs ([`self_mismatch_tensor`], the tensor twin of
 //! [`crate::hib::self_mismatch`]). The first set, normalised, is the sample set of the ECE.
 
-use super::super::config::{HibOptions, TrainConfig};
-use super::super::error::{TrainError, TrainResult};
-use super::super::model::{features_no_grad, normalise, FEATURES};
-use super::super::trainer::{check_collapse, check_finite};
 use super::laplace::EVAL_CHUNK;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::{HibOptions, TrainConfig};
+use crate::train::error::{TrainError, TrainResult};
+use crate::train::guards::{check_collapse, check_finite};
+use crate::train::model::{features_no_grad, normalise, FEATURES};
 use tch::{nn, Device, Kind, Tensor};
 
 /// Initial `ln σ²` of every coordinate: σ = 0.1 around unit means (classes on the sphere lie

@@ -25,15 +25,15 @@
 //! S > 1 samples the reference ReLUs the mean of the samples' Hessians, this file the mean of
 //! their ReLUs; the protocol's S is 1, where the two agree.)
 
-use super::super::config::TrainConfig;
-use super::super::error::TrainResult;
-use super::super::ggn_tensor::last_layer_ggn_diagonal_tensor;
-use super::super::mining::{contrastive_loss_form_l, MinedPairs, MinedTriplets};
-use super::super::model::normalise;
-use super::super::protocol::HessianMining;
-use super::super::trainer::{check_collapse, check_finite};
 use super::laplace::{self, LastLayerPrecision};
-use super::{Batch, Method, MethodState, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::TrainConfig;
+use crate::train::error::TrainResult;
+use crate::train::ggn_tensor::last_layer_ggn_diagonal_tensor;
+use crate::train::guards::{check_collapse, check_finite};
+use crate::train::mining::{contrastive_loss_form_l, HessianTriplets, MinedPairs};
+use crate::train::model::normalise;
+use crate::train::protocol::HessianMining;
 use std::path::Path;
 use tch::{Device, Tensor};
 
@@ -109,7 +109,7 @@ impl Method for LamOnline {
                 HessianMining::Pairs => (mined.hessian_pairs(kind), kept.0 + kept.1),
                 HessianMining::Triplets => {
                     let t =
-                        MinedTriplets::mine(&z.detach(), batch.labels, config.margin, max_pairs);
+                        HessianTriplets::mine(&z.detach(), batch.labels, config.margin, max_pairs);
                     (t.hessian_pairs(kind), t.kept())
                 }
             };
@@ -163,26 +163,11 @@ impl Method for LamOnline {
             request,
         )
     }
-    fn state_file(&self) -> Option<&'static str> {
-        Some(laplace::FILE)
+    fn posterior(&self) -> Option<&LastLayerPrecision> {
+        Some(&self.precision)
     }
-    fn state(&self) -> Option<MethodState> {
-        Some(self.precision.state())
-    }
-    fn load_state(&mut self, tensors: &[(String, Tensor)], source: &Path) -> TrainResult<()> {
-        self.precision = LastLayerPrecision::from_tensors(&self.network.net, tensors, source)?;
+    fn set_posterior(&mut self, posterior: LastLayerPrecision, _source: &Path) -> TrainResult<()> {
+        self.precision = posterior;
         Ok(())
-    }
-    fn state_to_check(&self) -> Vec<(String, Tensor)> {
-        vec![(
-            "precision(head.weight)".to_string(),
-            self.precision.weight.shallow_clone(),
-        )]
-    }
-    fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
-        Some(
-            self.precision
-                .std_with_prior(self.config.settings().online.prior_at_sampling),
-        )
     }
 }

@@ -9,21 +9,19 @@
 //!
 //! The protocol ([`crate::train::protocol`]) chooses the order of the pass (file order, or the
 //! reference's shuffled loader) and the mining (pairs, or the reference's triplets);
-//! [`posthoc_precision_with`] adds the variants of issue 12: H ≡ 0 (the isotropic posterior) and
+//! [`posthoc_precision_with`] adds the reference protocol's variants: H ≡ 0 (the isotropic posterior) and
 //! the prior precision that maximises the last layer's Laplace evidence.
 
-use super::super::config::TrainConfig;
-use super::super::error::TrainResult;
-use super::super::ggn_tensor::last_layer_ggn_diagonal_tensor;
-use super::super::mining::hessian_tuples;
-use super::super::model::{normalise, EmbeddingNet};
-use super::super::protocol::PassOrder;
-use super::super::trainer::check_finite;
 use super::deterministic::contrastive_step;
 use super::laplace::{self, LastLayerPrecision};
-use super::{
-    Batch, Method, MethodState, Network, Position, PredictRequest, Prediction, Step, TensorSet,
-};
+use super::{Batch, Method, Network, PredictRequest, Prediction, Step, TensorSet};
+use crate::train::config::TrainConfig;
+use crate::train::error::TrainResult;
+use crate::train::ggn_tensor::last_layer_ggn_diagonal_tensor;
+use crate::train::guards::{check_finite, Position};
+use crate::train::mining::hessian_tuples;
+use crate::train::model::{normalise, EmbeddingNet};
+use crate::train::protocol::PassOrder;
 use std::path::Path;
 use tch::{Device, Kind, Tensor};
 
@@ -72,7 +70,7 @@ pub enum PosthocHessian {
     /// The last-layer GGN diagonal summed over one pass of the training set.
     #[default]
     Ggn,
-    /// H ≡ 0: the posterior is the prior N(θ*, I/δ) (the isotropic baseline of issue 12, and
+    /// H ≡ 0: the posterior is the prior N(θ*, I/δ) (the isotropic baseline, and
     /// what the reference's ReLU made of a Hessian that is ≤ 0 everywhere).
     Zero,
 }
@@ -126,7 +124,7 @@ pub fn posthoc_curvature(
     let mut h_w = Tensor::zeros_like(&weight);
     let mut h_b = Tensor::zeros_like(&bias);
     let batches = n / POSTHOC_BATCH;
-    tch::manual_seed(super::super::seeds::posthoc(config.seed));
+    tch::manual_seed(crate::train::seeds::posthoc(config.seed));
     // The reference's shuffled loader: one permutation, the last incomplete batch dropped.
     let order = match settings.posthoc_order {
         PassOrder::FileOrder => None,
@@ -328,32 +326,11 @@ impl Method for LamPosthoc {
             request,
         )
     }
-    fn state_file(&self) -> Option<&'static str> {
-        Some(laplace::FILE)
+    fn posterior(&self) -> Option<&LastLayerPrecision> {
+        self.precision.as_ref()
     }
-    fn state(&self) -> Option<MethodState> {
-        self.precision.as_ref().map(LastLayerPrecision::state)
-    }
-    fn load_state(&mut self, tensors: &[(String, Tensor)], source: &Path) -> TrainResult<()> {
-        self.precision = Some(LastLayerPrecision::from_tensors(
-            &self.network.net,
-            tensors,
-            source,
-        )?);
+    fn set_posterior(&mut self, posterior: LastLayerPrecision, _source: &Path) -> TrainResult<()> {
+        self.precision = Some(posterior);
         Ok(())
-    }
-    fn state_to_check(&self) -> Vec<(String, Tensor)> {
-        self.precision
-            .iter()
-            .map(|p| {
-                (
-                    "precision(head.weight)".to_string(),
-                    p.weight.shallow_clone(),
-                )
-            })
-            .collect()
-    }
-    fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
-        self.precision.as_ref().map(LastLayerPrecision::std)
     }
 }

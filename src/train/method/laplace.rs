@@ -1,20 +1,17 @@
 //! The diagonal Laplace posterior of the last layer that post-hoc and online LAM share:
-//! q(θ) = N(θ̂, Λ⁻¹) over θ = (W, b), its checkpoint file, and its predictive — S weight draws
+//! q(θ) = N(θ̂, Λ⁻¹) over θ = (W, b), its checkpoint tensors, and its predictive — S weight draws
 //! θ_s = θ̂ + Λ^{-1/2} ε shared across the inputs (one network per draw, as in the paper),
 //! pushed through the features and normalised.
 
-use super::super::error::{TrainError, TrainResult};
-use super::super::model::{features_no_grad, normalise, EmbeddingNet};
-use super::super::protocol::Score;
-use super::{MethodState, PredictRequest, Prediction};
+use super::{PredictRequest, Prediction};
+use crate::train::error::{TrainError, TrainResult};
+use crate::train::model::{features_no_grad, normalise, EmbeddingNet};
+use crate::train::protocol::Score;
 use std::path::Path;
 use tch::Tensor;
 
 /// Images per forward pass during prediction.
 pub const EVAL_CHUNK: i64 = 500;
-
-/// The checkpoint file of Λ (names `head.weight`, `head.bias`).
-pub const FILE: &str = "laplace.safetensors";
 
 /// The diagonal posterior precision Λ of the last layer (LAM), for W (D × F) and b (D).
 #[derive(Debug)]
@@ -52,15 +49,12 @@ impl LastLayerPrecision {
         }
     }
 
-    /// Λ as the checkpoint stores it.
-    pub fn state(&self) -> MethodState {
-        MethodState {
-            file: FILE,
-            tensors: vec![
-                ("head.weight".into(), self.weight.shallow_clone()),
-                ("head.bias".into(), self.bias.shallow_clone()),
-            ],
-        }
+    /// Λ as the checkpoint stores it (names `head.weight`, `head.bias`).
+    pub fn tensors(&self) -> Vec<(String, Tensor)> {
+        vec![
+            ("head.weight".into(), self.weight.shallow_clone()),
+            ("head.bias".into(), self.bias.shallow_clone()),
+        ]
     }
 
     /// Λ from a checkpoint's tensors, checked against the shapes of `net`'s last layer and moved
@@ -76,7 +70,7 @@ impl LastLayerPrecision {
         source: &Path,
     ) -> TrainResult<Self> {
         let find = |name: &str, like: &Tensor| -> TrainResult<Tensor> {
-            let t = super::super::checkpoint::find_tensor(tensors, name, &like.size(), source)?;
+            let t = crate::train::checkpoint::find_tensor(tensors, name, &like.size(), source)?;
             let t = t.f_to_device(like.device())?.f_to_kind(like.kind())?;
             let ok = bool::try_from(t.isfinite().all().logical_and(&t.gt(0.0).all()))?;
             if !ok {

@@ -1,12 +1,12 @@
 //! MC dropout (chapter 09): dropout p after the backbone's features during training, kept on at
 //! test time; S masks give S embeddings per image.
 
-use super::super::config::TrainConfig;
-use super::super::error::TrainResult;
-use super::super::model::{features_no_grad, normalise};
 use super::deterministic::contrastive_step;
 use super::laplace::EVAL_CHUNK;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::TrainConfig;
+use crate::train::error::TrainResult;
+use crate::train::model::{features_no_grad, normalise};
 use tch::{Device, Tensor};
 
 /// The MC-dropout method.

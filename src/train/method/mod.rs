@@ -11,9 +11,8 @@
 //! * [`Method::predict`] — the predictive distribution of a batch of images: `S` embedding
 //!   samples ([`Prediction::Samples`]), or a distribution in closed form with its own
 //!   uncertainty score ([`Prediction::Distribution`]);
-//! * [`Method::state`] / [`Method::load_state`] — its checkpointed tensors, as named tensors in
-//!   a file it names, so that [`crate::train::checkpoint`] stores them without knowing any
-//!   method.
+//! * [`Method::posterior`] — the Laplace posterior of the last layer, for the methods that keep
+//!   one: [`crate::train::checkpoint`] stores it without knowing which method it belongs to.
 //!
 //! The methods:
 //!
@@ -28,13 +27,11 @@
 //!   (shared parts in [`btl`], [`triplet_loss`], [`triplet_mining`], [`variance_head`]);
 //! * [`pfe`] — a frozen deterministic model and a σ² head trained by the mutual likelihood score.
 //!
-//! A method is a new file here implementing [`Method`], a variant of
-//! [`crate::train::config::Method`] and an arm of [`build`], as the five amortised methods above
-//! show: their heads live in their own [`nn::VarStore`] paths (ProxyNCA++'s proxies too, so that
-//! the optimiser state restores them), state the optimiser does not touch in
-//! [`Method::state`] (online LAM's Λ), and a closed-form predictive in
-//! [`Prediction::Distribution`], which [`crate::train::evaluate::evaluate_distribution`] scores
-//! with the method's own uncertainty.
+//! A method is a new file here implementing [`Method`] and one row of the method table
+//! ([`crate::train::catalogue`]), as the five amortised methods above show: their heads live in
+//! their own [`nn::VarStore`] paths (ProxyNCA++'s proxies too, so that the optimiser state
+//! restores them), and a closed-form predictive in [`Prediction::Distribution`], which
+//! [`crate::train::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
 
 pub mod btl;
 pub mod btl_gaussian;
@@ -54,9 +51,10 @@ pub mod variance_head;
 pub mod vmf_normaliser;
 pub mod warm_start;
 
-use super::config::{Method as MethodKind, TrainConfig};
+use super::config::TrainConfig;
 use super::data::ImageSet;
 use super::error::{TrainError, TrainResult};
+use super::guards::Position;
 use super::model::EmbeddingNet;
 use std::path::Path;
 use tch::{nn, Device, Kind, Tensor};
@@ -120,17 +118,6 @@ impl TensorSet {
     }
 }
 
-/// Where a step is, for error messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Position {
-    /// Epoch, from 1.
-    pub epoch: usize,
-    /// Step within the epoch, from 1.
-    pub step: usize,
-    /// Step since the start of training, from 1.
-    pub global_step: usize,
-}
-
 /// One training batch.
 #[derive(Debug)]
 pub struct Batch<'a> {
@@ -180,15 +167,6 @@ pub enum Prediction {
         /// Samples, N × S × D, for the ECE.
         samples: Option<Tensor>,
     },
-}
-
-/// The tensors a method checkpoints besides the network's variables.
-#[derive(Debug)]
-pub struct MethodState {
-    /// File name in the checkpoint folder, e.g. `laplace.safetensors`.
-    pub file: &'static str,
-    /// The tensors by name.
-    pub tensors: Vec<(String, Tensor)>,
 }
 
 /// A method's network with the variables it reads.
@@ -270,63 +248,32 @@ pub trait Method: std::fmt::Debug {
     /// libtorch failures.
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction>;
 
-    /// The file of the method's own checkpointed tensors, if it has any.
-    fn state_file(&self) -> Option<&'static str> {
+    /// The Laplace posterior of the last layer, for the methods that keep one (post-hoc LAM
+    /// after its finish pass, online LAM from the start); None for the others. The checkpoint
+    /// stores it, the epoch loop keeps it finite, the diagnosis reads its spread.
+    fn posterior(&self) -> Option<&LastLayerPrecision> {
         None
     }
 
-    /// The method's own tensors to checkpoint (None: nothing beyond the variables, or not
-    /// available yet).
-    fn state(&self) -> Option<MethodState> {
-        None
-    }
-
-    /// Restores the method's own tensors from `tensors`, read from the file `source`.
+    /// Replaces the posterior with one read from a checkpoint.
     ///
     /// # Errors
     ///
-    /// [`TrainError::Checkpoint`] naming `source` for a missing tensor or a wrong shape.
-    fn load_state(&mut self, _tensors: &[(String, Tensor)], _source: &Path) -> TrainResult<()> {
-        Ok(())
-    }
-
-    /// Tensors of the method's own state that must stay finite (checked after every epoch).
-    fn state_to_check(&self) -> Vec<(String, Tensor)> {
-        Vec::new()
-    }
-
-    /// The posterior standard deviations of the last layer (W, b), for methods with a Laplace
-    /// posterior (the sample-free diagnosis reads them).
-    fn last_layer_std(&self) -> Option<(Tensor, Tensor)> {
-        None
+    /// [`TrainError::Checkpoint`] naming `source` for a method that keeps no posterior.
+    fn set_posterior(&mut self, _posterior: LastLayerPrecision, source: &Path) -> TrainResult<()> {
+        Err(TrainError::Checkpoint {
+            path: source.to_owned(),
+            reason: "holds a Laplace posterior, but the checkpoint's method keeps none".into(),
+        })
     }
 }
 
-/// The method of `config` (a single model: an ensemble's members are built one by one with
-/// [`TrainConfig::member_config`]), freshly initialised with `seed`.
+/// The method of `config`, freshly initialised with `seed`, by its row of the method table
+/// ([`crate::train::catalogue::METHODS`]); for an ensemble, one member of its member method.
 ///
 /// # Errors
 ///
-/// `method = ensemble` (an ensemble is built by [`crate::train::trainer::train`], not here).
+/// Those of the method's constructor (options it refuses).
 pub fn build(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Box<dyn Method>> {
-    Ok(match config.method {
-        MethodKind::Deterministic => {
-            Box::new(deterministic::Deterministic::new(config, device, seed))
-        }
-        MethodKind::LamPosthoc => Box::new(lam_posthoc::LamPosthoc::new(config, device, seed)),
-        MethodKind::LamOnline => Box::new(lam_online::LamOnline::new(config, device, seed)),
-        MethodKind::McDropout => Box::new(mc_dropout::McDropout::new(config, device, seed)),
-        MethodKind::Hib => Box::new(hib::Hib::new(config, device, seed)?),
-        MethodKind::ProxyNca => Box::new(proxy_nca::ProxyNca::new(config, device, seed)?),
-        MethodKind::Ensemble => {
-            return Err(TrainError::config(
-                "method",
-                "ensemble",
-                "an ensemble is a set of members, each built from its member configuration",
-            ))
-        }
-        MethodKind::BtlGaussian => Box::new(btl_gaussian::BtlGaussian::new(config, device, seed)),
-        MethodKind::BtlVmf => Box::new(btl_vmf::BtlVmf::new(config, device, seed)),
-        MethodKind::Pfe => Box::new(pfe::Pfe::new(config, device, seed)),
-    })
+    (config.method.row().build)(config, device, seed)
 }

@@ -14,25 +14,25 @@
 //! "all genuine pairs in the mini-batch"; the negatives carry no term).
 //!
 //! The deterministic weights come from the checkpoint named by
-//! [`TrainConfig::init_checkpoint`](super::super::config::TrainConfig) in
+//! [`TrainConfig::init_checkpoint`](crate::train::config::TrainConfig) in
 //! [`Method::initialise`], so that `probdml reproduce` trains the deterministic run once and
 //! reuses it for both post-hoc LAM and PFE, as the paper's two rows are built (LAM §5: "both
 //! methods are initialized with the deterministic parameters"); `probdml train --method pfe`
-//! without `--init-checkpoint` trains that deterministic run first (`run::train_and_evaluate`).
+//! without `--init-checkpoint` trains that deterministic run first (`pipeline::prerequisites`).
 //! The backbone and μ head do not require gradients, so the optimiser sees only `head_var.*`.
 //!
 //! Prediction: the mean direction, the mean σ² over the dimensions as the uncertainty score,
 //! and S draws of `N(μ, diag σ²)` projected onto the sphere for the ECE.
 
-use super::super::config::TrainConfig;
-use super::super::error::{TrainError, TrainResult};
-use super::super::model::{features_no_grad, normalise, FEATURES};
-use super::super::trainer::{check_collapse, check_finite};
 use super::btl::{gaussian_sphere_samples, no_triplets};
 use super::laplace::EVAL_CHUNK;
 use super::variance_head::VarianceHead;
 use super::warm_start::{deterministic_part, load_deterministic};
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use crate::train::config::TrainConfig;
+use crate::train::error::{TrainError, TrainResult};
+use crate::train::guards::{check_collapse, check_finite};
+use crate::train::model::{features_no_grad, normalise, FEATURES};
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 

@@ -1,4 +1,4 @@
-//! Probabilistic ProxyNCA++ (Kirchhof et al., ECCV 2022, the nivMF paper; spec chapter 06) as a
+//! Probabilistic ProxyNCA++ (Kirchhof et al., ECCV 2022, the nivMF paper; chapter 06) as a
 //! training method.
 //!
 //! # Embeddings and proxies
@@ -36,14 +36,14 @@
 //! [`crate::nivmf::proxy_nca_loss`] / [`crate::nivmf::joint_proxy_loss`], checked on the same
 //! inputs and draws by `tests/train_proxy_nca.rs`.
 
-use super::super::config::{ProxyDistanceChoice, ProxyOptions, TrainConfig};
-use super::super::error::{TrainError, TrainResult};
-use super::super::model::{features_no_grad, normalise};
-use super::super::trainer::check_collapse;
 use super::laplace::EVAL_CHUNK;
 use super::vmf_normaliser::log_norm_const_tensor;
 use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
 use crate::nivmf::el_nivmf_draws;
+use crate::train::config::{ProxyDistanceChoice, ProxyOptions, TrainConfig};
+use crate::train::error::{TrainError, TrainResult};
+use crate::train::guards::check_collapse;
+use crate::train::model::{features_no_grad, normalise};
 use crate::vmf::VonMisesFisher;
 use rand::SeedableRng;
 use tch::{nn, Device, Kind, Tensor};

@@ -13,7 +13,7 @@
 //! needs (no method differentiates twice). The host round trip costs one transfer of the κ
 //! values per call (B × C of them for EL-vMF, C for the nivMF proxies).
 
-use super::super::error::{TrainError, TrainResult};
+use crate::train::error::{TrainError, TrainResult};
 use crate::vmf::{log_norm_const, mean_resultant_length};
 use tch::{Device, Kind, Tensor};
 

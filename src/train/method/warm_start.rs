@@ -12,9 +12,9 @@
 //! the fresh start reaches 0.407 / 0.360 after 10: the start is not what holds BTL back on this
 //! benchmark; its loss with the paper's hardest negatives moves good embeddings away.
 
-use super::super::checkpoint::{self, find_tensor, read_tensors};
-use super::super::config::Method as MethodKind;
-use super::super::error::{TrainError, TrainResult};
+use crate::train::checkpoint::{self, find_tensor, read_tensors};
+use crate::train::config::MethodKind;
+use crate::train::error::{TrainError, TrainResult};
 use std::path::Path;
 use tch::nn::VarStore;
 

@@ -1,45 +1,13 @@
-//! Checkpoints: a folder of files committed as one step by a manifest written last.
-//!
-//! ```text
-//! <dir>/config.json          TrainConfig
-//! <dir>/model.safetensors    the network's variables (backbone.conv1.*, backbone.conv2.*, head.*)
-//! <dir>/optimiser.safetensors RMSprop's running averages (training checkpoints)
-//! <dir>/<method file>        the method's own tensors, e.g. laplace.safetensors (LAM's Λ)
-//! <dir>/state.json           epochs done and the per-epoch log
-//! <dir>/manifest.json        the epoch, and each file above with its size and FNV-1a hash
-//! ```
-//!
-//! Ensembles keep one such folder per member, `<dir>/member-<k>/`, and the run's
-//! `config.json` at the top.
-//!
-//! **Why a manifest, and in this order.** A checkpoint is several files; writing them one after
-//! the other, a kill between two writes would leave weights of epoch k+1 beside the state of
-//! epoch k, and a resume would silently train epoch k+1 again on them. [`save`] therefore writes
-//! every file under a temporary name (`<file>.next`, flushed to disk), then the manifest naming
-//! them (`manifest.json`, through a temporary file and a rename: the commit point), then renames
-//! each `.next` file into place. A crash before the commit leaves the previous checkpoint and
-//! its manifest intact; a crash after it leaves `.next` files that [`verify`] renames into place
-//! (roll-forward). [`verify`] checks every file against the manifest and refuses a checkpoint
-//! that matches neither, naming the file. Nothing here knows any training method: a method
-//! hands its state over as named tensors in a file it names.
+//! The commit of a checkpoint: its files under temporary names, then the manifest that names
+//! them (the commit point), then the renames; and the reading side that verifies them.
 
-use super::config::TrainConfig;
-use super::error::{TrainError, TrainResult};
-use super::json;
+use super::layout::{CONFIG, MANIFEST, MODEL};
+use crate::train::config::ValidConfig;
+use crate::train::error::{TrainError, TrainResult};
+use crate::train::json;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tch::Tensor;
-
-/// The manifest's file name.
-pub const MANIFEST: &str = "manifest.json";
-/// The weights' file name.
-pub const MODEL: &str = "model.safetensors";
-/// The optimiser state's file name.
-pub const OPTIMISER: &str = "optimiser.safetensors";
-/// The training state's file name.
-pub const STATE: &str = "state.json";
-/// The configuration's file name.
-pub const CONFIG: &str = "config.json";
 
 /// One file of a checkpoint as the manifest records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -270,7 +238,7 @@ pub fn load_model(dir: &Path, vs: &mut tch::nn::VarStore) -> TrainResult<()> {
 /// # Errors
 ///
 /// [`TrainError::Checkpoint`] naming the file when it is missing, unreadable or invalid.
-pub fn read_config(dir: &Path) -> TrainResult<TrainConfig> {
+pub fn read_config(dir: &Path) -> TrainResult<ValidConfig> {
     let path = dir.join(CONFIG);
     if !path.exists() {
         return Err(TrainError::Checkpoint {
@@ -278,7 +246,7 @@ pub fn read_config(dir: &Path) -> TrainResult<TrainConfig> {
             reason: "missing: this folder holds no checkpoint written by `probdml train`".into(),
         });
     }
-    TrainConfig::read_json(&path).map_err(|e| match e {
+    crate::train::config::TrainConfig::read_json(&path).map_err(|e| match e {
         e @ TrainError::Checkpoint { .. } => e,
         other => TrainError::Checkpoint {
             path: path.clone(),
