@@ -1,5 +1,5 @@
-//! Every Rust snippet of the book (`docs/src/*.md`) and of the API docs (doc comments under
-//! `src/`) compiles in a fresh crate that depends on `probdml` alone.
+//! Every Rust snippet of the book (`docs/src/*.md`), the README and the API docs (doc comments
+//! under `src/`) compiles in a fresh crate that depends on `probdml` alone.
 //!
 //! The snippets are doctests, and `cargo test` compiles them; but a doctest also sees the
 //! crate's own dependencies and dev-dependencies (`rand_chacha`, `proptest`, the crate's `rand`
@@ -38,10 +38,10 @@ enum Fence {
 }
 
 /// The Rust code blocks of Markdown text, each line with its 1-based line number in the file.
-/// A fence without an info string is Rust in a doc comment (rustdoc's default) but not in a
-/// book chapter, so the caller says which default applies; `ignore` and `text` blocks are not
-/// compiled by anyone and are skipped.
-fn rust_blocks(lines: &[(usize, String)], bare_fence_is_rust: bool) -> Vec<Vec<(usize, String)>> {
+/// A fence without an info string is Rust: the chapters and the README are rustdoc text too
+/// (`src/lib.rs` includes them as doctests). `ignore` and `text` blocks are compiled by no one
+/// and are skipped.
+fn rust_blocks(lines: &[(usize, String)]) -> Vec<Vec<(usize, String)>> {
     let mut blocks = Vec::new();
     let mut state = Fence::Outside;
     for (number, line) in lines {
@@ -50,7 +50,7 @@ fn rust_blocks(lines: &[(usize, String)], bare_fence_is_rust: bool) -> Vec<Vec<(
             (Fence::Outside, Some(info)) => {
                 let mut tags = info.split(',').map(str::trim);
                 let lang = tags.next().unwrap_or("");
-                let rust = lang == "rust" || (lang.is_empty() && bare_fence_is_rust);
+                let rust = lang == "rust" || lang.is_empty();
                 let skipped = info.split(',').any(|t| matches!(t.trim(), "ignore" | "text"));
                 if rust && !skipped {
                     Fence::Rust(Vec::new())
@@ -124,18 +124,19 @@ fn foreign_crates(root: &Path) -> Vec<String> {
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
     chapters.sort();
+    chapters.push(root.join("README.md"));
     for chapter in chapters {
         let text = fs::read_to_string(&chapter).unwrap();
         let lines: Vec<(usize, String)> =
             text.lines().enumerate().map(|(i, l)| (i + 1, l.to_string())).collect();
-        sources.push((chapter, rust_blocks(&lines, false)));
+        sources.push((chapter, rust_blocks(&lines)));
     }
     let mut files = Vec::new();
     rust_files(&root.join("src"), &mut files);
     files.sort();
     for file in files {
         let text = fs::read_to_string(&file).unwrap();
-        sources.push((file, rust_blocks(&doc_lines(&text), true)));
+        sources.push((file, rust_blocks(&doc_lines(&text))));
     }
     let mut found = Vec::new();
     for (file, blocks) in &sources {
@@ -181,10 +182,11 @@ fn the_scanner_finds_foreign_crates_and_nothing_else() {
     .enumerate()
     .map(|(i, l)| (i + 1, l.to_string()))
     .collect();
-    // In a chapter only the ```rust block counts; in a doc comment the bare fence does too.
-    assert_eq!(rust_blocks(&lines, false).len(), 1);
-    assert_eq!(rust_blocks(&lines, true).len(), 2);
-    assert_eq!(rust_blocks(&lines, true)[1], vec![(9, "rand::y".to_string())]);
+    // The ```rust block and the bare one, not the ```text one.
+    let blocks = rust_blocks(&lines);
+    assert_eq!(blocks.len(), 2);
+    assert_eq!(blocks[0], vec![(3, "use rand::Rng;".to_string())]);
+    assert_eq!(blocks[1], vec![(9, "rand::y".to_string())]);
     let manifest = "[dependencies]\nrand = \"0.9\"\nnum-dual = { version = \"0.15\" }\n\
                     [dev-dependencies]\nrand_chacha = \"0.9\"\n[[test]]\nname = \"x\"\n";
     assert_eq!(dependency_names(manifest), ["rand", "num_dual", "rand_chacha"]);
