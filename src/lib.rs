@@ -84,6 +84,11 @@ pub mod triplet;
 pub mod vmf;
 
 pub use error::{Error, Result};
+/// The `rand` (0.9) whose [`rand::Rng`] the samplers take. A program that adds its own `rand`
+/// at another major version (`cargo add rand` picks the newest) gets a second, incompatible
+/// `Rng` trait, and the compiler's error does not say why; seeding through this re-export,
+/// `probdml::rand::rngs::StdRng::seed_from_u64(…)`, always matches.
+pub use rand;
 
 /// The book's chapters, compiled as doctests so that every number they show is checked by
 /// `cargo test` (the PyO3 pattern).

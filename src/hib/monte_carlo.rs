@@ -80,10 +80,10 @@ fn mean_over_pairs(z1: &[f64], z2: &[f64], dim: usize, f: impl Fn(f64) -> f64) -
 ///
 /// ```
 /// use probdml::hib::{self, HedgedEmbedding};
-/// use rand::SeedableRng;
+/// use probdml::rand::SeedableRng;
 /// let x1 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.3, 0.3])?;
 /// let x2 = HedgedEmbedding::gaussian(&[1.0, 0.5], &[0.2, 0.4])?;
-/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(7);
 /// let p = hib::match_probability(&x1, &x2, 2.0, 1.0, 8, &mut rng)?;
 /// let exact = hib::exact::match_probability(&[0.0, 0.0], &[0.3, 0.3], &[1.0, 0.5], &[0.2, 0.4], 2.0, 1.0)?;
 /// assert!((p - exact).abs() < 0.1); // one K = 8 estimate
@@ -132,9 +132,9 @@ pub fn match_probability<R: Rng + ?Sized>(
 ///
 /// ```
 /// use probdml::hib::{self, HedgedEmbedding};
-/// use rand::SeedableRng;
+/// use probdml::rand::SeedableRng;
 /// let point = HedgedEmbedding::gaussian(&[0.4, -1.0], &[0.0, 0.0])?;
-/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
 /// let eta = hib::self_mismatch(&point, 2.0, 1.5, 8, &mut rng)?;
 /// assert!((eta - 0.18242552380635635).abs() < 1e-15); // 1 − sigmoid(1.5)
 /// # Ok::<(), probdml::Error>(())

@@ -41,8 +41,8 @@ use crate::error::{require_finite, Error, Result};
 ///
 /// ```
 /// use probdml::laplace::{online_update, prior_precision};
-/// use rand::SeedableRng;
-/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+/// use probdml::rand::SeedableRng;
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(3);
 /// // L(θ) = ½‖θ‖²: ∇L = θ, H = I. With λ = 0 the mean stays; with α = ½ the precision
 /// // goes 4 → ½·4 + 1 = 3.
 /// let (mut mean, mut precision) = (vec![1.0, 2.0], prior_precision(2, 0.25).unwrap());

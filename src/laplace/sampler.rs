@@ -30,8 +30,8 @@ use crate::error::{Error, Result};
 ///
 /// ```
 /// use probdml::laplace::sample_posterior;
-/// use rand::SeedableRng;
-/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// use probdml::rand::SeedableRng;
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
 /// let mut theta = [0.0; 2];
 /// // Precision 10¹²: the draw sits within 10⁻⁵ of the mean.
 /// sample_posterior(&[1.0, -2.0], &[1e12, 1e12], &mut rng, &mut theta).unwrap();

@@ -23,9 +23,9 @@ use rand::Rng;
 ///
 /// ```
 /// use probdml::nivmf::NonIsotropicVmf;
-/// use rand::SeedableRng;
+/// use probdml::rand::SeedableRng;
 /// let law = NonIsotropicVmf::new(&[0.0, 0.0, 1.0], &[2.0, 5.0, 9.0]).unwrap();
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
 /// let x = law.sample(&mut rng);
 /// assert!((x.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-15);
 /// ```

@@ -51,6 +51,7 @@ pub mod exact;
 
 mod complement;
 mod density;
+mod distribution;
 mod entropy;
 mod householder;
 mod kappa;

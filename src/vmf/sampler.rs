@@ -118,9 +118,9 @@ impl Wood {
 ///
 /// ```
 /// use probdml::vmf::VonMisesFisher;
-/// use rand::SeedableRng;
+/// use probdml::rand::SeedableRng;
 /// let vmf = VonMisesFisher::new(&[0.0, 0.6, 0.8], 50.0).unwrap();
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(7);
 /// let x = vmf.sample(&mut rng);
 /// let norm: f64 = x.iter().map(|v| v * v).sum::<f64>().sqrt();
 /// assert!((norm - 1.0).abs() < 1e-15);
@@ -247,9 +247,9 @@ impl VonMisesFisher {
     ///
     /// ```
     /// use probdml::vmf::VonMisesFisher;
-    /// use rand::SeedableRng;
+    /// use probdml::rand::SeedableRng;
     /// let vmf = VonMisesFisher::new(&[1.0, 0.0, 0.0], 10.0).unwrap();
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
     /// let mean = (0..20_000).map(|_| vmf.sample_cosine(&mut rng)).sum::<f64>() / 20_000.0;
     /// // E[w] = A_3(10) = coth 10 − 1/10 = 0.9000000082…; the standard error is ~7e−4.
     /// assert!((mean - 0.9).abs() < 5e-3);
@@ -273,10 +273,10 @@ impl VonMisesFisher {
     ///
     /// ```
     /// use probdml::vmf::VonMisesFisher;
-    /// use rand::SeedableRng;
+    /// use probdml::rand::SeedableRng;
     /// let s = 0.5_f64.sqrt();
     /// let vmf = VonMisesFisher::new(&[s, -s], 0.0).unwrap(); // κ = 0: uniform on the circle
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(11);
     /// let mut x = [0.0; 2];
     /// vmf.sample_into(&mut rng, &mut x).unwrap();
     /// assert!(vmf.sample_into(&mut rng, &mut [0.0; 3]).is_err());
@@ -329,10 +329,10 @@ impl VonMisesFisher {
     ///
     /// ```
     /// use probdml::vmf::VonMisesFisher;
-    /// use rand::distr::Distribution;
-    /// use rand::SeedableRng;
+    /// use probdml::rand::distr::Distribution;
+    /// use probdml::rand::SeedableRng;
     /// let vmf = VonMisesFisher::new(&[1.0, 0.0, 0.0, 0.0], 1e5).unwrap();
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(5);
     /// // Through the `Distribution` trait as well: 1 − μᵀx ≈ (M−1)/(2κ) = 1.5·10⁻⁵.
     /// let x: Vec<f64> = Distribution::sample(&vmf, &mut rng);
     /// assert!(1.0 - x[0] < 1.5e-4);

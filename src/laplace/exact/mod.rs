@@ -115,8 +115,8 @@ pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_variance: f64) -> Res
 ///
 /// ```
 /// use probdml::laplace::exact::sample_posterior;
-/// use rand::SeedableRng;
-/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+/// use probdml::rand::SeedableRng;
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
 /// let mut theta = [0.0; 2];
 /// sample_posterior(&[1.0, -2.0], &[1e12, 0.0, 0.0, 1e12], &mut rng, &mut theta).unwrap();
 /// assert!((theta[0] - 1.0).abs() < 1e-5 && (theta[1] + 2.0).abs() < 1e-5);

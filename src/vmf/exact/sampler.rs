@@ -33,9 +33,9 @@ use crate::vmf::density::require_unit;
 ///
 /// ```
 /// use probdml::vmf::exact::VonMisesFisher;
-/// use rand::SeedableRng;
+/// use probdml::rand::SeedableRng;
 /// let vmf = VonMisesFisher::new(&[0.0, 1.0, 0.0], 5.0).unwrap();
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+/// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(3);
 /// let x = vmf.sample(&mut rng);
 /// let norm: f64 = x.iter().map(|v| v * v).sum::<f64>().sqrt();
 /// assert!((norm - 1.0).abs() < 1e-15);
@@ -144,9 +144,9 @@ impl VonMisesFisher {
     ///
     /// ```
     /// use probdml::vmf::exact::VonMisesFisher;
-    /// use rand::SeedableRng;
+    /// use probdml::rand::SeedableRng;
     /// let vmf = VonMisesFisher::new(&[1.0, 0.0], 1e5).unwrap();
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+    /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(2);
     /// let w = vmf.sample_cosine(&mut rng);
     /// assert!(w > 0.999 && w <= 1.0);
     /// ```
