@@ -312,7 +312,7 @@ fn fig2_counterexamples_by_value_under_the_clt_and_the_exact_likelihood() {
             let scale = want.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
             for k in 0..6 {
                 assert!(
-                    (got[k] - want[k]).abs() <= TOL * scale,
+                    (got[k] - want[k]).abs() <= support::tolerance(NAME) * scale,
                     "{name}: analytic CLT gradient {k}: {} vs mpmath {}",
                     got[k],
                     want[k]
