@@ -13,6 +13,11 @@
 //! ν = 20), the lane kernels' range edges (0, the smallest subnormal, `MIN_POSITIVE`, 10¹⁵⁰
 //! and just above), log-spaced grids, seeded random values, and lengths that are not a multiple
 //! of the eight lanes.
+// derivation: special::log_bessel_i_batch
+// derivation: vmf::mean_resultant_length_batch
+// derivation: vmf::kappa_mle_batch
+// derivation: vmf::VonMisesFisher::sample_n_into
+
 use probdml::registry::budget;
 use probdml::special::{self, exact};
 use probdml::vmf::{self, VonMisesFisher};
