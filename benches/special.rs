@@ -128,5 +128,39 @@ fn bench_exact_vs_fast(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_grids, bench_exact_vs_fast);
+/// One order, 4096 log-spaced arguments in [10⁻³, 10⁵]: the batch kernel against the loop of
+/// scalar calls it replaces, below (ν = 10, per-value regimes) and above (ν = 63, 255, Debye
+/// lanes) the Debye threshold.
+fn bench_log_bessel_i_batch(c: &mut Criterion) {
+    let xs: Vec<f64> = (0..4096)
+        .map(|i| 10f64.powf(-3.0 + 8.0 * i as f64 / 4095.0))
+        .collect();
+    let mut out = vec![0.0; xs.len()];
+    let mut group = c.benchmark_group("special::log_bessel_i_batch");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(xs.len() as u64));
+    for nu in [10.0, 63.0, 255.0] {
+        group.bench_with_input(BenchmarkId::new("log_bessel_i_batch", nu), &nu, |b, &nu| {
+            b.iter(|| special::log_bessel_i_batch(nu, black_box(&xs), &mut out).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("scalar_loop", nu), &nu, |b, &nu| {
+            b.iter(|| {
+                for (o, &x) in out.iter_mut().zip(black_box(&xs)) {
+                    *o = special::log_bessel_i(nu, x);
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_grids,
+    bench_exact_vs_fast,
+    bench_log_bessel_i_batch
+);
 criterion_main!(benches);

@@ -32,6 +32,11 @@ fn write_u32(dir: &Path, name: &str, x: &[u32]) {
     fs::write(dir.join(format!("{name}.u32")), bytes).expect("write input");
 }
 
+/// Whether two arrays hold the same bits.
+fn bits_equal(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 /// Best wall time of `reps` runs of `f`, and its last result.
 fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::INFINITY;
@@ -89,6 +94,22 @@ fn main() {
     });
     writeln!(times, "log_bessel_i {t}").unwrap();
     write_f64(&dir, "crate_log_bessel_i", &out);
+    // The same points through the batch kernel, one call per order (they share one ν each):
+    // what a user with many arguments calls. The values must be the scalar ones, bit for bit.
+    let (t, batch) = best(5, || {
+        let mut batch = vec![0.0; x.len()];
+        for (i, (xc, oc)) in x.chunks(3000).zip(batch.chunks_mut(3000)).enumerate() {
+            special::log_bessel_i_batch(nus[i], xc, oc).expect("valid arguments");
+        }
+        batch
+    });
+    writeln!(times, "log_bessel_i_batch {t}").unwrap();
+    writeln!(
+        values,
+        "log_bessel_i_batch_equals_scalar {}",
+        u8::from(bits_equal(&batch, &out))
+    )
+    .unwrap();
 
     // ln C_M(κ): M ∈ {3, 16, 128, 512}, κ log-spaced over 10⁻³ … 10⁴.
     let (mut dims, mut kappas) = (Vec::new(), Vec::new());
@@ -108,6 +129,21 @@ fn main() {
     });
     writeln!(times, "log_norm_const {t}").unwrap();
     write_f64(&dir, "crate_log_norm_const", &out);
+    let (t, batch) = best(5, || {
+        let mut batch = vec![0.0; kappas.len()];
+        for (i, (kc, oc)) in kappas.chunks(2500).zip(batch.chunks_mut(2500)).enumerate() {
+            vmf::log_norm_const_batch(dims[i * 2500] as usize, kc, oc).expect("valid κ");
+        }
+        batch
+    });
+    writeln!(times, "log_norm_const_batch {t}").unwrap();
+    // M = 3 evaluates another closed form (within 4 ulps); the others are the scalar bits.
+    writeln!(
+        values,
+        "log_norm_const_batch_equals_scalar_for_m_not_3 {}",
+        u8::from(bits_equal(&batch[2500..], &out[2500..]))
+    )
+    .unwrap();
 
     // κ from R̄: M ∈ {3, 128, 512}, R̄ over 0.01 … 0.999.
     let (mut kdims, mut rbars) = (Vec::new(), Vec::new());
@@ -128,6 +164,20 @@ fn main() {
     });
     writeln!(times, "kappa_mle {t}").unwrap();
     write_f64(&dir, "crate_kappa_mle", &out);
+    let (t, batch) = best(5, || {
+        let mut batch = vec![0.0; rbars.len()];
+        for (i, (rc, oc)) in rbars.chunks(1000).zip(batch.chunks_mut(1000)).enumerate() {
+            vmf::kappa_mle_batch(kdims[i * 1000] as usize, rc, oc).expect("R̄ in [0, 1)");
+        }
+        batch
+    });
+    writeln!(times, "kappa_mle_batch {t}").unwrap();
+    writeln!(
+        values,
+        "kappa_mle_batch_equals_scalar {}",
+        u8::from(bits_equal(&batch, &out))
+    )
+    .unwrap();
 
     // vMF sampling and fitting: M = 128, κ = 50, 10⁵ draws.
     let (dim, kappa, n_draws) = (128usize, 50.0, 100_000usize);
@@ -146,6 +196,31 @@ fn main() {
     });
     writeln!(times, "vmf_sample {t}").unwrap();
     write_f64(&dir, "vmf_draws", &draws);
+    let (t, batch) = best(3, || {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut out = vec![0.0; n_draws * dim];
+        sampler
+            .sample_n_into(&mut rng, n_draws, &mut out)
+            .expect("n·M entries");
+        out
+    });
+    writeln!(times, "vmf_sample_batch {t}").unwrap();
+    writeln!(
+        values,
+        "vmf_sample_batch_equals_loop {}",
+        u8::from(bits_equal(&batch, &draws))
+    )
+    .unwrap();
+    // The floor: n·M standard normals from the same generator.
+    let (t, _) = best(3, || {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut out = vec![0.0; n_draws * dim];
+        for v in out.iter_mut() {
+            *v = rng.sample(StandardNormal);
+        }
+        out
+    });
+    writeln!(times, "vmf_standard_normals {t}").unwrap();
     let (t, (rbar, kappa_hat)) = best(5, || {
         let m = vmf::mean_resultant(&draws, dim).expect("valid draws");
         (m.rbar, vmf::kappa_mle(dim, m.rbar).expect("R̄ in (0, 1)"))

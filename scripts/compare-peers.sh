@@ -10,6 +10,11 @@
 #   * mpmath (40 digits): the reference that non-finite and wrong outputs of both sides are
 #     counted against.
 #
+# Each row where a user with many values would call a batch kernel is run twice: through the
+# scalar function (what a one-off call costs) and through the batch kernel (one call per order or
+# dimension); the batch rows carry the goal ratio (peer time / probdml time) they must reach and
+# say whether this run met it, and whether the batch returned the scalar calls' bits.
+#
 # `examples/compare_peers.rs` writes the inputs and the crate's outputs and timings to
 # target/peers/; scripts/peers/compare.py reads the same files, times the peers and prints the
 # table. The peers live in their own virtual environment, .venv-peers/ (git-ignored), created

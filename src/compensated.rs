@@ -26,6 +26,7 @@ pub(crate) struct Neumaier {
 
 impl Neumaier {
     /// An empty sum.
+    #[inline(always)]
     pub(crate) const fn new() -> Self {
         Self {
             sum: 0.0,
@@ -34,7 +35,7 @@ impl Neumaier {
     }
 
     /// Adds one term.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add(&mut self, x: f64) {
         let (s, e) = two_sum(self.sum, x);
         self.sum = s;
@@ -42,20 +43,20 @@ impl Neumaier {
     }
 
     /// Adds a double-double term `hi + lo`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn add_pair(&mut self, (hi, lo): (f64, f64)) {
         self.add(hi);
         self.compensation += lo;
     }
 
     /// The total as a normalised double-double.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pair(&self) -> (f64, f64) {
         two_sum(self.sum, self.compensation)
     }
 
     /// The compensated total, rounded once.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn total(&self) -> f64 {
         self.sum + self.compensation
     }
@@ -67,6 +68,7 @@ impl Neumaier {
 /// compensation term), combined by a compensated sum at the end: the error bound is that of
 /// Dot2 (`|Δ| ≤ u|Σ| + γ²_{n} Σ|aᵢbᵢ|`), and the lanes break the TwoSum dependency chain so the
 /// loop runs at about the speed of a naive dot product.
+#[inline(always)]
 pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
     let mut s = [0.0_f64; 4];
@@ -96,12 +98,14 @@ pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// `Σ xᵢ²` as accurate as if computed in twice the working precision.
+#[inline(always)]
 pub(crate) fn sum_sq2(x: &[f64]) -> f64 {
     dot2(x, x)
 }
 
 /// `‖x‖₂` to about one rounding, overflow- and underflow-safe: the vector is scaled by a power
 /// of two near its largest entry (exact), so entries up to `f64::MAX` are fine.
+#[inline(always)]
 pub(crate) fn norm2(x: &[f64]) -> f64 {
     let amax = x.iter().fold(0.0_f64, |m, &v| m.max(v.abs()));
     if amax == 0.0 || !amax.is_finite() {
@@ -122,6 +126,7 @@ pub(crate) fn norm2(x: &[f64]) -> f64 {
 
 /// The power of two `2^e` with `2^e ≤ a < 2^{e+1}`, clamped to keep `1/2^e` normal; returns 1
 /// when `a` is comfortably inside the range where squaring neither overflows nor underflows.
+#[inline(always)]
 fn pow2_near(a: f64) -> f64 {
     if (1e-140..=1e140).contains(&a) {
         return 1.0;
@@ -132,7 +137,7 @@ fn pow2_near(a: f64) -> f64 {
 
 /// Naive dot product with four independent accumulators: vectorisable and with an error bound
 /// of `γ_{⌈n/4⌉+2} Σ|aᵢbᵢ|` instead of `γ_n Σ|aᵢbᵢ|` (Higham, *Accuracy and Stability*, §3.1).
-#[inline]
+#[inline(always)]
 pub(crate) fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
     debug_assert_eq!(a.len(), b.len());
     let mut s = [0.0_f64; 4];
@@ -158,7 +163,7 @@ pub(crate) fn dot_lanes(a: &[f64], b: &[f64]) -> f64 {
 /// one more zero-padded block (`0·0 + s = s` exactly), so the lanes stay in registers. Error
 /// bound `γ_{⌈n/8⌉+3}` times the sum (Higham §3.1), like [`dot_lanes`]; the same recurrence for
 /// all three sums, so `b = a`, `α = β = 1` gives exactly `4Σaᵢ²` in the third.
-#[inline]
+#[inline(always)]
 pub(crate) fn square_sums_lanes(a: &[f64], b: &[f64], alpha: f64, beta: f64) -> (f64, f64, f64) {
     const L: usize = 8;
     debug_assert_eq!(a.len(), b.len());

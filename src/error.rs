@@ -221,3 +221,32 @@ pub(crate) fn require_sphere_dim(arg: &'static str, dim: usize) -> Result<usize>
         })
     }
 }
+
+/// The checks of a batch kernel that maps `values` into `out`: equal lengths (naming `out`),
+/// every value finite (naming `arg` and the index) and inside `[low, high)` (`rule` says so).
+pub(crate) fn require_batch(
+    arg: &'static str,
+    values: &[f64],
+    out_len: usize,
+    (low, high): (f64, f64),
+    rule: &'static str,
+) -> Result<()> {
+    if out_len != values.len() {
+        return Err(Error::DimensionMismatch {
+            arg: "out",
+            expected: values.len(),
+            got: out_len,
+        });
+    }
+    if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+        return Err(Error::NotFiniteElement {
+            arg,
+            index,
+            value: values[index],
+        });
+    }
+    if let Some(&value) = values.iter().find(|&&v| !(low..high).contains(&v)) {
+        return Err(Error::OutOfDomain { arg, value, rule });
+    }
+    Ok(())
+}

@@ -72,6 +72,7 @@ pub mod error;
 pub mod gaussian_quadratic_form;
 pub mod ggn;
 pub mod hib;
+pub mod instruction_set;
 pub mod laplace;
 pub mod metrics;
 pub mod nivmf;

@@ -40,6 +40,8 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 use rayon::prelude::*;
 
+use crate::instruction_set::{dispatch_on, InstructionSet};
+
 use crate::metrics::candidates::{round_up, Candidates};
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 
@@ -303,48 +305,57 @@ pub(crate) fn candidates(
             .collect()
     };
     let span = |b: usize, n: usize| (b * BLOCK, n.min((b + 1) * BLOCK));
+    // The worker threads run the scans in the caller's instruction set (`InstructionSet::run`
+    // forces it on the calling thread only).
+    let isa = InstructionSet::active();
     let work = |g: &mut Vec<f32>, (a, b): (usize, usize)| {
-        let (a0, a1) = span(a, n_q);
-        let (b0, b1) = span(b, n_db);
-        // No clearing: entries outside the n_a × n_b product are never read as keys (their
-        // rows are not scanned; their columns have item norm +∞ or threshold −∞), and stale
-        // ones left by an earlier block are finite.
-        gram_block(
-            g,
-            &qs.rows[a0 * dim..a1 * dim],
-            &db.rows[b0 * dim..b1 * dim],
-            dim,
-        );
-        let sq_b = &db.squared_norms[b0..b0 + BLOCK];
-        {
-            let mut state = states[a].lock().expect("no thread panics holding a block");
-            let BlockState { cands, thr } = &mut *state;
-            for i in 0..a1 - a0 {
-                let skip = if leave_one_out { a0 + i } else { usize::MAX };
-                scan_row(
-                    &g[i * BLOCK..(i + 1) * BLOCK],
-                    sq_b,
-                    (b0, b1),
-                    &mut cands[i],
-                    skip,
+        dispatch_on(
+            isa,
+            #[inline(always)]
+            || {
+                let (a0, a1) = span(a, n_q);
+                let (b0, b1) = span(b, n_db);
+                // No clearing: entries outside the n_a × n_b product are never read as keys (their
+                // rows are not scanned; their columns have item norm +∞ or threshold −∞), and stale
+                // ones left by an earlier block are finite.
+                gram_block(
+                    g,
+                    &qs.rows[a0 * dim..a1 * dim],
+                    &db.rows[b0 * dim..b1 * dim],
+                    dim,
                 );
-                thr[i] = cands[i].threshold();
-            }
-        }
-        if leave_one_out && a != b {
-            // The same products serve block b's queries, with block a's rows as items.
-            let mut state = states[b].lock().expect("no thread panics holding a block");
-            let BlockState { cands, thr } = &mut *state;
-            for i in 0..a1 - a0 {
-                scan_column(
-                    &g[i * BLOCK..(i + 1) * BLOCK],
-                    db.squared_norms[a0 + i],
-                    (a0 + i) as u32,
-                    cands,
-                    thr,
-                );
-            }
-        }
+                let sq_b = &db.squared_norms[b0..b0 + BLOCK];
+                {
+                    let mut state = states[a].lock().expect("no thread panics holding a block");
+                    let BlockState { cands, thr } = &mut *state;
+                    for i in 0..a1 - a0 {
+                        let skip = if leave_one_out { a0 + i } else { usize::MAX };
+                        scan_row(
+                            &g[i * BLOCK..(i + 1) * BLOCK],
+                            sq_b,
+                            (b0, b1),
+                            &mut cands[i],
+                            skip,
+                        );
+                        thr[i] = cands[i].threshold();
+                    }
+                }
+                if leave_one_out && a != b {
+                    // The same products serve block b's queries, with block a's rows as items.
+                    let mut state = states[b].lock().expect("no thread panics holding a block");
+                    let BlockState { cands, thr } = &mut *state;
+                    for i in 0..a1 - a0 {
+                        scan_column(
+                            &g[i * BLOCK..(i + 1) * BLOCK],
+                            db.squared_norms[a0 + i],
+                            (a0 + i) as u32,
+                            cands,
+                            thr,
+                        );
+                    }
+                }
+            },
+        )
     };
     match threads {
         Some(1) => {

@@ -46,6 +46,16 @@ use super::series::bessel_i_ratio_series;
 /// assert_eq!(bessel_i_ratio(1.0, 0.0), 0.0);
 /// ```
 pub fn bessel_i_ratio(nu: f64, x: f64) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || bessel_i_ratio_kernel(nu, x),
+    )
+}
+
+/// [`bessel_i_ratio`] without the run-time choice of instruction set (inlined into its
+/// caller's).
+#[inline(always)]
+pub(crate) fn bessel_i_ratio_kernel(nu: f64, x: f64) -> f64 {
     if !(nu >= 0.0 && nu.is_finite() && x >= 0.0) {
         return f64::NAN;
     }

@@ -73,6 +73,7 @@ fn expansion_sum_fixed<const K: usize>(
 
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν ≥ 20, x ≥ 0 finite; the order is a double-double so
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
     match terms_for_order(order.hi) {
         5 => debye_scaled::<5, false>(order, x),
@@ -94,6 +95,7 @@ pub(crate) const DEBYE_LANES: usize = 8;
 /// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
 /// out (they never fire here) so that the lane loop is straight-line code that the compiler
 /// vectorises (ln C_M for one M and many κ, the ProxyNCA++ training path).
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
     order: DoubleDouble,
     x: &[f64; L],
@@ -148,6 +150,7 @@ fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) 
 }
 
 /// I_{ν+1}(x)/I_ν(x) for ν ≥ 20, x > 0 finite.
+#[inline(always)]
 pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
     match terms_for_order(nu) {
         5 => ratio_debye::<5, false>(nu, x),
@@ -160,6 +163,7 @@ pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
 
 /// [`bessel_i_ratio_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
 /// `ν ≥ 20`, bit for bit (the same operations, straight-line, vectorised across lanes).
+#[inline(always)]
 pub(crate) fn bessel_i_ratio_debye_lanes<const L: usize>(
     nu: f64,
     x: &[f64; L],
@@ -194,6 +198,7 @@ pub(crate) fn bessel_i_ratio_debye_lanes<const L: usize>(
 ///
 /// The first term is the leading `ν/(s(s+ν))`; the second is under `2/ν` of it (as in the
 /// ratio), and the third is positive: no cancellation, a few ulp.
+#[inline(always)]
 pub(crate) fn bessel_i_ratio_and_slope_debye(nu: f64, x: f64) -> (f64, f64) {
     match terms_for_order(nu) {
         5 => ratio_and_slope_debye::<5>(nu, x),

@@ -33,7 +33,7 @@ fn sinhc_minus_one(x: f64) -> f64 {
 
 /// ln(sinh x / x) for x ≥ 0, as a double-double: for large x it is ≈ x − ln 2x, and the
 /// Bessel ratio differences two such values, so the O(x) terms must not be rounded to `f64`.
-#[inline]
+#[inline(always)]
 fn ln_sinhc(x: f64) -> DoubleDouble {
     if x < 0.5 {
         DoubleDouble::from_f64(sinhc_minus_one(x).ln_1p())
@@ -45,6 +45,7 @@ fn ln_sinhc(x: f64) -> DoubleDouble {
 }
 
 /// g(½, x) = ln I_{1/2}(x) − ½ ln x for finite x ≥ 0.
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
     DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc(x))
 }

@@ -24,7 +24,7 @@ pub(crate) fn hankel_applies(nu: f64, x: f64) -> bool {
 }
 
 /// Σ_{k≥1} (−1)^k a_k(ν)/x^k, to a relative 10⁻¹⁷ of the whole sum.
-#[inline]
+#[inline(always)]
 fn hankel_tail(nu: f64, x: f64) -> f64 {
     let mu = 4.0 * nu * nu;
     let mut term = 1.0;
@@ -43,6 +43,7 @@ fn hankel_tail(nu: f64, x: f64) -> f64 {
 }
 
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν < 20, x ≥ 32 finite.
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled_hankel(nu: DoubleDouble, x: f64) -> DoubleDouble {
     let logs = ln_dd(x)
         .mul(nu.add_f64(0.5))
@@ -54,6 +55,7 @@ pub(crate) fn log_bessel_i_scaled_hankel(nu: DoubleDouble, x: f64) -> DoubleDoub
 
 /// I_{ν+1}(x)/I_ν(x) = Σ_{ν+1}/Σ_ν from the two Hankel sums; valid where
 /// `hankel_applies(ν + 1, x)`.
+#[inline(always)]
 pub(crate) fn bessel_i_ratio_hankel(nu: f64, x: f64) -> f64 {
     (1.0 + hankel_tail(nu + 1.0, x)) / (1.0 + hankel_tail(nu, x))
 }

@@ -20,6 +20,7 @@ const STIRLING_MIN: f64 = 20.0;
 /// ln Γ(z) for finite z > 0, z given as a double-double (the Bessel ratio asks for
 /// ln Γ(ν + 2) with ν + 1 not always a double). The product of the shift stays below 20! ≈ 2.4·10¹⁸ times
 /// z^20, far from overflow for the z ≤ 10⁶ this crate asks for.
+#[inline(always)]
 pub(crate) fn ln_gamma_dd(z: DoubleDouble) -> DoubleDouble {
     let mut w = z;
     let mut product = DoubleDouble::from_f64(1.0);
@@ -58,6 +59,7 @@ pub(crate) fn ln_gamma_dd(z: DoubleDouble) -> DoubleDouble {
 
 /// ln Γ(z) rounded to `f64`.
 #[allow(dead_code)]
+#[inline(always)]
 pub(crate) fn ln_gamma(z: f64) -> f64 {
     ln_gamma_dd(DoubleDouble::from_f64(z)).to_f64()
 }

@@ -24,7 +24,7 @@ use super::series::log_bessel_i_scaled_series;
 
 /// g(ν, x) = ln I_ν(x) − ν ln x for finite ν ≥ 0, finite x ≥ 0 (preconditions not checked).
 /// The order is a double-double so that callers can ask for ν + 1 exactly.
-#[inline]
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled(order: DoubleDouble, x: f64) -> DoubleDouble {
     let nu = order.hi;
     if nu >= DEBYE_MIN_ORDER {
@@ -77,6 +77,15 @@ pub(crate) fn log_bessel_i_scaled(order: DoubleDouble, x: f64) -> DoubleDouble {
 /// assert!(log_bessel_i(-1.0, 1.0).is_nan());
 /// ```
 pub fn log_bessel_i(nu: f64, x: f64) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || log_bessel_i_kernel(nu, x),
+    )
+}
+
+/// [`log_bessel_i`] without the run-time choice of instruction set (inlined into its caller's).
+#[inline(always)]
+pub(crate) fn log_bessel_i_kernel(nu: f64, x: f64) -> f64 {
     if !(nu >= 0.0 && nu.is_finite() && x >= 0.0) {
         return f64::NAN;
     }

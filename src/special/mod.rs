@@ -17,12 +17,15 @@ mod hankel;
 mod ln_gamma;
 mod ln_table;
 mod log_bessel_i;
+mod log_bessel_i_batch;
 mod normal_cdf;
 mod recurrence;
 mod series;
 
 pub use bessel_ratio::bessel_i_ratio;
+pub(crate) use bessel_ratio::bessel_i_ratio_kernel;
 pub(crate) use ln_table::LN_2PI;
 pub use log_bessel_i::log_bessel_i;
 pub(crate) use log_bessel_i::log_bessel_i_scaled;
+pub use log_bessel_i_batch::log_bessel_i_batch;
 pub use normal_cdf::{ln_normal_cdf, normal_hazard};

@@ -57,23 +57,29 @@ const MAX_TERMS: usize = 16;
 /// assert!((ln_normal_cdf(10.0) / -7.619853024160526e-24 - 1.0).abs() < 1e-14);
 /// ```
 pub fn ln_normal_cdf(z: f64) -> f64 {
-    if z.is_nan() {
-        return f64::NAN;
-    }
-    if z > 0.0 {
-        // Φ(z) = 1 − q with q = Φ(−z) small: ln1p keeps its relative accuracy.
-        (-0.5 * libm::erfc(z * std::f64::consts::FRAC_1_SQRT_2)).ln_1p()
-    } else if z >= ASYMPTOTIC_BELOW {
-        (0.5 * libm::erfc(-z * std::f64::consts::FRAC_1_SQRT_2)).ln()
-    } else if z == f64::NEG_INFINITY {
-        f64::NEG_INFINITY
-    } else {
-        -0.5 * z * z - (-z).ln() - 0.5 * LN_2PI.0 + mills_series(z).ln()
-    }
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if z.is_nan() {
+                return f64::NAN;
+            }
+            if z > 0.0 {
+                // Φ(z) = 1 − q with q = Φ(−z) small: ln1p keeps its relative accuracy.
+                (-0.5 * libm::erfc(z * std::f64::consts::FRAC_1_SQRT_2)).ln_1p()
+            } else if z >= ASYMPTOTIC_BELOW {
+                (0.5 * libm::erfc(-z * std::f64::consts::FRAC_1_SQRT_2)).ln()
+            } else if z == f64::NEG_INFINITY {
+                f64::NEG_INFINITY
+            } else {
+                -0.5 * z * z - (-z).ln() - 0.5 * LN_2PI.0 + mills_series(z).ln()
+            }
+        },
+    )
 }
 
 /// `1 − 1/z² + 3/z⁴ − …`, summed until the next term is below `10⁻¹⁷` (alternating: the
 /// remainder is smaller than the first omitted term). Precondition: `z ≤ −20`.
+#[inline(always)]
 fn mills_series(z: f64) -> f64 {
     let inv_z2 = 1.0 / (z * z);
     let mut term = 1.0;
@@ -114,15 +120,20 @@ fn mills_series(z: f64) -> f64 {
 /// assert!((normal_hazard(-1e5) / 100000.00001 - 1.0).abs() < 1e-15);
 /// ```
 pub fn normal_hazard(z: f64) -> f64 {
-    if z.is_nan() {
-        return f64::NAN;
-    }
-    if z == f64::NEG_INFINITY {
-        return f64::INFINITY;
-    }
-    if z >= ASYMPTOTIC_BELOW {
-        (-0.5 * z * z - 0.5 * LN_2PI.0 - ln_normal_cdf(z)).exp()
-    } else {
-        -z / mills_series(z)
-    }
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if z.is_nan() {
+                return f64::NAN;
+            }
+            if z == f64::NEG_INFINITY {
+                return f64::INFINITY;
+            }
+            if z >= ASYMPTOTIC_BELOW {
+                (-0.5 * z * z - 0.5 * LN_2PI.0 - ln_normal_cdf(z)).exp()
+            } else {
+                -z / mills_series(z)
+            }
+        },
+    )
 }

@@ -41,6 +41,7 @@ fn run_down(steps: usize, top: DoubleDouble, x: f64) -> (f64, f64) {
 }
 
 /// g(ν, x) = ln I_ν(x) − ν ln x for 0 ≤ ν < 20 and finite x > 0.
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled_recurrence(nu: DoubleDouble, x: f64) -> DoubleDouble {
     let (steps, top) = start(nu);
     let (product, _) = run_down(steps, top, x);
@@ -48,6 +49,7 @@ pub(crate) fn log_bessel_i_scaled_recurrence(nu: DoubleDouble, x: f64) -> Double
 }
 
 /// I_{ν+1}(x)/I_ν(x) = x/Q_0 for 0 ≤ ν < 20 and finite x > 0.
+#[inline(always)]
 pub(crate) fn bessel_i_ratio_recurrence(nu: f64, x: f64) -> f64 {
     let (steps, top) = start(DoubleDouble::from_f64(nu));
     x / run_down(steps, top, x).1

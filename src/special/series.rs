@@ -19,7 +19,7 @@ const TRUNCATION: f64 = 1e-17;
 
 /// S − 1 = Σ_{k≥1} t_k, for x ≥ 0 and ν ≥ 0 (returned without the leading 1 so that ln S
 /// can be formed with `ln_1p` when S is close to 1).
-#[inline]
+#[inline(always)]
 pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
     let y = 0.25 * x * x;
     let mut term = 1.0;
@@ -36,6 +36,7 @@ pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
 }
 
 /// g(ν, x) = ln I_ν(x) − ν ln x by the power series; 0 ≤ ν, 0 ≤ x (intended for x < 32).
+#[inline(always)]
 pub(crate) fn log_bessel_i_scaled_series(nu: DoubleDouble, x: f64) -> DoubleDouble {
     let prefactor = DoubleDouble::from_pair(LN_2)
         .mul(nu)
@@ -48,6 +49,7 @@ pub(crate) fn log_bessel_i_scaled_series(nu: DoubleDouble, x: f64) -> DoubleDoub
 }
 
 /// I_{ν+1}(x)/I_ν(x) = x/(2(ν+1)) · S_{ν+1}/S_ν from the two power series (ν ≥ 0, x ≥ 0).
+#[inline(always)]
 pub(crate) fn bessel_i_ratio_series(nu: f64, x: f64) -> f64 {
     let upper = 1.0 + series_tail(nu + 1.0, x);
     let lower = 1.0 + series_tail(nu, x);

@@ -39,6 +39,7 @@ const TERMS: usize = 14;
 const MIN_RADIUS: f64 = 50.0;
 
 /// `(S − 1, dS/dκ)` for `S = Σ_k u_k(p)/ν^k` at order `nu`.
+#[inline(always)]
 fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
     let r = nu.hypot(kappa);
     let q = r.recip();
@@ -63,6 +64,7 @@ fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
 }
 
 /// `(ln A_M(κ), d ln A_M/dκ)` from the Debye expansion. Requires `√(ν²+κ²) ≥ 50`, `κ > 0`.
+#[inline(always)]
 pub(crate) fn debye_log_ratio(dim: usize, kappa: f64) -> (f64, f64) {
     let nu = 0.5 * dim as f64 - 1.0;
     let n1 = nu + 1.0;
@@ -85,13 +87,14 @@ pub(crate) fn debye_log_ratio(dim: usize, kappa: f64) -> (f64, f64) {
 }
 
 /// `true` where [`debye_log_ratio`] is used.
-#[inline]
+#[inline(always)]
 fn use_debye(dim: usize, kappa: f64) -> bool {
     let nu = 0.5 * dim as f64 - 1.0;
     nu.hypot(kappa) >= MIN_RADIUS && 2.0 * kappa >= nu
 }
 
 /// `(1 − A_M(κ), A_M'(κ))` for `κ > 0`, both relatively accurate.
+#[inline(always)]
 pub(crate) fn complement_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
     if use_debye(dim, kappa) {
         let (ln_a, dln_a) = debye_log_ratio(dim, kappa);
@@ -139,13 +142,18 @@ pub(crate) fn complement_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
 /// assert!((mean_resultant_length_complement(3, k) / want - 1.0).abs() < 1e-14);
 /// ```
 pub fn mean_resultant_length_complement(dim: usize, kappa: f64) -> f64 {
-    if dim < 2 || kappa.is_nan() || kappa < 0.0 || !kappa.is_finite() {
-        return f64::NAN;
-    }
-    if kappa == 0.0 {
-        return 1.0;
-    }
-    complement_and_slope(dim, kappa).0
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if dim < 2 || kappa.is_nan() || kappa < 0.0 || !kappa.is_finite() {
+                return f64::NAN;
+            }
+            if kappa == 0.0 {
+                return 1.0;
+            }
+            complement_and_slope(dim, kappa).0
+        },
+    )
 }
 
 #[cfg(test)]

@@ -98,6 +98,11 @@ pub(crate) fn check_density_args(x: &[f64], mu: &[f64], kappa: f64) -> Result<us
 /// assert!(log_density(&[1.0, 1.0, 0.0], &mu, 1.0).is_err());
 /// ```
 pub fn log_density(x: &[f64], mu: &[f64], kappa: f64) -> Result<f64> {
-    let dim = check_density_args(x, mu, kappa)?;
-    Ok(log_norm_const(dim, kappa) + kappa * dot_lanes(mu, x))
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            let dim = check_density_args(x, mu, kappa)?;
+            Ok(log_norm_const(dim, kappa) + kappa * dot_lanes(mu, x))
+        },
+    )
 }

@@ -18,7 +18,7 @@ use super::{log_norm_const, mean_resultant_length};
 const SERIES_LIMIT: f64 = 32.0;
 
 /// `true` when `(dim, kappa)` is inside the domain of the raw kernels.
-#[inline]
+#[inline(always)]
 fn in_domain(dim: usize, kappa: f64) -> bool {
     dim >= 2 && kappa >= 0.0 && kappa.is_finite()
 }
@@ -51,13 +51,18 @@ fn in_domain(dim: usize, kappa: f64) -> bool {
 /// assert!(entropy(1, 1.0).is_nan());
 /// ```
 pub fn entropy(dim: usize, kappa: f64) -> f64 {
-    if !in_domain(dim, kappa) {
-        return f64::NAN;
-    }
-    if kappa == 0.0 {
-        return log_sphere_area(dim);
-    }
-    -log_norm_const(dim, kappa) - kappa * mean_resultant_length(dim, kappa)
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if !in_domain(dim, kappa) {
+                return f64::NAN;
+            }
+            if kappa == 0.0 {
+                return log_sphere_area(dim);
+            }
+            -log_norm_const(dim, kappa) - kappa * mean_resultant_length(dim, kappa)
+        },
+    )
 }
 
 /// `KL(vMF(μ, κ) ‖ U(S^{M−1}))`, the divergence from the uniform law on the sphere.
@@ -100,24 +105,30 @@ pub fn entropy(dim: usize, kappa: f64) -> f64 {
 /// assert_eq!(kl_to_uniform(10, 0.0), 0.0);
 /// ```
 pub fn kl_to_uniform(dim: usize, kappa: f64) -> f64 {
-    if !in_domain(dim, kappa) {
-        return f64::NAN;
-    }
-    if kappa == 0.0 {
-        return 0.0;
-    }
-    let m = dim as f64;
-    if kappa * kappa <= SERIES_LIMIT * m {
-        kl_series(m, kappa)
-    } else {
-        let kl = log_norm_const(dim, kappa)
-            + kappa * mean_resultant_length(dim, kappa)
-            + log_sphere_area(dim);
-        kl.max(0.0)
-    }
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if !in_domain(dim, kappa) {
+                return f64::NAN;
+            }
+            if kappa == 0.0 {
+                return 0.0;
+            }
+            let m = dim as f64;
+            if kappa * kappa <= SERIES_LIMIT * m {
+                kl_series(m, kappa)
+            } else {
+                let kl = log_norm_const(dim, kappa)
+                    + kappa * mean_resultant_length(dim, kappa)
+                    + log_sphere_area(dim);
+                kl.max(0.0)
+            }
+        },
+    )
 }
 
 /// `₀F₁(; b; y) − 1` by its positive series.
+#[inline(always)]
 fn hypergeometric_0f1_minus_one(b: f64, y: f64) -> f64 {
     let mut term = y / b;
     let mut sum = term;
@@ -131,6 +142,7 @@ fn hypergeometric_0f1_minus_one(b: f64, y: f64) -> f64 {
 }
 
 /// The series form of the KL divergence, for `κ² ≤ 32M`.
+#[inline(always)]
 fn kl_series(m: f64, kappa: f64) -> f64 {
     let b = 0.5 * m;
     let y = 0.25 * kappa * kappa;

@@ -19,6 +19,7 @@ pub(crate) struct ReflectionToMean {
 
 impl ReflectionToMean {
     /// For a unit (or nearly unit) `mu` with at least one entry.
+    #[inline(always)]
     pub(crate) fn new(mu: &[f64]) -> Self {
         let sign = if mu[0] >= 0.0 { 1.0 } else { -1.0 };
         let mut u = mu.to_vec();
@@ -28,6 +29,7 @@ impl ReflectionToMean {
     }
 
     /// `out ← Q out`.
+    #[inline(always)]
     pub(crate) fn apply(&self, out: &mut [f64]) {
         let alpha = self.tau * dot2(&self.u, out);
         let s = self.sign;
@@ -39,6 +41,7 @@ impl ReflectionToMean {
 
 /// Writes X = (w, r v) with v uniform on the unit sphere of ℝ^{M−1} (normalised standard
 /// normals), `r = √(1 − w²)` passed in by the caller (who can form it without cancellation).
+#[inline(always)]
 pub(crate) fn place_around_e1<R: Rng + ?Sized>(rng: &mut R, w: f64, r: f64, out: &mut [f64]) {
     let tail = &mut out[1..];
     let ss = loop {

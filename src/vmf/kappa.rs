@@ -17,10 +17,11 @@
 //! takes one or two Newton steps on `A_M(κ) − R̄`; LAM uses `κ₀` itself.
 
 use super::complement::complement_and_slope;
-use super::mean_resultant_length;
+use super::mean_resultant_length::mean_resultant_length_kernel;
 use crate::error::{require_finite, require_sphere_dim, Error, Result};
 
 /// Validates `(dim, rbar)` for the κ estimators.
+#[inline(always)]
 pub(crate) fn check_rbar(dim: usize, rbar: f64) -> Result<()> {
     require_sphere_dim("dim", dim)?;
     require_finite("rbar", rbar)?;
@@ -36,7 +37,7 @@ pub(crate) fn check_rbar(dim: usize, rbar: f64) -> Result<()> {
 }
 
 /// Banerjee's approximation `κ₀ = R̄(M − R̄²)/((1 − R̄)(1 + R̄))`.
-#[inline]
+#[inline(always)]
 pub(crate) fn banerjee(dim: usize, rbar: f64) -> f64 {
     let m = dim as f64;
     rbar * (m - rbar * rbar) / ((1.0 - rbar) * (1.0 + rbar))
@@ -55,9 +56,10 @@ struct FastResidual {
 }
 
 impl Residual for FastResidual {
+    #[inline(always)]
     fn eval(&self, kappa: f64) -> (f64, f64) {
         if self.rbar <= 0.5 {
-            let a = mean_resultant_length(self.dim, kappa);
+            let a = mean_resultant_length_kernel(self.dim, kappa);
             let slope = (1.0 - a) * (1.0 + a) - (self.dim as f64 - 1.0) * a / kappa;
             (a - self.rbar, slope)
         } else {
@@ -70,6 +72,7 @@ impl Residual for FastResidual {
 /// Bracketed Newton on an increasing residual, started at `start > 0`, run to the resolution
 /// of `f64`: quadratic steps until the correction falls below `10⁻⁹κ`, then at most two more
 /// (each squares the error), stopping early once the correction is below `2⁻⁵²κ`.
+#[inline(always)]
 pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<f64> {
     const METHOD: &str = "kappa_mle (bracketed Newton)";
     let (g0, mut dg) = residual.eval(start);
@@ -148,6 +151,7 @@ pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<
 }
 
 /// Banerjee's start plus `newton_steps` of Sra's Newton iteration on a residual.
+#[inline(always)]
 pub(crate) fn sra_iterate<R: Residual>(residual: &R, start: f64, newton_steps: usize) -> f64 {
     let mut kappa = start;
     for _ in 0..newton_steps {
@@ -195,7 +199,18 @@ pub(crate) fn sra_iterate<R: Residual>(residual: &R, start: f64, newton_steps: u
 /// assert!(kappa_mle(10, 1.0).is_err() && kappa_mle(10, f64::NAN).is_err());
 /// ```
 pub fn kappa_mle(dim: usize, rbar: f64) -> Result<f64> {
-    check_rbar(dim, rbar)?;
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            check_rbar(dim, rbar)?;
+            kappa_mle_kernel(dim, rbar)
+        },
+    )
+}
+
+/// [`kappa_mle`] after its input check, without the run-time choice of instruction set.
+#[inline(always)]
+pub(crate) fn kappa_mle_kernel(dim: usize, rbar: f64) -> Result<f64> {
     if rbar == 0.0 {
         return Ok(0.0);
     }
@@ -241,13 +256,18 @@ pub fn kappa_mle(dim: usize, rbar: f64) -> Result<f64> {
 /// assert_eq!(kappa_sra(10, 0.0, 2).unwrap(), 0.0);
 /// ```
 pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
-    check_rbar(dim, rbar)?;
-    if rbar == 0.0 {
-        return Ok(0.0);
-    }
-    Ok(sra_iterate(
-        &FastResidual { dim, rbar },
-        banerjee(dim, rbar),
-        newton_steps,
-    ))
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            check_rbar(dim, rbar)?;
+            if rbar == 0.0 {
+                return Ok(0.0);
+            }
+            Ok(sra_iterate(
+                &FastResidual { dim, rbar },
+                banerjee(dim, rbar),
+                newton_steps,
+            ))
+        },
+    )
 }

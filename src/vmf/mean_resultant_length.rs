@@ -3,7 +3,7 @@
 //! R̄ = ‖Σx‖/n of `mean_resultant.rs`, whose expectation it is as n → ∞ and whose inverse,
 //! `kappa_mle`, estimates κ.
 
-use crate::special::bessel_i_ratio;
+use crate::special::bessel_i_ratio_kernel;
 
 /// A_M(κ) = I_{M/2}(κ)/I_{M/2−1}(κ), the mean resultant length of a vMF: its mean is A_M(κ)μ.
 ///
@@ -33,8 +33,18 @@ use crate::special::bessel_i_ratio;
 /// assert!((mean_resultant_length(512, 1e-6) - 1e-6 / 512.0).abs() < 1e-18);
 /// ```
 pub fn mean_resultant_length(dim: usize, kappa: f64) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || mean_resultant_length_kernel(dim, kappa),
+    )
+}
+
+/// [`mean_resultant_length`] without the run-time choice of instruction set (inlined into its
+/// caller's).
+#[inline(always)]
+pub(crate) fn mean_resultant_length_kernel(dim: usize, kappa: f64) -> f64 {
     if dim < 2 {
         return f64::NAN;
     }
-    bessel_i_ratio(dim as f64 / 2.0 - 1.0, kappa)
+    bessel_i_ratio_kernel(dim as f64 / 2.0 - 1.0, kappa)
 }

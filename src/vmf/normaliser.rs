@@ -48,18 +48,23 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// assert!(log_norm_const(1, 1.0).is_nan());
 /// ```
 pub fn log_norm_const(dim: usize, kappa: f64) -> f64 {
-    if dim < 2 || kappa.is_nan() || kappa < 0.0 {
-        return f64::NAN;
-    }
-    if kappa == f64::INFINITY {
-        return f64::NEG_INFINITY;
-    }
-    let half_dim = dim as f64 / 2.0;
-    DoubleDouble::from_pair(LN_2PI)
-        .mul_f64(-half_dim)
-        .sub(log_bessel_i_scaled(
-            DoubleDouble::from_f64(half_dim - 1.0),
-            kappa,
-        ))
-        .to_f64()
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if dim < 2 || kappa.is_nan() || kappa < 0.0 {
+                return f64::NAN;
+            }
+            if kappa == f64::INFINITY {
+                return f64::NEG_INFINITY;
+            }
+            let half_dim = dim as f64 / 2.0;
+            DoubleDouble::from_pair(LN_2PI)
+                .mul_f64(-half_dim)
+                .sub(log_bessel_i_scaled(
+                    DoubleDouble::from_f64(half_dim - 1.0),
+                    kappa,
+                ))
+                .to_f64()
+        },
+    )
 }

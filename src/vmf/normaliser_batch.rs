@@ -43,30 +43,35 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// assert!(log_norm_const_batch(128, &[-1.0], &mut [0.0]).is_err());
 /// ```
 pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
-    require_sphere_dim("dim", dim)?;
-    if out.len() != kappas.len() {
-        return Err(Error::DimensionMismatch {
-            arg: "out",
-            expected: kappas.len(),
-            got: out.len(),
-        });
-    }
-    if let Some(index) = kappas.iter().position(|k| !k.is_finite()) {
-        return Err(Error::NotFiniteElement {
-            arg: "kappas",
-            index,
-            value: kappas[index],
-        });
-    }
-    if let Some(&value) = kappas.iter().find(|&&k| k < 0.0) {
-        return Err(Error::OutOfDomain {
-            arg: "kappas",
-            value,
-            rule: "every concentration must be >= 0",
-        });
-    }
-    log_norm_const_batch_unchecked(dim, kappas, out);
-    Ok(())
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            require_sphere_dim("dim", dim)?;
+            if out.len() != kappas.len() {
+                return Err(Error::DimensionMismatch {
+                    arg: "out",
+                    expected: kappas.len(),
+                    got: out.len(),
+                });
+            }
+            if let Some(index) = kappas.iter().position(|k| !k.is_finite()) {
+                return Err(Error::NotFiniteElement {
+                    arg: "kappas",
+                    index,
+                    value: kappas[index],
+                });
+            }
+            if let Some(&value) = kappas.iter().find(|&&k| k < 0.0) {
+                return Err(Error::OutOfDomain {
+                    arg: "kappas",
+                    value,
+                    rule: "every concentration must be >= 0",
+                });
+            }
+            log_norm_const_batch_unchecked(dim, kappas, out);
+            Ok(())
+        },
+    )
 }
 
 /// The kernel of [`log_norm_const_batch`] without checks (`dim ≥ 2`, `κ` finite and `≥ 0`,
@@ -78,6 +83,7 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 /// (`proofs/nivmf_normaliser_batch.rs`). At `M = 3` the closed form in lanes
 /// (`log_norm_const_s2_lanes`). Otherwise the regimes depend on `κ` and the scalar kernel is
 /// called per value.
+#[inline(always)]
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
     let constant = log_norm_const_offset(dim);
     let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
@@ -121,6 +127,7 @@ const LN_C3_AT_ZERO: (f64, f64) = (-2.5310242469692907, -5.664688743963382e-17);
 /// `|ln C_3| ≥ ln 4π`; it is not the scalar kernel's double-double evaluation, so the values
 /// may differ from [`log_norm_const`](super::log_norm_const) in the last bits
 /// (`proofs/nivmf_normaliser_batch.rs` bounds the difference in ulps).
+#[inline(always)]
 fn log_norm_const_s2_lanes(kappas: &[f64], out: &mut [f64]) {
     let mut x = [0.0; DEBYE_LANES];
     let mut v = [0.0; DEBYE_LANES];
@@ -147,7 +154,7 @@ fn log_norm_const_s2_lanes(kappas: &[f64], out: &mut [f64]) {
 /// (finite, `≥ 0`), so that `ln C_M(κ_i) = −(M/2) ln 2π − g_i` — the same bits as the scalar
 /// kernel. For `ν ≥ 20` and `κ_i ≤ 10¹⁵⁰` the `L` values share one vectorised Debye call (the
 /// two or three normalisers of a KL or PPK cost about one); otherwise one scalar call each.
-#[inline]
+#[inline(always)]
 pub(crate) fn log_bessel_scaled_lanes<const L: usize>(
     dim: usize,
     kappas: &[f64; L],
@@ -165,7 +172,7 @@ pub(crate) fn log_bessel_scaled_lanes<const L: usize>(
 }
 
 /// `−(M/2) ln 2π` in double-double, the constant of `ln C_M = −(M/2) ln 2π − g`.
-#[inline]
+#[inline(always)]
 pub(crate) fn log_norm_const_offset(dim: usize) -> DoubleDouble {
     DoubleDouble::from_pair(LN_2PI).mul_f64(-(dim as f64 / 2.0))
 }

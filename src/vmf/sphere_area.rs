@@ -22,6 +22,7 @@ const HALF_LN_2PI: f64 = 0.918_938_533_204_672_8;
 /// `ln Γ(x)` for `x ∈ {½, 1, 3⁄2, 2, …}` (a positive integer multiple of ½).
 ///
 /// Precondition: `2x` is a positive integer; other arguments give a meaningless value.
+#[inline(always)]
 pub(crate) fn ln_gamma_half_integer(x: f64) -> f64 {
     if x < 16.0 {
         // Γ(x) = (x−1)(x−2)⋯(x₀) · Γ(x₀), x₀ ∈ {½, 1}; the product as hi + lo exactly enough.
@@ -46,6 +47,7 @@ pub(crate) fn ln_gamma_half_integer(x: f64) -> f64 {
 }
 
 /// Stirling's series for `ln Γ(x)`, `x ≥ 16` (DLMF 5.11.1).
+#[inline(always)]
 fn stirling(x: f64) -> f64 {
     // B_{2k} / (2k(2k−1)), k = 1..7.
     const C: [f64; 7] = [

@@ -1,0 +1,202 @@
+//! Claim: every kernel chosen at run time gives the same bits in its portable copy and in its
+//! AVX2+FMA copy, on the same inputs (`probdml::instruction_set`).
+//!
+//! Why it holds: both copies run the same IEEE-754 operations in the same order, every fused
+//! multiply-add is `f64::mul_add` (correctly rounded on both), and Rust never contracts a
+//! product and a sum on its own. Why it needs a proof anyway: a kernel that the compiler does
+//! not inline into the AVX2+FMA copy, or an intrinsic path written for one copy only, would
+//! silently break it.
+//!
+//! Each property runs the public entry point under [`InstructionSet::Portable`] and under
+//! [`InstructionSet::Avx2Fma`] explicitly and compares `to_bits()`. On a CPU without AVX2 and
+//! FMA the second copy cannot run; the test then says so and checks nothing else (the portable
+//! copy is then the only one a caller can reach).
+use probdml::instruction_set::InstructionSet;
+use probdml::metrics::{self, Distance, Embeddings, Retrieval};
+use probdml::{special, vmf};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Runs `f` on both copies; `None` when this CPU has only the portable one.
+fn both<T>(f: impl Fn() -> T) -> Option<(T, T)> {
+    let portable = InstructionSet::Portable
+        .run(&f)
+        .expect("the portable copy always runs");
+    let wide = InstructionSet::Avx2Fma.run(&f)?;
+    Some((portable, wide))
+}
+
+fn skip_without_avx2_fma() -> bool {
+    if InstructionSet::Avx2Fma.is_available() {
+        return false;
+    }
+    eprintln!("this CPU lacks AVX2+FMA: only the portable copy exists here");
+    true
+}
+
+/// Orders 0 … 10⁴ and arguments 10⁻⁸ … 10⁸: every regime of `special/log_bessel_i.rs`
+/// (series, closed form, Hankel, recurrence, Debye) and both range branches of the logarithm.
+fn bessel_grid() -> Vec<(f64, f64)> {
+    let orders = [
+        0.0, 0.25, 0.5, 1.0, 1.5, 2.7, 10.0, 19.5, 19.999, 20.0, 20.5, 63.0, 127.0, 255.0, 1023.0,
+        1e4,
+    ];
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    let mut grid = Vec::new();
+    for &nu in &orders {
+        for i in 0..=64 {
+            grid.push((nu, 10f64.powf(-8.0 + 16.0 * i as f64 / 64.0)));
+        }
+        for _ in 0..32 {
+            grid.push((nu, 10f64.powf(rng.random_range(-8.0..8.0))));
+        }
+        for &x in &[
+            0.0,
+            5e-324,
+            31.999,
+            32.0,
+            0.75 * nu * nu,
+            1e300,
+            f64::INFINITY,
+        ] {
+            grid.push((nu, x));
+        }
+    }
+    grid
+}
+
+fn bits(values: &[f64]) -> Vec<u64> {
+    values.iter().map(|v| v.to_bits()).collect()
+}
+
+/// ln I_ν(x) and I_{ν+1}/I_ν: the double-double arithmetic of every regime.
+#[test]
+fn bessel_functions_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    let grid = bessel_grid();
+    let run = || {
+        let logs: Vec<f64> = grid
+            .iter()
+            .map(|&(nu, x)| special::log_bessel_i(nu, x))
+            .collect();
+        let ratios: Vec<f64> = grid
+            .iter()
+            .map(|&(nu, x)| special::bessel_i_ratio(nu, x))
+            .collect();
+        (bits(&logs), bits(&ratios))
+    };
+    let (portable, wide) = both(run).expect("AVX2+FMA is available");
+    assert_eq!(portable.0, wide.0, "ln I_ν(x)");
+    assert_eq!(portable.1, wide.1, "I_(ν+1)(x)/I_ν(x)");
+}
+
+fn dims() -> [usize; 9] {
+    [2, 3, 4, 5, 16, 41, 42, 128, 512]
+}
+
+fn kappa_grid() -> Vec<f64> {
+    let mut kappas: Vec<f64> = (0..=120)
+        .map(|i| 10f64.powf(-6.0 + 12.0 * i as f64 / 120.0))
+        .collect();
+    kappas.extend([0.0, 5e-324, 1e-300, 700.0, 1e151, 1e300]);
+    kappas
+}
+
+/// ln C_M(κ), A_M(κ), 1 − A_M(κ), the entropy and the KL to the uniform law, scalar and
+/// batched: the lane kernels (Debye lanes, ln(sinh κ/κ) lanes, e^{−2κ}) and the scalar ones.
+#[test]
+fn vmf_normaliser_family_is_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    let kappas = kappa_grid();
+    for dim in dims() {
+        let run = || {
+            let scalar: Vec<Vec<u64>> = [
+                vmf::log_norm_const as fn(usize, f64) -> f64,
+                vmf::mean_resultant_length,
+                vmf::mean_resultant_length_complement,
+                vmf::entropy,
+                vmf::kl_to_uniform,
+            ]
+            .iter()
+            .map(|f| bits(&kappas.iter().map(|&k| f(dim, k)).collect::<Vec<_>>()))
+            .collect();
+            let mut batch = vec![0.0; kappas.len()];
+            vmf::log_norm_const_batch(dim, &kappas, &mut batch).expect("valid input");
+            (scalar, bits(&batch))
+        };
+        let (portable, wide) = both(run).expect("AVX2+FMA is available");
+        assert_eq!(portable.0, wide.0, "M = {dim}: scalar vMF functions");
+        assert_eq!(portable.1, wide.1, "M = {dim}: log_norm_const_batch");
+    }
+}
+
+/// κ̂ = A_M⁻¹(R̄) by the safeguarded Newton solver, and Sra's iteration.
+#[test]
+fn kappa_estimates_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    let rbars: Vec<f64> = (0..200)
+        .map(|i| i as f64 / 200.0)
+        .chain([1e-12, 0.5, 0.999, 1.0 - 1e-9, 1.0 - 1e-14])
+        .collect();
+    for dim in dims() {
+        let run = || {
+            let mle: Vec<f64> = rbars
+                .iter()
+                .map(|&r| vmf::kappa_mle(dim, r).expect("R̄ in [0, 1)"))
+                .collect();
+            let sra: Vec<f64> = rbars
+                .iter()
+                .map(|&r| vmf::kappa_sra(dim, r, 2).expect("R̄ in [0, 1)"))
+                .collect();
+            (bits(&mle), bits(&sra))
+        };
+        let (portable, wide) = both(run).expect("AVX2+FMA is available");
+        assert_eq!(portable, wide, "M = {dim}");
+    }
+}
+
+/// The retrieval scans (candidate filter of `metrics/candidate_search.rs`) at one and two
+/// threads: the same neighbours and distances, ties included.
+#[test]
+fn retrieval_is_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    let (n, d) = (700, 24);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    // Coordinates on a coarse grid, so that many distances tie exactly.
+    let data: Vec<f32> = (0..n * d)
+        .map(|_| rng.random_range(-4i32..=4) as f32 / 4.0)
+        .collect();
+    let labels: Vec<usize> = (0..n).map(|i| i % 7).collect();
+    for distance in [Distance::Euclidean, Distance::Cosine] {
+        let task = Retrieval::leave_one_out(
+            Embeddings::from_f32(&data, d).expect("finite embeddings"),
+            &labels,
+            distance,
+        )
+        .expect("valid task");
+        for threads in [1, 2] {
+            let run = || {
+                let t = task.with_threads(threads).expect("1 or 2 threads");
+                let nn = metrics::nearest_neighbours(&t, 10).expect("k = 10");
+                let report = metrics::evaluate_retrieval(&t, &[1, 5, 10]).expect("valid k");
+                let mut flat = Vec::new();
+                for q in 0..n {
+                    flat.extend(nn.indices(q).iter().map(|&j| j as u64));
+                    flat.extend(nn.distances(q).iter().map(|v| v.to_bits()));
+                }
+                flat.extend(report.map.iter().map(|v| v.to_bits()));
+                flat
+            };
+            let (portable, wide) = both(run).expect("AVX2+FMA is available");
+            assert_eq!(portable, wide, "{distance:?}, {threads} thread(s)");
+        }
+    }
+}
