@@ -46,6 +46,8 @@
 mod ks;
 #[path = "support/ks_power.rs"]
 mod ks_power;
+#[path = "support/statistic.rs"]
+mod statistic;
 #[path = "support/vmf_law.rs"]
 mod vmf_law;
 
@@ -57,7 +59,8 @@ use probdml::vmf::VonMisesFisher;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use vmf_law::{describe, smallest_p, vmf_statistics, TangentFrame};
+use statistic::{describe, smallest_p};
+use vmf_law::{vmf_statistics, TangentFrame};
 
 /// The power every control must have.
 const POWER: f64 = 0.999;

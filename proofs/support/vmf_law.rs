@@ -21,16 +21,8 @@
 #![allow(dead_code)]
 
 use crate::ks::ks_test;
+use crate::statistic::Statistic;
 use probdml::vmf::exact::CosineMarginal;
-
-/// One statistic's KS result.
-#[derive(Debug, Clone)]
-pub struct Statistic {
-    pub name: &'static str,
-    pub n: usize,
-    pub d: f64,
-    pub p: f64,
-}
 
 /// Orthonormal `b` (and `c` for `M ≥ 3`) orthogonal to a unit `μ`, by Gram–Schmidt (twice, for
 /// orthogonality to rounding) of the given vectors.
@@ -75,10 +67,10 @@ pub fn vmf_statistics(
     let dim = mu.len();
     let law = CosineMarginal::new(dim, kappa).expect("M ≥ 2, κ ≥ 0");
     let mut stats = Vec::new();
-    let mut push = |name, sample: &mut Vec<f64>, cdf: &dyn Fn(f64) -> f64| {
+    let mut push = |name: &str, sample: &mut Vec<f64>, cdf: &dyn Fn(f64) -> f64| {
         let (d, p) = ks_test(sample, cdf);
         stats.push(Statistic {
-            name,
+            name: name.to_string(),
             n: sample.len(),
             d,
             p,
@@ -124,18 +116,4 @@ pub fn vmf_statistics(
     push("azimuth in span(b, c)", &mut azimuth, &|t| (t + pi) / (2.0 * pi));
     push("U given W > median", &mut u_upper, &|t| tangent_law.cdf(t));
     stats
-}
-
-/// The smallest p-value of a battery (the battery rejects when it is below α).
-pub fn smallest_p(stats: &[Statistic]) -> f64 {
-    stats.iter().map(|s| s.p).fold(1.0, f64::min)
-}
-
-/// One line per statistic, for the test log.
-pub fn describe(stats: &[Statistic]) -> String {
-    stats
-        .iter()
-        .map(|s| format!("{} (n = {}): D = {:.2e}, p = {:.2e}", s.name, s.n, s.d, s.p))
-        .collect::<Vec<_>>()
-        .join("; ")
 }
