@@ -91,7 +91,10 @@ fn inverse(a: &[f64]) -> Vec<f64> {
             if row != col {
                 let f = m[row][col];
                 let pivot_row = m[col].clone();
-                m[row].iter_mut().zip(&pivot_row).for_each(|(v, w)| *v -= f * w);
+                m[row]
+                    .iter_mut()
+                    .zip(&pivot_row)
+                    .for_each(|(v, w)| *v -= f * w);
             }
         }
     }
@@ -131,7 +134,9 @@ fn dense_draws(precision: &[f64], seed: u64) -> Vec<Vec<f64>> {
 /// `k` scaled by `f` and every correlation unchanged.
 fn variance_scaled(precision: &[f64], k: usize, f: f64) -> Vec<f64> {
     let p = (precision.len() as f64).sqrt() as usize;
-    let d: Vec<f64> = (0..p).map(|i| if i == k { f.sqrt().recip() } else { 1.0 }).collect();
+    let d: Vec<f64> = (0..p)
+        .map(|i| if i == k { f.sqrt().recip() } else { 1.0 })
+        .collect();
     (0..p * p)
         .map(|idx| precision[idx] * d[idx / p] * d[idx % p])
         .collect()
@@ -178,7 +183,12 @@ fn reject(label: &str, draws: &[Vec<f64>], covariance: &[f64], precision: &[f64]
 fn diagonal_sampler_whole_law() {
     let precision = diagonal_matrix(&DIAGONAL);
     let covariance = inverse(&precision);
-    accept("diagonal", &diagonal_draws(&DIAGONAL, 1), &covariance, &precision);
+    accept(
+        "diagonal",
+        &diagonal_draws(&DIAGONAL, 1),
+        &covariance,
+        &precision,
+    );
 }
 
 /// Negative controls, diagonal sampler: one variance 5 % high, one 5 % low.

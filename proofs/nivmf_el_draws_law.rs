@@ -68,7 +68,10 @@ fn point(w: f64, g: &[f64], z: &[f64]) -> Vec<f64> {
     let t: Vec<f64> = g.iter().zip(z).map(|(gi, zi)| gi - zg * zi).collect();
     let nt = dot(&t, &t).sqrt();
     let s = ((1.0 - w) * (1.0 + w)).max(0.0).sqrt();
-    z.iter().zip(&t).map(|(zi, ti)| w * zi + s * ti / nt).collect()
+    z.iter()
+        .zip(&t)
+        .map(|(zi, ti)| w * zi + s * ti / nt)
+        .collect()
 }
 
 /// Both batteries for the draws made at `kappa_drawn`, judged against `vMF(ẑ, kappa)`.
@@ -84,7 +87,12 @@ fn battery(dim: usize, kappa: f64, kappa_drawn: f64, n: usize, seed: u64) -> Vec
         .map(|k| if k / dim == k % dim { 1.0 } else { 0.0 })
         .collect();
     let mut stats = vmf_statistics(&xs, &z, kappa, &frame);
-    stats.extend(gaussian_statistics(&gs, &vec![0.0; dim], &identity, &identity));
+    stats.extend(gaussian_statistics(
+        &gs,
+        &vec![0.0; dim],
+        &identity,
+        &identity,
+    ));
     stats
 }
 
@@ -93,7 +101,10 @@ fn battery(dim: usize, kappa: f64, kappa_drawn: f64, n: usize, seed: u64) -> Vec
 fn draws_have_the_vmf_law() {
     for &(dim, kappa, n) in &CELLS {
         let stats = battery(dim, kappa, kappa, n, 0x0e1_0000 + dim as u64);
-        println!("M = {dim}, κ = {kappa}: smallest p = {:.3e}", smallest_p(&stats));
+        println!(
+            "M = {dim}, κ = {kappa}: smallest p = {:.3e}",
+            smallest_p(&stats)
+        );
         assert!(
             smallest_p(&stats) >= SAMPLER_ALPHA,
             "M = {dim}, κ = {kappa}: {}",
@@ -116,7 +127,10 @@ fn control_kappa_three_percent_high_is_rejected() {
              (n for {POWER}: {})",
             ks_power::smallest_n(delta, SAMPLER_ALPHA, POWER)
         );
-        assert!(power >= POWER, "M = {dim}, κ = {kappa}: power bound {power}");
+        assert!(
+            power >= POWER,
+            "M = {dim}, κ = {kappa}: power bound {power}"
+        );
         let stats = battery(dim, kappa, 1.03 * kappa, n, 0x0e1_1000 + dim as u64);
         assert!(
             smallest_p(&stats) < SAMPLER_ALPHA,

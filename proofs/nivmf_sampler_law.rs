@@ -96,13 +96,19 @@ fn push(x: &[f64], kappas: &[f64]) -> Vec<f64> {
 }
 
 /// Part 1: the vMF battery on `g(X)`.
-fn push_forward_statistics(xs: &[Vec<f64>], mu: &[f64], kappas: &[f64], seed: u64) -> Vec<Statistic> {
+fn push_forward_statistics(
+    xs: &[Vec<f64>],
+    mu: &[f64],
+    kappas: &[f64],
+    seed: u64,
+) -> Vec<Statistic> {
     let k_mu: Vec<f64> = mu.iter().zip(kappas).map(|(a, k)| a * k).collect();
     let kappa_tilde = dot(&k_mu, &k_mu).sqrt();
     let mu_tilde = normalise(&k_mu);
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     let dim = mu.len();
-    let g = |r: &mut ChaCha8Rng| -> Vec<f64> { (0..dim).map(|_| r.sample(StandardNormal)).collect() };
+    let g =
+        |r: &mut ChaCha8Rng| -> Vec<f64> { (0..dim).map(|_| r.sample(StandardNormal)).collect() };
     let frame = TangentFrame::around(&mu_tilde, &g(&mut r), &g(&mut r));
     let ys: Vec<Vec<f64>> = xs.iter().map(|x| push(x, kappas)).collect();
     vmf_statistics(&ys, &mu_tilde, kappa_tilde, &frame)
@@ -132,7 +138,11 @@ fn density(x: &[f64], mu: &[f64], kappas: &[f64], ln_c: f64) -> f64 {
 /// total mass.
 fn projection_cdf(v: &[f64], mu: &[f64], kappas: &[f64]) -> (Vec<f64>, Vec<f64>, f64) {
     let q = normalise(&[v[1], -v[0], 0.0]);
-    let q = if q.iter().all(|x| x.is_finite()) { q } else { vec![1.0, 0.0, 0.0] };
+    let q = if q.iter().all(|x| x.is_finite()) {
+        q
+    } else {
+        vec![1.0, 0.0, 0.0]
+    };
     let r = [
         v[1] * q[2] - v[2] * q[1],
         v[2] * q[0] - v[0] * q[2],
@@ -146,7 +156,9 @@ fn projection_cdf(v: &[f64], mu: &[f64], kappas: &[f64]) -> (Vec<f64>, Vec<f64>,
         (0..m)
             .map(|j| {
                 let (sp, cp) = (j as f64 * h).sin_cos();
-                let x: Vec<f64> = (0..3).map(|i| t * v[i] + s * (cp * q[i] + sp * r[i])).collect();
+                let x: Vec<f64> = (0..3)
+                    .map(|i| t * v[i] + s * (cp * q[i] + sp * r[i]))
+                    .collect();
                 density(&x, mu, kappas, ln_c)
             })
             .sum::<f64>()
@@ -164,7 +176,11 @@ fn projection_cdf(v: &[f64], mu: &[f64], kappas: &[f64]) -> (Vec<f64>, Vec<f64>,
     for i in 0..CELLS {
         let (a, b) = (-1.0 + i as f64 * width, -1.0 + (i + 1) as f64 * width);
         let (mid, half) = (0.5 * (a + b), 0.5 * (b - a));
-        acc += nodes.iter().map(|&(x, w)| w * marginal(mid + half * x)).sum::<f64>() * half;
+        acc += nodes
+            .iter()
+            .map(|&(x, w)| w * marginal(mid + half * x))
+            .sum::<f64>()
+            * half;
         if i + 1 < CELLS {
             points.push(b);
             cdf.push(acc);
@@ -209,7 +225,10 @@ fn battery(xs: &[Vec<f64>], kappas: &[f64]) -> Vec<Statistic> {
 /// Claim at the two `M = 3` points: both parts accept.
 #[test]
 fn whole_law_on_s2() {
-    for (kappas, n, seed) in [(KAPPAS, N, 0x06_0002), (KAPPAS_CONTROL, N_CONTROL, 0x06_0008)] {
+    for (kappas, n, seed) in [
+        (KAPPAS, N, 0x06_0002),
+        (KAPPAS_CONTROL, N_CONTROL, 0x06_0008),
+    ] {
         let stats = battery(&draws(&spec_mu(), &kappas, n, seed), &kappas);
         println!("M = 3, K = {kappas:?}: {}", describe(&stats));
         assert!(smallest_p(&stats) >= SAMPLER_ALPHA, "{}", describe(&stats));

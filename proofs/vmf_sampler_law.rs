@@ -119,7 +119,9 @@ fn delta_turn(dim: usize, kappa: f64) -> f64 {
         let signed = |t: f64| 0.5 + 0.5 * t.signum() * law.cdf_angle(t.abs());
         let wrapped = 1.0 - signed(std::f64::consts::PI - d);
         let points: Vec<f64> = (1..4000)
-            .map(|i| -std::f64::consts::PI + d + (2.0 * std::f64::consts::PI - d) * i as f64 / 4000.0)
+            .map(|i| {
+                -std::f64::consts::PI + d + (2.0 * std::f64::consts::PI - d) * i as f64 / 4000.0
+            })
             .collect();
         return distance_on_grid(&points, signed, |t| signed(t - d) + wrapped);
     }
@@ -191,7 +193,10 @@ fn control_kappa_three_percent_high_is_rejected() {
         })
         .collect();
     for (&(dim, kappa, n), power) in CELLS.iter().zip(bounds) {
-        assert!(power >= POWER, "M = {dim}, κ = {kappa}: power bound {power}");
+        assert!(
+            power >= POWER,
+            "M = {dim}, κ = {kappa}: power bound {power}"
+        );
         let mut r = rng(3, dim);
         let (mu, frame) = setup(dim, &mut r);
         let xs = draws(&VonMisesFisher::new(&mu, 1.03 * kappa).unwrap(), n, &mut r);
@@ -221,7 +226,10 @@ fn control_mean_turned_two_degrees_is_rejected() {
         })
         .collect();
     for (&(dim, kappa, n), power) in CELLS.iter().zip(bounds) {
-        assert!(power >= POWER, "M = {dim}, κ = {kappa}: power bound {power}");
+        assert!(
+            power >= POWER,
+            "M = {dim}, κ = {kappa}: power bound {power}"
+        );
         let mut r = rng(4, dim);
         let (mu, frame) = setup(dim, &mut r);
         let wrong = turned(&mu, &frame.b, TURN_DEGREES);

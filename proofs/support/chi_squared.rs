@@ -6,7 +6,10 @@
 
 /// `P(χ²_k > x)` for even `k ≥ 2`.
 pub fn chi_squared_survival_even(k: usize, x: f64) -> f64 {
-    assert!(k >= 2 && k % 2 == 0, "even degrees of freedom only, got {k}");
+    assert!(
+        k >= 2 && k % 2 == 0,
+        "even degrees of freedom only, got {k}"
+    );
     if x <= 0.0 {
         return 1.0;
     }

@@ -113,7 +113,9 @@ pub fn vmf_statistics(
     let pi = std::f64::consts::PI;
     push("W = μᵀX", &mut w, &|t| law.cdf(t));
     push("U = bᵀV", &mut u, &|t| tangent_law.cdf(t));
-    push("azimuth in span(b, c)", &mut azimuth, &|t| (t + pi) / (2.0 * pi));
+    push("azimuth in span(b, c)", &mut azimuth, &|t| {
+        (t + pi) / (2.0 * pi)
+    });
     push("U given W > median", &mut u_upper, &|t| tangent_law.cdf(t));
     stats
 }
