@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Mutation testing of the math modules, one source file at a time (cargo-mutants).
+#
+#   bash scripts/mutants.sh src/metrics/ood.rs src/special/normal_cdf.rs
+#
+# For each PATH (a file under src/<module>/ or src/<module>.rs), the mutants of that file are
+# tested by the targets that cover its module: the library's unit tests (`--lib`), every
+# [[test]] of Cargo.toml whose path is proofs/<module>_*.rs or tests/<module>_*.rs, the proofs
+# that src/registry.rs names for derivations defined in that file, and the targets named in
+# MUTANTS_EXTRA_TESTS (space-separated; for a file whose proofs live under another module's
+# prefix). Targets that need the `tch` feature are left out. Each mutant is built with the release profile
+# (`--profile release`: the proofs are slow unoptimised, and the release profile is what
+# `cargo test --release` already has compiled).
+#
+# The per-file counts (caught / missed / unviable / timeout) and the missed mutants are written
+# to proofs/mutants/<module>.md, one section per file, replacing an earlier section for the same
+# file; the raw cargo-mutants output stays in target/mutants/<file>/ (not committed).
+# Survivors that are equivalent to the original are listed with a reason in
+# proofs/EQUIVALENT_MUTANTS.md; every other survivor needs a test that kills it.
+#
+# Not part of CI: each mutant rebuilds the library and its test binaries (about a minute per
+# mutant on a 2-core machine). Environment: MUTANTS_JOBS (parallel mutants, default 1),
+# MUTANTS_TIMEOUT (seconds per mutant's tests, default 600), MUTANTS_FILTER (a regex passed to
+# `--re`: only the mutants whose names match, e.g. `in auroc`), MUTANTS_NO_LIB=1 (leave out the
+# library's unit tests), MUTANTS_IN_PLACE=1 (`--in-place`: mutate this tree and reuse its
+# target/ instead of building all dependencies again in a scratch copy; do not edit src/ while
+# it runs, and check `git diff src` afterwards).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+if [ "$#" -eq 0 ]; then
+    echo "usage: bash scripts/mutants.sh PATH..." >&2
+    exit 2
+fi
+
+if ! cargo mutants --version >/dev/null 2>&1; then
+    cargo install --locked cargo-mutants
+fi
+
+# The [[test]] targets of Cargo.toml as "name path" lines, without those that need features.
+test_targets() {
+    awk '
+        /^\[\[/ { if (name != "" && features == "") print name, path; name = ""; path = ""; features = ""; section = $0; next }
+        section == "[[test]]" && /^name *=/ { gsub(/.*= *"|".*/, ""); name = $0 }
+        section == "[[test]]" && /^path *=/ { gsub(/.*= *"|".*/, ""); path = $0 }
+        section == "[[test]]" && /^required-features/ { features = "yes" }
+        END { if (name != "" && features == "" && section == "[[test]]") print name, path }
+    ' Cargo.toml
+}
+
+for file in "$@"; do
+    if [ ! -f "$file" ]; then
+        echo "not a file: $file" >&2
+        exit 2
+    fi
+    module=$(echo "$file" | sed -E 's#^src/([^/.]+).*#\1#')
+    # Proof files the registry names for derivations whose `file:` is this file.
+    registry_proofs=$(awk -v f="file: \"$file\"" '
+        index($0, f) { hit = 1 }
+        hit && /proof: "/ { sub(/.*proof: "/, ""); sub(/".*/, ""); print "proofs/" $0; hit = 0 }
+        /^    },/ { hit = 0 }
+    ' src/registry.rs)
+    args=()
+    [ "${MUTANTS_NO_LIB:-0}" = 1 ] || args+=(--lib)
+    while read -r name path; do
+        case "$path" in
+            proofs/"$module"_*.rs | tests/"$module"_*.rs) args+=(--test "$name") ;;
+            *)
+                if grep -qxF "$path" <<<"$registry_proofs" \
+                    || [[ " ${MUTANTS_EXTRA_TESTS:-} " == *" $name "* ]]; then
+                    args+=(--test "$name")
+                fi
+                ;;
+        esac
+    done < <(test_targets)
+    out="target/mutants/$(echo "$file" | tr '/' '_')"
+    mkdir -p "$out"
+    echo "== $file (module $module): cargo test --release ${args[*]}"
+    start=$(date +%s)
+    # Exit status 2 means "some mutants survived", 3 "some timed out": both are results.
+    options=(--file "$file" --profile release --timeout "${MUTANTS_TIMEOUT:-600}" --output "$out")
+    [ -z "${MUTANTS_FILTER:-}" ] || options+=(--re "$MUTANTS_FILTER")
+    # In place there is one tree, so one mutant at a time.
+    if [ "${MUTANTS_IN_PLACE:-0}" = 1 ]; then
+        options+=(--in-place)
+    else
+        options+=(--jobs "${MUTANTS_JOBS:-1}")
+    fi
+    status=0
+    # The targets go to every cargo invocation (-C), so that each mutant builds only these
+    # test binaries, not every target of the crate.
+    for arg in "${args[@]}"; do options+=("--cargo-arg=$arg"); done
+    cargo mutants "${options[@]}" || status=$?
+    case "$status" in 0 | 2 | 3) ;; *) exit "$status" ;; esac
+    minutes=$(( ($(date +%s) - start + 59) / 60 ))
+    dir="$out/mutants.out"
+    count() { if [ -s "$dir/$1.txt" ]; then grep -c . "$dir/$1.txt"; else echo 0; fi; }
+    caught=$(count caught) missed=$(count missed) unviable=$(count unviable) timeout=$(count timeout)
+    viable=$((caught + missed + timeout))
+    report="proofs/mutants/$module.md"
+    [ -f "$report" ] || printf '# Mutation testing: `src/%s`\n\nWritten by `scripts/mutants.sh`; one section per source file.\n' "$module" >"$report"
+    # Replace this file's section (from its heading to the next one).
+    awk -v head="## \`$file\`" '
+        $0 == head { skip = 1; next }
+        skip && /^## / { skip = 0 }
+        !skip { print }
+    ' "$report" >"$report.tmp" && mv "$report.tmp" "$report"
+    {
+        printf '\n## `%s`\n\n' "$file"
+        printf 'Command: `%sbash scripts/mutants.sh %s` (cargo-mutants %s, `--profile release`), %s, %d min on %s.\n' \
+            "${MUTANTS_FILTER:+MUTANTS_FILTER='$MUTANTS_FILTER' }${MUTANTS_NO_LIB:+MUTANTS_NO_LIB=$MUTANTS_NO_LIB }" \
+            "$file" "$(cargo mutants --version | awk '{print $2}')" \
+            "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes')" \
+            "$minutes" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(nproc) CPUs)"
+        printf 'Tests: `cargo test --release %s`.\n\n' "${args[*]}"
+        printf '| caught | missed | unviable | timeout | caught / viable |\n|---|---|---|---|---|\n'
+        if [ "$viable" -gt 0 ]; then
+            printf '| %d | %d | %d | %d | %d %% |\n' "$caught" "$missed" "$unviable" "$timeout" $((100 * caught / viable))
+        else
+            printf '| %d | %d | %d | %d | – |\n' "$caught" "$missed" "$unviable" "$timeout"
+        fi
+        if [ "$missed" -gt 0 ]; then
+            printf '\nMissed:\n\n'
+            sed 's/^/- `/; s/$/`/' "$dir/missed.txt"
+        fi
+    } >>"$report"
+    echo "   caught $caught, missed $missed, unviable $unviable, timeout $timeout -> $report"
+done
