@@ -248,16 +248,16 @@ fn correction_constant_for_margins_below_two() {
     let diff = exact::negative_log_likelihood(&z, 2, &labels, m).unwrap()
         - exact::loss(&z, 2, &labels, m, LossForm::Squared).unwrap();
     let lc = |k: f64| vmf::exact::log_norm_const(2, k);
-    let spec = -5.0 * (lc(0.2) + 0.2) - 2.0 * (lc(0.25) + 0.25);
+    let stated = -5.0 * (lc(0.2) + 0.2) - 2.0 * (lc(0.25) + 0.25);
     let corrected = -5.0 * (lc(0.2) + 0.2) - 2.0 * (lc(0.25) + 0.25 * (0.5 * m * m - 1.0));
     assert!(
         (diff - corrected).abs() <= 1e-14 * 20.0,
         "{diff} vs {corrected}"
     );
     assert!(
-        (diff - spec - 0.4375).abs() <= 1e-13,
-        "spec's constant off by {}",
-        diff - spec
+        (diff - stated - 0.4375).abs() <= 1e-13,
+        "the stated constant off by {}",
+        diff - stated
     );
     let t = 10f64.to_radians();
     let moved = [1.0, 0.0, t.cos(), t.sin(), -1.0, 0.0];

@@ -9,7 +9,7 @@
 //! 1. **The push-forward, inverted.** `g(x) = Kx/‖Kx‖` is a bijection of the sphere with
 //!    `g(X) = Y`, so `X` has the claimed law iff `g(X) ~ vMF(Kμ/κ̃, κ̃)`: the whole-law vMF
 //!    battery of `support/vmf_law.rs` (`W`, a tangent coordinate, the azimuth, the tangent given
-//!    `W`) on `g(X)`, at `M = 3`, `μ = (1, 1, 1)/√3` with `K = diag(2, 5, 9)` (the spec point,
+//!    `W`) on `g(X)`, at `M = 3`, `μ = (1, 1, 1)/√3` with `K = diag(2, 5, 9)` (the nivMF Supp. B point,
 //!    `n = N = 100 000`) and `K = diag(20, 50, 90)` (the control point, `n = N_CONTROL =
 //!    850 000`), and at `M = 10` with random `K` and `μ` (`n = 50 000`).
 //! 2. **The density.** At both `M = 3` points, three projections `vᵀX` (`v = μ`, `v = e₃`, and a generic
@@ -32,7 +32,7 @@
 //! `δ = max_i |F_wrong(t_i) − F(t_i)|`, both CDFs by the quadrature of part 2 (with the wrong
 //! `K` or `μ` in `f`); the miss probability is at most `2e^{−2n(δ−c)²}`, `c` the KS critical value
 //! (`support/ks_power.rs`, Dvoretzky–Kiefer–Wolfowitz–Massart). The `n` for power `0.999`
-//! are 815 619 (`κ₃ × 1.03`) and 6 941 (the turn), hence `N_CONTROL = 850 000`; at the spec
+//! are 815 619 (`κ₃ × 1.03`) and 6 941 (the turn), hence `N_CONTROL = 850 000`; at the Supp. B
 //! point, ten times less concentrated, a 3 % change of one `κ_m` moves these projections by
 //! `3.4·10⁻³` only (1.8 million draws), so that point is tested for fit. Each control asserts its
 //! bound before it runs. Run time: 49 s for the whole target
@@ -59,13 +59,13 @@ use rand_distr::StandardNormal;
 use statistic::{describe, smallest_p, Statistic};
 use vmf_law::{vmf_statistics, TangentFrame};
 
-/// Draws at the spec point.
+/// Draws at the Supp. B point.
 const N: usize = 100_000;
 /// Draws at the control point: 815 619 give power 0.999 against `κ₃ × 1.03` (module docs).
 const N_CONTROL: usize = 850_000;
 /// The power every control must have.
 const POWER: f64 = 0.999;
-/// The spec point's concentrations (tested for fit).
+/// The Supp. B point's concentrations (tested for fit).
 const KAPPAS: [f64; 3] = [2.0, 5.0, 9.0];
 /// Ten times more concentrated: the point of the controls (tested for fit as well).
 const KAPPAS_CONTROL: [f64; 3] = [20.0, 50.0, 90.0];
@@ -215,7 +215,7 @@ fn draws(mu: &[f64], kappas: &[f64], n: usize, seed: u64) -> Vec<Vec<f64>> {
     (0..n).map(|_| law.sample(&mut r)).collect()
 }
 
-/// Parts 1 and 2 against `nivMF(spec μ, diag kappas)`.
+/// Parts 1 and 2 against `nivMF(Supp. B μ, diag kappas)`.
 fn battery(xs: &[Vec<f64>], kappas: &[f64]) -> Vec<Statistic> {
     let mut stats = push_forward_statistics(xs, &spec_mu(), kappas, 0x06_0001);
     stats.extend(density_statistics(xs, kappas));
