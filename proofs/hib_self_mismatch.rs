@@ -60,7 +60,10 @@ fn refutation_point_mass_has_eta_one_minus_sigmoid_b_not_zero() {
     let want = reference("eta_point_mass(b=1.5)");
     let eta = exact::self_mismatch(&point, 2.0, 1.5).unwrap();
     assert!((eta - want).abs() <= 1e-15, "{eta} vs {want}");
-    assert!(eta > 0.18, "η = 0 is the claim refuted here: a point mass still mismatches itself");
+    assert!(
+        eta > 0.18,
+        "η = 0 is the claim refuted here: a point mass still mismatches itself"
+    );
     for k in [1, 8] {
         let fast =
             hib::self_mismatch(&point, 2.0, 1.5, k, &mut ChaCha8Rng::seed_from_u64(3)).unwrap();

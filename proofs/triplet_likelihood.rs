@@ -167,10 +167,7 @@ fn exact_likelihood_lies_in_the_monte_carlo_band() {
 fn exact_likelihood_matches_the_mpmath_integrals() {
     let table = include_str!("../scripts/reference/triplet_values.txt");
     let mut rows = 0;
-    for line in table
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-    {
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
         let v: Vec<f64> = line.split('\t').map(|s| s.parse().unwrap()).collect();
         let got = exact::log_likelihood(&[v[0]], &[v[1]], &[v[2]], &[v[3]], &[v[4]], &[v[5]], v[6])
             .unwrap();
@@ -321,7 +318,8 @@ fn likelihood_far_tail_against_mpmath() {
     let table = include_str!("../scripts/reference/triplet_fig2_values.txt");
     // mpmath is a third reference: each route gets the registered tolerance of its one inexact
     // step (the generalised-χ² CDF, ln Φ).
-    let quadratic_form_tol = support::tolerance("gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf");
+    let quadratic_form_tol =
+        support::tolerance("gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf");
     let ln_normal_cdf_tol = support::tolerance("special::ln_normal_cdf");
     let mut rows = 0;
     for line in table.lines().filter(|l| l.starts_with("far_tail ")) {

@@ -405,13 +405,7 @@ fn mean_resultant_fast_matches_exact() {
                     abs_sums.iter().map(|v| v * v).sum::<f64>().sqrt() / (exact.rbar * n as f64);
                 assert_eq!(fast.n, n);
                 let case = format!("R̄ at M = {dim}, κ = {kappa}, n = {n}");
-                check_with_magnitude(
-                    RESULTANT,
-                    case,
-                    fast.rbar,
-                    exact.rbar,
-                    cond * exact.rbar,
-                );
+                check_with_magnitude(RESULTANT, case, fast.rbar, exact.rbar, cond * exact.rbar);
                 let case = format!("μ̂ at M = {dim}, κ = {kappa}, n = {n}");
                 check_slice_with_magnitude(
                     RESULTANT,
@@ -544,12 +538,7 @@ fn torture_dense_grid() {
         .run(&(dims(), rbars()), |(dim, rbar)| {
             let exact = vmf::exact::kappa_mle(dim, rbar).unwrap();
             let fast = vmf::kappa_mle(dim, rbar).unwrap();
-            check_at(
-                MLE,
-                format_args!("M = {dim}, R̄ = {rbar}"),
-                fast,
-                exact,
-            );
+            check_at(MLE, format_args!("M = {dim}, R̄ = {rbar}"), fast, exact);
             Ok(())
         })
         .unwrap();

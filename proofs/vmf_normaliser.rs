@@ -106,8 +106,7 @@ fn small_and_large_kappa_limits() {
             let series = kappa / mf - kappa.powi(3) / (mf * mf * (mf + 2.0));
             // Next term 2κ⁵/(M³(M+2)(M+4)) is below κ⁵/M³.
             assert!(
-                (a - series).abs()
-                    <= kappa.powi(5) / mf.powi(3) + tolerance(A_M) * a,
+                (a - series).abs() <= kappa.powi(5) / mf.powi(3) + tolerance(A_M) * a,
                 "M = {m}, κ = {kappa}"
             );
         }
@@ -147,12 +146,7 @@ fn kappa_zero_is_the_uniform_density() {
             "M = {m}: {at_zero} vs {want}"
         );
         let exact0 = exact::log_norm_const(m, 0.0);
-        check_at(
-            LN_C,
-            format_args!("M = {m}, κ = 0"),
-            at_zero,
-            exact0,
-        );
+        check_at(LN_C, format_args!("M = {m}, κ = 0"), at_zero, exact0);
         let near = vmf::log_norm_const(m, 1e-10);
         // d ln C/dκ = −A ≈ −κ/M: the change over [0, 1e-10] is ~1e-20/M.
         assert!((near - at_zero).abs() <= tolerance(LN_C) * at_zero.abs().max(1.0));

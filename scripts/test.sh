@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: every check the crate has.
 #
+#   0. `cargo fmt --all --check`: every target formatted as rustfmt writes it.
 #   1. `cargo test --release` (default features: the pure-Rust math crate, no libtorch) runs the
 #      library's unit tests, every [[test]] target (tests/ and the executable proofs in
 #      proofs/) and all doctests — including the book's chapters, which src/lib.rs includes as
@@ -15,7 +16,7 @@
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
 #      every chapter must show its file's number and hold formulas, no backslash in a doc comment's math may be
-#      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU shared with other jobs: 2.2 min (1.2 min
+#      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU: 2.2 min (1.2 min
 #      to build the book and `cargo doc`, 1 min for the ~350 pages); the first run on a fresh
 #      machine adds about 8 min to compile mdbook and mdbook-katex and 1 min to install
 #      chromium (scripts/setup.sh).
@@ -57,6 +58,8 @@ fi
 bash scripts/setup.sh
 
 status=0
+# Formatting is configuration, not hope: every target (the proofs included) as rustfmt writes it.
+cargo fmt --all --check || status=$?
 cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
 
 bash scripts/setup-torch.sh

@@ -51,7 +51,9 @@ fn rust_blocks(lines: &[(usize, String)]) -> Vec<Vec<(usize, String)>> {
                 let mut tags = info.split(',').map(str::trim);
                 let lang = tags.next().unwrap_or("");
                 let rust = lang == "rust" || lang.is_empty();
-                let skipped = info.split(',').any(|t| matches!(t.trim(), "ignore" | "text"));
+                let skipped = info
+                    .split(',')
+                    .any(|t| matches!(t.trim(), "ignore" | "text"));
                 if rust && !skipped {
                     Fence::Rust(Vec::new())
                 } else {
@@ -127,8 +129,11 @@ fn foreign_crates(root: &Path) -> Vec<String> {
     chapters.push(root.join("README.md"));
     for chapter in chapters {
         let text = fs::read_to_string(&chapter).unwrap();
-        let lines: Vec<(usize, String)> =
-            text.lines().enumerate().map(|(i, l)| (i + 1, l.to_string())).collect();
+        let lines: Vec<(usize, String)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.to_string()))
+            .collect();
         sources.push((chapter, rust_blocks(&lines)));
     }
     let mut files = Vec::new();
@@ -169,14 +174,25 @@ fn every_snippet_names_only_probdml() {
 /// The scanner itself: it must see what it is meant to forbid, and only that.
 #[test]
 fn the_scanner_finds_foreign_crates_and_nothing_else() {
-    assert!(names_crate("let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);", "rand_chacha"));
+    assert!(names_crate(
+        "let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);",
+        "rand_chacha"
+    ));
     assert!(names_crate("use rand::SeedableRng;", "rand"));
     assert!(names_crate("extern crate proptest;", "proptest"));
     assert!(!names_crate("use probdml::rand::SeedableRng;", "rand"));
     assert!(!names_crate("let x = operand::new();", "rand"));
     let lines: Vec<(usize, String)> = [
-        "text", "```rust", "use rand::Rng;", "```", "```text", "rand::x", "```", "```",
-        "rand::y", "```",
+        "text",
+        "```rust",
+        "use rand::Rng;",
+        "```",
+        "```text",
+        "rand::x",
+        "```",
+        "```",
+        "rand::y",
+        "```",
     ]
     .iter()
     .enumerate()
@@ -189,5 +205,8 @@ fn the_scanner_finds_foreign_crates_and_nothing_else() {
     assert_eq!(blocks[1], vec![(9, "rand::y".to_string())]);
     let manifest = "[dependencies]\nrand = \"0.9\"\nnum-dual = { version = \"0.15\" }\n\
                     [dev-dependencies]\nrand_chacha = \"0.9\"\n[[test]]\nname = \"x\"\n";
-    assert_eq!(dependency_names(manifest), ["rand", "num_dual", "rand_chacha"]);
+    assert_eq!(
+        dependency_names(manifest),
+        ["rand", "num_dual", "rand_chacha"]
+    );
 }

@@ -39,7 +39,11 @@ fn methods_match_the_elementary_m3_forms() {
         assert_eq!(mean[2], 0.0);
         assert_eq!(law.natural(), vec![kappa * c, kappa * s, 0.0]);
         // KL to uniform = −H + ln|S²| = −H + ln 4π.
-        close(law.kl_to_uniform(), ln_c3(kappa) + kappa * a3(kappa) + (4.0 * PI).ln(), 1e-13);
+        close(
+            law.kl_to_uniform(),
+            ln_c3(kappa) + kappa * a3(kappa) + (4.0 * PI).ln(),
+            1e-13,
+        );
         // KL and the Bhattacharyya distance to the mirrored law vMF((c, −s, 0), κ/2).
         let other = VonMisesFisher::new(&[c, -s, 0.0], kappa / 2.0).unwrap();
         let cos_angle = c * c - s * s;
@@ -70,7 +74,10 @@ fn fit_recovers_the_law_it_was_sampled_from() {
 #[test]
 fn from_direction_normalises_and_names_bad_input() {
     // A μ normalised in f32 is off by ~10⁻⁸: `new` refuses it, `from_direction` accepts it.
-    let v: Vec<f64> = [0.36_f32, 0.48, 0.8].iter().map(|&x| f64::from(x)).collect();
+    let v: Vec<f64> = [0.36_f32, 0.48, 0.8]
+        .iter()
+        .map(|&x| f64::from(x))
+        .collect();
     let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
     assert!((norm - 1.0).abs() > 1e-9);
     assert!(VonMisesFisher::new(&v, 1.0).is_err());

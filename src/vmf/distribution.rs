@@ -38,7 +38,10 @@ impl VonMisesFisher {
         require_sphere_dim("v", v.len())?;
         require_nonnegative("kappa", kappa)?;
         if let Some(&bad) = v.iter().find(|x| !x.is_finite()) {
-            return Err(Error::NotFinite { arg: "v", value: bad });
+            return Err(Error::NotFinite {
+                arg: "v",
+                value: bad,
+            });
         }
         // Scale by the largest magnitude first so that ‖v‖² neither overflows nor underflows.
         let scale = v.iter().fold(0.0_f64, |m, x| m.max(x.abs()));
@@ -49,7 +52,11 @@ impl VonMisesFisher {
                 rule: "the direction must be non-zero",
             });
         }
-        let norm = v.iter().map(|x| (x / scale) * (x / scale)).sum::<f64>().sqrt();
+        let norm = v
+            .iter()
+            .map(|x| (x / scale) * (x / scale))
+            .sum::<f64>()
+            .sqrt();
         let mu: Vec<f64> = v.iter().map(|x| (x / scale) / norm).collect();
         Self::new(&mu, kappa)
     }
