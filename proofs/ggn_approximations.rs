@@ -37,7 +37,7 @@ use ggn_support::*;
 use probdml::contrastive::{pair_targets, PairTarget};
 use probdml::ggn::exact::{self, LastLayer};
 use probdml::ggn::{self, fixed_weights, Approximation, Split};
-use probdml::registry::budget::GGN_IDENTITIES;
+use probdml::registry::budget::{GGN, GGN_IDENTITIES};
 use proptest::prelude::*;
 use proptest::test_runner::{TestError, TestRunner};
 use support::config;
