@@ -331,11 +331,11 @@ impl VonMisesFisher {
     ///
     /// ```
     /// use probdml::vmf::VonMisesFisher;
-    /// use rand::SeedableRng;
+    /// use probdml::rand::SeedableRng;
     /// let vmf = VonMisesFisher::new(&[0.6, 0.8, 0.0], 20.0).unwrap();
     /// let mut rows = vec![0.0; 4 * 3];
-    /// vmf.sample_n_into(&mut rand::rngs::StdRng::seed_from_u64(3), 4, &mut rows).unwrap();
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// vmf.sample_n_into(&mut probdml::rand::rngs::StdRng::seed_from_u64(3), 4, &mut rows).unwrap();
+    /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(3);
     /// for row in rows.chunks_exact(3) {
     ///     let mut one = [0.0; 3];
     ///     vmf.sample_into(&mut rng, &mut one).unwrap();
