@@ -12,7 +12,8 @@
 #      doctests, and builds the `probdml` program.
 #   3. `cargo build --release --benches --examples` checks that the criterion benches and the
 #      examples compile.
-#   4. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
+#   4. The Python package (scripts/setup-python.sh, then pytest over python/tests; see below).
+#   5. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
 #      every chapter must show its file's number and hold formulas, no backslash in a doc comment's math may be
@@ -70,6 +71,13 @@ bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --doc train:: |
 bash scripts/cargo-tch.sh build --locked --release --benches || status=$?
 
 cargo build --locked --release --benches --examples || status=$?
+
+# The Python package: builds the wheel into .venv when its sources changed, then runs pytest
+# (python/tests, including the bit-for-bit comparison with examples/python_bitwise.rs and the
+# fresh-venv install of the wheel). pytest's exit code 5 (nothing collected) fails the step
+# like any other non-zero code.
+bash scripts/setup-python.sh || status=$?
+"$root/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests || status=$?
 
 if [[ -x /usr/bin/chromium ]] && command -v node >/dev/null 2>&1; then
     bash scripts/check-docs.sh || status=$?

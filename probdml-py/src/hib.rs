@@ -1,0 +1,180 @@
+//! `probdml.hib` and `probdml.hib.exact`: hedged instance embeddings.
+
+use crate::compute::{compute, compute_named, named};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use probdml::hib::{self, HedgedEmbedding, VibPair};
+use probdml::rand::{rngs::StdRng, SeedableRng};
+use pyo3::prelude::*;
+
+type Slice<'py> = PyReadonlyArray1<'py, f64>;
+type Vector<'py> = Bound<'py, PyArray1<f64>>;
+
+/// P(match) of two mixtures of `len/dim` Gaussian components: Monte Carlo with `n_samples`
+/// draws per component from `StdRng::seed_from_u64(seed)`, or by quadrature (`exact`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn match_probability(
+    py: Python<'_>,
+    mu1: Slice<'_>,
+    var1: Slice<'_>,
+    mu2: Slice<'_>,
+    var2: Slice<'_>,
+    dim: usize,
+    a: f64,
+    b: f64,
+    n_samples: usize,
+    seed: u64,
+    exact: bool,
+) -> PyResult<f64> {
+    let s = [
+        mu1.as_slice()?,
+        var1.as_slice()?,
+        mu2.as_slice()?,
+        var2.as_slice()?,
+    ];
+    compute_named(py, || {
+        if exact && s[0].len() == dim && s[2].len() == dim {
+            return Ok(hib::exact::match_probability(s[0], s[1], s[2], s[3], a, b)?);
+        }
+        let x1 = HedgedEmbedding::mixture(s[0], s[1], dim)
+            .map_err(named(&[("means", "mu1"), ("variances", "var1")]))?;
+        let x2 = HedgedEmbedding::mixture(s[2], s[3], dim)
+            .map_err(named(&[("means", "mu2"), ("variances", "var2")]))?;
+        Ok(if exact {
+            hib::exact::mixture_match_probability(&x1, &x2, a, b)?
+        } else {
+            hib::match_probability(&x1, &x2, a, b, n_samples, &mut StdRng::seed_from_u64(seed))
+                .map_err(named(&[("samples", "n_samples")]))?
+        })
+    })
+}
+
+#[pyfunction]
+pub fn match_probability_moment_matched(
+    py: Python<'_>,
+    mu1: Slice<'_>,
+    var1: Slice<'_>,
+    mu2: Slice<'_>,
+    var2: Slice<'_>,
+    a: f64,
+    b: f64,
+) -> PyResult<f64> {
+    let s = [
+        mu1.as_slice()?,
+        var1.as_slice()?,
+        mu2.as_slice()?,
+        var2.as_slice()?,
+    ];
+    compute(py, || {
+        hib::match_probability_moment_matched(s[0], s[1], s[2], s[3], a, b)
+    })
+}
+
+/// η(x), the self-mismatch probability (HIB eq. (6)).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+pub fn self_mismatch(
+    py: Python<'_>,
+    mu: Slice<'_>,
+    var: Slice<'_>,
+    dim: usize,
+    a: f64,
+    b: f64,
+    n_samples: usize,
+    seed: u64,
+    exact: bool,
+) -> PyResult<f64> {
+    let (mu, var) = (mu.as_slice()?, var.as_slice()?);
+    compute_named(py, || {
+        let x = HedgedEmbedding::mixture(mu, var, dim)
+            .map_err(named(&[("means", "mu"), ("variances", "var")]))?;
+        Ok(if exact {
+            hib::exact::self_mismatch(&x, a, b)?
+        } else {
+            hib::self_mismatch(&x, a, b, n_samples, &mut StdRng::seed_from_u64(seed))
+                .map_err(named(&[("samples", "n_samples")]))?
+        })
+    })
+}
+
+#[pyfunction]
+pub fn kl_to_standard_normal(
+    py: Python<'_>,
+    mean: Slice<'_>,
+    variance: Slice<'_>,
+    exact: bool,
+) -> PyResult<f64> {
+    let (mean, variance) = (mean.as_slice()?, variance.as_slice()?);
+    compute(py, || {
+        if exact {
+            hib::exact::kl_to_standard_normal(mean, variance)
+        } else {
+            hib::kl_to_standard_normal(mean, variance)
+        }
+    })
+}
+
+/// The VIB objective of one pair: (loss, nll, kl, ∂/∂μ₁, ∂/∂ln σ²₁, ∂/∂μ₂, ∂/∂ln σ²₂, ∂/∂a, ∂/∂b).
+#[pyfunction]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub fn vib_loss<'py>(
+    py: Python<'py>,
+    mean1: Slice<'py>,
+    variance1: Slice<'py>,
+    mean2: Slice<'py>,
+    variance2: Slice<'py>,
+    noise1: Slice<'py>,
+    noise2: Slice<'py>,
+    is_match: bool,
+    a: f64,
+    b: f64,
+    beta: f64,
+    exact: bool,
+) -> PyResult<(
+    f64,
+    f64,
+    f64,
+    Vector<'py>,
+    Vector<'py>,
+    Vector<'py>,
+    Vector<'py>,
+    f64,
+    f64,
+)> {
+    let pair = VibPair {
+        mean1: mean1.as_slice()?,
+        variance1: variance1.as_slice()?,
+        mean2: mean2.as_slice()?,
+        variance2: variance2.as_slice()?,
+        noise1: noise1.as_slice()?,
+        noise2: noise2.as_slice()?,
+        is_match,
+    };
+    let v = compute(py, || {
+        if exact {
+            hib::exact::vib_loss(&pair, a, b, beta)
+        } else {
+            hib::vib_loss(&pair, a, b, beta)
+        }
+    })?;
+    Ok((
+        v.loss,
+        v.nll,
+        v.kl,
+        v.grad_mean1.into_pyarray(py),
+        v.grad_log_variance1.into_pyarray(py),
+        v.grad_mean2.into_pyarray(py),
+        v.grad_log_variance2.into_pyarray(py),
+        v.grad_a,
+        v.grad_b,
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(match_probability, m)?)?;
+    m.add_function(wrap_pyfunction!(match_probability_moment_matched, m)?)?;
+    m.add_function(wrap_pyfunction!(self_mismatch, m)?)?;
+    m.add_function(wrap_pyfunction!(kl_to_standard_normal, m)?)?;
+    m.add_function(wrap_pyfunction!(vib_loss, m)?)?;
+    Ok(())
+}

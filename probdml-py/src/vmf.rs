@@ -1,0 +1,191 @@
+//! `probdml.vmf` and `probdml.vmf.exact`.
+
+use crate::compute::compute;
+use crate::elementwise::{dim_of, map2, try_map2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray1, PyReadonlyArrayDyn};
+use probdml::rand::{rngs::StdRng, SeedableRng};
+use probdml::vmf;
+use probdml::Error;
+use pyo3::prelude::*;
+
+type Dims<'py> = PyReadonlyArrayDyn<'py, i64>;
+type In<'py> = PyReadonlyArrayDyn<'py, f64>;
+type Out<'py> = PyResult<Bound<'py, PyArrayDyn<f64>>>;
+type Slice<'py> = PyReadonlyArray1<'py, f64>;
+
+macro_rules! dim_kappa_kernel {
+    ($name:ident, $f:path) => {
+        #[pyfunction]
+        pub fn $name<'py>(py: Python<'py>, dim: Dims<'py>, kappa: In<'py>) -> Out<'py> {
+            map2(py, dim, kappa, |d, k| $f(dim_of(d), k))
+        }
+    };
+}
+
+dim_kappa_kernel!(log_norm_const, vmf::log_norm_const);
+dim_kappa_kernel!(exact_log_norm_const, vmf::exact::log_norm_const);
+dim_kappa_kernel!(mean_resultant_length, vmf::mean_resultant_length);
+dim_kappa_kernel!(
+    exact_mean_resultant_length,
+    vmf::exact::mean_resultant_length
+);
+dim_kappa_kernel!(
+    mean_resultant_length_complement,
+    vmf::mean_resultant_length_complement
+);
+dim_kappa_kernel!(
+    exact_mean_resultant_length_complement,
+    vmf::exact::mean_resultant_length_complement
+);
+dim_kappa_kernel!(entropy, vmf::entropy);
+dim_kappa_kernel!(exact_entropy, vmf::exact::entropy);
+dim_kappa_kernel!(kl_to_uniform, vmf::kl_to_uniform);
+dim_kappa_kernel!(exact_kl_to_uniform, vmf::exact::kl_to_uniform);
+
+/// A dimension from Python for a checked function: a negative one is an error naming `dim`.
+pub fn checked_dim(d: i64) -> probdml::Result<usize> {
+    usize::try_from(d).map_err(|_| Error::OutOfDomain {
+        arg: "dim",
+        value: d as f64,
+        rule: "a dimension is a non-negative integer",
+    })
+}
+
+#[pyfunction]
+pub fn kappa_mle<'py>(py: Python<'py>, dim: Dims<'py>, rbar: In<'py>) -> Out<'py> {
+    try_map2(py, dim, rbar, |d, r| vmf::kappa_mle(checked_dim(d)?, r))
+}
+
+#[pyfunction]
+pub fn exact_kappa_mle<'py>(py: Python<'py>, dim: Dims<'py>, rbar: In<'py>) -> Out<'py> {
+    try_map2(py, dim, rbar, |d, r| {
+        vmf::exact::kappa_mle(checked_dim(d)?, r)
+    })
+}
+
+#[pyfunction]
+pub fn kappa_sra<'py>(
+    py: Python<'py>,
+    dim: Dims<'py>,
+    rbar: In<'py>,
+    newton_steps: usize,
+) -> Out<'py> {
+    try_map2(py, dim, rbar, |d, r| {
+        vmf::kappa_sra(checked_dim(d)?, r, newton_steps)
+    })
+}
+
+#[pyfunction]
+pub fn exact_kappa_sra<'py>(
+    py: Python<'py>,
+    dim: Dims<'py>,
+    rbar: In<'py>,
+    newton_steps: usize,
+) -> Out<'py> {
+    try_map2(py, dim, rbar, |d, r| {
+        vmf::exact::kappa_sra(checked_dim(d)?, r, newton_steps)
+    })
+}
+
+/// ln f(x_i; μ, κ) for each row of `x` (flat, row-major, rows of `mu.len()`).
+#[pyfunction]
+pub fn log_density<'py>(
+    py: Python<'py>,
+    x: Slice<'py>,
+    mu: Slice<'py>,
+    kappa: f64,
+    exact: bool,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let (x, mu) = (x.as_slice()?, mu.as_slice()?);
+    let out = compute(py, || {
+        let dim = mu.len().max(1);
+        x.chunks(dim)
+            .map(|row| {
+                if exact {
+                    vmf::exact::log_density(row, mu, kappa)
+                } else {
+                    vmf::log_density(row, mu, kappa)
+                }
+            })
+            .collect::<probdml::Result<Vec<f64>>>()
+    })?;
+    Ok(out.into_pyarray(py))
+}
+
+/// The mean direction, R̄ and n of row-major unit samples.
+#[pyfunction]
+pub fn mean_resultant<'py>(
+    py: Python<'py>,
+    samples: Slice<'py>,
+    dim: usize,
+    exact: bool,
+) -> PyResult<(Bound<'py, PyArray1<f64>>, f64, usize)> {
+    let samples = samples.as_slice()?;
+    let r = compute(py, || {
+        if exact {
+            vmf::exact::mean_resultant(samples, dim)
+        } else {
+            vmf::mean_resultant(samples, dim)
+        }
+    })?;
+    Ok((r.direction.into_pyarray(py), r.rbar, r.n))
+}
+
+/// Checks (μ, κ) as `VonMisesFisher::new` does.
+#[pyfunction]
+pub fn check_vmf(py: Python<'_>, mu: Slice<'_>, kappa: f64) -> PyResult<()> {
+    let mu = mu.as_slice()?;
+    compute(py, || vmf::VonMisesFisher::new(mu, kappa).map(|_| ()))
+}
+
+/// `n` draws (rows) from vMF(μ, κ) by `VonMisesFisher::sample_n_into` on `StdRng::seed_from_u64(seed)`.
+#[pyfunction]
+pub fn sample<'py>(
+    py: Python<'py>,
+    mu: Slice<'py>,
+    kappa: f64,
+    n: usize,
+    seed: u64,
+    exact: bool,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let mu = mu.as_slice()?;
+    let dim = mu.len();
+    let out = compute(py, || {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = vec![0.0; n * dim];
+        if exact {
+            let v = vmf::exact::VonMisesFisher::new(mu, kappa)?;
+            for row in out.chunks_mut(dim.max(1)) {
+                v.sample_into(&mut rng, row)?;
+            }
+        } else {
+            vmf::VonMisesFisher::new(mu, kappa)?.sample_n_into(&mut rng, n, &mut out)?;
+        }
+        Ok(out)
+    })?;
+    let array =
+        numpy::ndarray::Array2::from_shape_vec((n, dim), out).expect("n·dim values were written");
+    Ok(array.into_pyarray(py))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(log_norm_const, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_log_norm_const, m)?)?;
+    m.add_function(wrap_pyfunction!(mean_resultant_length, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_mean_resultant_length, m)?)?;
+    m.add_function(wrap_pyfunction!(mean_resultant_length_complement, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_mean_resultant_length_complement, m)?)?;
+    m.add_function(wrap_pyfunction!(entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_entropy, m)?)?;
+    m.add_function(wrap_pyfunction!(kl_to_uniform, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_kl_to_uniform, m)?)?;
+    m.add_function(wrap_pyfunction!(kappa_mle, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_kappa_mle, m)?)?;
+    m.add_function(wrap_pyfunction!(kappa_sra, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_kappa_sra, m)?)?;
+    m.add_function(wrap_pyfunction!(log_density, m)?)?;
+    m.add_function(wrap_pyfunction!(mean_resultant, m)?)?;
+    m.add_function(wrap_pyfunction!(check_vmf, m)?)?;
+    m.add_function(wrap_pyfunction!(sample, m)?)?;
+    Ok(())
+}

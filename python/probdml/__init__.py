@@ -1,0 +1,23 @@
+"""probdml: verified primitives for probabilistic and Bayesian deep metric learning.
+
+Every function is the Rust crate `probdml` called on numpy arrays: the fast implementation at
+``probdml.<module>`` and its exact reference (high-precision arithmetic, quadrature) at
+``probdml.<module>.exact``. Element-wise special functions follow ``scipy.special`` (arrays
+broadcast, NaN outside the domain); every other function checks its input and raises
+``ValueError`` naming the argument, its value and the rule it broke.
+
+``probdml.torch`` (imported on demand, needs PyTorch) holds autograd functions for the
+Bayesian triplet loss and ProxyNCA++.
+"""
+
+from . import _probdml
+from . import hib, laplace, metrics, nivmf, special, triplet, vmf
+
+__version__: str = _probdml.__version__
+
+__all__ = ["hib", "laplace", "metrics", "nivmf", "special", "triplet", "vmf", "instruction_set"]
+
+
+def instruction_set() -> str:
+    """The instruction set the kernels chose at run time: ``"avx2-fma"`` or ``"portable"``."""
+    return _probdml.instruction_set()

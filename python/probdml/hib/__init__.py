@@ -1,0 +1,49 @@
+"""Hedged instance embeddings (Oh et al. 2019): the match probability of two Gaussian (or
+mixture) embeddings under a soft threshold sigmoid(−a‖z₁ − z₂‖ + b), by Monte Carlo (as the
+paper), moment matching, or quadrature (``exact``); the self-mismatch η(x); the VIB loss."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _probdml
+from .._arrays import vector
+from . import _impl
+from ._impl import VibLoss
+
+__all__ = ["match_probability", "match_probability_moment_matched", "self_mismatch", "kl_to_standard_normal", "vib_loss", "VibLoss"]
+
+
+def match_probability(mu1: Any, var1: Any, mu2: Any, var2: Any, a: float, b: float, n_samples: int = 8, seed: int | None = None) -> float:
+    """P(match | x₁, x₂) = E sigmoid(−a‖z₁ − z₂‖ + b) by ``n_samples`` draws per component (HIB
+    eq. (4)); ``mu``/``var`` are 1-D (a Gaussian) or rows (a mixture's components)."""
+    return _impl.match_probability(mu1, var1, mu2, var2, a, b, n_samples, seed, False)
+
+
+def match_probability_moment_matched(mu1: Any, var1: Any, mu2: Any, var2: Any, a: float, b: float) -> float:
+    """P(match) with ‖z₁ − z₂‖² replaced by a moment-matched power-normal law (deterministic)."""
+    return _probdml.hib.match_probability_moment_matched(
+        vector("mu1", mu1), vector("var1", var1), vector("mu2", mu2), vector("var2", var2), float(a), float(b)
+    )
+
+
+def self_mismatch(mu: Any, var: Any, a: float, b: float, n_samples: int = 8, seed: int | None = None) -> float:
+    """η(x) = 1 − P(match | x, x), the HIB uncertainty, by Monte Carlo."""
+    return _impl.self_mismatch(mu, var, a, b, n_samples, seed, False)
+
+
+def kl_to_standard_normal(mean: Any, variance: Any) -> float:
+    """KL(N(μ, diag σ²) ‖ N(0, I))."""
+    return _impl.kl_to_standard_normal(mean, variance, False)
+
+
+def vib_loss(
+    mean1: Any, variance1: Any, mean2: Any, variance2: Any, noise1: Any, noise2: Any,
+    is_match: bool, a: float, b: float, beta: float,
+) -> VibLoss:
+    """The VIB objective of one pair (HIB eq. (5)) with the reparametrised draws
+    z = μ + σε of the given standard normal ``noise`` rows, and its gradients."""
+    return _impl.vib_loss(mean1, variance1, mean2, variance2, noise1, noise2, is_match, a, b, beta, False)
+
+
+from . import exact  # noqa: E402  (the twins, as probdml.hib.exact)

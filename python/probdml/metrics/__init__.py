@@ -1,0 +1,77 @@
+"""Uncertainty and retrieval metrics: AUROC and AUPRC (OOD is the positive class), ECE, the
+sparsification curve and its area (AUSC), recall@k, precision@k, mAP@k, mAP@R and R-precision on
+``float32`` or ``float64`` embeddings (``float32`` is read without a copy)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _probdml
+from . import _impl
+from ._impl import Calibration, Sparsification, scores
+
+__all__ = ["auroc", "auprc", "roc_curve", "expected_calibration_error", "sparsification_curve",
+           "recall_at_k", "precision_at_k", "map_at_k", "map_at_r", "r_precision", "Calibration", "Sparsification"]
+
+_rust = _probdml.metrics
+
+
+def auroc(id_scores: Any, ood_scores: Any) -> float:
+    """Area under the ROC curve with OOD as the positive class: P(s_ood > s_id) + ½ P(s_ood = s_id)."""
+    return _rust.auroc(scores("id_scores", id_scores), scores("ood_scores", ood_scores), False)
+
+
+def auprc(id_scores: Any, ood_scores: Any) -> float:
+    """Area under the precision–recall curve with OOD positive (step-wise average precision)."""
+    return _rust.auprc(scores("id_scores", id_scores), scores("ood_scores", ood_scores), False)
+
+
+def roc_curve(id_scores: Any, ood_scores: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(false positive rate, true positive rate, thresholds), OOD positive."""
+    return _rust.roc_curve(scores("id_scores", id_scores), scores("ood_scores", ood_scores), False)
+
+
+def expected_calibration_error(confidence: Any, correct: Any, bins: int = 15) -> Calibration:
+    """The ECE over ``bins`` equal-width confidence bins, with the bins."""
+    return _impl.calibration(confidence, correct, bins, False)
+
+
+def sparsification_curve(uncertainty: Any, performance: Any) -> Sparsification:
+    """The sparsification curve of per-query ``performance`` ordered by ``uncertainty``, and AUSC."""
+    return _impl.sparsification(uncertainty, performance, False)
+
+
+def recall_at_k(embeddings: Any, labels: Any, k: int, *, queries: Any = None, query_labels: Any = None,
+                distance: str = "euclidean", threads: int | None = None) -> float:
+    """Recall@k: the share of queries with a positive (same label) among their k nearest
+    neighbours. Without ``queries`` every embedding queries the others (leave-one-out)."""
+    return _impl.retrieval("recall", k, embeddings, labels, queries, query_labels, distance, threads, False)
+
+
+def precision_at_k(embeddings: Any, labels: Any, k: int, *, queries: Any = None, query_labels: Any = None,
+                   distance: str = "euclidean", threads: int | None = None) -> float:
+    """Precision@k, averaged over queries."""
+    return _impl.retrieval("precision", k, embeddings, labels, queries, query_labels, distance, threads, False)
+
+
+def map_at_k(embeddings: Any, labels: Any, k: int, *, queries: Any = None, query_labels: Any = None,
+             distance: str = "euclidean", threads: int | None = None) -> float:
+    """mAP@k, averaged over queries."""
+    return _impl.retrieval("map", k, embeddings, labels, queries, query_labels, distance, threads, False)
+
+
+def map_at_r(embeddings: Any, labels: Any, *, queries: Any = None, query_labels: Any = None,
+             distance: str = "euclidean", threads: int | None = None) -> float:
+    """mAP@R (Musgrave et al. 2020): R = the query's number of positives."""
+    return _impl.retrieval("map_at_r", 0, embeddings, labels, queries, query_labels, distance, threads, False)
+
+
+def r_precision(embeddings: Any, labels: Any, *, queries: Any = None, query_labels: Any = None,
+                distance: str = "euclidean", threads: int | None = None) -> float:
+    """R-precision: precision at R = the query's number of positives."""
+    return _impl.retrieval("r_precision", 0, embeddings, labels, queries, query_labels, distance, threads, False)
+
+
+from . import exact  # noqa: E402  (the twins, as probdml.metrics.exact)

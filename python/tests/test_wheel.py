@@ -1,0 +1,38 @@
+"""The wheel that scripts/setup-python.sh builds (target/wheels/, `maturin build --release`) is
+an abi3 wheel that installs into a fresh virtual environment and runs the README example there,
+with kernels chosen at run time rather than compiled for this CPU."""
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+from test_readme import readme_python_example
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_wheel_installs_into_a_fresh_venv_and_runs_the_readme_example(tmp_path):
+    wheels = sorted((ROOT / "target" / "wheels").glob("probdml-*.whl"))
+    assert len(wheels) == 1, "run bash scripts/setup-python.sh first: it builds target/wheels/probdml-*.whl"
+    wheel = wheels[0]
+    assert "-cp310-abi3-" in wheel.name, wheel.name
+    env = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env)
+    python = env / "bin" / "python"
+    import numpy
+
+    # numpy at the version the project pins; pip takes it from its cache when it can.
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel), f"numpy=={numpy.__version__}"],
+        check=True,
+    )
+    script = tmp_path / "example.py"
+    script.write_text(
+        readme_python_example()
+        + "\nimport probdml, probdml._probdml as ext\n"
+        + "assert not ext.built_with_avx2()\n"
+        + "assert probdml.__file__.startswith(%r)\n" % str(env)
+    )
+    subprocess.run([python, str(script)], check=True, cwd=tmp_path)
+    assert sys.prefix != str(env)
