@@ -22,6 +22,9 @@
 # solver and the crate's exact twin); the retrieval rows are run at 1 and 2 threads on both
 # sides (Retrieval::with_threads; faiss.omp_set_num_threads and threadpoolctl for the peers).
 #
+# The last table is measured from Python (scripts/peers/python_view.py, the probdml wheel in
+# .venv-peers): the same comparisons with the goals of the Python package.
+#
 # Usage: bash scripts/compare-peers.sh   (about 2 minutes after the first install)
 set -euo pipefail
 
@@ -59,3 +62,15 @@ if [[ -x "$root/.venv/bin/python" ]] && "$root/.venv/bin/python" -c 'import torc
 else
     echo "compare-peers: no PyTorch in .venv: run bash scripts/setup-torch.sh for the BTL listing row" >&2
 fi
+
+# The same peers from Python, as a user of the Python package meets them: the probdml wheel
+# (scripts/setup-python.sh builds it into target/wheels/) is installed into .venv-peers beside
+# scipy, scikit-learn and faiss-cpu, and scripts/peers/python_view.py times both sides on the same
+# numpy arrays in one process, one thread each, call overhead and conversions included.
+bash scripts/setup-python.sh
+wheel=(target/wheels/probdml-*.whl)
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "${wheel[0]}"
+echo
+echo "From Python (time: best of 3–5 calls; one thread):"
+echo
+RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1 "$venv/bin/python" -W ignore scripts/peers/python_view.py

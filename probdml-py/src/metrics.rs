@@ -166,9 +166,10 @@ impl<'py> Coordinates<'py> {
 }
 
 /// One retrieval metric (`recall`, `precision`, `map` at k; `map_at_r`, `r_precision`) of a
-/// leave-one-out task (no `queries`) or a query/database task.
+/// leave-one-out task (no `queries`) or a query/database task, as a one-element list; or, for
+/// `report`, recall, precision and mAP at each of `ks` from one search (3·len(ks) values).
 #[pyfunction]
-#[pyo3(signature = (metric, k, embeddings, labels, dim, queries, query_labels, distance, threads, exact))]
+#[pyo3(signature = (metric, k, embeddings, labels, dim, queries, query_labels, distance, threads, exact, ks))]
 #[allow(clippy::too_many_arguments)]
 pub fn retrieval<'py>(
     py: Python<'py>,
@@ -182,7 +183,8 @@ pub fn retrieval<'py>(
     distance: &str,
     threads: Option<usize>,
     exact: bool,
-) -> PyResult<f64> {
+    ks: Vec<usize>,
+) -> PyResult<Vec<f64>> {
     let database = Coordinates::extract("embeddings", embeddings)?;
     let queries = queries
         .map(|q| Coordinates::extract("queries", q))
@@ -222,7 +224,15 @@ pub fn retrieval<'py>(
             Some(t) => task.with_threads(t)?,
             None => task,
         };
-        Ok(match (metric.as_str(), exact) {
+        if metric == "report" {
+            let r = if exact {
+                exact::evaluate_retrieval(&task, &ks)?
+            } else {
+                metrics::evaluate_retrieval(&task, &ks)?
+            };
+            return Ok([r.recall, r.precision, r.map].concat());
+        }
+        Ok(vec![match (metric.as_str(), exact) {
             ("recall", false) => metrics::recall_at_k(&task, k),
             ("recall", true) => exact::recall_at_k(&task, k),
             ("precision", false) => metrics::precision_at_k(&task, k),
@@ -233,7 +243,7 @@ pub fn retrieval<'py>(
             ("map_at_r", true) => exact::map_at_r(&task),
             ("r_precision", false) => metrics::r_precision(&task),
             _ => exact::r_precision(&task),
-        }?)
+        }?])
     })
 }
 

@@ -93,7 +93,8 @@ class _Metrics(ModuleType):
     def retrieval(
         self, metric: str, k: int, embeddings: npt.NDArray[np.floating], labels: I64, dim: int,
         queries: npt.NDArray[np.floating] | None, query_labels: I64 | None, distance: str, threads: int | None, exact: bool,
-    ) -> float: ...
+        ks: list[int],
+    ) -> list[float]: ...
 
 special: _Special
 vmf: _Vmf

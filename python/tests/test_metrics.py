@@ -82,3 +82,16 @@ def test_bad_input_names_the_argument():
         metrics.recall_at_k(x, [0, 0, 1, 1], 1)
     with pytest.raises(ValueError, match="distance"):
         metrics.recall_at_k(x, [0, 0, 1, 1, 1], 1, distance="manhattan")
+
+
+def test_evaluate_retrieval_equals_the_single_metrics():
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(120, 5)).astype(np.float32)
+    labels = rng.integers(0, 4, 120)
+    report = metrics.evaluate_retrieval(x, labels, ks=(1, 5))
+    assert report.ks == (1, 5)
+    for i, k in enumerate((1, 5)):
+        assert report.recall[i] == metrics.recall_at_k(x, labels, k)
+        assert report.precision[i] == metrics.precision_at_k(x, labels, k)
+        assert report.map[i] == metrics.map_at_k(x, labels, k)
+    assert np.array_equal(metrics.exact.evaluate_retrieval(x, labels, ks=(1, 5)).map, report.map)

@@ -10,10 +10,11 @@ import numpy as np
 
 from .. import _probdml
 from . import _impl
-from ._impl import Calibration, Sparsification, scores
+from ._impl import Calibration, RetrievalReport, Sparsification, scores
 
 __all__ = ["auroc", "auprc", "roc_curve", "expected_calibration_error", "sparsification_curve",
-           "recall_at_k", "precision_at_k", "map_at_k", "map_at_r", "r_precision", "Calibration", "Sparsification"]
+           "recall_at_k", "precision_at_k", "map_at_k", "map_at_r", "r_precision", "evaluate_retrieval",
+           "Calibration", "RetrievalReport", "Sparsification"]
 
 _rust = _probdml.metrics
 
@@ -66,6 +67,12 @@ def map_at_r(embeddings: Any, labels: Any, *, queries: Any = None, query_labels:
              distance: str = "euclidean", threads: int | None = None) -> float:
     """mAP@R (Musgrave et al. 2020): R = the query's number of positives."""
     return _impl.retrieval("map_at_r", 0, embeddings, labels, queries, query_labels, distance, threads, False)
+
+
+def evaluate_retrieval(embeddings: Any, labels: Any, ks: Any, *, queries: Any = None, query_labels: Any = None,
+                       distance: str = "euclidean", threads: int | None = None) -> RetrievalReport:
+    """Recall@k, precision@k and mAP@k at every k of ``ks`` from one nearest-neighbour search."""
+    return _impl.retrieval("report", 0, embeddings, labels, queries, query_labels, distance, threads, False, tuple(ks))
 
 
 def r_precision(embeddings: Any, labels: Any, *, queries: Any = None, query_labels: Any = None,

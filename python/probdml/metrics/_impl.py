@@ -62,10 +62,19 @@ def embeddings(arg: str, value: Any) -> tuple[np.ndarray, int]:
     return np.ascontiguousarray(a).reshape(-1), a.shape[1]
 
 
+class RetrievalReport(NamedTuple):
+    """Recall@k, precision@k and mAP@k at each k of ``ks``, from one search."""
+
+    ks: tuple[int, ...]
+    recall: np.ndarray
+    precision: np.ndarray
+    map: np.ndarray
+
+
 def retrieval(
     metric: str, k: int, embeddings_: Any, labels_: Any, queries: Any, query_labels: Any,
-    distance: str, threads: int | None, exact: bool,
-) -> float:
+    distance: str, threads: int | None, exact: bool, ks: tuple[int, ...] = (),
+) -> Any:
     flat, dim = embeddings(arg="embeddings", value=embeddings_)
     q = ql = None
     if (queries is None) != (query_labels is None):
@@ -76,4 +85,10 @@ def retrieval(
             raise ValueError(f"dimension mismatch: `queries` has rows of length {qdim}, expected {dim} (the row length of `embeddings`)")
         ql = labels("query_labels", query_labels)
     t = None if threads is None else count("threads", threads)
-    return _rust.retrieval(metric, count("k", k), flat, labels("labels", labels_), dim, q, ql, distance, t, exact)
+    ks = tuple(count("ks", x) for x in ks)
+    out = _rust.retrieval(metric, count("k", k), flat, labels("labels", labels_), dim, q, ql, distance, t, exact, list(ks))
+    if metric != "report":
+        return out[0]
+    n = len(ks)
+    values = np.asarray(out)
+    return RetrievalReport(ks, values[:n], values[n : 2 * n], values[2 * n :])
