@@ -91,3 +91,13 @@ def test_bad_input_names_the_argument():
     xs[3] = -xs[3]
     with pytest.raises(ValueError, match="var_p"):
         pt.btl_nll(*xs)
+
+
+def test_backward_scales_by_the_incoming_gradient():
+    xs = batch(6)
+    (3.0 * pt.btl_nll(*xs, margin=MARGIN)).backward()
+    tripled = [x.grad.clone() for x in xs]
+    for x in xs:
+        x.grad = None
+    pt.btl_nll(*xs, margin=MARGIN).backward()
+    assert all(torch.allclose(t, 3.0 * x.grad, rtol=1e-15, atol=0) for t, x in zip(tripled, xs))
