@@ -2,7 +2,7 @@
 NaN (never an exception) for an element outside the domain.
 
 ``log_bessel_i(nu, x)`` is ln I_ν(x) for ν ≥ 0, x ≥ 0, finite where ``log(scipy.special.ive(nu,
-x)) + x`` underflows to −∞ (large ν at small x) or overflows; ``bessel_i_ratio(nu, x)`` is
+x)) + x`` is −∞ (``ive`` underflows for large ν at moderate x); ``bessel_i_ratio(nu, x)`` is
 I_{ν+1}(x)/I_ν(x); ``log_ndtr(z)`` is ln Φ(z).
 """
 
