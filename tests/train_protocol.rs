@@ -16,13 +16,13 @@
 use probdml::train::checkpoint;
 use probdml::train::config::{DatasetChoice, MethodKind, Protocol, TrainConfig};
 use probdml::train::guards::Position;
-use probdml::train::laplace::posterior::{score_samples, std_sum_prediction};
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml::train::method::{self as methods, Batch, TensorSet};
 use probdml::train::mining::HessianTriplets;
 use probdml::train::optimiser::RmsProp;
 use probdml::train::pipeline::{self, Environment, OutPolicy, PosthocOptions};
 use probdml::train::prediction::Prediction;
+use probdml::train::prediction::{score_samples, std_sum_prediction};
 use probdml::train::protocol::Score;
 use std::path::{Path, PathBuf};
 use tch::{nn, Device, Kind, Tensor};
