@@ -12,7 +12,9 @@
 //!   as data; [`json`] — the one JSON reader/writer; [`seeds`] — the one place seeds are derived;
 //! * [`evaluate`] — S embeddings per image (or a predictive distribution), a vMF fit per image
 //!   (chapter 02), and every number from [`crate::metrics`]; [`plots`] and [`report`] present
-//!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too).
+//!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too); [`results`]
+//!   — the table of finished runs (`probdml summarise`) that the book's results chapter is
+//!   made of;
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -44,6 +46,7 @@ pub mod json;
 pub mod plots;
 pub mod protocol;
 pub mod report;
+pub mod results;
 pub mod seeds;
 
 #[cfg(feature = "tch")]
