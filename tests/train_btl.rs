@@ -20,11 +20,11 @@
 use probdml::registry::budget;
 use probdml::train::checkpoint;
 use probdml::train::checkpoint::TrainingState;
-use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
+use probdml::train::config::{MethodKind, TrainConfig, ValidConfig};
 use probdml::train::json;
+use probdml::train::loss::bayesian_triplet::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
 use probdml::train::method::pfe::{mls_loss, mutual_likelihood_score};
-use probdml::train::method::triplet_loss::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
-use probdml::train::method::triplet_mining::{MinedTriplets, Negatives};
+use probdml::train::mining::triplets::{MinedTriplets, Negatives};
 use probdml::train::pipeline;
 use probdml::train::TrainError;
 use probdml::{triplet, vmf};
@@ -33,17 +33,7 @@ use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 
 mod train_support;
-use train_support::{scratch, serial};
-
-fn leaf(values: &[f64], rows: usize, cols: usize) -> Tensor {
-    Tensor::from_slice(values)
-        .view([rows as i64, cols as i64])
-        .set_requires_grad(true)
-}
-
-fn host(t: &Tensor) -> Vec<f64> {
-    Vec::<f64>::try_from(&t.to_kind(Kind::Double).reshape([-1])).unwrap()
-}
+use train_support::{host, leaf, learning_run, scratch, serial};
 
 /// A variance drawn log-uniformly in [1e-6, 1e3], with the extremes themselves 1 time in 8.
 fn variance(rng: &mut rand::rngs::StdRng) -> f64 {
@@ -100,8 +90,16 @@ impl Case {
     /// (NLL, gradients μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n) by the tensor code and autograd.
     fn tensor(&self) -> (f64, [Vec<f64>; 6]) {
         let vd = if self.isotropic { 1 } else { self.d };
-        let mu: Vec<Tensor> = self.mu.iter().map(|m| leaf(m, self.t, self.d)).collect();
-        let var: Vec<Tensor> = self.var.iter().map(|v| leaf(v, self.t, vd)).collect();
+        let mu: Vec<Tensor> = self
+            .mu
+            .iter()
+            .map(|m| leaf(m, &[self.t as i64, self.d as i64]))
+            .collect();
+        let var: Vec<Tensor> = self
+            .var
+            .iter()
+            .map(|v| leaf(v, &[self.t as i64, vd as i64]))
+            .collect();
         let nll = TripletBatch {
             mu_a: &mu[0],
             var_a: &var[0],
@@ -212,11 +210,11 @@ fn clt_nll_and_gradient_equal_the_exact_twin_on_tiny_sizes() {
 /// violated one is an error naming var_a.
 #[test]
 fn deterministic_triplets_are_the_indicator() {
-    let zero = leaf(&[0.0, 0.0], 1, 2);
+    let zero = leaf(&[0.0, 0.0], &[1, 2]);
     let (a, p, n) = (
-        leaf(&[0.0, 0.0], 1, 2),
-        leaf(&[0.1, 0.0], 1, 2),
-        leaf(&[2.0, 0.0], 1, 2),
+        leaf(&[0.0, 0.0], &[1, 2]),
+        leaf(&[0.1, 0.0], &[1, 2]),
+        leaf(&[2.0, 0.0], &[1, 2]),
     );
     let batch = TripletBatch {
         mu_a: &a,
@@ -263,7 +261,10 @@ fn gaussian_kl_equals_the_math_crate_and_its_gradient_the_difference_quotient() 
         let mu: Vec<f64> = (0..t * d).map(|_| rng.random_range(-2.0..2.0)).collect();
         let var: Vec<f64> = (0..t * vd).map(|_| variance(&mut rng)).collect();
         let prior = 1.0 / d as f64;
-        let (mu_t, var_t) = (leaf(&mu, t, d), leaf(&var, t, vd));
+        let (mu_t, var_t) = (
+            leaf(&mu, &[t as i64, d as i64]),
+            leaf(&var, &[t as i64, vd as i64]),
+        );
         let kl = gaussian_kl_rows(&mu_t, &var_t, prior).unwrap();
         kl.sum(Kind::Double).backward();
         let (kl, g_mu, g_var) = (host(&kl), host(&mu_t.grad()), host(&var_t.grad()));
@@ -378,8 +379,15 @@ fn btl_loss_equals_the_math_crate_loss() {
         let mut c = Case::random(&mut rng, 6, 4);
         c.margin = 0.0;
         let vd = if c.isotropic { 1 } else { c.d };
-        let mu: Vec<Tensor> = c.mu.iter().map(|m| leaf(m, c.t, c.d)).collect();
-        let var: Vec<Tensor> = c.var.iter().map(|v| leaf(v, c.t, vd)).collect();
+        let mu: Vec<Tensor> =
+            c.mu.iter()
+                .map(|m| leaf(m, &[c.t as i64, c.d as i64]))
+                .collect();
+        let var: Vec<Tensor> = c
+            .var
+            .iter()
+            .map(|v| leaf(v, &[c.t as i64, vd as i64]))
+            .collect();
         let prior = 1.0 / c.d as f64;
         let nll = TripletBatch {
             mu_a: &mu[0],
@@ -470,10 +478,10 @@ fn mutual_likelihood_score_and_gradient_equal_pfe_eq_3() {
             draw(&mut rng, true),
         );
         let t = [
-            leaf(&mi, p, d),
-            leaf(&vi, p, d),
-            leaf(&mj, p, d),
-            leaf(&vj, p, d),
+            leaf(&mi, &[p as i64, d as i64]),
+            leaf(&vi, &[p as i64, d as i64]),
+            leaf(&mj, &[p as i64, d as i64]),
+            leaf(&vj, &[p as i64, d as i64]),
         ];
         let s = mutual_likelihood_score(&t[0], &t[1], &t[2], &t[3]);
         s.sum(Kind::Double).backward();
@@ -585,12 +593,12 @@ fn the_miner_returns_valid_triplets_with_hardest_or_random_negatives() {
 
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
-    let ok = leaf(&[0.1, 0.2, 0.3, 0.4], 2, 2);
-    let var = leaf(&[0.5, 0.5], 2, 1);
-    let wide = leaf(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], 2, 3);
-    let nan = leaf(&[0.5, f64::NAN], 2, 1);
-    let inf = leaf(&[f64::INFINITY, 0.5], 2, 1);
-    let negative = leaf(&[-0.5, 0.5], 2, 1);
+    let ok = leaf(&[0.1, 0.2, 0.3, 0.4], &[2, 2]);
+    let var = leaf(&[0.5, 0.5], &[2, 1]);
+    let wide = leaf(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], &[2, 3]);
+    let nan = leaf(&[0.5, f64::NAN], &[2, 1]);
+    let inf = leaf(&[f64::INFINITY, 0.5], &[2, 1]);
+    let negative = leaf(&[-0.5, 0.5], &[2, 1]);
     let arg_of = |r: Result<Tensor, TrainError>| match r {
         Err(TrainError::InvalidConfig { arg, .. }) => arg,
         other => panic!("expected an InvalidConfig error, got {other:?}"),
@@ -610,7 +618,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_eq!(arg_of(batch(&ok, &nan)), "var_p");
     assert_eq!(arg_of(batch(&ok, &inf)), "var_p");
     assert_eq!(arg_of(batch(&ok, &negative)), "var_p");
-    assert_eq!(arg_of(batch(&ok, &leaf(&[0.5; 6], 2, 3))), "var_p");
+    assert_eq!(arg_of(batch(&ok, &leaf(&[0.5; 6], &[2, 3]))), "var_p");
     let good = TripletBatch {
         mu_a: &ok,
         var_a: &var,
@@ -631,7 +639,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_eq!(arg_of(vmf_kl_rows(&kappa(1.0), 1)), "latent-dim");
     // PFE without a deterministic checkpoint, or with a wrong one, fails before any step.
     let _guard = serial();
-    let config = small(MethodKind::Pfe);
+    let config = learning_run(MethodKind::Pfe);
     let train = probdml::train::method::TensorSet::new(
         &pipeline::load_data(&config, &PathBuf::from("unused"))
             .unwrap()
@@ -682,7 +690,7 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     let det_out = scratch("train-btl", "warm-start-det");
     let det = TrainConfig {
         epochs: 1,
-        ..small(MethodKind::Deterministic)
+        ..learning_run(MethodKind::Deterministic)
     };
     train_support::train_and_evaluate(&det, &PathBuf::from("unused"), &det_out, false, Device::Cpu)
         .unwrap();
@@ -690,10 +698,10 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     for method in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
         let config = TrainConfig {
             init_checkpoint: Some(det_out.clone()),
-            ..small(method)
+            ..learning_run(method)
         };
         config.validate().unwrap();
-        let fresh = probdml::train::method::build(&small(method), Device::Cpu, 11).unwrap();
+        let fresh = probdml::train::method::build(&learning_run(method), Device::Cpu, 11).unwrap();
         let mut warm = probdml::train::method::build(&config, Device::Cpu, 11).unwrap();
         warm.initialise().unwrap();
         let fresh_vars = fresh.network().vs.variables();
@@ -718,7 +726,7 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     train_support::train_and_evaluate(
         &TrainConfig {
             epochs: 1,
-            ..small(MethodKind::BtlGaussian)
+            ..learning_run(MethodKind::BtlGaussian)
         },
         &PathBuf::from("unused"),
         &btl_out,
@@ -728,26 +736,12 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     .unwrap();
     let config = TrainConfig {
         init_checkpoint: Some(btl_out),
-        ..small(MethodKind::BtlVmf)
+        ..learning_run(MethodKind::BtlVmf)
     };
     let mut wrong = probdml::train::method::build(&config, Device::Cpu, 11).unwrap();
     match wrong.initialise() {
         Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
         other => panic!("a BTL checkpoint as --init-checkpoint: {other:?}"),
-    }
-}
-
-fn small(method: MethodKind) -> TrainConfig {
-    TrainConfig {
-        method,
-        dataset: DatasetChoice::Synthetic,
-        epochs: 2,
-        batch_size: 64,
-        train_limit: Some(640),
-        test_limit: Some(200),
-        eval_samples: 16,
-        seed: 3,
-        ..TrainConfig::default()
     }
 }
 
@@ -757,7 +751,7 @@ fn learns(method: MethodKind) -> (f64, f64, f64, f64, PathBuf) {
     let _guard = serial();
     let out = scratch("train-btl", method.name());
     let summary = train_support::train_and_evaluate(
-        &small(method),
+        &learning_run(method),
         &PathBuf::from("unused"),
         &out,
         false,
@@ -837,7 +831,7 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
     for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf, MethodKind::Pfe] {
         let config = TrainConfig {
             method: kind,
-            ..small(kind)
+            ..learning_run(kind)
         };
         let mut m = method::build(&config, Device::Cpu, 1).unwrap();
         for (name, mut t) in m.var_store().variables() {
@@ -876,13 +870,14 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
 /// images equals it to f32 rounding of the bias (|Δσ²| ≤ σ'(b)·|b|·2⁻²⁴ ≈ 3e-9).
 #[test]
 fn btl_variance_starts_at_its_set_value_for_every_image() {
+    use probdml::train::method;
     use probdml::train::method::btl::BTL_INITIAL_VARIANCE;
-    use probdml::train::method::{self, PredictRequest, Prediction};
+    use probdml::train::prediction::{PredictRequest, Prediction};
     let _guard = serial();
     tch::manual_seed(4);
     let images = Tensor::rand([32, 1, 28, 28], (Kind::Float, Device::Cpu)) * 3.0;
     for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
-        let m = method::build(&small(kind), Device::Cpu, 5).unwrap();
+        let m = method::build(&learning_run(kind), Device::Cpu, 5).unwrap();
         let request = PredictRequest {
             samples: 2,
             seed: 1,
@@ -928,7 +923,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
         let loss = |negatives: Negatives| -> f64 {
             let config = TrainConfig {
                 btl: BtlOptions { negatives },
-                ..small(kind)
+                ..learning_run(kind)
             };
             let mut m = method::build(&config, Device::Cpu, 9).unwrap();
             tch::manual_seed(77);
@@ -950,7 +945,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
             kind.name()
         );
     }
-    let mut json_value = serde_json::to_value(small(MethodKind::BtlGaussian)).unwrap();
+    let mut json_value = serde_json::to_value(learning_run(MethodKind::BtlGaussian)).unwrap();
     json_value.as_object_mut().unwrap().remove("btl");
     let old: TrainConfig = serde_json::from_value(json_value).unwrap();
     assert_eq!(old.btl.negatives, Negatives::Hardest);
@@ -959,7 +954,7 @@ fn the_btl_negatives_option_chooses_the_miner() {
         btl: BtlOptions {
             negatives: Negatives::Random,
         },
-        ..small(MethodKind::BtlVmf)
+        ..learning_run(MethodKind::BtlVmf)
     };
     let text = serde_json::to_string(&random).unwrap();
     assert!(text.contains("\"negatives\":\"random\""), "{text}");

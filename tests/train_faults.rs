@@ -6,57 +6,18 @@
 //! Small on purpose: the seeded synthetic set, one or two epochs on the CPU.
 
 use probdml::train::checkpoint::{self, Content};
-use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig};
+use probdml::train::config::{MethodKind, TrainConfig};
 use probdml::train::guards::check_collapse;
 use probdml::train::guards::Position;
 use probdml::train::method::TensorSet;
-use probdml::train::model::EmbeddingNet;
+use probdml::train::network::EmbeddingNet;
 use probdml::train::optimiser::RmsProp;
 use probdml::train::TrainError;
 use std::path::Path;
 mod train_support;
 use tch::nn::OptimizerConfig;
 use tch::{nn, Device, Kind, Tensor};
-use train_support::{probdml, scratch, serial, Outcome};
-
-fn small(method: MethodKind) -> TrainConfig {
-    TrainConfig {
-        method,
-        dataset: DatasetChoice::Synthetic,
-        epochs: 2,
-        batch_size: 64,
-        train_limit: Some(384),
-        test_limit: Some(100),
-        ensemble_size: 2,
-        eval_samples: 8,
-        seed: 5,
-        ..TrainConfig::default()
-    }
-}
-
-/// The program's flags for a small synthetic run.
-const SMALL: [&str; 12] = [
-    "--dataset",
-    "synthetic",
-    "--epochs",
-    "1",
-    "--train-limit",
-    "192",
-    "--test-limit",
-    "60",
-    "--device",
-    "cpu",
-    "--threads",
-    "1",
-];
-
-fn train_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    let mut v = vec!["train"];
-    v.extend_from_slice(&SMALL);
-    v.extend_from_slice(&["--out", out]);
-    v.extend_from_slice(extra);
-    v
-}
+use train_support::{fault_run, probdml, scratch, serial, Outcome, TrainCommand};
 
 /// Neither a panic (101) nor a caught one (70).
 fn assert_no_panic(o: &Outcome, what: &str) {
@@ -83,10 +44,10 @@ fn read(path: &Path) -> Vec<u8> {
 fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
     let dir = scratch("train-faults", "ensemble");
     let d = dir.to_str().unwrap();
-    let o = probdml(&train_args(
-        d,
-        &["--method", "ensemble", "--ensemble-size", "2"],
-    ));
+    let o = TrainCommand::tiny()
+        .set("--out", d)
+        .with(&[("--method", "ensemble"), ("--ensemble-size", "2")])
+        .run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(dir.join("config.json").exists() && dir.join("member-1/manifest.json").exists());
     let eval_out = scratch("train-faults", "ensemble-eval");
@@ -129,7 +90,7 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
     let config = TrainConfig {
         epochs: 1,
         member_method: MethodKind::LamOnline,
-        ..small(MethodKind::Ensemble)
+        ..fault_run(MethodKind::Ensemble)
     };
     let s =
         train_support::train_and_evaluate(&config, Path::new("unused"), &lam, false, Device::Cpu)
@@ -192,7 +153,7 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
 fn resume_continues_bit_for_bit() {
     let _guard = serial();
     let data = Path::new("unused");
-    let two = small(MethodKind::LamOnline);
+    let two = fault_run(MethodKind::LamOnline);
     let straight = scratch("train-faults", "straight");
     let a = train_support::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
     let resumed = scratch("train-faults", "resumed");
@@ -239,7 +200,7 @@ fn checkpoints_are_atomic_and_verified() {
     let data = Path::new("unused");
     let one = TrainConfig {
         epochs: 1,
-        ..small(MethodKind::Deterministic)
+        ..fault_run(MethodKind::Deterministic)
     };
     let two = TrainConfig {
         epochs: 2,
@@ -331,13 +292,16 @@ fn checkpoints_are_atomic_and_verified() {
 fn output_folders_are_validated_first_and_never_overwritten_silently() {
     let dir = scratch("train-faults", "out-policy");
     let d = dir.to_str().unwrap();
-    let o = probdml(&train_args(d, &["--method", "deterministic"]));
+    let o = TrainCommand::tiny()
+        .set("--out", d)
+        .with(&[("--method", "deterministic")])
+        .run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     let before = read(&dir.join("model.safetensors"));
-    let o = probdml(&train_args(
-        d,
-        &["--method", "deterministic", "--seed", "9"],
-    ));
+    let o = TrainCommand::tiny()
+        .set("--out", d)
+        .with(&[("--method", "deterministic"), ("--seed", "9")])
+        .run();
     assert_eq!(o.code, 1, "{}", o.stderr);
     assert!(
         o.stderr.contains("`out`") && o.stderr.contains("already holds a run"),
@@ -348,10 +312,11 @@ fn output_folders_are_validated_first_and_never_overwritten_silently() {
         read(&dir.join("model.safetensors")) == before,
         "the run was overwritten"
     );
-    let o = probdml(&train_args(
-        d,
-        &["--method", "deterministic", "--seed", "9", "--force"],
-    ));
+    let o = TrainCommand::tiny()
+        .set("--out", d)
+        .with(&[("--method", "deterministic"), ("--seed", "9")])
+        .switch("--force")
+        .run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
         read(&dir.join("model.safetensors")) != before,
@@ -401,7 +366,9 @@ fn output_folders_are_validated_first_and_never_overwritten_silently() {
     let under = file.join("sub");
     for out in [&file, &under] {
         let started = std::time::Instant::now();
-        let o = probdml(&train_args(out.to_str().unwrap(), &[]));
+        let o = TrainCommand::tiny()
+            .set("--out", out.to_str().unwrap())
+            .run();
         assert_eq!(o.code, 1, "{}", o.stderr);
         assert!(o.stderr.contains("invalid `out`"), "{}", o.stderr);
         assert!(
@@ -446,10 +413,10 @@ fn collapse_stops_training_naming_step_and_tensor() {
 
     for method in ["deterministic", "lam-online"] {
         let dir = scratch("train-faults", &format!("collapse-{method}"));
-        let o = probdml(&train_args(
-            dir.to_str().unwrap(),
-            &["--method", method, "--lr", "1e6"],
-        ));
+        let o = TrainCommand::tiny()
+            .set("--out", dir.to_str().unwrap())
+            .with(&[("--method", method), ("--lr", "1e6")])
+            .run();
         assert_eq!(o.code, 1, "{method}: {}", o.stderr);
         assert!(
             (o.stderr.contains("collapsed") || o.stderr.contains("non-finite"))
@@ -473,7 +440,7 @@ fn evaluation_errors_of_a_checkpoint_name_it() {
     let dir = scratch("train-faults", "zeroed");
     let one = TrainConfig {
         epochs: 1,
-        ..small(MethodKind::Deterministic)
+        ..fault_run(MethodKind::Deterministic)
     };
     train_support::train_and_evaluate(&one, Path::new("unused"), &dir, false, Device::Cpu).unwrap();
     // Zero the head (a collapsed model) and commit it properly, manifest and all.
@@ -517,10 +484,10 @@ fn evaluation_errors_of_a_checkpoint_name_it() {
 #[test]
 fn tables_are_titled_by_their_data() {
     let dir = scratch("train-faults", "titles");
-    let o = probdml(&train_args(
-        dir.to_str().unwrap(),
-        &["--method", "mc-dropout"],
-    ));
+    let o = TrainCommand::tiny()
+        .set("--out", dir.to_str().unwrap())
+        .with(&[("--method", "mc-dropout")])
+        .run();
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(
         o.stdout.contains("synthetic (ID) vs synthetic OOD images"),
@@ -575,30 +542,16 @@ fn no_flag_value_panics() {
     for flag in flags {
         for value in values {
             let _ = std::fs::remove_dir_all(&dir);
-            let base = [
-                ("--dataset", "synthetic"),
-                ("--epochs", "1"),
+            let mut run = TrainCommand::into_folder(&dir).with(&[
                 ("--train-limit", "130"),
                 ("--test-limit", "30"),
                 ("--eval-samples", "2"),
-                ("--device", "cpu"),
-                ("--threads", "1"),
-                ("--out", dir.to_str().unwrap()),
-            ];
-            let mut args = vec!["train"];
-            for (f, v) in base {
-                // The flag under test replaces its base value (clap refuses a repeated flag).
-                if f != flag {
-                    args.extend([f, v]);
-                }
-            }
+            ]);
             if flag == "--ensemble-size" {
-                args.extend(["--method", "ensemble"]);
+                run = run.set("--method", "ensemble");
             }
-            // `--flag=value`, so that "-1" and "-inf" reach the value parser as values.
-            let pair = format!("{flag}={value}");
-            args.push(&pair);
-            let o = probdml(&args);
+            // The flag under test replaces its value in the tiny run.
+            let o = run.set(flag, value).run();
             let what = format!("{flag} {value}");
             assert_no_panic(&o, &what);
             if o.code != 0 {
@@ -624,7 +577,7 @@ fn no_checkpoint_corruption_panics() {
         epochs: 1,
         train_limit: Some(192),
         test_limit: Some(60),
-        ..small(MethodKind::LamOnline)
+        ..fault_run(MethodKind::LamOnline)
     };
     train_support::train_and_evaluate(&config, Path::new("unused"), &good, false, Device::Cpu)
         .unwrap();
@@ -683,11 +636,18 @@ fn no_checkpoint_corruption_panics() {
                     o.stderr
                 );
             }
-            let mut args = train_args(w, &["--method", "lam-online", "--resume"]);
-            // The flags of the run that wrote the checkpoint (small(): eight samples, seed 5,
-            // ensemble size 2), so that only the damage stands in the way.
-            args.extend(["--eval-samples", "8", "--seed", "5", "--ensemble-size", "2"]);
-            let o = probdml(&args);
+            // The flags of the run that wrote the checkpoint (fault_run(): eight samples,
+            // seed 5, ensemble size 2), so that only the damage stands in the way.
+            let o = TrainCommand::tiny()
+                .set("--out", w)
+                .with(&[
+                    ("--method", "lam-online"),
+                    ("--eval-samples", "8"),
+                    ("--seed", "5"),
+                    ("--ensemble-size", "2"),
+                ])
+                .switch("--resume")
+                .run();
             assert_no_panic(&o, &format!("resume: {what}"));
             if damage == "missing" && file == "manifest.json" {
                 // A complete run without a manifest (as an older probdml wrote them): loaded
@@ -762,33 +722,19 @@ fn no_data_corruption_panics() {
 fn a_second_writer_of_an_output_folder_is_refused_and_a_stale_lock_is_not() {
     let out = scratch("train-faults", "locked");
     let out_arg = out.to_str().unwrap().to_owned();
-    let tiny = |epochs: &'static str| {
-        vec![
-            "train",
-            "--method",
-            "deterministic",
-            "--dataset",
-            "synthetic",
-            "--epochs",
-            epochs,
-            "--batch",
-            "32",
-            "--train-limit",
-            "64",
-            "--test-limit",
-            "30",
-            "--eval-samples",
-            "2",
-            "--device",
-            "cpu",
-            "--threads",
-            "1",
-        ]
+    let tiny = |epochs: &str| {
+        TrainCommand::tiny().with(&[
+            ("--method", "deterministic"),
+            ("--epochs", epochs),
+            ("--batch", "32"),
+            ("--train-limit", "64"),
+            ("--test-limit", "30"),
+            ("--eval-samples", "2"),
+        ])
     };
     // The first writer trains far longer than this test waits for it.
     let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_probdml"))
-        .args(tiny("100000"))
-        .args(["--out", &out_arg])
+        .args(tiny("100000").set("--out", &out_arg).args())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -807,9 +753,8 @@ fn a_second_writer_of_an_output_folder_is_refused_and_a_stale_lock_is_not() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 
-    let mut second_args = tiny("1");
-    second_args.extend(["--force", "--out", &out_arg]);
-    let second = probdml(&second_args);
+    let second_run = tiny("1").set("--out", &out_arg).switch("--force");
+    let second = second_run.run();
     let outcome = first.try_wait().expect("the first writer can be polled");
     let _ = first.kill();
     let _ = first.wait();
@@ -827,7 +772,7 @@ fn a_second_writer_of_an_output_folder_is_refused_and_a_stale_lock_is_not() {
 
     // Killed, the first writer could not release its lock: it is stale, not a block.
     assert!(lock.exists(), "the killed writer's lock is gone");
-    let third = probdml(&second_args);
+    let third = second_run.run();
     assert_eq!(third.code, 0, "{}", third.stderr);
     assert!(third.stderr.contains("stale lock"), "{}", third.stderr);
     assert!(out.join("metrics.json").exists());

@@ -5,7 +5,7 @@
 //! Small on purpose (a few hundred images, one or two epochs on the CPU): CI runs it on every
 //! change; the real-data numbers are produced by `probdml reproduce` (README).
 
-use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
+use probdml::train::config::{MethodKind, TrainConfig, ValidConfig};
 use probdml::train::guards::check_finite;
 use probdml::train::guards::Position;
 use probdml::train::method::TensorSet;
@@ -15,22 +15,7 @@ use probdml::train::TrainError;
 use std::path::PathBuf;
 mod train_support;
 use tch::{Device, Kind, Tensor};
-use train_support::{probdml, scratch, serial};
-
-fn small(method: MethodKind) -> TrainConfig {
-    TrainConfig {
-        method,
-        dataset: DatasetChoice::Synthetic,
-        epochs: 2,
-        batch_size: 64,
-        train_limit: Some(640),
-        test_limit: Some(200),
-        ensemble_size: 2,
-        eval_samples: 16,
-        seed: 3,
-        ..TrainConfig::default()
-    }
-}
+use train_support::{learning_run, probdml, scratch, serial};
 
 /// Every method trains and evaluates; the embeddings learn the synthetic classes (chance mAP@1
 /// is 0.1 with ten balanced classes), and the probabilistic methods report uncertainty metrics.
@@ -38,7 +23,7 @@ fn small(method: MethodKind) -> TrainConfig {
 fn every_method_trains_and_evaluates_on_synthetic_data() {
     let _guard = serial();
     for method in MethodKind::all() {
-        let config = small(method);
+        let config = learning_run(method);
         let out = scratch("train-pipeline", method.name());
         let summary = train_support::train_and_evaluate(
             &config,
@@ -94,7 +79,7 @@ fn checkpoints_resume_and_reevaluate() {
     let data = PathBuf::from("unused");
     let one = TrainConfig {
         epochs: 1,
-        ..small(MethodKind::LamOnline)
+        ..learning_run(MethodKind::LamOnline)
     };
     train_support::train_and_evaluate(&one, &data, &out, false, Device::Cpu).unwrap();
     let first: serde_json::Value =
@@ -102,7 +87,7 @@ fn checkpoints_resume_and_reevaluate() {
     assert_eq!(first["epochs_done"], 1);
     let two = TrainConfig {
         epochs: 2,
-        ..small(MethodKind::LamOnline)
+        ..learning_run(MethodKind::LamOnline)
     };
     let summary = train_support::train_and_evaluate(&two, &data, &out, true, Device::Cpu).unwrap();
     let state: serde_json::Value =
@@ -172,7 +157,7 @@ fn seeds_reproduce() {
     let _guard = serial();
     let config = TrainConfig {
         epochs: 1,
-        ..small(MethodKind::LamOnline)
+        ..learning_run(MethodKind::LamOnline)
     };
     let data = PathBuf::from("unused");
     let a = train_support::train_and_evaluate(
@@ -218,7 +203,7 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     let mut tensors = TensorSet::new(&set, Device::Cpu).unwrap();
     tensors.images = Tensor::full([200, 1, 28, 28], f64::NAN, (Kind::Float, Device::Cpu));
     for method in [MethodKind::Deterministic, MethodKind::LamOnline] {
-        let config = ValidConfig::new(small(method)).unwrap();
+        let config = ValidConfig::new(learning_run(method)).unwrap();
         let err = trainer::train(&config, &tensors, Device::Cpu, None, false).unwrap_err();
         match err {
             TrainError::NonFinite {

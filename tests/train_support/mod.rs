@@ -60,7 +60,7 @@ impl Outcome {
 }
 
 /// Runs the `probdml` program with `args` and the log at level info.
-pub fn probdml(args: &[&str]) -> Outcome {
+pub fn probdml<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Outcome {
     let out = Command::new(env!("CARGO_BIN_EXE_probdml"))
         .args(args)
         .env("RUST_LOG", "info")
@@ -70,6 +70,76 @@ pub fn probdml(args: &[&str]) -> Outcome {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The command line of `probdml train` on a tiny run of the seeded synthetic set, on the CPU
+/// with one libtorch thread: one epoch on 192 training images, evaluated on 60 ID and 60 OOD
+/// images. Every flag appears once (clap refuses a repeated flag): [`TrainCommand::set`]
+/// replaces a value or adds the flag, and each is written `--flag=value`, so that a value such as
+/// "-1" or "-inf" reaches the value parser as a value.
+#[derive(Debug, Clone)]
+pub struct TrainCommand {
+    flags: Vec<(String, Option<String>)>,
+}
+
+impl TrainCommand {
+    /// The tiny run, without `--out`.
+    pub fn tiny() -> Self {
+        let mut c = TrainCommand { flags: Vec::new() };
+        for (flag, value) in [
+            ("--dataset", "synthetic"),
+            ("--epochs", "1"),
+            ("--train-limit", "192"),
+            ("--test-limit", "60"),
+            ("--device", "cpu"),
+            ("--threads", "1"),
+        ] {
+            c = c.set(flag, value);
+        }
+        c
+    }
+
+    /// The tiny run writing into `out`.
+    pub fn into_folder(out: &Path) -> Self {
+        Self::tiny().set("--out", out.to_str().expect("a UTF-8 scratch path"))
+    }
+
+    /// `flag` set to `value` (replacing its value when it is already there).
+    pub fn set(mut self, flag: &str, value: &str) -> Self {
+        match self.flags.iter_mut().find(|(f, _)| f == flag) {
+            Some((_, v)) => *v = Some(value.to_owned()),
+            None => self.flags.push((flag.to_owned(), Some(value.to_owned()))),
+        }
+        self
+    }
+
+    /// Each `(flag, value)` of `pairs` set in turn.
+    pub fn with(self, pairs: &[(&str, &str)]) -> Self {
+        pairs.iter().fold(self, |c, (f, v)| c.set(f, v))
+    }
+
+    /// A flag without a value (`--resume`, `--force`).
+    pub fn switch(mut self, flag: &str) -> Self {
+        if !self.flags.iter().any(|(f, _)| f == flag) {
+            self.flags.push((flag.to_owned(), None));
+        }
+        self
+    }
+
+    /// The arguments, starting with the subcommand.
+    pub fn args(&self) -> Vec<String> {
+        std::iter::once("train".to_owned())
+            .chain(self.flags.iter().map(|(f, v)| match v {
+                Some(v) => format!("{f}={v}"),
+                None => f.clone(),
+            }))
+            .collect()
+    }
+
+    /// Runs it.
+    pub fn run(&self) -> Outcome {
+        probdml(&self.args())
     }
 }
 
@@ -133,30 +203,16 @@ pub fn assert_flags_never_panic(method: &str, flags: &[&str]) {
         for value in EXTREME_VALUES {
             let _ = std::fs::remove_dir_all(&dir);
             let pair = format!("{flag}={value}");
-            let o = probdml(&[
-                "train",
-                "--method",
-                method,
-                "--dataset",
-                "synthetic",
-                "--epochs",
-                "1",
-                "--batch",
-                "32",
-                "--train-limit",
-                "64",
-                "--test-limit",
-                "30",
-                "--eval-samples",
-                "2",
-                "--device",
-                "cpu",
-                "--threads",
-                "1",
-                "--out",
-                dir.to_str().unwrap(),
-                &pair,
-            ]);
+            let o = TrainCommand::into_folder(&dir)
+                .with(&[
+                    ("--method", method),
+                    ("--batch", "32"),
+                    ("--train-limit", "64"),
+                    ("--test-limit", "30"),
+                    ("--eval-samples", "2"),
+                ])
+                .set(flag, value)
+                .run();
             let (code, stderr) = (o.code, o.stderr);
             assert!(
                 code != 101 && code != 70 && !stderr.contains("panicked"),
@@ -226,6 +282,26 @@ pub fn synthetic(
         test_limit: Some(test),
         seed,
         ..TrainConfig::default()
+    }
+}
+
+/// The run the learning tests train: [`synthetic`], two epochs on 640 images, evaluated on 200
+/// with 16 samples per image, seed 3 (an ensemble of two members).
+pub fn learning_run(method: MethodKind) -> TrainConfig {
+    TrainConfig {
+        ensemble_size: 2,
+        eval_samples: 16,
+        ..synthetic(method, 2, 640, 200, 3)
+    }
+}
+
+/// The run the fault tests damage and resume: [`synthetic`], two epochs on 384 images,
+/// evaluated on 100 with 8 samples per image, seed 5 (an ensemble of two members).
+pub fn fault_run(method: MethodKind) -> TrainConfig {
+    TrainConfig {
+        ensemble_size: 2,
+        eval_samples: 8,
+        ..synthetic(method, 2, 384, 100, 5)
     }
 }
 

@@ -28,12 +28,13 @@ pub const MODEL: &str = "model.safetensors";
 pub const OPTIMISER: &str = "optimiser.safetensors";
 /// The training state's file name.
 pub const STATE: &str = "state.json";
-/// The configuration's file name.
-pub const CONFIG: &str = "config.json";
+/// The configuration's file name (named in [`crate::train::results`], which reads it without
+/// libtorch).
+pub use crate::train::results::CONFIG;
 /// The Laplace posterior's file name (tensors `head.weight`, `head.bias`).
 pub const POSTERIOR: &str = "laplace.safetensors";
-/// The evaluation's file name.
-pub const METRICS: &str = "metrics.json";
+/// The evaluation's file name (named in [`crate::train::results`] too).
+pub use crate::train::results::METRICS;
 /// The run summary's file name.
 pub const SUMMARY: &str = "summary.json";
 /// The sample-free diagnosis's file name.

@@ -68,19 +68,13 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
             ))
         }
         Some(list) => list.clone(),
-        // Every row of LAM Table 2 in the paper's order, then our extra rows.
-        None if paper => vec![
-            MethodKind::Deterministic,
-            MethodKind::Ensemble,
-            MethodKind::Pfe,
-            MethodKind::Hib,
-            MethodKind::McDropout,
-            MethodKind::LamPosthoc,
-            MethodKind::LamOnline,
-            MethodKind::BtlGaussian,
-            MethodKind::BtlVmf,
-            MethodKind::ProxyNca,
-        ],
+        // Every method of the method table: the rows of LAM Table 2 in the paper's order, then
+        // the methods the paper has no number for, in the table's order.
+        None if paper => {
+            let mut all: Vec<MethodKind> = MethodKind::all().collect();
+            all.sort_by_key(|m| m.row().paper_row.map_or(usize::MAX, |p| p as usize));
+            all
+        }
         None => vec![MethodKind::LamOnline],
     };
     let protocols: Vec<Protocol> = match &request.protocols {
