@@ -124,7 +124,9 @@ fn bench_normaliser(c: &mut Criterion) {
         .collect();
     let mut out = vec![0.0; n];
     group.throughput(Throughput::Elements(n as u64));
-    for dim in [3usize, 128, 512] {
+    // M = 16 (ν = 7): the series and Hankel lanes of small orders; M = 3: the closed form;
+    // M = 128, 512: the Debye lanes. Random κ, so chunks straddle regimes.
+    for dim in [3usize, 16, 128, 512] {
         group.bench_function(BenchmarkId::new("log_norm_const_batch", dim), |b| {
             b.iter(|| vmf::log_norm_const_batch(dim, black_box(&kappas), &mut out))
         });

@@ -97,6 +97,47 @@ pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
     acc.total()
 }
 
+/// `(Σ xᵢ², Σ xᵢuᵢ)`, each by [`dot2`]'s algorithm (four Dot2 lanes combined by a compensated
+/// sum, the same error bound), in one pass over `x`: the vMF sampler's normals, their norm and
+/// their projection on the Householder vector. The `n mod 4` last entries go through the lanes
+/// as one more zero-padded block (`0·0` and `s + 0` are exact, so the padding changes nothing)
+/// rather than into lane 0 as in [`dot2`]: a loop-carried scalar tail keeps the compiler from
+/// vectorising the lanes, which then cost as much as drawing the normals.
+#[inline(always)]
+pub(crate) fn sum_sq_and_dot2(x: &[f64], u: &[f64]) -> (f64, f64) {
+    debug_assert_eq!(x.len(), u.len());
+    let (mut s, mut c) = ([0.0_f64; 4], [0.0_f64; 4]);
+    let (mut t, mut d) = ([0.0_f64; 4], [0.0_f64; 4]);
+    let (cx, cu) = (x.chunks_exact(4), u.chunks_exact(4));
+    let (rx, ru) = (cx.remainder(), cu.remainder());
+    let (mut x_tail, mut u_tail) = ([0.0; 4], [0.0; 4]);
+    x_tail[..rx.len()].copy_from_slice(rx);
+    u_tail[..ru.len()].copy_from_slice(ru);
+    let tail = (!rx.is_empty()).then_some((&x_tail[..], &u_tail[..]));
+    for (a, b) in cx.zip(cu).chain(tail) {
+        for l in 0..4 {
+            let (p, e) = two_prod(a[l], a[l]);
+            let (v, e2) = two_sum(s[l], p);
+            s[l] = v;
+            c[l] += e + e2;
+            let (p, e) = two_prod(a[l], b[l]);
+            let (v, e2) = two_sum(t[l], p);
+            t[l] = v;
+            d[l] += e + e2;
+        }
+    }
+    // Reading the lanes one by one below made LLVM keep them in scalar registers throughout
+    // the loop (measured: the loop cost as much as drawing the normals); passing them through
+    // `black_box` (an identity) once, after the loop, lets the loop body use 4-wide vectors.
+    let (s, c, t, d) = std::hint::black_box((s, c, t, d));
+    let (mut squares, mut dot) = (Neumaier::new(), Neumaier::new());
+    for l in 0..4 {
+        squares.add_pair((s[l], c[l]));
+        dot.add_pair((t[l], d[l]));
+    }
+    (squares.total(), dot.total())
+}
+
 /// `Σ xᵢ²` as accurate as if computed in twice the working precision.
 #[inline(always)]
 pub(crate) fn sum_sq2(x: &[f64]) -> f64 {

@@ -292,6 +292,19 @@ pub(crate) fn ln_normal_f64(y: f64) -> f64 {
     e.mul_add(LN_2.0, e.mul_add(LN_2.1, ln_1_to_2(m)))
 }
 
+/// ln(1 + s) for `s ≥ −½` finite, straight-line (the kernels' replacement for the C library's
+/// `ln_1p`, which no loop over lanes can vectorise): `u = fl(1 + s)` and
+/// `ln(1 + s) = ln u + ln(1 + δ/u) ≈ ln u + δ/u` with `δ = (1 + s) − u = s − (u − 1)`, exact
+/// since `u − 1` is (Sterbenz for `u ≤ 2`, a multiple of `ulp(u)` no larger than `u` above).
+/// Absolute error `< 2·10⁻¹⁶` (from [`ln_normal_f64`]) plus `δ²/u² < 10⁻³²` plus the rounding
+/// of the result: what the Bessel kernels need, whose budget is absolute below 1 (the relative
+/// accuracy of `ln_1p` for tiny `s` is not needed there).
+#[inline(always)]
+pub(crate) fn ln_1p_lanes(s: f64) -> f64 {
+    let u = 1.0 + s;
+    ln_normal_f64(u) + (s - (u - 1.0)) / u
+}
+
 /// ln x for a positive `f64`, as a double-double.
 #[inline(always)]
 pub(crate) fn ln_dd(x: f64) -> DoubleDouble {

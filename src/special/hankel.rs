@@ -11,7 +11,7 @@
 //!
 //!   g(ν, x) = ln I_ν(x) − ν ln x = x − (ν + ½) ln x − ½ ln 2π + ln Σ.
 
-use super::double_double::{ln_dd, DoubleDouble};
+use super::double_double::{ln_1p_lanes, ln_dd, DoubleDouble};
 use super::ln_table::HALF_LN_2PI;
 
 /// The smallest argument for which the expansion is used.
@@ -23,18 +23,58 @@ pub(crate) fn hankel_applies(nu: f64, x: f64) -> bool {
     x >= HANKEL_MIN_ARGUMENT && x >= 0.75 * nu * nu
 }
 
+/// The k-th term ratio of the sum without its `1/x`, `−(4ν² − (2k−1)²)/(8k)`: it depends on the
+/// order only, so that arguments sharing one order (the lanes below) share it, and each term
+/// costs two multiplications (by it and by `1/x`) instead of a division.
+#[inline(always)]
+fn term_ratio_factor(mu: f64, k: f64) -> f64 {
+    let odd = 2.0 * k - 1.0;
+    -(mu - odd * odd) / (8.0 * k)
+}
+
 /// Σ_{k≥1} (−1)^k a_k(ν)/x^k, to a relative 10⁻¹⁷ of the whole sum.
 #[inline(always)]
 fn hankel_tail(nu: f64, x: f64) -> f64 {
     let mu = 4.0 * nu * nu;
+    let inv_x = 1.0 / x;
     let mut term = 1.0;
     let mut sum = 0.0;
     let mut k = 1.0f64;
     while k <= 40.0 {
-        let odd = 2.0 * k - 1.0;
-        term *= -(mu - odd * odd) / (8.0 * k * x);
+        term *= term_ratio_factor(mu, k) * inv_x;
         sum += term;
         if term.abs() <= 1e-17 {
+            break;
+        }
+        k += 1.0;
+    }
+    sum
+}
+
+/// [`hankel_tail`] at `L` arguments of one order, bit for bit: each lane keeps its sum once its
+/// own stopping test has fired (a select, so that the loop vectorises).
+#[inline(always)]
+fn hankel_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; L] {
+    let mu = 4.0 * nu * nu;
+    let mut inv_x = [0.0; L];
+    for (i, &xi) in inv_x.iter_mut().zip(x) {
+        *i = 1.0 / xi;
+    }
+    let mut term = [1.0; L];
+    let mut sum = [0.0; L];
+    let mut running = [true; L];
+    let mut k = 1.0f64;
+    while k <= 40.0 {
+        let factor = term_ratio_factor(mu, k);
+        let mut any = false;
+        for l in 0..L {
+            let t = term[l] * (factor * inv_x[l]);
+            term[l] = t;
+            sum[l] = if running[l] { sum[l] + t } else { sum[l] };
+            running[l] = running[l] && !(t.abs() <= 1e-17);
+            any |= running[l];
+        }
+        if !any {
             break;
         }
         k += 1.0;
@@ -45,12 +85,33 @@ fn hankel_tail(nu: f64, x: f64) -> f64 {
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν < 20, x ≥ 32 finite.
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_hankel(nu: DoubleDouble, x: f64) -> DoubleDouble {
-    let logs = ln_dd(x)
+    hankel_scaled_from(nu, x, ln_dd(x), hankel_tail(nu.hi, x))
+}
+
+/// g from its pieces: `x − (ν + ½) ln x − ½ ln 2π + ln Σ`.
+#[inline(always)]
+fn hankel_scaled_from(nu: DoubleDouble, x: f64, ln_x: DoubleDouble, tail: f64) -> DoubleDouble {
+    let logs = ln_x
         .mul(nu.add_f64(0.5))
         .add(DoubleDouble::from_pair(HALF_LN_2PI));
     DoubleDouble::from_f64(x)
         .sub(logs)
-        .add_f64(hankel_tail(nu.hi, x).ln_1p())
+        .add_f64(ln_1p_lanes(tail))
+}
+
+/// [`log_bessel_i_scaled_hankel`] at `L` arguments of one order where the expansion applies
+/// (`32 ≤ x ≤ 10¹⁵⁰`, so that `ln x` takes its branch-free normal path): the same operations
+/// lane by lane, hence the same bits.
+#[inline(always)]
+pub(crate) fn log_bessel_i_scaled_hankel_lanes<const L: usize>(
+    nu: DoubleDouble,
+    x: &[f64; L],
+    out: &mut [DoubleDouble; L],
+) {
+    let tail = hankel_tail_lanes(nu.hi, x);
+    for ((o, &xi), &t) in out.iter_mut().zip(x).zip(&tail) {
+        *o = hankel_scaled_from(nu, xi, DoubleDouble::from_f64(xi).ln_normal(), t);
+    }
 }
 
 /// I_{ν+1}(x)/I_ν(x) = Σ_{ν+1}/Σ_ν from the two Hankel sums; valid where

@@ -5,6 +5,7 @@ use super::debye::{
 };
 use super::double_double::DoubleDouble;
 use super::log_bessel_i::log_bessel_i_kernel;
+use super::small_order_lanes::SmallOrderLanes;
 use crate::error::{require_batch, require_nonnegative, Result};
 use crate::instruction_set::dispatch;
 
@@ -21,15 +22,20 @@ use crate::instruction_set::dispatch;
 /// the scalar kernel's operations (its branch-free square root and logarithm give the same bits
 /// for the normal arguments `x ≤ 10¹⁵⁰` that it receives), so the values are bit-identical to
 /// the scalar calls (`proofs/batch_kernels.rs`). For `ν < 20` the regime depends on each
-/// `x` (series, Hankel, recurrence) and each value is one scalar evaluation; the batch then
-/// saves only the checks and the instruction-set choice.
+/// `x`: eight consecutive arguments that all lie in the power series' range (`x < 32`) or all in
+/// the Hankel expansion's (`x ≥ max(32, ¾ν²)`) go through that expansion in lanes, its
+/// order-dependent prefactor `−ν ln 2 − ln Γ(ν+1)` formed once for the batch (the scalar call
+/// forms it at every argument); the other chunks (a regime boundary, the order recurrence at
+/// `32 ≤ x < ¾ν²`) and `ν = ½` (its closed form) cost one scalar evaluation per value. The
+/// lanes perform the scalar kernels' operations, so every value is the scalar call's bits.
 ///
 /// # When to prefer it
 ///
-/// Whenever one order meets many arguments and `ν ≥ 20` (a vMF in `M ≥ 42` dimensions: the
-/// normaliser's `ν = M/2 − 1`): several times cheaper per value than the scalar call (chapter
-/// 01 has the measurement; `cargo bench --bench special -- log_bessel_i_batch`). For `ν < 20`
-/// it costs what the scalar loop costs.
+/// Whenever one order meets many arguments: for `ν ≥ 20` (a vMF in `M ≥ 42` dimensions: the
+/// normaliser's `ν = M/2 − 1`) and for `ν < 20` with arguments in runs of one regime (sorted
+/// arguments, a grid), several times cheaper per value than the scalar call (chapter 01 has the
+/// measurement; `cargo bench --bench special -- log_bessel_i_batch`). Unsorted arguments of a
+/// small order that straddle `x = 32` in most chunks cost what the scalar loop costs.
 ///
 /// # Errors
 ///
@@ -71,13 +77,18 @@ pub fn log_bessel_i_batch(nu: f64, xs: &[f64], out: &mut [f64]) -> Result<()> {
 /// The kernel of [`log_bessel_i_batch`] (checked input, equal lengths).
 #[inline(always)]
 fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
+    let order = DoubleDouble::from_f64(nu);
     if nu < DEBYE_MIN_ORDER {
-        for (o, &x) in out.iter_mut().zip(xs) {
-            *o = log_bessel_i_kernel(nu, x);
+        match SmallOrderLanes::new(order) {
+            Some(small) => small_order_batch(nu, small, xs, out),
+            None => {
+                for (o, &x) in out.iter_mut().zip(xs) {
+                    *o = log_bessel_i_kernel(nu, x);
+                }
+            }
         }
         return;
     }
-    let order = DoubleDouble::from_f64(nu);
     let mut x = [1.0; DEBYE_LANES];
     let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
     for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
@@ -88,15 +99,49 @@ fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
             *xi = v.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
         }
         log_bessel_i_scaled_debye_lanes(order, &x, &mut g);
-        for ((o, &xi), gi) in oc.iter_mut().zip(&x).zip(&g) {
-            // ν ln x + g, as the scalar function forms it: `ln_normal` is `ln`'s normal branch.
-            *o = DoubleDouble::from_f64(xi)
-                .ln_normal()
-                .mul_f64(nu)
-                .add(*gi)
-                .to_f64();
+        assemble(nu, &x, &g, oc);
+    }
+    fix_up_range_edges(nu, xs, out);
+}
+
+/// `ν < 20` (not ½): chunks whose arguments share the series or the Hankel regime in lanes, the
+/// others per value.
+#[inline(always)]
+fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64]) {
+    let mut x = [1.0; DEBYE_LANES];
+    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
+        for (xi, &v) in x.iter_mut().zip(xc) {
+            *xi = v.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
+        }
+        if small.scaled(&x, &mut g) {
+            assemble(nu, &x, &g, oc);
+        } else {
+            for (o, &v) in oc.iter_mut().zip(xc) {
+                *o = log_bessel_i_kernel(nu, v);
+            }
         }
     }
+    fix_up_range_edges(nu, xs, out);
+}
+
+/// `ln I_ν(x) = ν ln x + g` lane by lane, as the scalar function forms it (`ln_normal` is
+/// `ln`'s branch for the normal arguments the lanes hold).
+#[inline(always)]
+fn assemble(nu: f64, x: &[f64; DEBYE_LANES], g: &[DoubleDouble; DEBYE_LANES], out: &mut [f64]) {
+    for ((o, &xi), gi) in out.iter_mut().zip(x).zip(g) {
+        *o = DoubleDouble::from_f64(xi)
+            .ln_normal()
+            .mul_f64(nu)
+            .add(*gi)
+            .to_f64();
+    }
+}
+
+/// The arguments outside the lanes' range (0, subnormals, x > 10¹⁵⁰), which the lanes clamped:
+/// the scalar kernel, with its range branches.
+#[inline(always)]
+fn fix_up_range_edges(nu: f64, xs: &[f64], out: &mut [f64]) {
     for (o, &x) in out.iter_mut().zip(xs) {
         if !(f64::MIN_POSITIVE..=DEBYE_LANES_MAX_ARGUMENT).contains(&x) {
             *o = log_bessel_i_kernel(nu, x);

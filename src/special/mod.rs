@@ -21,6 +21,7 @@ mod log_bessel_i_batch;
 mod normal_cdf;
 mod recurrence;
 mod series;
+pub(crate) mod small_order_lanes;
 
 pub use bessel_ratio::bessel_i_ratio;
 pub(crate) use bessel_ratio::bessel_i_ratio_kernel;

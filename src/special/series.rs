@@ -10,15 +10,23 @@
 //! the prefactor is formed in double-double (ln Γ(21) ≈ 42 would otherwise carry 7·10⁻¹⁵ of
 //! rounding, more than the budget allows near a zero of ln I).
 
-use super::double_double::DoubleDouble;
+use super::double_double::{ln_1p_lanes, DoubleDouble};
 use super::ln_gamma::ln_gamma_dd;
 use super::ln_table::LN_2;
 
 /// Relative size of the last term kept.
 const TRUNCATION: f64 = 1e-17;
 
+/// The factor `1/(k(k+ν))` of the term ratio `t_k/t_{k−1} = (x²/4)·1/(k(k+ν))`: it depends on
+/// the order only, so that arguments sharing one order (the lanes below) share it, and the
+/// terms cost a multiplication instead of a division.
+#[inline(always)]
+fn term_ratio_factor(nu: f64, k: f64) -> f64 {
+    1.0 / (k * (k + nu))
+}
+
 /// S − 1 = Σ_{k≥1} t_k, for x ≥ 0 and ν ≥ 0 (returned without the leading 1 so that ln S
-/// can be formed with `ln_1p` when S is close to 1).
+/// can be formed as ln(1 + (S − 1)) when S is close to 1).
 #[inline(always)]
 pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
     let y = 0.25 * x * x;
@@ -26,7 +34,7 @@ pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
     let mut sum = 0.0;
     let mut k = 1.0;
     loop {
-        term *= y / (k * (k + nu));
+        term *= y * term_ratio_factor(nu, k);
         sum += term;
         if term <= TRUNCATION * (1.0 + sum) {
             return sum;
@@ -35,17 +43,71 @@ pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
     }
 }
 
+/// [`series_tail`] at `L` arguments of one order, bit for bit: each lane runs the scalar
+/// recurrence and keeps its sum once its own stopping test has fired (a select, not a branch,
+/// so that the loop vectorises); the loop runs until every lane has stopped.
+#[inline(always)]
+pub(crate) fn series_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; L] {
+    let mut y = [0.0; L];
+    for (yi, &xi) in y.iter_mut().zip(x) {
+        *yi = 0.25 * xi * xi;
+    }
+    let mut term = [1.0; L];
+    let mut sum = [0.0; L];
+    let mut running = [true; L];
+    let mut k = 1.0;
+    loop {
+        let factor = term_ratio_factor(nu, k);
+        let mut any = false;
+        for l in 0..L {
+            let t = term[l] * (y[l] * factor);
+            let s = sum[l] + t;
+            term[l] = t;
+            sum[l] = if running[l] { s } else { sum[l] };
+            running[l] = running[l] && !(t <= TRUNCATION * (1.0 + s));
+            any |= running[l];
+        }
+        if !any {
+            return sum;
+        }
+        k += 1.0;
+    }
+}
+
+/// The order-dependent part of [`log_bessel_i_scaled_series`], `−ν ln 2 − ln Γ(ν+1)`: the
+/// scaled logarithm at x = 0, shared by every argument of one order.
+#[inline(always)]
+pub(crate) fn series_prefactor(nu: DoubleDouble) -> DoubleDouble {
+    DoubleDouble::from_pair(LN_2)
+        .mul(nu)
+        .neg()
+        .sub(ln_gamma_dd(nu.add_f64(1.0)))
+}
+
+/// [`log_bessel_i_scaled_series`] at `L` arguments `x < 32` of one order, given its
+/// [`series_prefactor`]: the same operations lane by lane, hence the same bits.
+#[inline(always)]
+pub(crate) fn log_bessel_i_scaled_series_lanes<const L: usize>(
+    prefactor: DoubleDouble,
+    nu: f64,
+    x: &[f64; L],
+    out: &mut [DoubleDouble; L],
+) {
+    let tail = series_tail_lanes(nu, x);
+    for ((o, &t), &xi) in out.iter_mut().zip(&tail).zip(x) {
+        let g = prefactor.add_f64(ln_1p_lanes(t));
+        *o = if xi == 0.0 { prefactor } else { g };
+    }
+}
+
 /// g(ν, x) = ln I_ν(x) − ν ln x by the power series; 0 ≤ ν, 0 ≤ x (intended for x < 32).
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_series(nu: DoubleDouble, x: f64) -> DoubleDouble {
-    let prefactor = DoubleDouble::from_pair(LN_2)
-        .mul(nu)
-        .neg()
-        .sub(ln_gamma_dd(nu.add_f64(1.0)));
+    let prefactor = series_prefactor(nu);
     if x == 0.0 {
         return prefactor;
     }
-    prefactor.add_f64(series_tail(nu.hi, x).ln_1p())
+    prefactor.add_f64(ln_1p_lanes(series_tail(nu.hi, x)))
 }
 
 /// I_{ν+1}(x)/I_ν(x) = x/(2(ν+1)) · S_{ν+1}/S_ν from the two power series (ν ≥ 0, x ≥ 0).

@@ -7,6 +7,7 @@ use crate::special::debye::{
 };
 use crate::special::double_double::DoubleDouble;
 use crate::special::half_order::ln_sinhc_lanes;
+use crate::special::small_order_lanes::SmallOrderLanes;
 use crate::special::{log_bessel_i_scaled, LN_2PI};
 
 /// Writes `ln C_M(κ_i)` into `out[i]` for every `κ_i` of `kappas`.
@@ -81,8 +82,10 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 /// values go through the expansion in lanes of [`DEBYE_LANES`], which the compiler vectorises;
 /// the lane kernel performs the scalar kernel's operations, so the bits are the same
 /// (`proofs/nivmf_normaliser_batch.rs`). At `M = 3` the closed form in lanes
-/// (`log_norm_const_s2_lanes`). Otherwise the regimes depend on `κ` and the scalar kernel is
-/// called per value.
+/// (`log_norm_const_s2_lanes`). Otherwise (`M < 42`) the regimes depend on `κ`: chunks of
+/// concentrations that share the series or the Hankel regime go through it in lanes with the
+/// order's prefactor formed once (`special/small_order_lanes.rs`, the same bits), the others
+/// through the scalar kernel per value.
 #[inline(always)]
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
     let constant = log_norm_const_offset(dim);
@@ -92,8 +95,31 @@ pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &m
         return;
     }
     if order.hi < DEBYE_MIN_ORDER {
-        for (o, &k) in out.iter_mut().zip(kappas) {
-            *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+        match SmallOrderLanes::new(order) {
+            Some(small) => {
+                let mut x = [0.0; DEBYE_LANES];
+                let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+                for (oc, kc) in out.chunks_mut(DEBYE_LANES).zip(kappas.chunks(DEBYE_LANES)) {
+                    // A short last chunk leaves earlier (valid) arguments in the spare lanes.
+                    for (xi, &k) in x.iter_mut().zip(kc) {
+                        *xi = k;
+                    }
+                    if small.scaled(&x, &mut g) {
+                        for (o, gi) in oc.iter_mut().zip(&g) {
+                            *o = constant.sub(*gi).to_f64();
+                        }
+                    } else {
+                        for (o, &k) in oc.iter_mut().zip(kc) {
+                            *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+                        }
+                    }
+                }
+            }
+            None => {
+                for (o, &k) in out.iter_mut().zip(kappas) {
+                    *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+                }
+            }
         }
         return;
     }

@@ -39,7 +39,7 @@ use rand::Rng;
 use rand_distr::{Gamma, StandardNormal};
 
 use super::density::require_unit;
-use super::householder::{place_around_e1, ReflectionToMean};
+use super::householder::ReflectionToMean;
 use crate::compensated::{norm2, sum_sq2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 
@@ -397,8 +397,7 @@ impl VonMisesFisher {
             out[1] = w.mul_add(m1, s * m0);
             return;
         }
-        place_around_e1(rng, w, r, out);
-        self.reflection.apply(out);
+        self.reflection.place(rng, w, r, out);
     }
 
     /// Draws one sample (allocates the output; see [`sample_into`](Self::sample_into)).

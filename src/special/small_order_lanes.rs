@@ -1,0 +1,58 @@
+//! g(ν, x) = ln I_ν(x) − ν ln x for one order ν < 20 at many arguments, in lanes: the power
+//! series (x < 32) and the Hankel expansion (x ≥ max(32, ¾ν²)) of `log_bessel_i.rs`, each run
+//! across the lanes of a chunk whose arguments all fall in it.
+//!
+//! Below ν = 20 the scalar kernel picks its regime per argument, so a loop of scalar calls
+//! cannot vectorise; and it recomputes the order's part of the series, −ν ln 2 − ln Γ(ν+1), at
+//! every call (a double-double ln Γ: most of the cost at small x). Here that part is formed once,
+//! and a chunk of arguments that share a regime goes through it in straight-line lanes; a chunk
+//! that straddles a boundary, or falls in the recurrence regime (32 ≤ x < ¾ν²), is left to the
+//! scalar kernel. Every lane performs the scalar kernel's operations, so the values are its
+//! bits (`proofs/batch_kernels.rs`).
+
+use super::debye::{DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER};
+use super::double_double::DoubleDouble;
+use super::hankel::{hankel_applies, log_bessel_i_scaled_hankel_lanes, HANKEL_MIN_ARGUMENT};
+use super::series::{log_bessel_i_scaled_series_lanes, series_prefactor};
+
+/// One order `ν < 20` (not the closed-form `ν = ½`) with its series prefactor.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SmallOrderLanes {
+    order: DoubleDouble,
+    prefactor: DoubleDouble,
+}
+
+impl SmallOrderLanes {
+    /// `None` where the scalar kernel takes another route for every argument: `ν ≥ 20` (the
+    /// Debye expansion, laned in `debye.rs`) and `ν = ½` (the closed form).
+    #[inline(always)]
+    pub(crate) fn new(order: DoubleDouble) -> Option<Self> {
+        if order.hi >= DEBYE_MIN_ORDER || (order.hi == 0.5 && order.lo == 0.0) {
+            return None;
+        }
+        Some(Self {
+            order,
+            prefactor: series_prefactor(order),
+        })
+    }
+
+    /// g(ν, x_l) for every lane when all `x_l` (finite, `≥ 0`) share the series or the Hankel
+    /// regime (the latter up to `x ≤ 10¹⁵⁰`), the same bits as `log_bessel_i_scaled`; `false`,
+    /// with `out` unspecified, otherwise.
+    #[inline(always)]
+    pub(crate) fn scaled<const L: usize>(&self, x: &[f64; L], out: &mut [DoubleDouble; L]) -> bool {
+        let nu = self.order.hi;
+        if x.iter().all(|&v| v < HANKEL_MIN_ARGUMENT) {
+            log_bessel_i_scaled_series_lanes(self.prefactor, nu, x, out);
+            true
+        } else if x
+            .iter()
+            .all(|&v| hankel_applies(nu, v) && v <= DEBYE_LANES_MAX_ARGUMENT)
+        {
+            log_bessel_i_scaled_hankel_lanes(self.order, x, out);
+            true
+        } else {
+            false
+        }
+    }
+}
