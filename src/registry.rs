@@ -850,9 +850,9 @@ registry! {
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
     },
-    nivmf::log_ppk_vmf => {
-        fast: crate::nivmf::log_ppk_vmf,
-        exact: crate::nivmf::exact::log_ppk_vmf,
+    nivmf::log_ppk => {
+        fast: crate::nivmf::log_ppk,
+        exact: crate::nivmf::exact::log_ppk,
         file: "src/nivmf/ppk.rs",
         source: "nivMF Supp. C eq. (23), Supp. D eqs. (26)–(35); Jebara et al. (2004)",
         budget: Budget::AbsOrRel(budget::NIVMF_LOG_PPK),
