@@ -52,6 +52,16 @@
 //! assert!(vmf::checked::kl_to_uniform(64, -1.0).is_err()); // the checked function
 //! ```
 //!
+//! # Twins that differ in signature
+//!
+//! A fast twin and its exact twin share one signature, except the pairs listed with their reason
+//! in [`registry::SIGNATURE_DIFFERENCES`]: the Monte Carlo estimators of chapter 07
+//! ([`hib::match_probability`], [`hib::self_mismatch`]) take a draw count and a generator that
+//! the exact expectation does not, and the Laplace twins of chapter 04 take a diagonal where
+//! the exact twin takes the dense matrix ([`laplace::output_variance`],
+//! [`laplace::posthoc_precision`], [`laplace::sample_posterior`],
+//! [`laplace::log_marginal_likelihood`], [`laplace::optimal_prior_precision`]).
+//!
 //! # Names and argument order
 //!
 //! One vocabulary across modules: `dim` is the embedding dimension `M`, `mu`/`var` a mean and a

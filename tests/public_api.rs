@@ -101,3 +101,47 @@ fn the_naming_scheme_is_pinned() {
         vec![0.0, f64::NEG_INFINITY, 0.0]
     );
 }
+
+/// The twins that differ in signature, as `registry::SIGNATURE_DIFFERENCES` states them: both
+/// sides pinned, so that a change on either side is seen here and in the registry together.
+#[test]
+fn the_twins_that_differ_are_pinned() {
+    use probdml::hib::{self, HedgedEmbedding};
+    use probdml::laplace;
+    use probdml::rand::rngs::StdRng;
+    let _: fn(&HedgedEmbedding, &HedgedEmbedding, f64, f64, usize, &mut StdRng) -> Result<f64> =
+        hib::match_probability;
+    let _: fn(&[f64], &[f64], &[f64], &[f64], f64, f64) -> Result<f64> =
+        hib::exact::match_probability;
+    let mixture: fn(&HedgedEmbedding, &HedgedEmbedding, f64, f64) -> Result<f64> =
+        hib::exact::mixture_match_probability;
+    let _: fn(&HedgedEmbedding, f64, f64, usize, &mut StdRng) -> Result<f64> = hib::self_mismatch;
+    let _: fn(&HedgedEmbedding, f64, f64) -> Result<f64> = hib::exact::self_mismatch;
+    let _: fn(&[f64], &[f64], &mut StdRng, &mut [f64]) -> Result<()> = laplace::sample_posterior;
+    let _: fn(&[f64], &[f64], &mut StdRng, &mut [f64]) -> Result<()> =
+        laplace::exact::sample_posterior;
+    let _: fn(f64, &[f64], &[f64], f64) -> Result<f64> = laplace::log_marginal_likelihood;
+    let _: fn(f64, &[f64], &[f64], f64) -> Result<f64> = laplace::exact::log_marginal_likelihood;
+    let _: fn(&[f64], &[f64]) -> Result<f64> = laplace::optimal_prior_precision;
+    let _: fn(&[f64], &[f64]) -> Result<f64> = laplace::exact::optimal_prior_precision;
+    let names: Vec<&str> = probdml::registry::SIGNATURE_DIFFERENCES
+        .iter()
+        .map(|d| d.name)
+        .collect();
+    for pinned in [
+        "hib::match_probability",
+        "hib::self_mismatch",
+        "laplace::output_variance",
+        "laplace::posthoc_precision",
+        "laplace::sample_posterior",
+        "laplace::log_marginal_likelihood",
+        "laplace::optimal_prior_precision",
+    ] {
+        assert!(names.contains(&pinned), "{pinned} is not listed");
+    }
+    // The mixture route with the Monte Carlo twin's signature less (n_samples, rng): a point
+    // mass against itself matches with probability sigmoid(b).
+    let point = HedgedEmbedding::gaussian(&[0.3, -1.0], &[0.0, 0.0]).unwrap();
+    let p = mixture(&point, &point, 2.0, 1.5).unwrap();
+    assert!((p - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-15, "{p}");
+}
