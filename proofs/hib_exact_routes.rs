@@ -305,15 +305,7 @@ fn mixture_is_the_mean_over_component_pairs() {
     let mut total = 0.0;
     for c1 in 0..2 {
         for c2 in 0..3 {
-            total += match_probability(
-                x1.mean(c1),
-                x1.variance(c1),
-                x2.mean(c2),
-                x2.variance(c2),
-                a,
-                b,
-            )
-            .unwrap();
+            total += match_probability(x1.mu(c1), x1.var(c1), x2.mu(c2), x2.var(c2), a, b).unwrap();
         }
     }
     let mixture = mixture_match_probability(&x1, &x2, a, b).unwrap();

@@ -65,7 +65,7 @@ cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"
 
 bash scripts/setup-torch.sh
 bash scripts/setup-data.sh
-tch_tests=(--test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --example metrics_plots)
+tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --example metrics_plots)
 bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
 bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --doc train:: || status=$?
 bash scripts/cargo-tch.sh build --locked --release --benches || status=$?

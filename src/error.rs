@@ -181,6 +181,27 @@ pub enum Error {
         /// The count received.
         got: usize,
     },
+    /// One element of a slice argument lies outside its domain (a negative variance, a
+    /// precision that is not positive): the error keeps the element's position.
+    #[error("argument `{arg}`: element {index} = {value} is out of its domain: {rule}")]
+    OutOfDomainElement {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The position of the first offending element.
+        index: usize,
+        /// Its value.
+        value: f64,
+        /// The rule it broke, e.g. "a variance must be >= 0".
+        rule: &'static str,
+    },
+    /// A slice argument that needs at least one element is empty.
+    #[error("argument `{arg}` is empty: {rule}")]
+    Empty {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// Why it needs elements, e.g. "a triplet needs embeddings of dimension D >= 1".
+        rule: &'static str,
+    },
 }
 
 /// `Result` with [`Error`].

@@ -28,9 +28,47 @@
 //! # let _ = special::log_bessel_i(0.0, 1.0);
 //! ```
 //!
-//! Raw `f64` kernels (`special::log_bessel_i`, `vmf::log_norm_const`, …) return NaN on input
-//! outside their domain, like `f64::ln`; every other entry point validates and returns
-//! [`Result`] with an [`Error`] that names the argument and the rule it broke.
+//! # Checked functions and raw kernels
+//!
+//! One rule tells them apart: **a function that returns `Result` is checked, a function that
+//! returns a bare `f64` is a raw kernel.** A checked function validates every argument and
+//! returns an [`Error`] that names the argument, the rule it broke and, for a slice, the position
+//! of the offending element or row. A raw kernel takes any input and returns NaN outside its
+//! documented domain, like `f64::ln`, so that batch code can map it over arrays without a branch
+//! per element. The raw kernels are exactly
+//!
+//! * the scalar functions of [`special`] (`log_bessel_i`, `bessel_i_ratio`, `ln_normal_cdf`, …);
+//! * the vMF functions of `(M, κ)` gathered in [`vmf::kernel`] (`log_norm_const`,
+//!   `mean_resultant_length`, `mean_resultant_length_complement`, `entropy`, `kl_to_uniform`,
+//!   `log_sphere_area`), each with a checked form of the same name in [`vmf::checked`];
+//! * [`hib::log_sigmoid`].
+//!
+//! Methods of a validated object (`VonMisesFisher::entropy`, `GaussianQuadraticForm::cdf`) return
+//! `f64` because their object was checked when it was built.
+//!
+//! ```
+//! use probdml::vmf;
+//! assert!(vmf::kl_to_uniform(64, -1.0).is_nan()); // the kernel
+//! assert!(vmf::checked::kl_to_uniform(64, -1.0).is_err()); // the checked function
+//! ```
+//!
+//! # Twins that differ in signature
+//!
+//! A fast twin and its exact twin share one signature, except the pairs listed with their reason
+//! in [`registry::SIGNATURE_DIFFERENCES`]: the Monte Carlo estimators of chapter 07
+//! ([`hib::match_probability`], [`hib::self_mismatch`]) take a draw count and a generator that
+//! the exact expectation does not, and the Laplace twins of chapter 04 take a diagonal where
+//! the exact twin takes the dense matrix ([`laplace::output_variance`],
+//! [`laplace::posthoc_precision`], [`laplace::sample_posterior`],
+//! [`laplace::log_marginal_likelihood`], [`laplace::optimal_prior_precision`]).
+//!
+//! # Names and argument order
+//!
+//! One vocabulary across modules: `dim` is the embedding dimension `M`, `mu`/`var` a mean and a
+//! diagonal variance, `kappa` a concentration, `nu = κμ` a natural parameter, `n_samples` a
+//! number of Monte Carlo draws (`samples` is data). One order: **data first, each row-major
+//! matrix followed by its width `dim`, then the scalar parameters**; a function with no data
+//! starts with `dim` (`vmf::log_norm_const(dim, kappa)`, `vmf::kappa_mle(dim, rbar)`).
 //!
 //! # Where to find what
 //!
@@ -40,14 +78,14 @@
 //! | vMF normaliser $\ln C_M(\kappa)$, mean resultant length $A_M(\kappa)$ | [`vmf::log_norm_const`], [`vmf::mean_resultant_length`] | 01 |
 //! | sample a vMF, evaluate its density | [`vmf::VonMisesFisher`], [`vmf::log_density`] | 02 |
 //! | fit a vMF: $\bar R$ of unit vectors, then $\hat\kappa$ | [`vmf::mean_resultant`], [`vmf::kappa_mle`], [`vmf::kappa_sra`] | 02 |
-//! | entropy, KL to the uniform distribution | [`vmf::entropy`], [`vmf::kl_to_uniform`] | 02 |
+//! | entropy, KL to the uniform distribution | [`vmf::entropy`], [`vmf::kl_to_uniform`] (raw), [`vmf::checked::kl_to_uniform`] | 02 |
 //! | contrastive loss, its vMF likelihood, minibatch rescaling | [`contrastive::loss`], [`contrastive::negative_log_likelihood`], [`contrastive::rescaled_loss`] | 03 |
 //! | last-layer GGN (Euclidean and Arccos), PSD approximations | [`ggn::last_layer_ggn_diagonal`], [`ggn::apply_approximation`] | 04 |
 //! | Laplace posterior: post-hoc, online, prior by evidence | [`laplace::posthoc_precision`], [`laplace::online_update`], [`laplace::optimal_prior_precision`] | 04 |
 //! | sample the posterior, predictive variance of the output | [`laplace::sample_posterior`], [`laplace::output_variance`] | 04 |
 //! | BTL moments, CLT and exact likelihood, batch gradient | [`triplet::moments`], [`triplet::log_likelihood`], [`triplet::exact::log_likelihood`], [`triplet::nll_gradient`] | 05 |
 //! | CDF of a Gaussian quadratic form | [`gaussian_quadratic_form::GaussianQuadraticForm`] | 05 |
-//! | KL and product kernels between vMFs, the nivMF density and sampler | [`nivmf::kl_vmf`], [`nivmf::log_ppk_vmf`], [`nivmf::log_density`], [`nivmf::NonIsotropicVmf`] | 06 |
+//! | KL and product kernels between vMFs, the nivMF density and sampler | [`nivmf::kl_vmf`], [`nivmf::log_ppk`], [`nivmf::log_density`], [`nivmf::NonIsotropicVmf`] | 06 |
 //! | ProxyNCA++ with probabilistic distances, ProxyAnchor | [`nivmf::proxy_nca_loss`], [`nivmf::joint_proxy_loss`] | 06 |
 //! | HIB match probability: Monte Carlo, exact, moment-matched | [`hib::match_probability`], [`hib::exact::match_probability`], [`hib::match_probability_moment_matched`] | 07 |
 //! | VIB loss, self-mismatch uncertainty | [`hib::vib_loss`], [`hib::self_mismatch`] | 07 |
@@ -70,6 +108,7 @@ pub(crate) mod compensated;
 pub mod contrastive;
 pub mod error;
 pub mod gaussian_quadratic_form;
+mod gaussians;
 pub mod ggn;
 pub mod hib;
 pub mod instruction_set;
@@ -85,6 +124,7 @@ pub mod triplet;
 pub mod vmf;
 
 pub use error::{Error, Result};
+pub use gaussians::Gaussians;
 /// The `rand` (0.9) whose [`rand::Rng`] the samplers take. A program that adds its own `rand`
 /// at another major version (`cargo add rand` picks the newest) gets a second, incompatible
 /// `Rng` trait, and the compiler's error does not say why; seeding through this re-export,

@@ -850,9 +850,9 @@ registry! {
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",
     },
-    nivmf::log_ppk_vmf => {
-        fast: crate::nivmf::log_ppk_vmf,
-        exact: crate::nivmf::exact::log_ppk_vmf,
+    nivmf::log_ppk => {
+        fast: crate::nivmf::log_ppk,
+        exact: crate::nivmf::exact::log_ppk,
         file: "src/nivmf/ppk.rs",
         source: "nivMF Supp. C eq. (23), Supp. D eqs. (26)–(35); Jebara et al. (2004)",
         budget: Budget::AbsOrRel(budget::NIVMF_LOG_PPK),
@@ -1134,3 +1134,75 @@ registry! {
 pub fn find(name: &str) -> Option<&'static Derivation> {
     DERIVATIONS.iter().find(|d| d.name == name)
 }
+
+/// A registered derivation whose exact twin does not share the fast twin's signature, and why.
+/// Every other twin pair has one signature (`tests/public_api.rs` pins the pairs listed here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignatureDifference {
+    /// The registered name, as in [`Derivation::name`].
+    pub name: &'static str,
+    /// The fast twin's arguments.
+    pub fast: &'static str,
+    /// The exact twin's arguments.
+    pub exact: &'static str,
+    /// Why they differ.
+    pub reason: &'static str,
+}
+
+/// The twins that differ in signature; `tests/registry_coverage.rs` checks that each is a
+/// registered derivation with an exact twin.
+pub const SIGNATURE_DIFFERENCES: &[SignatureDifference] = &[
+    SignatureDifference {
+        name: "hib::match_probability",
+        fast: "(x1: &HedgedEmbedding, x2: &HedgedEmbedding, a, b, n_samples, rng)",
+        exact: "(mu1, var1, mu2, var2, a, b)",
+        reason: "the fast twin is HIB's Monte Carlo estimator over mixtures, so it takes the draw \
+                 count and the generator; the exact twin evaluates the expectation in closed form \
+                 for two single Gaussians. For mixtures, `hib::exact::mixture_match_probability(x1, \
+                 x2, a, b)` has the fast twin's signature less (n_samples, rng).",
+    },
+    SignatureDifference {
+        name: "hib::self_mismatch",
+        fast: "(x: &HedgedEmbedding, a, b, n_samples, rng)",
+        exact: "(x: &HedgedEmbedding, a, b)",
+        reason: "the fast twin is a Monte Carlo estimator (draw count and generator); the exact \
+                 twin is the expectation it estimates.",
+    },
+    SignatureDifference {
+        name: "laplace::output_variance",
+        fast: "(weight_precision, bias_precision, features)",
+        exact: "(precision, dim, features)",
+        reason: "the fast twin takes a diagonal posterior, split into the M×F weight and the M \
+                 bias precisions; the exact twin takes a dense (M·F + M)² precision over (W, b), \
+                 as a full or Kronecker-factored posterior needs, and the output width M = dim \
+                 that a dense matrix cannot carry. Both check `features` first and fail alike \
+                 on it.",
+    },
+    SignatureDifference {
+        name: "laplace::posthoc_precision",
+        fast: "(hessian_diagonal, beta, prior_var)",
+        exact: "(hessian, beta, prior_var)",
+        reason: "the same types, different shapes: the fast twin takes the Hessian's diagonal \
+                 (n), the exact twin the dense n×n Hessian it differentiates through.",
+    },
+    SignatureDifference {
+        name: "laplace::sample_posterior",
+        fast: "(mean, precision, rng, out)",
+        exact: "(mean, precision, rng, out)",
+        reason: "the same types, different shapes: the fast twin's precision is a diagonal (n), \
+                 the exact twin's a dense n×n matrix factored by Cholesky.",
+    },
+    SignatureDifference {
+        name: "laplace::log_marginal_likelihood",
+        fast: "(log_likelihood, theta, hessian_diagonal, prior_precision)",
+        exact: "(log_likelihood, theta, hessian, prior_precision)",
+        reason: "the same types, different shapes: a diagonal Hessian (n) against a dense n×n \
+                 one whose log-determinant is taken by Cholesky.",
+    },
+    SignatureDifference {
+        name: "laplace::optimal_prior_precision",
+        fast: "(theta, hessian_diagonal)",
+        exact: "(theta, hessian)",
+        reason: "the same types, different shapes: a diagonal Hessian (n) against a dense n×n one.",
+    },
+];

@@ -16,6 +16,8 @@ fn arg_of(e: &Error) -> &'static str {
         | Error::DimensionMismatch { arg, .. }
         | Error::TooFew { arg, .. }
         | Error::NotFiniteElement { arg, .. }
+        | Error::OutOfDomainElement { arg, .. }
+        | Error::Empty { arg, .. }
         | Error::RaggedRows { arg, .. }
         | Error::Undefined { arg, .. }
         | Error::TooMany { arg, .. }
@@ -58,24 +60,24 @@ fn gaussian_match_probability_rejects_bad_arguments() {
 fn embeddings_and_monte_carlo_reject_bad_arguments() {
     assert_eq!(
         arg_of(&HedgedEmbedding::gaussian(&[0.0], &[-1.0]).unwrap_err()),
-        "variance"
+        "var"
     );
     assert_eq!(
         arg_of(&HedgedEmbedding::gaussian(&[], &[]).unwrap_err()),
-        "mean"
+        "mu"
     );
     // C = 0: no component.
     assert_eq!(
         arg_of(&HedgedEmbedding::mixture(&[], &[], 2).unwrap_err()),
-        "means"
+        "mu"
     );
     assert_eq!(
         arg_of(&HedgedEmbedding::mixture(&[0.0; 3], &[0.1; 3], 2).unwrap_err()),
-        "means"
+        "mu"
     );
     assert_eq!(
         arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 2], 2).unwrap_err()),
-        "variances"
+        "var"
     );
     assert_eq!(
         arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 4], 0).unwrap_err()),
@@ -83,7 +85,7 @@ fn embeddings_and_monte_carlo_reject_bad_arguments() {
     );
     assert_eq!(
         arg_of(&HedgedEmbedding::mixture(&[f64::NAN; 2], &[0.1; 2], 2).unwrap_err()),
-        "means"
+        "mu"
     );
     let x2 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.1, 0.1]).unwrap();
     let x3 = HedgedEmbedding::gaussian(&[0.0; 3], &[0.1; 3]).unwrap();
@@ -91,11 +93,11 @@ fn embeddings_and_monte_carlo_reject_bad_arguments() {
     // K = 0.
     assert_eq!(
         arg_of(&hib::match_probability(&x2, &x2, 1.0, 0.0, 0, &mut rng).unwrap_err()),
-        "samples"
+        "n_samples"
     );
     assert_eq!(
         arg_of(&hib::self_mismatch(&x2, 1.0, 0.0, 0, &mut rng).unwrap_err()),
-        "samples"
+        "n_samples"
     );
     // Mismatched D.
     assert_eq!(
@@ -124,12 +126,9 @@ fn embeddings_and_monte_carlo_reject_bad_arguments() {
 #[test]
 fn kl_and_vib_reject_bad_arguments() {
     for kl in [hib::kl_to_standard_normal, exact::kl_to_standard_normal] {
-        assert_eq!(arg_of(&kl(&[0.0], &[-0.5]).unwrap_err()), "variance");
-        assert_eq!(arg_of(&kl(&[0.0, 1.0], &[0.5]).unwrap_err()), "variance");
-        assert_eq!(
-            arg_of(&kl(&[f64::NEG_INFINITY], &[0.5]).unwrap_err()),
-            "mean"
-        );
+        assert_eq!(arg_of(&kl(&[0.0], &[-0.5]).unwrap_err()), "var");
+        assert_eq!(arg_of(&kl(&[0.0, 1.0], &[0.5]).unwrap_err()), "var");
+        assert_eq!(arg_of(&kl(&[f64::NEG_INFINITY], &[0.5]).unwrap_err()), "mu");
     }
     let good = VibPair {
         mean1: &[0.0, 1.0],

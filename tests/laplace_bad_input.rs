@@ -14,6 +14,8 @@ fn arg_of(err: &Error) -> &'static str {
         | Error::DimensionMismatch { arg, .. }
         | Error::TooFew { arg, .. }
         | Error::NotFiniteElement { arg, .. }
+        | Error::OutOfDomainElement { arg, .. }
+        | Error::Empty { arg, .. }
         | Error::RaggedRows { arg, .. }
         | Error::Undefined { arg, .. } => arg,
         other => panic!("unexpected error {other}"),
@@ -29,9 +31,9 @@ fn names(result: probdml::Result<impl std::fmt::Debug>, arg: &str) {
 #[test]
 fn prior_variance_must_be_positive() {
     for v in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        names(laplace::posthoc_precision(&[1.0], 1.0, v), "prior_variance");
-        names(exact::posthoc_precision(&[1.0], 1.0, v), "prior_variance");
-        names(laplace::prior_precision(2, v), "prior_variance");
+        names(laplace::posthoc_precision(&[1.0], 1.0, v), "prior_var");
+        names(exact::posthoc_precision(&[1.0], 1.0, v), "prior_var");
+        names(laplace::prior_precision(2, v), "prior_var");
     }
 }
 

@@ -1,8 +1,12 @@
 //! The public paths and signatures that other tools rely on: they compile against them, so a
 //! changed signature must fail here, at compile time, before it fails them.
+// The signatures are written out in full on purpose: a type alias would hide what is pinned.
+#![allow(clippy::type_complexity)]
 use probdml::Result;
 
 #[test]
+// The deprecated aliases stay pinned for the release that keeps them.
+#[allow(deprecated)]
 fn pinned_signatures_compile() {
     let kl: fn(&[f64], f64, &[f64], f64) -> Result<f64> = probdml::nivmf::kl_vmf;
     let _: fn(&[f64], f64, &[f64], f64) -> Result<f64> = probdml::nivmf::exact::kl_vmf;
@@ -36,4 +40,110 @@ fn pinned_signatures_compile() {
         moments(&[0.0], &[0.0], &[1.0], &[0.0], &[3.0], &[0.0]).unwrap(),
         (-8.0, 0.0)
     );
+}
+
+/// The names and orders of the one naming scheme (data first, each matrix followed by its width
+/// `dim`, then the scalar parameters; `mu`, `var`, `kappa`, `n_samples`), the checked forms of the
+/// raw kernels, and the typed batches: a changed signature fails to compile here.
+#[test]
+fn the_naming_scheme_is_pinned() {
+    use probdml::hib::HedgedEmbedding;
+    use probdml::triplet::{TripletGradient, Triplets};
+    use probdml::Gaussians;
+    let ppk: fn(&[f64], &[f64], f64) -> Result<f64> = probdml::nivmf::log_ppk;
+    let _: fn(&[f64], &[f64], f64) -> Result<f64> = probdml::nivmf::exact::log_ppk;
+    let _: fn(usize, f64) -> Result<f64> = probdml::vmf::checked::log_norm_const;
+    let _: fn(usize, f64) -> Result<f64> = probdml::vmf::checked::mean_resultant_length;
+    let _: fn(usize, f64) -> Result<f64> = probdml::vmf::checked::mean_resultant_length_complement;
+    let _: fn(usize, f64) -> Result<f64> = probdml::vmf::checked::entropy;
+    let checked_kl: fn(usize, f64) -> Result<f64> = probdml::vmf::checked::kl_to_uniform;
+    let _: fn(usize) -> Result<f64> = probdml::vmf::checked::log_sphere_area;
+    let _: fn(usize, f64) -> f64 = probdml::vmf::kernel::log_norm_const;
+    let _: fn(usize, f64) -> f64 = probdml::vmf::kernel::kl_to_uniform;
+    let _: fn(&[f64], usize) -> Result<probdml::vmf::MeanResultant> = probdml::vmf::mean_resultant;
+    let _: fn(&[f64], &[f64]) -> Result<HedgedEmbedding> = HedgedEmbedding::gaussian;
+    let _: fn(&[f64], &[f64], usize) -> Result<HedgedEmbedding> = HedgedEmbedding::mixture;
+    let _: fn(&HedgedEmbedding, usize) -> &[f64] = HedgedEmbedding::mu;
+    let _: fn(&HedgedEmbedding, usize) -> &[f64] = HedgedEmbedding::var;
+    let _: fn(&Gaussians<'_>) -> Result<HedgedEmbedding> = HedgedEmbedding::from_gaussians;
+    let _: fn(&[f64], &[f64]) -> Result<f64> = probdml::hib::kl_to_standard_normal;
+    let _: fn(
+        &HedgedEmbedding,
+        &HedgedEmbedding,
+        f64,
+        f64,
+        usize,
+        &mut probdml::rand::rngs::StdRng,
+    ) -> Result<f64> = probdml::hib::match_probability;
+    let _: fn(&[f64], f64, f64) -> Result<Vec<f64>> = probdml::laplace::posthoc_precision;
+    let _: fn(&[f64], f64, f64) -> Result<Vec<f64>> = probdml::laplace::exact::posthoc_precision;
+    let _: fn(&[f64], &[f64], &[f64]) -> Result<f64> = probdml::laplace::output_variance;
+    let _: fn(&[f64], usize, &[f64]) -> Result<f64> = probdml::laplace::exact::output_variance;
+    // The impl's lifetime is early-bound: each pointer is pinned at `'static` (the literals
+    // below are promoted constants).
+    let gaussians: fn(&'static [f64], &'static [f64], usize) -> Result<Gaussians<'static>> =
+        Gaussians::new;
+    let triplets: fn(
+        Gaussians<'static>,
+        Gaussians<'static>,
+        Gaussians<'static>,
+    ) -> Result<Triplets<'static>> = Triplets::new;
+    let batch_ll: fn(&Triplets<'static>, f64) -> Result<Vec<f64>> = Triplets::log_likelihood;
+    let _: fn(&Triplets<'static>) -> Result<Vec<(f64, f64)>> = Triplets::moments;
+    let _: fn(&Triplets<'static>, f64) -> Result<TripletGradient> = Triplets::nll_gradient;
+    // Calls through the pointers behave as documented.
+    assert_eq!(ppk(&[3.0, 0.0], &[3.0, 0.0], 0.5).unwrap(), 0.0);
+    assert!(checked_kl(64, -1.0).is_err());
+    let point = gaussians(&[0.0, 0.1, 2.0], &[0.0; 3], 1).unwrap();
+    let far = gaussians(&[2.0, 0.1, 0.0], &[0.0; 3], 1).unwrap();
+    let batch = triplets(point, point, far).unwrap();
+    // Point masses, a = p: τ = −‖a − n‖² = −4, 0, −4 against −m = −1.
+    assert_eq!(
+        batch_ll(&batch, 1.0).unwrap(),
+        vec![0.0, f64::NEG_INFINITY, 0.0]
+    );
+}
+
+/// The twins that differ in signature, as `registry::SIGNATURE_DIFFERENCES` states them: both
+/// sides pinned, so that a change on either side is seen here and in the registry together.
+#[test]
+fn the_twins_that_differ_are_pinned() {
+    use probdml::hib::{self, HedgedEmbedding};
+    use probdml::laplace;
+    use probdml::rand::rngs::StdRng;
+    let _: fn(&HedgedEmbedding, &HedgedEmbedding, f64, f64, usize, &mut StdRng) -> Result<f64> =
+        hib::match_probability;
+    let _: fn(&[f64], &[f64], &[f64], &[f64], f64, f64) -> Result<f64> =
+        hib::exact::match_probability;
+    let mixture: fn(&HedgedEmbedding, &HedgedEmbedding, f64, f64) -> Result<f64> =
+        hib::exact::mixture_match_probability;
+    let _: fn(&HedgedEmbedding, f64, f64, usize, &mut StdRng) -> Result<f64> = hib::self_mismatch;
+    let _: fn(&HedgedEmbedding, f64, f64) -> Result<f64> = hib::exact::self_mismatch;
+    let _: fn(&[f64], &[f64], &mut StdRng, &mut [f64]) -> Result<()> = laplace::sample_posterior;
+    let _: fn(&[f64], &[f64], &mut StdRng, &mut [f64]) -> Result<()> =
+        laplace::exact::sample_posterior;
+    let _: fn(f64, &[f64], &[f64], f64) -> Result<f64> = laplace::log_marginal_likelihood;
+    let _: fn(f64, &[f64], &[f64], f64) -> Result<f64> = laplace::exact::log_marginal_likelihood;
+    let _: fn(&[f64], &[f64]) -> Result<f64> = laplace::optimal_prior_precision;
+    let _: fn(&[f64], &[f64]) -> Result<f64> = laplace::exact::optimal_prior_precision;
+    let names: Vec<&str> = probdml::registry::SIGNATURE_DIFFERENCES
+        .iter()
+        .map(|d| d.name)
+        .collect();
+    for pinned in [
+        "hib::match_probability",
+        "hib::self_mismatch",
+        "laplace::output_variance",
+        "laplace::posthoc_precision",
+        "laplace::sample_posterior",
+        "laplace::log_marginal_likelihood",
+        "laplace::optimal_prior_precision",
+    ] {
+        assert!(names.contains(&pinned), "{pinned} is not listed");
+    }
+    // The mixture route with the Monte Carlo twin's signature less (n_samples, rng): a point
+    // mass against itself matches with probability sigmoid(b).
+    let point = HedgedEmbedding::gaussian(&[0.3, -1.0], &[0.0, 0.0]).unwrap();
+    let p = mixture(&point, &point, 2.0, 1.5).unwrap();
+    assert!((p - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-15, "{p}");
 }

@@ -932,3 +932,35 @@ fn the_comparison_rule_recognises_its_shapes() {
         vec!["(f(x) - exact).abs() <= 1e-9, \"{}\", g(1)"]
     );
 }
+
+/// A pair of twins that differ in signature is listed in `registry::SIGNATURE_DIFFERENCES` with
+/// its reason; each listed name must be a registered derivation with an exact twin, once.
+#[test]
+fn every_listed_signature_difference_is_a_registered_twin_pair() {
+    use probdml::registry::SIGNATURE_DIFFERENCES;
+    let mut gaps = Vec::new();
+    for (i, difference) in SIGNATURE_DIFFERENCES.iter().enumerate() {
+        let name = difference.name;
+        match probdml::registry::find(name) {
+            None => gaps.push(format!("`{name}`: listed but not registered")),
+            Some(d) if !matches!(d.exact, Twin::Exact(_)) => {
+                gaps.push(format!("`{name}`: listed but has no exact twin"))
+            }
+            Some(_) => {}
+        }
+        if SIGNATURE_DIFFERENCES[..i].iter().any(|d| d.name == name) {
+            gaps.push(format!("`{name}`: listed twice"));
+        }
+        // Equal argument lists are listed only when the shapes differ, which the reason says.
+        let same_arguments = difference.fast == difference.exact;
+        if difference.reason.trim().is_empty()
+            || (same_arguments && !difference.reason.contains("shapes"))
+        {
+            gaps.push(format!("`{name}`: no reason why the twins differ"));
+        }
+    }
+    report(
+        "a registered twin pair for a listed signature difference",
+        gaps,
+    );
+}

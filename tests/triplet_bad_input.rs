@@ -99,7 +99,7 @@ fn length_mismatch_and_empty_input_are_errors() {
     let empty: [Vec<f64>; 6] = Default::default();
     for (name, r) in all_entry_points(&empty, 0.1) {
         assert!(
-            matches!(r, Err(Error::InvalidDimension { dim: 0, .. })),
+            matches!(r, Err(Error::Empty { arg: "mu_a", .. })),
             "{name}: {r:?}"
         );
     }

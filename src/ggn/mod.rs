@@ -33,12 +33,14 @@
 
 mod approximation;
 mod arccos;
+mod bias;
 mod diagonal;
 mod euclidean;
 pub mod exact;
 
 pub use approximation::{apply_approximation, fixed_weights};
 pub use arccos::{arccos_output_gradient, arccos_output_hessian};
+pub use bias::last_layer_ggn_diagonal_with_bias;
 pub use diagonal::{last_layer_ggn_diagonal, last_layer_ggn_diagonals, GgnDiagonals};
 pub use euclidean::{euclidean_output_gradient, euclidean_output_hessian, normalisation_jacobian};
 

@@ -21,12 +21,12 @@ pub(crate) fn soft_threshold(a: f64, b: f64) -> Result<()> {
 }
 
 /// A count of Monte Carlo samples per mixture component: at least one.
-pub(crate) fn samples(samples: usize) -> Result<()> {
-    if samples >= 1 {
+pub(crate) fn samples(n_samples: usize) -> Result<()> {
+    if n_samples >= 1 {
         Ok(())
     } else {
         Err(Error::TooFew {
-            arg: "samples",
+            arg: "n_samples",
             min: 1,
             got: 0,
         })
@@ -38,8 +38,9 @@ pub(crate) fn variances(arg: &'static str, xs: &[f64]) -> Result<()> {
     all_finite(arg, xs)?;
     match xs.iter().position(|&x| x < 0.0) {
         None => Ok(()),
-        Some(index) => Err(Error::OutOfDomain {
+        Some(index) => Err(Error::OutOfDomainElement {
             arg,
+            index,
             value: xs[index],
             rule: "a variance must be >= 0",
         }),
@@ -51,8 +52,9 @@ pub(crate) fn positive_variances(arg: &'static str, xs: &[f64]) -> Result<()> {
     all_finite(arg, xs)?;
     match xs.iter().position(|&x| x <= 0.0) {
         None => Ok(()),
-        Some(index) => Err(Error::OutOfDomain {
+        Some(index) => Err(Error::OutOfDomainElement {
             arg,
+            index,
             value: xs[index],
             rule: "a variance must be > 0 (the loss is differentiated in ln σ²)",
         }),

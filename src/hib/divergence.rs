@@ -38,10 +38,11 @@ pub(crate) fn x_minus_ln1p(x: f64) -> f64 {
 ///
 /// # Errors
 ///
-/// [`Error::TooFew`](crate::Error::TooFew) for an empty `mean`;
+/// [`Error::TooFew`](crate::Error::TooFew) for an empty `mu`;
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if the lengths differ;
 /// [`Error::NotFiniteElement`](crate::Error::NotFiniteElement) for NaN or ±∞;
-/// [`Error::OutOfDomain`](crate::Error::OutOfDomain) for a negative variance.
+/// [`Error::OutOfDomainElement`](crate::Error::OutOfDomainElement), with its index, for a
+/// negative variance.
 ///
 /// # Examples
 ///
@@ -55,8 +56,9 @@ pub(crate) fn x_minus_ln1p(x: f64) -> f64 {
 /// ```
 ///
 /// Cited: HIB eq. (8) and App. E; Kingma & Welling (2014), App. B.
-pub fn kl_to_standard_normal(mean: &[f64], variance: &[f64]) -> Result<f64> {
-    checks::gaussian("mean", mean, "variance", variance)?;
+pub fn kl_to_standard_normal(mu: &[f64], var: &[f64]) -> Result<f64> {
+    checks::gaussian("mu", mu, "var", var)?;
+    let (mean, variance) = (mu, var);
     let mut total = 0.0;
     for (mu, var) in mean.iter().zip(variance) {
         if *var == 0.0 {

@@ -26,7 +26,7 @@ use crate::hib::checks;
 /// // Two components in ℝ² ("17" or "47", HIB Fig. 1): rows are components.
 /// let x = HedgedEmbedding::mixture(&[0.0, 1.0, 3.0, 1.0], &[0.1, 0.1, 0.2, 0.2], 2)?;
 /// assert_eq!((x.components(), x.dim()), (2, 2));
-/// assert_eq!(x.mean(1), &[3.0, 1.0]);
+/// assert_eq!(x.mu(1), &[3.0, 1.0]);
 /// assert!(HedgedEmbedding::gaussian(&[0.0], &[-1.0]).is_err());
 /// # Ok::<(), probdml::Error>(())
 /// ```
@@ -40,27 +40,29 @@ pub struct HedgedEmbedding {
 }
 
 impl HedgedEmbedding {
-    /// The single Gaussian embedding `N(mean, diag variance)`.
+    /// The single Gaussian embedding `N(mu, diag var)`.
     ///
     /// # Errors
     ///
-    /// As for the type: an empty `mean`, lengths that differ, NaN/±∞, a negative variance.
-    pub fn gaussian(mean: &[f64], variance: &[f64]) -> Result<Self> {
-        checks::gaussian("mean", mean, "variance", variance)?;
+    /// As for the type: an empty `mu`, lengths that differ, NaN/±∞, a negative variance (its
+    /// index in the error).
+    pub fn gaussian(mu: &[f64], var: &[f64]) -> Result<Self> {
+        checks::gaussian("mu", mu, "var", var)?;
         Ok(Self {
-            dim: mean.len(),
-            means: mean.to_vec(),
-            variances: variance.to_vec(),
+            dim: mu.len(),
+            means: mu.to_vec(),
+            variances: var.to_vec(),
         })
     }
 
-    /// The equal-weight mixture whose component `c` has mean `means[c·dim..(c+1)·dim]` and
-    /// variances `variances[c·dim..(c+1)·dim]` (row-major, one row per component).
+    /// The equal-weight mixture whose component `c` has mean `mu[c·dim..(c+1)·dim]` and
+    /// variances `var[c·dim..(c+1)·dim]` (row-major, one row per component).
     ///
     /// # Errors
     ///
     /// As for the type.
-    pub fn mixture(means: &[f64], variances: &[f64], dim: usize) -> Result<Self> {
+    pub fn mixture(mu: &[f64], var: &[f64], dim: usize) -> Result<Self> {
+        let (means, variances) = (mu, var);
         if dim == 0 {
             return Err(Error::TooFew {
                 arg: "dim",
@@ -70,26 +72,63 @@ impl HedgedEmbedding {
         }
         if means.is_empty() {
             return Err(Error::TooFew {
-                arg: "means",
+                arg: "mu",
                 min: dim,
                 got: 0,
             });
         }
         if means.len() % dim != 0 {
             return Err(Error::RaggedRows {
-                arg: "means",
+                arg: "mu",
                 len: means.len(),
                 dim,
             });
         }
-        checks::same_length("variances", means.len(), variances.len())?;
-        checks::all_finite("means", means)?;
-        checks::variances("variances", variances)?;
+        checks::same_length("var", means.len(), variances.len())?;
+        checks::all_finite("mu", means)?;
+        checks::variances("var", variances)?;
         Ok(Self {
             dim,
             means: means.to_vec(),
             variances: variances.to_vec(),
         })
+    }
+
+    /// The equal-weight mixture of the rows of a batch of Gaussians (one row per component);
+    /// [`gaussian`](Self::gaussian) is the case of one row.
+    ///
+    /// # Errors
+    ///
+    /// None beyond those [`Gaussians::new`](crate::Gaussians::new) already checked; the
+    /// `Result` keeps the constructors alike.
+    pub fn from_gaussians(components: &crate::Gaussians<'_>) -> Result<Self> {
+        Self::mixture(components.mu(), components.var(), components.dim())
+    }
+
+    /// `KL(N(μ, diag σ²) ‖ N(0, I))` of a single Gaussian embedding (HIB eq. 8):
+    /// [`kl_to_standard_normal`](crate::hib::kl_to_standard_normal) on its parameters.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooMany`] naming `components` for a mixture (`C > 1`: its KL has no closed form).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::hib::{self, HedgedEmbedding};
+    /// let x = HedgedEmbedding::gaussian(&[0.5, -1.0], &[0.25, 2.0])?;
+    /// assert_eq!(x.kl_to_standard_normal()?, hib::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0])?);
+    /// # Ok::<(), probdml::Error>(())
+    /// ```
+    pub fn kl_to_standard_normal(&self) -> Result<f64> {
+        if self.components() != 1 {
+            return Err(Error::TooMany {
+                arg: "components",
+                max: 1,
+                got: self.components(),
+            });
+        }
+        crate::hib::kl_to_standard_normal(&self.means, &self.variances)
     }
 
     /// The dimension `D` of the embedding space.
@@ -103,13 +142,28 @@ impl HedgedEmbedding {
     }
 
     /// The mean `μ_c` of component `c` (panics if `c ≥ C`, like slice indexing).
-    pub fn mean(&self, c: usize) -> &[f64] {
+    pub fn mu(&self, c: usize) -> &[f64] {
         &self.means[c * self.dim..(c + 1) * self.dim]
     }
 
     /// The variances `σ_c²` of component `c` (panics if `c ≥ C`, like slice indexing).
-    pub fn variance(&self, c: usize) -> &[f64] {
+    pub fn var(&self, c: usize) -> &[f64] {
         &self.variances[c * self.dim..(c + 1) * self.dim]
+    }
+
+    /// The mean `μ_c` of component `c`: the former name of [`mu`](Self::mu).
+    #[deprecated(since = "0.2.0", note = "renamed `mu`, the crate's name for a mean")]
+    pub fn mean(&self, c: usize) -> &[f64] {
+        self.mu(c)
+    }
+
+    /// The variances `σ_c²` of component `c`: the former name of [`var`](Self::var).
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed `var`, the crate's name for a variance"
+    )]
+    pub fn variance(&self, c: usize) -> &[f64] {
+        self.var(c)
     }
 
     /// Checks that `other` lives in the same space, naming `arg` in the error.

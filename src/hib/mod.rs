@@ -53,6 +53,8 @@ mod vib;
 pub use divergence::kl_to_standard_normal;
 pub use embedding::HedgedEmbedding;
 pub use logistic::log_sigmoid;
+// The batch of Gaussians a `HedgedEmbedding` is built from, where a reader of this module looks.
+pub use crate::gaussians::Gaussians;
 pub use moment_matched::match_probability_moment_matched;
 pub use monte_carlo::{match_probability, self_mismatch};
 pub use vib::{vib_loss, VibLoss, VibPair};

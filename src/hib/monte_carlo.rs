@@ -23,7 +23,7 @@ pub(crate) fn draw_stratified<R: Rng + ?Sized>(
     let dim = x.dim();
     out.reserve(samples * x.components() * dim);
     for c in 0..x.components() {
-        let (mean, variance) = (x.mean(c), x.variance(c));
+        let (mean, variance) = (x.mu(c), x.var(c));
         for _ in 0..samples {
             for d in 0..dim {
                 let eps: f64 = rng.sample(StandardNormal);
@@ -59,7 +59,7 @@ fn mean_over_pairs(z1: &[f64], z2: &[f64], dim: usize, f: impl Fn(f64) -> f64) -
 /// [`exact::match_probability`](crate::hib::exact::match_probability) and
 /// [`exact::mixture_match_probability`](crate::hib::exact::mixture_match_probability).
 ///
-/// `samples` = `K` draws per mixture component, so `KC` per input (the paper's `K = 8` at
+/// `n_samples` = `K` draws per mixture component, so `KC` per input (the paper's `K = 8` at
 /// `C = 1`), and the estimate averages all `(KC)²` pairs. The draws come from `rng`: first the
 /// `KC·D` standard normals of `x1` (component by component, draw by draw, coordinate by
 /// coordinate), then those of `x2`. It is unbiased; its variance is `A/K + B/K²` with
@@ -72,7 +72,7 @@ fn mean_over_pairs(z1: &[f64], z2: &[f64], dim: usize, f: impl Fn(f64) -> f64) -
 /// # Errors
 ///
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if the dimensions differ;
-/// [`Error::TooFew`](crate::Error::TooFew) for `samples = 0`;
+/// [`Error::TooFew`](crate::Error::TooFew) for `n_samples = 0`;
 /// [`Error::OutOfDomain`](crate::Error::OutOfDomain) for `a ≤ 0`;
 /// [`Error::NotFinite`](crate::Error::NotFinite) for a non-finite `a` or `b`.
 ///
@@ -96,15 +96,15 @@ pub fn match_probability<R: Rng + ?Sized>(
     x2: &HedgedEmbedding,
     a: f64,
     b: f64,
-    samples: usize,
+    n_samples: usize,
     rng: &mut R,
 ) -> Result<f64> {
     x1.check_same_dim("x2", x2)?;
-    checks::samples(samples)?;
+    checks::samples(n_samples)?;
     checks::soft_threshold(a, b)?;
     let (mut z1, mut z2) = (Vec::new(), Vec::new());
-    draw_stratified(x1, samples, rng, &mut z1);
-    draw_stratified(x2, samples, rng, &mut z2);
+    draw_stratified(x1, n_samples, rng, &mut z1);
+    draw_stratified(x2, n_samples, rng, &mut z2);
     Ok(mean_over_pairs(&z1, &z2, x1.dim(), |d| sigmoid(-a * d + b)))
 }
 
@@ -124,7 +124,7 @@ pub fn match_probability<R: Rng + ?Sized>(
 ///
 /// # Errors
 ///
-/// [`Error::TooFew`](crate::Error::TooFew) for `samples = 0`;
+/// [`Error::TooFew`](crate::Error::TooFew) for `n_samples = 0`;
 /// [`Error::OutOfDomain`](crate::Error::OutOfDomain) for `a ≤ 0`;
 /// [`Error::NotFinite`](crate::Error::NotFinite) for a non-finite `a` or `b`.
 ///
@@ -145,13 +145,13 @@ pub fn self_mismatch<R: Rng + ?Sized>(
     x: &HedgedEmbedding,
     a: f64,
     b: f64,
-    samples: usize,
+    n_samples: usize,
     rng: &mut R,
 ) -> Result<f64> {
-    checks::samples(samples)?;
+    checks::samples(n_samples)?;
     checks::soft_threshold(a, b)?;
     let (mut z1, mut z2) = (Vec::new(), Vec::new());
-    draw_stratified(x, samples, rng, &mut z1);
-    draw_stratified(x, samples, rng, &mut z2);
+    draw_stratified(x, n_samples, rng, &mut z1);
+    draw_stratified(x, n_samples, rng, &mut z2);
     Ok(mean_over_pairs(&z1, &z2, x.dim(), |d| sigmoid(a * d - b)))
 }

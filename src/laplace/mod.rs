@@ -48,14 +48,14 @@ pub use sampler::sample_posterior;
 use crate::error::{require_finite, Error, Result};
 
 /// σ_prior² must be finite and > 0.
-pub(crate) fn check_prior_variance(prior_variance: f64) -> Result<f64> {
-    require_finite("prior_variance", prior_variance)?;
-    if prior_variance > 0.0 {
-        Ok(prior_variance)
+pub(crate) fn check_prior_variance(prior_var: f64) -> Result<f64> {
+    require_finite("prior_var", prior_var)?;
+    if prior_var > 0.0 {
+        Ok(prior_var)
     } else {
         Err(Error::OutOfDomain {
-            arg: "prior_variance",
-            value: prior_variance,
+            arg: "prior_var",
+            value: prior_var,
             rule: "the prior variance must be > 0",
         })
     }
@@ -105,10 +105,11 @@ pub(crate) fn check_finite_elements(arg: &'static str, values: &[f64]) -> Result
 pub(crate) fn check_positive_elements(arg: &'static str, values: &[f64]) -> Result<()> {
     check_finite_elements(arg, values)?;
     match values.iter().position(|&v| v <= 0.0) {
-        Some(_) => Err(Error::Undefined {
+        Some(index) => Err(Error::OutOfDomainElement {
             arg,
-            quantity: "the Gaussian N(mean, precision⁻¹)",
-            reason: "every precision entry must be > 0",
+            index,
+            value: values[index],
+            rule: "a precision must be > 0 (the Gaussian N(mean, precision⁻¹))",
         }),
         None => Ok(()),
     }

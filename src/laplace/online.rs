@@ -33,7 +33,7 @@ use crate::error::{require_finite, Error, Result};
 ///   `alpha` (in [0, 1]);
 /// * [`Error::NotFiniteElement`] naming `mean`, `precision`, `gradient` or `hessian_diagonal`
 ///   for a NaN or infinite entry (the last two as returned by `per_sample`);
-/// * [`Error::Undefined`] naming `precision` if an entry is ≤ 0.
+/// * [`Error::OutOfDomainElement`] naming `precision` and the index if an entry is ≤ 0.
 ///
 /// On error `mean` and `precision` are left unchanged.
 ///

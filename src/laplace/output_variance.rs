@@ -47,11 +47,12 @@ use crate::error::{Error, Result};
 ///
 /// # Errors
 ///
-/// * [`Error::TooFew`] naming `bias_precision` if M = 0, or `features` if F = 0;
+/// * [`Error::Empty`] naming `features` if F = 0 (the exact twin's error for the same input),
+///   then naming `bias_precision` if M = 0;
 /// * [`Error::DimensionMismatch`] naming `weight_precision` unless it has M·F entries;
 /// * [`Error::NotFiniteElement`] naming `features`, and [`Error::NotFiniteElement`] or
-///   [`Error::Undefined`] naming `weight_precision` / `bias_precision` unless every precision
-///   is finite and > 0.
+///   [`Error::OutOfDomainElement`] (with the index) naming `weight_precision` /
+///   `bias_precision` unless every precision is finite and > 0.
 ///
 /// # Examples
 ///
@@ -71,18 +72,18 @@ pub fn output_variance(
     features: &[f64],
 ) -> Result<f64> {
     let (m, f) = (bias_precision.len(), features.len());
-    if m == 0 {
-        return Err(Error::TooFew {
-            arg: "bias_precision",
-            min: 1,
-            got: 0,
+    // The same order and the same errors as the exact twin: `features` first, so that an empty
+    // input fails the same way on both routes.
+    if f == 0 {
+        return Err(Error::Empty {
+            arg: "features",
+            rule: "the last layer needs at least one feature (F >= 1)",
         });
     }
-    if f == 0 {
-        return Err(Error::TooFew {
-            arg: "features",
-            min: 1,
-            got: 0,
+    if m == 0 {
+        return Err(Error::Empty {
+            arg: "bias_precision",
+            rule: "the last layer needs at least one output (M >= 1)",
         });
     }
     check_len("weight_precision", m * f, weight_precision.len())?;

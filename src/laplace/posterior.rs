@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 ///
 /// # Errors
 ///
-/// [`Error::NotFinite`] / [`Error::OutOfDomain`] if `prior_variance` is not finite and > 0;
+/// [`Error::NotFinite`] / [`Error::OutOfDomain`] if `prior_var` is not finite and > 0;
 /// [`Error::TooFew`] if `n = 0`.
 ///
 /// # Examples
@@ -23,8 +23,8 @@ use crate::error::{Error, Result};
 /// let l0 = probdml::laplace::prior_precision(3, 0.25).unwrap();
 /// assert_eq!(l0, vec![4.0, 4.0, 4.0]);
 /// ```
-pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
-    check_prior_variance(prior_variance)?;
+pub fn prior_precision(n: usize, prior_var: f64) -> Result<Vec<f64>> {
+    check_prior_variance(prior_var)?;
     if n == 0 {
         return Err(Error::TooFew {
             arg: "n",
@@ -32,7 +32,7 @@ pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
             got: 0,
         });
     }
-    Ok(vec![1.0 / prior_variance; n])
+    Ok(vec![1.0 / prior_var; n])
 }
 
 /// Post-hoc Laplace precision of a diagonal curvature: Λ = β·H + σ_prior⁻²·I, elementwise.
@@ -50,7 +50,7 @@ pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
 /// # Errors
 ///
 /// * [`Error::NotFinite`] / [`Error::OutOfDomain`] naming `beta` if β is not finite and ≥ 0;
-/// * the same naming `prior_variance` unless σ_prior² is finite and > 0;
+/// * the same naming `prior_var` unless σ_prior² is finite and > 0;
 /// * [`Error::TooFew`] if `hessian_diagonal` is empty;
 /// * [`Error::NotFiniteElement`] naming `hessian_diagonal` for a NaN or infinite entry.
 ///
@@ -63,13 +63,9 @@ pub fn prior_precision(n: usize, prior_variance: f64) -> Result<Vec<f64>> {
 /// assert_eq!(lambda, vec![2.0, 5.0, 8.0]);
 /// assert!(posthoc_precision(&[1.0], -1.0, 1.0).is_err());
 /// ```
-pub fn posthoc_precision(
-    hessian_diagonal: &[f64],
-    beta: f64,
-    prior_variance: f64,
-) -> Result<Vec<f64>> {
+pub fn posthoc_precision(hessian_diagonal: &[f64], beta: f64, prior_var: f64) -> Result<Vec<f64>> {
     check_beta(beta)?;
-    check_prior_variance(prior_variance)?;
+    check_prior_variance(prior_var)?;
     if hessian_diagonal.is_empty() {
         return Err(Error::TooFew {
             arg: "hessian_diagonal",
@@ -78,6 +74,6 @@ pub fn posthoc_precision(
         });
     }
     check_finite_elements("hessian_diagonal", hessian_diagonal)?;
-    let prior = 1.0 / prior_variance;
+    let prior = 1.0 / prior_var;
     Ok(hessian_diagonal.iter().map(|&h| beta * h + prior).collect())
 }

@@ -24,7 +24,7 @@ use crate::error::{Error, Result};
 /// * [`Error::DimensionMismatch`] naming `precision` or `out` if their lengths differ from
 ///   `mean`'s;
 /// * [`Error::NotFiniteElement`] naming `mean` or `precision` for a NaN or infinite entry;
-/// * [`Error::Undefined`] naming `precision` if an entry is ≤ 0.
+/// * [`Error::OutOfDomainElement`] naming `precision` and the index if an entry is ≤ 0.
 ///
 /// # Examples
 ///

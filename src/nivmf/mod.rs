@@ -30,7 +30,7 @@
 //! # Divergences between vMFs
 //!
 //! `ρ^γζ^γ ∝ exp(γ(ν_z + ν_p)ᵀx)` is an unnormalised vMF, so (Supp. D)
-//! `ln PPK_γ = γ ln C_M(κ_z) + γ ln C_M(κ_p) − ln C_M(γ‖ν_z + ν_p‖)` ([`log_ppk_vmf`]); the
+//! `ln PPK_γ = γ ln C_M(κ_z) + γ ln C_M(κ_p) − ln C_M(γ‖ν_z + ν_p‖)` ([`log_ppk`]); the
 //! Bhattacharyya distance is `d_B = −ln PPK_½` ([`bhattacharyya_distance`]) and the expected
 //! likelihood distance `d_EL = −ln PPK_1` ([`expected_likelihood_distance`]).
 //!
@@ -64,7 +64,9 @@ mod sampler;
 
 pub use density::{log_density, log_density_heuristic};
 pub use kl::{kl_vmf, kl_vmf_paper};
-pub use ppk::{bhattacharyya_distance, expected_likelihood_distance, log_ppk_vmf};
+#[allow(deprecated)]
+pub use ppk::log_ppk_vmf;
+pub use ppk::{bhattacharyya_distance, expected_likelihood_distance, log_ppk};
 pub use proxy_anchor::{joint_proxy_loss, proxy_anchor_loss};
 pub use proxy_nca::{el_nivmf_draws, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
 pub use sampler::NonIsotropicVmf;

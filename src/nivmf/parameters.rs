@@ -37,10 +37,11 @@ pub(crate) use crate::ggn::check_finite_slice as require_finite_entries;
 pub(crate) fn require_concentrations(arg: &'static str, kappas: &[f64], dim: usize) -> Result<()> {
     require_len(arg, kappas, dim)?;
     require_finite_entries(arg, kappas)?;
-    match kappas.iter().find(|&&k| k <= 0.0) {
-        Some(&value) => Err(Error::OutOfDomain {
+    match kappas.iter().position(|&k| k <= 0.0) {
+        Some(index) => Err(Error::OutOfDomainElement {
             arg,
-            value,
+            index,
+            value: kappas[index],
             rule: "every concentration kappa_m of K = diag(kappas) must be > 0",
         }),
         None => Ok(()),

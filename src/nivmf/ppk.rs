@@ -131,7 +131,7 @@ fn check_pair_bhattacharyya(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64)> 
 /// [`bhattacharyya_distance`]).
 ///
 /// Error budget: `|Δ| ≤ 10⁻⁹·max(1, |exact|)` against the sphere quadrature of
-/// [`exact::log_ppk_vmf`](super::exact::log_ppk_vmf) (`proofs/nivmf_divergences.rs`).
+/// [`exact::log_ppk`](super::exact::log_ppk) (`proofs/nivmf_divergences.rs`).
 ///
 /// # Errors
 ///
@@ -145,23 +145,37 @@ fn check_pair_bhattacharyya(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64)> 
 /// # Examples
 ///
 /// ```
-/// use probdml::nivmf::log_ppk_vmf;
+/// use probdml::nivmf::log_ppk;
 /// use probdml::vmf::log_norm_const;
 /// let (nu_z, nu_p) = ([3.0, 0.0, 0.0], [0.0, 4.0, 0.0]);
 /// // γ = 1: ln C(3) + ln C(4) − ln C(5).
 /// let want = log_norm_const(3, 3.0) + log_norm_const(3, 4.0) - log_norm_const(3, 5.0);
-/// assert!((log_ppk_vmf(1.0, &nu_z, &nu_p).unwrap() - want).abs() < 1e-14);
+/// assert!((log_ppk(&nu_z, &nu_p, 1.0).unwrap() - want).abs() < 1e-14);
 /// // Bhattacharyya: ln PPK_½(ζ, ζ) = 0.
-/// assert_eq!(log_ppk_vmf(0.5, &nu_z, &nu_z).unwrap(), 0.0);
-/// assert!(log_ppk_vmf(0.0, &nu_z, &nu_p).is_err());
+/// assert_eq!(log_ppk(&nu_z, &nu_z, 0.5).unwrap(), 0.0);
+/// assert!(log_ppk(&nu_z, &nu_p, 0.0).is_err());
 /// ```
-pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
+pub fn log_ppk(nu_z: &[f64], nu_p: &[f64], gamma: f64) -> Result<f64> {
     require_gamma(gamma)?;
     if gamma == 0.5 {
         return Ok(-check_pair_bhattacharyya(nu_z, nu_p)?.1);
     }
     let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
     Ok(log_ppk_kernel(dim, gamma, kappa_z, kappa_p, kappa_sum))
+}
+
+/// [`log_ppk`] with the exponent first: its former name and argument order.
+///
+/// # Errors
+///
+/// As [`log_ppk`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `log_ppk(nu_z, nu_p, gamma)`: the data first, the parameter last, as \
+            everywhere in the crate"
+)]
+pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
+    log_ppk(nu_z, nu_p, gamma)
 }
 
 /// `ln PPK_γ` for `γ ≠ ½` from `(κ_z, κ_p, ‖ν_z + ν_p‖)`; no checks. The three normalisers
@@ -204,16 +218,16 @@ pub(crate) fn bhattacharyya_kernel(dim: usize, n: &PairNorms) -> f64 {
 ///
 /// # Errors
 ///
-/// As [`log_ppk_vmf`] (without γ).
+/// As [`log_ppk`] (without γ).
 ///
 /// # Examples
 ///
 /// ```
-/// use probdml::nivmf::{bhattacharyya_distance, log_ppk_vmf};
+/// use probdml::nivmf::{bhattacharyya_distance, log_ppk};
 /// let (nu_z, nu_p) = ([50.0, 0.0], [49.0, 1.0]);
 /// let d = bhattacharyya_distance(&nu_z, &nu_p).unwrap();
 /// assert!(d > 0.0 && d < 0.1);
-/// assert_eq!(d, -log_ppk_vmf(0.5, &nu_z, &nu_p).unwrap());
+/// assert_eq!(d, -log_ppk(&nu_z, &nu_p, 0.5).unwrap());
 /// ```
 pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
     Ok(check_pair_bhattacharyya(nu_z, nu_p)?.1)
@@ -231,7 +245,7 @@ pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 ///
 /// # Errors
 ///
-/// As [`log_ppk_vmf`] (without γ).
+/// As [`log_ppk`] (without γ).
 ///
 /// # Examples
 ///

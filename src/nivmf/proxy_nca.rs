@@ -160,10 +160,11 @@ pub(crate) fn check_batch(
     if distance.uses_concentrations() {
         super::parameters::require_len("concentrations", batch.concentrations, c * dim)?;
         require_finite_entries("concentrations", batch.concentrations)?;
-        if let Some(&value) = batch.concentrations.iter().find(|&&k| k <= 0.0) {
-            return Err(Error::OutOfDomain {
+        if let Some(index) = batch.concentrations.iter().position(|&k| k <= 0.0) {
+            return Err(Error::OutOfDomainElement {
                 arg: "concentrations",
-                value,
+                index,
+                value: batch.concentrations[index],
                 rule: "every concentration kappa_m of K = diag(kappas) must be > 0",
             });
         }

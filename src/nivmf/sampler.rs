@@ -68,6 +68,60 @@ impl NonIsotropicVmf {
         })
     }
 
+    /// `nivMF(v/‖v‖, diag(kappas))` for any finite non-zero direction `v`: an embedding
+    /// normalised in `f32` is off the unit sphere by ~10⁻⁸, which [`new`](Self::new) rejects.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFiniteElement`](crate::Error::NotFiniteElement) naming `v` for NaN or ±∞;
+    /// [`Error::OutOfDomain`](crate::Error::OutOfDomain) naming `v` if it is zero; otherwise as
+    /// [`new`](Self::new).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::nivmf::NonIsotropicVmf;
+    /// let law = NonIsotropicVmf::from_direction(&[3.0, 4.0], &[1.0, 2.0])?;
+    /// assert_eq!(law.mu(), &[0.6, 0.8]);
+    /// assert_eq!(law.dim(), 2);
+    /// assert_eq!(law.ln_pdf(&[0.6, 0.8])?, law.log_density(&[0.6, 0.8])?);
+    /// # Ok::<(), probdml::Error>(())
+    /// ```
+    pub fn from_direction(v: &[f64], kappas: &[f64]) -> Result<Self> {
+        if let Some(index) = v.iter().position(|x| !x.is_finite()) {
+            return Err(crate::Error::NotFiniteElement {
+                arg: "v",
+                index,
+                value: v[index],
+            });
+        }
+        let n = norm2(v);
+        if n == 0.0 {
+            return Err(crate::Error::OutOfDomain {
+                arg: "v",
+                value: 0.0,
+                rule: "a direction must be non-zero",
+            });
+        }
+        let mu: Vec<f64> = v.iter().map(|x| x / n).collect();
+        Self::new(&mu, kappas)
+    }
+
+    /// The dimension `M` of the ambient space (the sphere is `S^{M−1}`).
+    pub fn dim(&self) -> usize {
+        self.mu.len()
+    }
+
+    /// The log density at `x`: [`log_density`](Self::log_density) under the statrs name that
+    /// [`VonMisesFisher::ln_pdf`](crate::vmf::VonMisesFisher::ln_pdf) also carries.
+    ///
+    /// # Errors
+    ///
+    /// As [`log_density`](super::log_density) for `x`.
+    pub fn ln_pdf(&self, x: &[f64]) -> Result<f64> {
+        self.log_density(x)
+    }
+
     /// The mean direction parameter `μ`.
     pub fn mu(&self) -> &[f64] {
         &self.mu

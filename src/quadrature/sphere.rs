@@ -1,6 +1,6 @@
 //! Integrals over the sphere `S^{M−1}` reduced to one or two angles (book chapter 06): the exact tool
 //! behind the references of the vMF divergences (`nivmf::exact::kl_vmf`,
-//! `nivmf::exact::log_ppk_vmf`) and the normalisation proofs of the nivMF density.
+//! `nivmf::exact::log_ppk`) and the normalisation proofs of the nivMF density.
 //!
 //! # The two-coordinate reduction
 //!

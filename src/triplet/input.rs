@@ -14,9 +14,8 @@ pub(crate) const NAMES: [&str; 6] = ["mu_a", "var_a", "mu_p", "var_p", "mu_n", "
 pub(crate) fn check_triplet(slices: [&[f64]; 6]) -> Result<usize> {
     let len = slices[0].len();
     if len == 0 {
-        return Err(Error::InvalidDimension {
+        return Err(Error::Empty {
             arg: "mu_a",
-            dim: 0,
             rule: "a triplet needs embeddings of dimension D >= 1",
         });
     }
@@ -46,8 +45,9 @@ pub(crate) fn check_triplet(slices: [&[f64]; 6]) -> Result<usize> {
         // Odd positions are variances.
         if k % 2 == 1 {
             if let Some(index) = slice.iter().position(|v| *v < 0.0) {
-                return Err(Error::OutOfDomain {
+                return Err(Error::OutOfDomainElement {
                     arg: name,
+                    index,
                     value: slice[index],
                     rule: "a variance must be >= 0",
                 });

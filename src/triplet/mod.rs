@@ -12,6 +12,8 @@
 //!   gradient with respect to every mean and variance, in closed form, allocation-free with
 //!   [`nll_gradient_into`].
 //! * [`gaussian_kl`], [`vmf_kl`], [`loss`], [`elbo`]: priors, KL terms and the ELBO (eq. 13).
+//! * [`Triplets`]: a batch of triplets named by role (anchor, positive, negative, each a
+//!   [`Gaussians`]), with the per-triplet [`Triplets::log_likelihood`] and the batch gradient.
 //!
 //! The references live in [`exact`]: the dense quadratic-form moments, the **exact** law of `τ`
 //! ([`exact::tau_distribution`], a weighted sum of non-central χ²₁ terms of both signs, inverted
@@ -24,8 +26,12 @@ mod input;
 mod likelihood;
 mod moments;
 mod prior;
+mod triplets;
 
 pub use batch::{nll_gradient, nll_gradient_into, TripletGradient};
 pub use likelihood::log_likelihood;
 pub use moments::moments;
 pub use prior::{elbo, gaussian_kl, gaussian_prior_variance, loss, vmf_kl, DEFAULT_KL_SCALE};
+pub use triplets::Triplets;
+// The batch of Gaussians a `Triplets` holds, where a reader of this module looks for it.
+pub use crate::gaussians::Gaussians;

@@ -117,10 +117,11 @@ pub(crate) fn check_posterior(mu: &[f64], var: &[f64], prior_var: f64) -> Result
             });
         }
     }
-    if let Some(v) = var.iter().find(|v| **v <= 0.0) {
-        return Err(Error::OutOfDomain {
+    if let Some(index) = var.iter().position(|v| *v <= 0.0) {
+        return Err(Error::OutOfDomainElement {
             arg: "var",
-            value: *v,
+            index,
+            value: var[index],
             rule: "a posterior variance must be > 0 (the KL to the prior is infinite at 0)",
         });
     }

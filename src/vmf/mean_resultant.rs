@@ -37,8 +37,27 @@ pub(crate) fn check_samples(samples: &[f64], dim: usize) -> Result<usize> {
             got: samples.len(),
         });
     }
-    for row in samples.chunks_exact(dim) {
-        require_unit("samples", row)?;
+    for (i, row) in samples.chunks_exact(dim).enumerate() {
+        // The row's position goes into the error, as `contrastive` reports it: in a batch of
+        // thousands the message must say which embedding is off the sphere.
+        require_unit("samples", row).map_err(|e| match e {
+            Error::NotUnitVector {
+                arg,
+                norm,
+                tolerance,
+            } => Error::NotUnitRow {
+                arg,
+                row: i,
+                norm,
+                tolerance,
+            },
+            Error::NotFinite { arg, value } => Error::NotFiniteElement {
+                arg,
+                index: i * dim + row.iter().position(|x| !x.is_finite()).unwrap_or(0),
+                value,
+            },
+            other => other,
+        })?;
     }
     Ok(samples.len() / dim)
 }
@@ -125,8 +144,9 @@ pub(crate) fn finish(sum: Vec<f64>, norm: f64, n: usize) -> Result<MeanResultant
 /// * [`Error::InvalidDimension`] if `dim < 2`;
 /// * [`Error::TooFew`] if `samples` is empty;
 /// * [`Error::DimensionMismatch`] if `len(samples)` is not a multiple of `dim`;
-/// * [`Error::NotFinite`] / [`Error::NotUnitVector`] if a row is not a finite unit vector
-///   (within [`unit_norm_tolerance`](super::unit_norm_tolerance));
+/// * [`Error::NotFiniteElement`] (with its flat index) / [`Error::NotUnitRow`] (with its row)
+///   if a row is not a finite unit vector (within
+///   [`unit_norm_tolerance`](super::unit_norm_tolerance));
 /// * [`Error::OutOfDomain`] if `Σxᵢ = 0` exactly (the direction is undefined; `R̄ = 0`).
 ///
 /// # Examples

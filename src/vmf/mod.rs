@@ -47,6 +47,7 @@
 //! Raw `f64` kernels ([`log_norm_const`], [`entropy`], [`kl_to_uniform`], …) return NaN
 //! outside their domain. Checked entry points return [`crate::Result`]: a unit vector must
 //! satisfy `|‖v‖ − 1| ≤` [`unit_norm_tolerance`]`(M) = 10⁻¹²√M`.
+pub mod checked;
 pub mod exact;
 
 mod complement;
@@ -82,3 +83,16 @@ pub(crate) use normaliser_batch::{
 };
 pub use sampler::VonMisesFisher;
 pub use sphere_area::log_sphere_area;
+
+/// The raw kernels of this module, gathered: plain `f64` functions of `(M, κ)` that return NaN
+/// outside `M ≥ 2, 0 ≤ κ < ∞` (`log_sphere_area`: outside `M ≥ 1`) instead of an error, as
+/// `f64::ln` does, so that batch code can map them over arrays without a branch per element.
+/// The same items are at `vmf::` (where the exact twins mirror them); their checked forms, with
+/// the same names, are in [`checked`]. Every other function of `vmf` validates its input and
+/// returns [`Result`](crate::Result).
+pub mod kernel {
+    pub use super::{
+        entropy, kl_to_uniform, log_norm_const, log_sphere_area, mean_resultant_length,
+        mean_resultant_length_complement,
+    };
+}

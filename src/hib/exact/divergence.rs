@@ -29,8 +29,9 @@ use crate::quadrature::{integrate, Tolerance};
 /// ```
 ///
 /// Cited: HIB eq. (8).
-pub fn kl_to_standard_normal(mean: &[f64], variance: &[f64]) -> Result<f64> {
-    checks::gaussian("mean", mean, "variance", variance)?;
+pub fn kl_to_standard_normal(mu: &[f64], var: &[f64]) -> Result<f64> {
+    checks::gaussian("mu", mu, "var", var)?;
+    let (mean, variance) = (mu, var);
     let ln_sqrt_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
     let mut total = 0.0;
     for (&mu, &var) in mean.iter().zip(variance) {

@@ -49,8 +49,8 @@ pub(crate) fn mean_over_component_pairs(
     let mut total = 0.0;
     for c1 in 0..x1.components() {
         for c2 in 0..x2.components() {
-            let (mu1, var1) = (x1.mean(c1), x1.variance(c1));
-            let (mu2, var2) = (x2.mean(c2), x2.variance(c2));
+            let (mu1, var1) = (x1.mu(c1), x1.var(c1));
+            let (mu2, var2) = (x2.mu(c2), x2.var(c2));
             total += ln_match_probability_checked(mu1, var1, mu2, var2, a, b)?.exp();
         }
     }

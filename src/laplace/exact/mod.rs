@@ -70,9 +70,9 @@ fn precision_cholesky(precision: &[f64], n: usize) -> Result<faer::Mat<f64>> {
 /// let lambda = posthoc_precision(&[1.0, 0.5, 0.5, 2.0], 2.0, 1.0).unwrap();
 /// assert_eq!(lambda, vec![3.0, 1.0, 1.0, 5.0]);
 /// ```
-pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_variance: f64) -> Result<Vec<f64>> {
+pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_var: f64) -> Result<Vec<f64>> {
     check_beta(beta)?;
-    check_prior_variance(prior_variance)?;
+    check_prior_variance(prior_var)?;
     let n = square_side("hessian", hessian)?;
     check_finite_elements("hessian", hessian)?;
     let negative_log_posterior = |theta: &[HyperDual64]| {
@@ -86,8 +86,8 @@ pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_variance: f64) -> Res
         let squared_norm = theta
             .iter()
             .fold(HyperDual64::from_re(0.0), |acc, &t| acc + t * t);
-        let log_prior = squared_norm / (-2.0 * prior_variance)
-            - 0.5 * n as f64 * (2.0 * std::f64::consts::PI * prior_variance).ln();
+        let log_prior = squared_norm / (-2.0 * prior_var)
+            - 0.5 * n as f64 * (2.0 * std::f64::consts::PI * prior_var).ln();
         data * (0.5 * beta) - log_prior
     };
     // The objective is quadratic, so its Hessian is the same at every θ; θ* = 0 by translation.

@@ -20,8 +20,8 @@ use crate::laplace::{check_finite_elements, check_len};
 ///
 /// # Errors
 ///
-/// * [`Error::InvalidDimension`] naming `n_outputs` if M = 0; [`Error::TooFew`] naming
-///   `features` if F = 0;
+/// * [`Error::Empty`] naming `features` if F = 0 (the fast twin's error for the same input);
+///   then [`Error::InvalidDimension`] naming `dim` (the output width M) if M = 0;
 /// * [`Error::DimensionMismatch`] naming `precision` unless it is (M·F + M)²;
 /// * [`Error::NotFiniteElement`] naming `precision` or `features`;
 /// * [`Error::Undefined`] naming `precision` if it is not positive definite.
@@ -35,22 +35,22 @@ use crate::laplace::{check_finite_elements, check_len};
 /// let v = output_variance(&[2.0, 1.0, 1.0, 2.0], 1, &[3.0]).unwrap();
 /// assert!((v - 14.0 / 3.0).abs() < 1e-14);
 /// ```
-pub fn output_variance(precision: &[f64], n_outputs: usize, features: &[f64]) -> Result<f64> {
-    if n_outputs == 0 {
+pub fn output_variance(precision: &[f64], dim: usize, features: &[f64]) -> Result<f64> {
+    // `features` first, as the fast twin checks it: the same empty input, the same error.
+    if features.is_empty() {
+        return Err(Error::Empty {
+            arg: "features",
+            rule: "the last layer needs at least one feature (F >= 1)",
+        });
+    }
+    if dim == 0 {
         return Err(Error::InvalidDimension {
-            arg: "n_outputs",
+            arg: "dim",
             dim: 0,
             rule: "the last layer needs at least one output (M >= 1)",
         });
     }
-    if features.is_empty() {
-        return Err(Error::TooFew {
-            arg: "features",
-            min: 1,
-            got: 0,
-        });
-    }
-    let (m, f) = (n_outputs, features.len());
+    let (m, f) = (dim, features.len());
     let p = m * f + m;
     let n = square_side("precision", precision)?;
     check_len("precision", p * p, n * n)?;

@@ -1,6 +1,6 @@
 //! Reference twins of chapter 06, at the same names as the fast ones.
 //!
-//! * [`kl_vmf`] and [`log_ppk_vmf`] integrate their defining integrals over the sphere with the
+//! * [`kl_vmf`] and [`log_ppk`] integrate their defining integrals over the sphere with the
 //!   two-coordinate reduction of [`quadrature::sphere`](crate::quadrature::sphere): the
 //!   densities are evaluated pointwise (with the 256-bit normalisers of
 //!   [`vmf::exact`](crate::vmf::exact)) and never combined into the closed forms, so agreement
@@ -19,6 +19,8 @@ mod proxy_nca;
 
 pub use density::{log_density, log_density_heuristic};
 pub use kl::kl_vmf;
+pub use ppk::log_ppk;
+#[allow(deprecated)]
 pub use ppk::log_ppk_vmf;
 pub use proxy_anchor::proxy_anchor_loss;
 pub use proxy_nca::proxy_nca_loss;

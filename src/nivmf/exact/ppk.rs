@@ -8,7 +8,7 @@ use crate::quadrature::sphere::SpherePair;
 use crate::quadrature::Tolerance;
 use crate::vmf::exact::log_norm_const;
 
-/// Reference for [`nivmf::log_ppk_vmf`](crate::nivmf::log_ppk_vmf): the defining integral,
+/// Reference for [`nivmf::log_ppk`](crate::nivmf::log_ppk): the defining integral,
 /// never the closed form.
 ///
 /// # Formula
@@ -25,19 +25,19 @@ use crate::vmf::exact::log_norm_const;
 ///
 /// # Errors
 ///
-/// As [`nivmf::log_ppk_vmf`](crate::nivmf::log_ppk_vmf), plus
+/// As [`nivmf::log_ppk`](crate::nivmf::log_ppk), plus
 /// [`Error::NoConvergence`](crate::Error::NoConvergence) if the quadrature fails.
 ///
 /// # Examples
 ///
 /// ```
-/// use probdml::nivmf::exact::log_ppk_vmf;
+/// use probdml::nivmf::exact::log_ppk;
 /// use probdml::vmf::exact::log_norm_const;
 /// let want = log_norm_const(3, 3.0) + log_norm_const(3, 4.0) - log_norm_const(3, 5.0);
-/// let got = log_ppk_vmf(1.0, &[3.0, 0.0, 0.0], &[0.0, 4.0, 0.0]).unwrap();
+/// let got = log_ppk(&[3.0, 0.0, 0.0], &[0.0, 4.0, 0.0], 1.0).unwrap();
 /// assert!((got - want).abs() < 1e-12);
 /// ```
-pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
+pub fn log_ppk(nu_z: &[f64], nu_p: &[f64], gamma: f64) -> Result<f64> {
     require_gamma(gamma)?;
     let kappa_z = natural_norm("nu_z", nu_z)?;
     require_len("nu_p", nu_p, nu_z.len())?;
@@ -73,4 +73,18 @@ pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
             + frame.ln_scale()
             + value.ln(),
     )
+}
+
+/// [`log_ppk`] with the exponent first: its former name and argument order.
+///
+/// # Errors
+///
+/// As [`log_ppk`].
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `log_ppk(nu_z, nu_p, gamma)`: the data first, the parameter last, as \
+            everywhere in the crate"
+)]
+pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
+    log_ppk(nu_z, nu_p, gamma)
 }

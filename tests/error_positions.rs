@@ -1,0 +1,178 @@
+//! Errors that keep the place: a bad element of a slice is reported with its index, a bad row of
+//! a row-major matrix with its row, an empty input as empty, and the fast and exact twins of one
+//! quantity fail on the same input with the same error.
+use probdml::{hib, laplace, triplet, vmf, Error};
+
+#[test]
+fn a_negative_variance_is_reported_with_its_index() {
+    let (mu, var) = ([0.0, 0.0, 0.0], [1.0, 1.0, -0.5]);
+    let ok = [0.5; 3];
+    for err in [
+        triplet::log_likelihood(&mu, &ok, &mu, &var, &mu, &ok, 0.1).unwrap_err(),
+        triplet::exact::log_likelihood(&mu, &ok, &mu, &var, &mu, &ok, 0.1).unwrap_err(),
+        triplet::moments(&mu, &ok, &mu, &var, &mu, &ok).unwrap_err(),
+    ] {
+        assert_eq!(
+            err,
+            Error::OutOfDomainElement {
+                arg: "var_p",
+                index: 2,
+                value: -0.5,
+                rule: "a variance must be >= 0",
+            }
+        );
+        assert!(err.to_string().contains("element 2"), "{err}");
+    }
+    // A batch of B = 2 rows of D = 3: the flat index of the offender.
+    let (mu6, ok6) = ([0.0; 6], [0.5; 6]);
+    let var6 = [0.5, 0.5, 0.5, 0.5, -1.0, 0.5];
+    let err = triplet::nll_gradient(&mu6, &ok6, &mu6, &ok6, &mu6, &var6, 3, 0.1).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::OutOfDomainElement {
+                arg: "var_n",
+                index: 4,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    for err in [
+        hib::HedgedEmbedding::gaussian(&mu, &var).unwrap_err(),
+        hib::kl_to_standard_normal(&mu, &var).unwrap_err(),
+        hib::exact::kl_to_standard_normal(&mu, &var).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::OutOfDomainElement {
+                    arg: "var",
+                    index: 2,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+    let err = triplet::gaussian_kl(&mu, &[1.0, 0.0, 1.0], 1.0).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::OutOfDomainElement {
+                arg: "var",
+                index: 1,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_non_positive_precision_is_reported_with_its_index() {
+    let err =
+        laplace::output_variance(&[1.0, 1.0, 0.0, 1.0], &[1.0, 1.0], &[1.0, 2.0]).unwrap_err();
+    assert_eq!(
+        err,
+        Error::OutOfDomainElement {
+            arg: "weight_precision",
+            index: 2,
+            value: 0.0,
+            rule: "a precision must be > 0 (the Gaussian N(mean, precision⁻¹))",
+        }
+    );
+}
+
+#[test]
+fn a_non_unit_row_of_mean_resultant_is_reported_with_its_row() {
+    // Rows 0 and 1 are unit; row 2 has norm 1.1.
+    let samples = [1.0, 0.0, 0.0, 1.0, 1.1, 0.0];
+    for err in [
+        vmf::mean_resultant(&samples, 2).unwrap_err(),
+        vmf::exact::mean_resultant(&samples, 2).unwrap_err(),
+        vmf::lam_uncertainty(&samples, 2).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::NotUnitRow {
+                    arg: "samples",
+                    row: 2,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+    // The same variant and field as the contrastive loss reports for its rows.
+    let z = [1.0, 0.0, 0.0, 1.0, 1.1, 0.0];
+    let err = probdml::contrastive::negative_log_likelihood(&z, 2, &[0, 0, 1], 0.5).unwrap_err();
+    assert!(matches!(err, Error::NotUnitRow { row: 2, .. }), "{err:?}");
+    // A NaN keeps its flat index.
+    let err = vmf::mean_resultant(&[1.0, 0.0, f64::NAN, 0.0], 2).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::NotFiniteElement {
+                arg: "samples",
+                index: 2,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn empty_triplets_say_empty() {
+    let e: [f64; 0] = [];
+    for err in [
+        triplet::log_likelihood(&e, &e, &e, &e, &e, &e, 0.1).unwrap_err(),
+        triplet::exact::log_likelihood(&e, &e, &e, &e, &e, &e, 0.1).unwrap_err(),
+        triplet::moments(&e, &e, &e, &e, &e, &e).unwrap_err(),
+        triplet::nll_gradient(&e, &e, &e, &e, &e, &e, 2, 0.1).unwrap_err(),
+    ] {
+        assert!(matches!(err, Error::Empty { arg: "mu_a", .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains("empty"), "{message}");
+        assert!(!message.contains("not a valid dimension"), "{message}");
+    }
+}
+
+#[test]
+fn output_variance_twins_fail_alike_on_empty_input() {
+    // No features, one output: both routes name `features` with the same error.
+    let fast = laplace::output_variance(&[], &[1.0], &[]).unwrap_err();
+    let exact = laplace::exact::output_variance(&[1.0], 1, &[]).unwrap_err();
+    assert_eq!(fast, exact);
+    assert!(
+        matches!(
+            fast,
+            Error::Empty {
+                arg: "features",
+                ..
+            }
+        ),
+        "{fast:?}"
+    );
+    // No outputs: each names its own argument for M, with the same rule.
+    let fast = laplace::output_variance(&[], &[], &[1.0]).unwrap_err();
+    let exact = laplace::exact::output_variance(&[], 0, &[1.0]).unwrap_err();
+    let rule = "the last layer needs at least one output (M >= 1)";
+    assert_eq!(
+        fast,
+        Error::Empty {
+            arg: "bias_precision",
+            rule
+        }
+    );
+    assert_eq!(
+        exact,
+        Error::InvalidDimension {
+            arg: "dim",
+            dim: 0,
+            rule
+        }
+    );
+}
