@@ -6,7 +6,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::contrastive::{pair_targets, PairTarget};
 use probdml::ggn::{self, Approximation};
-use probdml::train::ggn_tensor::{last_layer_ggn_diagonal_tensor, PairTensors};
+use probdml::train::laplace::ggn::{last_layer_ggn_diagonal_tensor, PairTensors};
 use std::hint::black_box;
 use tch::{Kind, Tensor};
 

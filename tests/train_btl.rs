@@ -22,9 +22,9 @@ use probdml::train::checkpoint;
 use probdml::train::checkpoint::TrainingState;
 use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
 use probdml::train::json;
+use probdml::train::loss::bayesian_triplet::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
 use probdml::train::method::pfe::{mls_loss, mutual_likelihood_score};
-use probdml::train::method::triplet_loss::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
-use probdml::train::method::triplet_mining::{MinedTriplets, Negatives};
+use probdml::train::mining::triplets::{MinedTriplets, Negatives};
 use probdml::train::pipeline;
 use probdml::train::TrainError;
 use probdml::{triplet, vmf};
@@ -876,8 +876,9 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
 /// images equals it to f32 rounding of the bias (|Δσ²| ≤ σ'(b)·|b|·2⁻²⁴ ≈ 3e-9).
 #[test]
 fn btl_variance_starts_at_its_set_value_for_every_image() {
+    use probdml::train::method;
     use probdml::train::method::btl::BTL_INITIAL_VARIANCE;
-    use probdml::train::method::{self, PredictRequest, Prediction};
+    use probdml::train::prediction::{PredictRequest, Prediction};
     let _guard = serial();
     tch::manual_seed(4);
     let images = Tensor::rand([32, 1, 28, 28], (Kind::Float, Device::Cpu)) * 3.0;

@@ -10,7 +10,7 @@ use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig};
 use probdml::train::guards::check_collapse;
 use probdml::train::guards::Position;
 use probdml::train::method::TensorSet;
-use probdml::train::model::EmbeddingNet;
+use probdml::train::network::EmbeddingNet;
 use probdml::train::optimiser::RmsProp;
 use probdml::train::TrainError;
 use std::path::Path;

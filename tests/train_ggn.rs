@@ -1,4 +1,4 @@
-//! The training module's GGN diagonal (tensor ops, `probdml::train::ggn_tensor`) against the
+//! The training module's GGN diagonal (tensor ops, `probdml::train::laplace::ggn`) against the
 //! math crate's verified implementations on identical inputs: `probdml::ggn`'s fast twin and, on
 //! tiny sizes, its exact twin.
 //!
@@ -15,7 +15,7 @@ use ggn_support::{close_with_scale, Problem};
 use probdml::contrastive::PairTarget;
 use probdml::ggn::{self, exact, Approximation, Split};
 use probdml::registry::budget::GGN;
-use probdml::train::ggn_tensor::{last_layer_ggn_diagonal_tensor, PairTensors};
+use probdml::train::laplace::ggn::{last_layer_ggn_diagonal_tensor, PairTensors};
 use probdml::train::mining::MinedPairs;
 use proptest::prelude::*;
 use support::config;
@@ -118,7 +118,7 @@ fn float_diagonal_at_training_size_matches_fast() {
     let w = (Tensor::rand([d, f], (Kind::Float, tch::Device::Cpu)) - 0.5) * 0.05;
     let bias = (Tensor::rand([d], (Kind::Float, tch::Device::Cpu)) - 0.5) * 0.05;
     let labels = Tensor::arange(b, (Kind::Int64, tch::Device::Cpu)).remainder(10);
-    let z = probdml::train::model::normalise(&x.linear(&w, Some(&bias)));
+    let z = probdml::train::network::normalise(&x.linear(&w, Some(&bias)));
     let mined = MinedPairs::mine(&z, &labels, 0.7, 5000);
     let pairs_t = mined.hessian_pairs(Kind::Double);
     let to_vec_i = |t: &Tensor| Vec::<i64>::try_from(t).unwrap();
@@ -277,8 +277,10 @@ fn bad_input_is_an_error() {
 #[test]
 fn mined_targets_rescale_to_the_batch() {
     tch::manual_seed(11);
-    let z =
-        probdml::train::model::normalise(&Tensor::randn([64, 3], (Kind::Double, tch::Device::Cpu)));
+    let z = probdml::train::network::normalise(&Tensor::randn(
+        [64, 3],
+        (Kind::Double, tch::Device::Cpu),
+    ));
     let labels = Tensor::arange(64, (Kind::Int64, tch::Device::Cpu)).remainder(4);
     let all = MinedPairs::mine(&z, &labels, 1.2, i64::MAX);
     let capped = MinedPairs::mine(&z, &labels, 1.2, 300);

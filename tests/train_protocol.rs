@@ -17,11 +17,12 @@ use probdml::train::checkpoint;
 use probdml::train::config::{DatasetChoice, MethodKind, Protocol, TrainConfig};
 use probdml::train::guards::Position;
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
-use probdml::train::method::laplace::{score_samples, std_sum_prediction};
-use probdml::train::method::{self as methods, Batch, Prediction, TensorSet};
+use probdml::train::method::{self as methods, Batch, TensorSet};
 use probdml::train::mining::HessianTriplets;
 use probdml::train::optimiser::RmsProp;
 use probdml::train::pipeline::{self, Environment, OutPolicy, PosthocOptions};
+use probdml::train::prediction::Prediction;
+use probdml::train::prediction::{score_samples, std_sum_prediction};
 use probdml::train::protocol::Score;
 use std::path::{Path, PathBuf};
 use tch::{nn, Device, Kind, Tensor};
@@ -376,7 +377,7 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     let rows: Vec<f64> = (0..3 * features_per_row)
         .map(|i| ((i * 37) % 11) as f64 / 11.0)
         .collect();
-    let got = host(&probdml::train::method::laplace::output_variance(
+    let got = host(&probdml::train::laplace::posterior::output_variance(
         &Tensor::from_slice(&rows).reshape([3, -1]),
         &std_w,
         &std_b,

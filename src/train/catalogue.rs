@@ -200,7 +200,7 @@ methods! {
         warm_start: WarmStart::Optional,
         posterior: Posterior::None,
         label: |c| c.method.name().to_string(),
-        build: |c, d, s| Ok(Box::new(method::btl_gaussian::BtlGaussian::new(c, d, s))),
+        build: |c, d, s| Ok(Box::new(method::btl::gaussian::BtlGaussian::new(c, d, s))),
     },
     /// Bayesian triplet loss, vMF embeddings, uniform prior on the sphere (chapter 05).
     BtlVmf {
@@ -210,7 +210,7 @@ methods! {
         warm_start: WarmStart::Optional,
         posterior: Posterior::None,
         label: |c| c.method.name().to_string(),
-        build: |c, d, s| Ok(Box::new(method::btl_vmf::BtlVmf::new(c, d, s))),
+        build: |c, d, s| Ok(Box::new(method::btl::vmf::BtlVmf::new(c, d, s))),
     },
     /// Probabilistic face embeddings: a frozen deterministic model and a σ² head trained by
     /// the mutual likelihood score.

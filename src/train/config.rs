@@ -736,7 +736,7 @@ impl HibOptions {
 }
 
 /// How the Bayesian triplet loss chooses the negatives of an anchor among those of its batch
-/// (chapter 05; `train::method::triplet_mining` has the measurements behind the default).
+/// (chapter 05; `train::mining::triplets` has the measurements behind the default).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]

@@ -30,7 +30,7 @@ pub struct OodDiagnosis {
     /// AUROC of the diagonal-posterior spread (LAM checkpoints only).
     pub auroc_posterior_spread: Option<f64>,
     /// AUROC of tr Cov(y), the posterior's spread of the raw output before normalisation
-    /// ([`crate::train::method::laplace::output_variance`]; LAM checkpoints only).
+    /// ([`crate::train::laplace::posterior::output_variance`]; LAM checkpoints only).
     #[serde(default)]
     pub auroc_output_variance: Option<f64>,
     /// AUROC of tr Cov(y)/(‖x‖² + 1): the output variance with the feature norm divided out. An
@@ -64,8 +64,13 @@ pub fn diagnose_ood(
     let mut per_set = Vec::new();
     for set in [&data.test, &data.ood] {
         let t = TensorSet::new(set, device)?;
-        let f =
-            super::model::features_no_grad(&member.net().backbone, &t.images, 500, false, device);
+        let f = crate::train::network::features_no_grad(
+            &member.net().backbone,
+            &t.images,
+            500,
+            false,
+            device,
+        );
         let (fx, ry, spread) = tch::no_grad(|| {
             let y = member.net().head.raw(&f);
             let fx = f
@@ -81,8 +86,8 @@ pub fn diagnose_ood(
                     .sum_dim_intlist(1i64, false, Kind::Double)
                     .sqrt()
                     / &ry;
-                let variance =
-                    super::method::laplace::output_variance(&f, sw, sb).to_kind(Kind::Double);
+                let variance = crate::train::laplace::posterior::output_variance(&f, sw, sb)
+                    .to_kind(Kind::Double);
                 (spread, variance)
             });
             (fx, ry, spread)

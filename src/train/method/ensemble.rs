@@ -5,8 +5,9 @@
 //! embeddings per image give Σ S_m (M for deterministic members, as in the paper), which the
 //! evaluation summarises by one vMF fit per image like any other sample set.
 
-use super::{Method, PredictRequest, Prediction};
+use super::Method;
 use crate::train::error::{TrainError, TrainResult};
+use crate::train::prediction::{PredictRequest, Prediction};
 use tch::Tensor;
 
 /// The trained model of a run.

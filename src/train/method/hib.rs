@@ -38,12 +38,14 @@
 //! component and all `(SC)²` pairs ([`self_mismatch_tensor`], the tensor twin of
 //! [`crate::hib::self_mismatch`]). The first set, normalised, is the sample set of the ECE.
 
-use super::laplace::EVAL_CHUNK;
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Step};
 use crate::train::config::{HibOptions, TrainConfig};
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::guards::{check_collapse, check_finite};
-use crate::train::model::{features_no_grad, normalise, FEATURES};
+use crate::train::network::Network;
+use crate::train::network::{features_no_grad, normalise, FEATURES};
+use crate::train::prediction::EVAL_CHUNK;
+use crate::train::prediction::{PredictRequest, Prediction};
 use tch::{nn, Device, Kind, Tensor};
 
 /// Initial `ln σ²` of every coordinate: σ = 0.1 around unit means (classes on the sphere lie

@@ -4,7 +4,7 @@
 //! (reparameterised, so the gradient reaches θ_t and, through the shared features, the
 //! backbone), takes the mean form-L loss over the samples, and updates
 //! Λ_{t+1} = (1 − α) Λ_t + mean_s ReLU(diag H(θ_s)), the same rule as
-//! [`crate::laplace::online_update`], with the GGN diagonal of [`crate::train::ggn_tensor`] at
+//! [`crate::laplace::online_update`], with the GGN diagonal of [`crate::train::laplace::ggn`] at
 //! the sampled weights over the pairs mined from the sampled embeddings (targets ±1 per pair,
 //! rescaled when the 5000-pair cap subsamples).
 //!
@@ -25,14 +25,17 @@
 //! S > 1 samples the reference ReLUs the mean of the samples' Hessians, this file the mean of
 //! their ReLUs; the protocol's S is 1, where the two agree.)
 
-use super::laplace::{self, LastLayerPrecision};
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Step};
 use crate::train::config::TrainConfig;
 use crate::train::error::TrainResult;
-use crate::train::ggn_tensor::last_layer_ggn_diagonal_tensor;
 use crate::train::guards::{check_collapse, check_finite};
-use crate::train::mining::{contrastive_loss_form_l, HessianTriplets, MinedPairs};
-use crate::train::model::normalise;
+use crate::train::laplace::ggn::last_layer_ggn_diagonal_tensor;
+use crate::train::laplace::{posterior as laplace, LastLayerPrecision};
+use crate::train::loss::contrastive::contrastive_loss_form_l;
+use crate::train::mining::{HessianTriplets, MinedPairs};
+use crate::train::network::normalise;
+use crate::train::network::Network;
+use crate::train::prediction::{PredictRequest, Prediction};
 use crate::train::protocol::HessianMining;
 use std::path::Path;
 use tch::{Device, Tensor};

@@ -13,14 +13,16 @@
 //! the prior precision that maximises the last layer's Laplace evidence.
 
 use super::deterministic::contrastive_step;
-use super::laplace::{self, LastLayerPrecision};
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step, TensorSet};
+use super::{Batch, Method, Step, TensorSet};
 use crate::train::config::TrainConfig;
 use crate::train::error::TrainResult;
-use crate::train::ggn_tensor::last_layer_ggn_diagonal_tensor;
 use crate::train::guards::{check_finite, Position};
+use crate::train::laplace::ggn::last_layer_ggn_diagonal_tensor;
+use crate::train::laplace::{posterior as laplace, LastLayerPrecision};
 use crate::train::mining::hessian_tuples;
-use crate::train::model::{normalise, EmbeddingNet};
+use crate::train::network::Network;
+use crate::train::network::{normalise, EmbeddingNet};
+use crate::train::prediction::{PredictRequest, Prediction};
 use crate::train::protocol::PassOrder;
 use std::path::Path;
 use tch::{Device, Kind, Tensor};

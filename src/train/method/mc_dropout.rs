@@ -2,11 +2,13 @@
 //! test time; S masks give S embeddings per image.
 
 use super::deterministic::contrastive_step;
-use super::laplace::EVAL_CHUNK;
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Step};
 use crate::train::config::TrainConfig;
 use crate::train::error::TrainResult;
-use crate::train::model::{features_no_grad, normalise};
+use crate::train::network::Network;
+use crate::train::network::{features_no_grad, normalise};
+use crate::train::prediction::EVAL_CHUNK;
+use crate::train::prediction::{PredictRequest, Prediction};
 use tch::{Device, Tensor};
 
 /// The MC-dropout method.

@@ -17,14 +17,17 @@
 //! The methods:
 //!
 //! * [`deterministic`] — form-L contrastive loss, RMSprop;
-//! * [`lam_posthoc`] — deterministic θ*, then the training-set GGN diagonal ([`laplace`]);
+//! * [`lam_posthoc`] — deterministic θ*, then the training-set GGN diagonal
+//!   ([`crate::train::laplace`]);
 //! * [`lam_online`] — chapter 04's Monte Carlo EM on the last layer;
 //! * [`mc_dropout`] — dropout p in the backbone, on at test time;
 //! * [`ensemble`] — independently seeded members of any one of them;
 //! * [`hib`] — hedged instance embeddings: μ and σ² heads, the VIB loss, self-mismatch η;
 //! * [`proxy_nca`] — probabilistic ProxyNCA++: nivMF proxies, EL-nivMF (or Cos, EL-vMF).
-//! * [`btl_gaussian`], [`btl_vmf`] — the Bayesian triplet loss with Gaussian or vMF embeddings
-//!   (shared parts in [`btl`], [`triplet_loss`], [`triplet_mining`], [`variance_head`]);
+//! * [`btl::gaussian`], [`btl::vmf`] — the Bayesian triplet loss with Gaussian or vMF
+//!   embeddings (their shared network and likelihood in [`btl`]; the loss in
+//!   [`crate::train::loss::bayesian_triplet`], the triplets in [`crate::train::mining::triplets`],
+//!   the variance head in [`crate::train::network::variance_head`]);
 //! * [`pfe`] — a frozen deterministic model and a σ² head trained by the mutual likelihood score.
 //!
 //! A method is a new file here implementing [`Method`] and one row of the method table
@@ -34,33 +37,26 @@
 //! [`crate::train::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
 
 pub mod btl;
-pub mod btl_gaussian;
-pub mod btl_vmf;
 pub mod deterministic;
 pub mod ensemble;
 pub mod hib;
 pub mod lam_online;
 pub mod lam_posthoc;
-pub mod laplace;
 pub mod mc_dropout;
 pub mod pfe;
 pub mod proxy_nca;
-pub mod triplet_loss;
-pub mod triplet_mining;
-pub mod variance_head;
-pub mod vmf_normaliser;
-pub mod warm_start;
 
-use super::config::TrainConfig;
-use super::data::ImageSet;
-use super::error::{TrainError, TrainResult};
-use super::guards::Position;
-use super::model::EmbeddingNet;
+use crate::train::config::TrainConfig;
+use crate::train::data::ImageSet;
+use crate::train::error::{TrainError, TrainResult};
+use crate::train::guards::Position;
+use crate::train::laplace::LastLayerPrecision;
+use crate::train::network::{EmbeddingNet, Network};
+use crate::train::prediction::{PredictRequest, Prediction};
 use std::path::Path;
 use tch::{nn, Device, Kind, Tensor};
 
 pub use ensemble::Model;
-pub use laplace::LastLayerPrecision;
 
 /// A labelled image set as tensors on the training device.
 #[derive(Debug)]
@@ -139,55 +135,6 @@ pub struct Step {
     pub loss: Tensor,
     /// Pairs used (after mining and the cap).
     pub pairs: i64,
-}
-
-/// What [`Method::predict`] is asked for.
-#[derive(Debug, Clone, Copy)]
-pub struct PredictRequest {
-    /// Samples per input S (weight draws, dropout masks); ignored by methods with one sample.
-    pub samples: usize,
-    /// Seed of the draws (the same for the ID and the OOD set).
-    pub seed: u64,
-    /// The device to compute on.
-    pub device: Device,
-}
-
-/// A predictive distribution for N inputs.
-#[derive(Debug)]
-pub enum Prediction {
-    /// S unit embeddings per input, N × S × D.
-    Samples(Tensor),
-    /// A distribution in closed form: mean directions (N × D, unit), the method's uncertainty
-    /// score (N, larger = more uncertain) and optionally samples (N × S × D) for calibration.
-    Distribution {
-        /// Mean directions, N × D.
-        mean: Tensor,
-        /// Uncertainty score, N.
-        uncertainty: Tensor,
-        /// Samples, N × S × D, for the ECE.
-        samples: Option<Tensor>,
-    },
-}
-
-/// A method's network with the variables it reads.
-#[derive(Debug)]
-pub struct Network {
-    /// The variables (`backbone.conv1.*`, `backbone.conv2.*`, `head.*`, and any head a method
-    /// adds).
-    pub vs: nn::VarStore,
-    /// The network reading them.
-    pub net: EmbeddingNet,
-}
-
-impl Network {
-    /// A freshly initialised network of `config` on `device` (libtorch seeded from `seed`),
-    /// with dropout `dropout` after the features.
-    pub fn new(config: &TrainConfig, device: Device, seed: u64, dropout: f64) -> Self {
-        tch::manual_seed(super::seeds::initialisation(seed));
-        let vs = nn::VarStore::new(device);
-        let net = EmbeddingNet::new(&vs, config.latent_dim as i64, dropout);
-        Self { vs, net }
-    }
 }
 
 /// A training method (see the module documentation).

@@ -25,14 +25,16 @@
 //! and S draws of `N(μ, diag σ²)` projected onto the sphere for the ECE.
 
 use super::btl::{gaussian_sphere_samples, no_triplets};
-use super::laplace::EVAL_CHUNK;
-use super::variance_head::VarianceHead;
-use super::warm_start::{deterministic_part, load_deterministic};
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Step};
 use crate::train::config::TrainConfig;
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::guards::{check_collapse, check_finite};
-use crate::train::model::{features_no_grad, normalise, FEATURES};
+use crate::train::network::variance_head::VarianceHead;
+use crate::train::network::warm_start::{deterministic_part, load_deterministic};
+use crate::train::network::Network;
+use crate::train::network::{features_no_grad, normalise, FEATURES};
+use crate::train::prediction::EVAL_CHUNK;
+use crate::train::prediction::{PredictRequest, Prediction};
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 

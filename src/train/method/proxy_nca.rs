@@ -32,18 +32,20 @@
 //! PANC + EL-nivMF joint loss of eq. (7) with the default distance. The temperature `t` defaults
 //! to the nivMF paper's grid (Supp. I): 1/32 for `cos`, 1 otherwise.
 //!
-//! `ln C_M(κ)` enters through [`super::vmf_normaliser`]; each loss is the tensor twin of
+//! `ln C_M(κ)` enters through [`crate::train::loss::vmf_normaliser`]; each loss is the tensor twin of
 //! [`crate::nivmf::proxy_nca_loss`] / [`crate::nivmf::joint_proxy_loss`], checked on the same
 //! inputs and draws by `tests/train_proxy_nca.rs`.
 
-use super::laplace::EVAL_CHUNK;
-use super::vmf_normaliser::log_norm_const_tensor;
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{Batch, Method, Step};
 use crate::nivmf::el_nivmf_draws;
 use crate::train::config::{ProxyDistanceChoice, ProxyOptions, TrainConfig};
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::guards::check_collapse;
-use crate::train::model::{features_no_grad, normalise};
+use crate::train::loss::vmf_normaliser::log_norm_const_tensor;
+use crate::train::network::Network;
+use crate::train::network::{features_no_grad, normalise};
+use crate::train::prediction::EVAL_CHUNK;
+use crate::train::prediction::{PredictRequest, Prediction};
 use crate::vmf::VonMisesFisher;
 use rand::SeedableRng;
 use tch::{nn, Device, Kind, Tensor};

@@ -15,8 +15,10 @@ use crate::train::evaluate::{
     evaluate, evaluate_distribution, Distribution, EmbeddingSamples, Evaluation, Metrics,
 };
 use crate::train::json;
-use crate::train::method::{laplace::score_samples, Model, PredictRequest, Prediction, TensorSet};
+use crate::train::method::{Model, TensorSet};
 use crate::train::plots::write_plots;
+use crate::train::prediction::score_samples;
+use crate::train::prediction::{PredictRequest, Prediction};
 use crate::train::protocol::Score;
 use crate::train::seeds;
 use crate::train::trainer::Trained;

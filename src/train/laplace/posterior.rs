@@ -3,15 +3,14 @@
 //! θ_s = θ̂ + Λ^{-1/2} ε shared across the inputs (one network per draw, as in the paper),
 //! pushed through the features and normalised.
 
-use super::{PredictRequest, Prediction};
 use crate::train::error::{TrainError, TrainResult};
-use crate::train::model::{features_no_grad, normalise, EmbeddingNet};
+use crate::train::network::{features_no_grad, normalise, EmbeddingNet};
+use crate::train::prediction::{
+    sample_mean_direction, score_samples, PredictRequest, Prediction, EVAL_CHUNK,
+};
 use crate::train::protocol::Score;
 use std::path::Path;
 use tch::Tensor;
-
-/// Images per forward pass during prediction.
-pub const EVAL_CHUNK: i64 = 500;
 
 /// The diagonal posterior precision Λ of the last layer (LAM), for W (D × F) and b (D).
 #[derive(Debug)]
@@ -155,47 +154,4 @@ pub fn output_variance(f: &Tensor, std_w: &Tensor, std_b: &Tensor) -> Tensor {
     // Σ_l x_l² Σ_k σ_kl²: one matrix-vector product with the column sums of σ².
     let per_feature = std_w.square().sum_dim_intlist(0i64, false, kind);
     f.square().mv(&per_feature) + std_b.square().sum(kind)
-}
-
-/// A sampled prediction scored the protocol's way: [`Score::StdSum`] turns S > 1 samples into
-/// [`std_sum_prediction`]; every other prediction (one sample, a closed form, or the vMF score,
-/// which the evaluation fits to the samples) is returned as it is.
-///
-/// The LAM reference code scores MC dropout and deep ensembles by Σ_d std_d as it scores its
-/// Laplace posteriors (`src/lightning/mcdropout_model.py`, `deep_ensemble_model.py`:
-/// `z_sigma = zs.std(dim=0)`), so under `--protocol reference` every sampling method follows it.
-pub fn score_samples(score: Score, prediction: Prediction) -> Prediction {
-    match prediction {
-        Prediction::Samples(samples) if score == Score::StdSum && samples.size()[1] > 1 => {
-            std_sum_prediction(samples)
-        }
-        other => other,
-    }
-}
-
-/// The normalised sample mean of S unit samples per input (N × S × D → N × D): the mean
-/// direction of the summaries that replace the vMF fit's score (the fit's own μ̂ is the same
-/// direction, formed in f64).
-fn sample_mean_direction(samples: &Tensor) -> Tensor {
-    normalise(&samples.mean_dim(1i64, false, samples.kind()))
-}
-
-/// The reference's summary of S unit samples per input (N × S × D): the normalised sample mean
-/// as the mean direction and Σ_d std_d as the uncertainty, with std_d the Bessel-corrected
-/// sample standard deviation of dimension d (`torch.std`, reference `ood.py`:
-/// `id_sigma.sum(axis=1)`); the samples are kept for the ECE.
-///
-/// # Formula
-///
-/// $$ u_i = \sum_{d=1}^D \sqrt{\tfrac{1}{S-1}\sum_{s=1}^S (z_{isd} - \bar z_{id})^2} $$
-pub fn std_sum_prediction(samples: Tensor) -> Prediction {
-    tch::no_grad(|| Prediction::Distribution {
-        mean: sample_mean_direction(&samples),
-        uncertainty: samples.std_dim(1i64, true, false).sum_dim_intlist(
-            1i64,
-            false,
-            samples.kind(),
-        ),
-        samples: Some(samples.shallow_clone()),
-    })
 }

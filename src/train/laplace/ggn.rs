@@ -17,8 +17,8 @@
 //! same inputs (in double precision to 1e-10 of the term scale) and, on tiny sizes, against the
 //! dense exact GGN.
 
-use super::error::{TrainError, TrainResult};
 use crate::ggn::{Approximation, Split};
+use crate::train::error::{TrainError, TrainResult};
 use tch::{Kind, Tensor};
 
 /// Pairs (i, j) of a batch with their targets t, as tensors on the device.

@@ -8,7 +8,7 @@ use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
 
 /// Features after flattening: 64 channels of 12×12 for a 28×28 input.
-pub const FEATURES: i64 = super::config::BACKBONE_FEATURES;
+pub const FEATURES: i64 = crate::train::config::BACKBONE_FEATURES;
 
 /// The network up to (not including) the last layer.
 #[derive(Debug)]

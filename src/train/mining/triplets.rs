@@ -31,7 +31,7 @@
 //! |---|---|---|---|
 //! | default initialisation (σ² 17–72) | hardest | 0.331 / 0.345, seed 1: 0.336 / 0.533 | 0.363 / 0.361 |
 //! | default initialisation | uniform | 0.670 / 0.600, seed 1: 0.430 / 0.487 | 0.417 / 0.351 |
-//! | 10⁻² ([`super::btl::BTL_INITIAL_VARIANCE`]) | hardest | 0.407 / 0.742 | 0.427 / 0.721 |
+//! | 10⁻² ([`crate::train::method::btl::BTL_INITIAL_VARIANCE`]) | hardest | 0.407 / 0.742 | 0.427 / 0.721 |
 //! | 10⁻² | uniform | 0.708 / 0.153, seed 1: 0.716 / 0.302 | 0.713 / 0.145 |
 //!
 //! On the full training set (60 000 images, 10 epochs, seed 0, the 10 000 test and OOD images;

@@ -1,27 +1,31 @@
-//! What the two Bayesian-triplet-loss methods share (chapter 05; [`super::btl_gaussian`],
-//! [`super::btl_vmf`]): the backbone and μ head of chapter 09 plus the isotropic variance head
+//! What the two Bayesian-triplet-loss methods share (chapter 05; [`gaussian`],
+//! [`vmf`]): the backbone and μ head of chapter 09 plus the isotropic variance head
 //! ([`VarianceHead::btl`], softplus), the in-batch triplets ([`MinedTriplets`]), the CLT
 //! likelihood ([`TripletBatch::clt_nll`]), and Gaussian calibration samples projected onto the
 //! sphere (also PFE's).
 //!
-//! σ² starts at [`BTL_INITIAL_VARIANCE`] for every image (see [`super::variance_head`]), and
+//! σ² starts at [`BTL_INITIAL_VARIANCE`] for every image (see [`crate::train::network::variance_head`]), and
 //! the negatives follow `--btl-negatives` ([`Negatives`]; uniform by default, the paper's
-//! hardest on request: [`super::triplet_mining`] says why).
+//! hardest on request: [`crate::train::mining::triplets`] says why).
 //!
 //! The margin is [`BTL_MARGIN`] = 0: the paper's text gives no value and its listing's default
 //! is `margin = 0.0`. (The listing evaluates `P(τ < m)`; chapter 05 and the math crate use the
 //! constraint `τ < −m`, m ≥ 0, which coincide at m = 0.)
 
-use super::laplace::EVAL_CHUNK;
-use super::triplet_loss::TripletBatch;
-use super::triplet_mining::{MinedTriplets, Negatives, NEGATIVES_PER_ANCHOR};
-use super::variance_head::{softplus_variance, VarianceHead};
-use super::warm_start::load_deterministic;
-use super::{Batch, Network};
+pub mod gaussian;
+pub mod vmf;
+
 use crate::train::config::TrainConfig;
 use crate::train::error::TrainResult;
 use crate::train::guards::{check_collapse, check_finite};
-use crate::train::model::{features_no_grad, normalise, FEATURES};
+use crate::train::loss::bayesian_triplet::TripletBatch;
+use crate::train::method::{Batch, Step};
+use crate::train::mining::triplets::{MinedTriplets, Negatives, NEGATIVES_PER_ANCHOR};
+use crate::train::network::variance_head::{softplus_variance, VarianceHead};
+use crate::train::network::warm_start::load_deterministic;
+use crate::train::network::Network;
+use crate::train::network::{features_no_grad, normalise, FEATURES};
+use crate::train::prediction::EVAL_CHUNK;
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 
@@ -78,7 +82,7 @@ impl BtlNet {
     }
 
     /// Loads the backbone and μ head from `--init-checkpoint` when one is given (the paper's
-    /// pretrained start, [`super::warm_start`]); a fresh start otherwise.
+    /// pretrained start, [`crate::train::network::warm_start`]); a fresh start otherwise.
     ///
     /// # Errors
     ///
@@ -124,7 +128,7 @@ impl BtlNet {
     /// σ² is formed in f64 from the head's raw output: where softplus(x) falls far below the
     /// floor 10⁻⁶, f32's `softplus(x) + 10⁻⁶` rounds to exactly 10⁻⁶ and ties the scores of
     /// different images, f64 keeps them apart down to softplus(x) ≈ 10⁻²². (It does not rescue
-    /// a head that collapsed further: with uniform negatives, see [`super::triplet_mining`],
+    /// a head that collapsed further: with uniform negatives, see [`crate::train::mining::triplets`],
     /// every score tied in f64 too.)
     pub fn predict_parts(&self, images: &Tensor, device: Device) -> (Tensor, Tensor) {
         tch::no_grad(|| {
@@ -181,8 +185,8 @@ pub fn triplet_kl(per_image: &Tensor, t: &MinedTriplets) -> Tensor {
 }
 
 /// A step with no triplet (a batch of one class): zero loss, no graph, skipped by the loop.
-pub fn no_triplets(device: Device) -> super::Step {
-    super::Step {
+pub fn no_triplets(device: Device) -> Step {
+    Step {
         loss: Tensor::zeros([], (Kind::Float, device)),
         pairs: 0,
     }

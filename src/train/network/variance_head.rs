@@ -19,7 +19,7 @@
 //! first outputs follow the backbone's unnormalised features: on Fashion-MNIST (seed 1) they
 //! gave σ² between 17 and 72 (mean 46) on the unit sphere, where the CLT likelihood of every
 //! triplet is a coin flip (NLL 0.70 ≈ ln 2) and the means hardly learn (see
-//! [`super::triplet_mining`] for the measurements). The weights still train from the first step
+//! [`crate::train::mining::triplets`] for the measurements). The weights still train from the first step
 //! (their gradient is the hidden activation), and the earlier layer from the second.
 
 use tch::nn::{self, Module, ModuleT};

@@ -6,16 +6,18 @@
 //! * μ: the paper "ℓ₂-normalises the mean embedding for the uniform prior, and scales with a
 //!   single positive trainable parameter for the Gaussian prior": `μ = s · y/‖y‖`, `y` the μ
 //!   head, `s = exp(head_scale.log_scale)` (1 at the start: the prior's E‖x‖² = 1).
-//! * σ²: the isotropic softplus head of [`super::variance_head`].
+//! * σ²: the isotropic softplus head of [`crate::train::network::variance_head`].
 //! * Prediction: the mean direction `y/‖y‖` for retrieval, σ² as the uncertainty score (the
 //!   "mean σ²" of an isotropic head), and S draws of `N(μ, σ²I)` projected onto the sphere for
 //!   the ECE.
 
-use super::btl::{gaussian_sphere_samples, no_triplets, triplet_kl, triplet_nll, BtlNet};
-use super::triplet_loss::gaussian_kl_rows;
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{gaussian_sphere_samples, no_triplets, triplet_kl, triplet_nll, BtlNet};
 use crate::train::config::TrainConfig;
 use crate::train::error::TrainResult;
+use crate::train::loss::bayesian_triplet::gaussian_kl_rows;
+use crate::train::method::{Batch, Method, Step};
+use crate::train::network::Network;
+use crate::train::prediction::{PredictRequest, Prediction};
 use crate::triplet::DEFAULT_KL_SCALE;
 use tch::{nn, Device, Tensor};
 

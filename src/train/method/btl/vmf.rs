@@ -14,11 +14,13 @@
 //!   `vMF(μ, κ)` ([`crate::vmf::VonMisesFisher`], Wood's algorithm, on the host in f64) for the
 //!   ECE.
 
-use super::btl::{no_triplets, triplet_kl, triplet_nll, BtlNet};
-use super::triplet_loss::vmf_kl_rows;
-use super::{Batch, Method, Network, PredictRequest, Prediction, Step};
+use super::{no_triplets, triplet_kl, triplet_nll, BtlNet};
 use crate::train::config::TrainConfig;
 use crate::train::error::{TrainError, TrainResult};
+use crate::train::loss::bayesian_triplet::vmf_kl_rows;
+use crate::train::method::{Batch, Method, Step};
+use crate::train::network::Network;
+use crate::train::prediction::{PredictRequest, Prediction};
 use crate::triplet::DEFAULT_KL_SCALE;
 use crate::vmf::VonMisesFisher;
 use rand::SeedableRng;
