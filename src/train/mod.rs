@@ -51,6 +51,8 @@ pub mod checkpoint;
 #[cfg(feature = "tch")]
 pub mod data;
 #[cfg(feature = "tch")]
+pub mod data_parallel;
+#[cfg(feature = "tch")]
 pub mod diagnose;
 #[cfg(feature = "tch")]
 pub mod guards;
