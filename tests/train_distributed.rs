@@ -27,6 +27,14 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// `PROBDML_DIST_DEVICE=cuda` (scripts/gpu-check.sh, two GPUs): the same checks over NCCL.
+fn device_args() -> Vec<String> {
+    match std::env::var("PROBDML_DIST_DEVICE") {
+        Ok(d) => vec!["--device".into(), d],
+        Err(_) => Vec::new(),
+    }
+}
+
 fn probdml() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_probdml"));
     // One intra-op thread per process, as torchrun sets OMP_NUM_THREADS=1: the bitwise claims
@@ -45,7 +53,7 @@ fn probdml() -> Command {
 }
 
 fn one_process(args: &[&str]) -> Output {
-    let out = probdml().args(args).output().unwrap();
+    let out = probdml().args(args).args(device_args()).output().unwrap();
     assert!(
         out.status.success(),
         "probdml {args:?} failed:\n{}",
@@ -60,6 +68,7 @@ fn spawn_ranks(args: &[&str], world: usize) -> Vec<Child> {
         .map(|rank| {
             probdml()
                 .args(args)
+                .args(device_args())
                 .env("MASTER_ADDR", "127.0.0.1")
                 .env("MASTER_PORT", port.to_string())
                 .env("RANK", rank.to_string())
