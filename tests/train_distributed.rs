@@ -153,6 +153,25 @@ fn posthoc_precision_two_ranks_is_one_rank_bit_for_bit() {
     let args_two = posthoc(&two);
     ranks_succeed(&args_two.iter().map(String::as_str).collect::<Vec<_>>(), 2);
 
+    // The curvature itself, before the prior precision δ is added (an f32 Λ = H + δ with a
+    // large δ can hide differences in H's last bits): its f64 sum, the evidence and the
+    // chosen δ, as posthoc.json records them (read back bit for bit).
+    let choices = |dir: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("posthoc.json")).unwrap()).unwrap()
+    };
+    let (ca, cb) = (choices(&one), choices(&two));
+    for key in ["curvature_sum", "prior_precision", "log_evidence_minus_fit"] {
+        let (x, y) = (ca[key].as_f64(), cb[key].as_f64());
+        assert!(
+            x.is_some() || key == "log_evidence_minus_fit",
+            "{key} missing"
+        );
+        assert_eq!(
+            x.map(f64::to_bits),
+            y.map(f64::to_bits),
+            "{key}: {x:?} against {y:?}"
+        );
+    }
     let a = tensors(&one.join("laplace.safetensors"));
     let b = tensors(&two.join("laplace.safetensors"));
     assert_eq!(a.len(), b.len());
