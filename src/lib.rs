@@ -106,6 +106,8 @@
 
 pub(crate) mod compensated;
 pub mod contrastive;
+#[cfg(feature = "distributed")]
+pub mod distributed;
 pub mod error;
 pub mod gaussian_quadratic_form;
 mod gaussians;

@@ -338,11 +338,18 @@ fn policy(resume: bool, force: bool) -> OutPolicy {
     }
 }
 
+/// Under `torchrun` (feature "distributed"): joins the process group, and a CUDA rank takes the
+/// GPU of its `LOCAL_RANK`. Alone: `env` as it is.
+fn joined(mut env: Environment) -> TrainResult<Environment> {
+    env.device = probdml::train::data_parallel::join_from_env(env.device)?;
+    Ok(env)
+}
+
 fn real_main() -> TrainResult<()> {
     match Cli::parse().command {
         Command::Train(a) => {
             let config = train_config(&a)?;
-            let env = a.common.environment()?;
+            let env = joined(a.common.environment()?)?;
             let summary = train_and_evaluate(&config, &a.out, policy(a.resume, a.force), &env)?;
             print_json(&summary.metrics);
             println!("{}", format_table(&[table_row(&summary)], config.dataset));
@@ -361,7 +368,7 @@ fn real_main() -> TrainResult<()> {
             )?);
         }
         Command::Posthoc(a) => {
-            let env = a.common.environment()?;
+            let env = joined(a.common.environment()?)?;
             let summary = posthoc_from_checkpoint(
                 &a.checkpoint,
                 &a.out,

@@ -91,6 +91,11 @@ pub enum TrainError {
     #[cfg(feature = "tch")]
     #[error(transparent)]
     Torch(#[from] tch::TchError),
+    /// A collective of data-parallel training failed (a lost rank, the timeout, the
+    /// rendezvous).
+    #[cfg(feature = "distributed")]
+    #[error(transparent)]
+    Distributed(#[from] crate::distributed::DistributedError),
     /// JSON (de)serialisation.
     #[error("JSON error on `{path}`: {source}")]
     Json {

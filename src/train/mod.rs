@@ -54,6 +54,8 @@ pub mod checkpoint;
 #[cfg(feature = "tch")]
 pub mod data;
 #[cfg(feature = "tch")]
+pub mod data_parallel;
+#[cfg(feature = "tch")]
 pub mod diagnose;
 #[cfg(feature = "tch")]
 pub mod guards;

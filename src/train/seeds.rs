@@ -34,3 +34,10 @@ pub fn initialisation(seed: u64) -> i64 {
 pub fn synthetic(seed: u64) -> (u64, u64, u64) {
     (seed, seed.wrapping_add(1), seed.wrapping_add(2))
 }
+
+/// libtorch seed of post-hoc LAM's Hessian batch `k` (its pair subsampling): a function of the
+/// run's seed and the batch alone, so that whichever rank of a data-parallel run computes the
+/// batch draws the same pairs.
+pub fn posthoc_batch(seed: u64, k: i64) -> i64 {
+    (seed.wrapping_mul(1_000_033).wrapping_add(k as u64) & 0x7fff_ffff_ffff_ffff) as i64
+}

@@ -8,6 +8,7 @@ use crate::train::checkpoint::layout::member_dir;
 use crate::train::checkpoint::member::{resume_member, save_member, sorted_variables};
 use crate::train::checkpoint::{self, EpochLog};
 use crate::train::config::ValidConfig;
+use crate::train::data_parallel;
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::guards::{check_collapse, check_finite, Position, CONSTANT_LOSS_STEPS};
 use crate::train::method::{self, Batch, Method, Model, TensorSet};
@@ -48,7 +49,7 @@ pub fn train(
     resume: bool,
 ) -> TrainResult<Trained> {
     let members = config.members();
-    if let (Some(dir), true) = (out_dir, members > 1) {
+    if let (Some(dir), true, true) = (out_dir, members > 1, data_parallel::is_writer()) {
         // The run's own configuration at the top, so that `eval`/`diagnose` of the ensemble
         // folder find it.
         std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
@@ -63,7 +64,11 @@ pub fn train(
         let (mut m, log) =
             train_member(&member_config, train, device, seed, dir.as_deref(), resume)?;
         m.finish(train, device)?;
-        if let (Some(dir), true) = (dir.as_deref(), m.posterior().is_some()) {
+        if let (Some(dir), true, true) = (
+            dir.as_deref(),
+            m.posterior().is_some(),
+            data_parallel::is_writer(),
+        ) {
             // The finish pass's posterior (post-hoc Λ) joins the last epoch's checkpoint.
             let manifest = checkpoint::verify(dir)?;
             let epoch = manifest.map_or(0, |m| m.epoch);
@@ -117,8 +122,12 @@ pub fn train_member(
     if !resumed {
         m.initialise()?;
     }
+    // Every rank starts from rank 0's weights (a resumed run reads the same checkpoint anyway).
+    data_parallel::gradients::broadcast_parameters(m.var_store())?;
     let n = train.len() as usize;
-    let batch = config.batch_size.min(n);
+    // `--batch` is per rank: a global batch holds `world` of them (see data_parallel).
+    let world = data_parallel::world_size();
+    let batch = (config.batch_size * world).min(n) / world * world;
     if batch < 2 {
         return Err(TrainError::config(
             "train-limit",
@@ -157,16 +166,28 @@ pub fn train_member(
                 step: step + 1,
                 global_step,
             };
-            let idx =
-                Tensor::from_slice(&order[step * batch..(step + 1) * batch]).to_device(device);
-            let x = train.images.index_select(0, &idx);
-            let labels = train.labels.index_select(0, &idx);
+            let global = &order[step * batch..(step + 1) * batch];
+            let own = data_parallel::shard::local_rows(global, data_parallel::rank(), world);
+            let x = train
+                .images
+                .index_select(0, &Tensor::from_slice(own).to_device(device));
+            // The labels of the whole global batch: the backbone's features are gathered to
+            // it inside the step (data_parallel::shard).
+            let labels = train
+                .labels
+                .index_select(0, &Tensor::from_slice(global).to_device(device));
+            let gathering = data_parallel::shard::GatherDuringStep::start();
             let out = m.step(&Batch {
                 images: &x,
                 labels: &labels,
                 at,
                 train_size: n as i64,
-            })?;
+            });
+            drop(gathering);
+            if let Some(e) = data_parallel::shard::take_failure() {
+                return Err(e);
+            }
+            let out = out?;
             let loss_value = out.loss.double_value(&[]);
             if !loss_value.is_finite() {
                 return Err(TrainError::NonFinite {
@@ -193,7 +214,15 @@ pub fn train_member(
                 (last_loss, repeats) = (loss_value, 0);
             }
             if out.loss.requires_grad() {
-                opt.backward_step(&out.loss)?;
+                if world == 1 {
+                    opt.backward_step(&out.loss)?;
+                } else {
+                    opt.zero_grad();
+                    out.loss.f_backward()?;
+                    data_parallel::gradients::reduce_gradients(m.var_store())?;
+                    opt.step()?;
+                    opt.zero_grad();
+                }
             }
             loss_sum += loss_value;
             pair_sum += out.pairs as f64;
@@ -240,7 +269,7 @@ pub fn train_member(
             "epoch done"
         );
         history.push(log);
-        if let Some(dir) = dir {
+        if let (Some(dir), true) = (dir, data_parallel::is_writer()) {
             save_member(dir, config, m.as_ref(), Some(&opt), &history, epoch + 1)?;
         }
     }

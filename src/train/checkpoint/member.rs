@@ -38,6 +38,14 @@ pub struct TrainingState {
     pub epochs_done: usize,
     /// The per-epoch log so far.
     pub history: Vec<EpochLog>,
+    /// Ranks that trained it (data-parallel runs; 1 in checkpoints from before they existed):
+    /// the global batch and the shards follow it, so `--resume` needs the same.
+    #[serde(default = "one_rank")]
+    pub world_size: usize,
+}
+
+fn one_rank() -> usize {
+    1
 }
 
 /// Writes one member's checkpoint into `dir`: configuration, weights, progress, the optimiser
@@ -67,6 +75,7 @@ pub fn save_member(
                     &TrainingState {
                         epochs_done,
                         history: history.to_vec(),
+                        world_size: crate::train::data_parallel::world_size(),
                     },
                     &dir.join(STATE),
                 )?
@@ -122,6 +131,16 @@ pub fn resume_member(
     }
     let state_path = dir.join(STATE);
     let state: TrainingState = json::read_json(&state_path)?;
+    let world = crate::train::data_parallel::world_size();
+    if state.world_size != world {
+        return Err(TrainError::Checkpoint {
+            path: state_path,
+            reason: format!(
+                "was trained by {} rank(s) and this run has {world}: the global batch and the shards follow the number of ranks, so resume it with `torchrun --nproc-per-node {}` (or a plain run for 1)",
+                state.world_size, state.world_size
+            ),
+        });
+    }
     if state.epochs_done != manifest.epoch {
         return Err(TrainError::Checkpoint {
             path: state_path,

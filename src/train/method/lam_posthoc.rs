@@ -15,6 +15,7 @@
 use super::deterministic::contrastive_step;
 use super::{Batch, Method, Step, TensorSet};
 use crate::train::config::TrainConfig;
+use crate::train::data_parallel::chunked_sum::sum_chunks;
 use crate::train::error::TrainResult;
 use crate::train::guards::{check_finite, Position};
 use crate::train::laplace::ggn::last_layer_ggn_diagonal_tensor;
@@ -123,8 +124,6 @@ pub fn posthoc_curvature(
     let settings = config.settings();
     let n = train.len();
     let (weight, bias) = (net.head.weight.detach(), net.head.bias.detach());
-    let mut h_w = Tensor::zeros_like(&weight);
-    let mut h_b = Tensor::zeros_like(&bias);
     let batches = n / POSTHOC_BATCH;
     tch::manual_seed(crate::train::seeds::posthoc(config.seed));
     // The reference's shuffled loader: one permutation, the last incomplete batch dropped.
@@ -132,7 +131,13 @@ pub fn posthoc_curvature(
         PassOrder::FileOrder => None,
         PassOrder::Shuffled => Some(Tensor::randperm(n, (Kind::Int64, train.images.device()))),
     };
-    for k in 0..batches {
+    // Batch k's curvature is computed by one rank (all of them when alone) and the batch sums
+    // are added in batch order in f64 (data_parallel::chunked_sum): the same bits for any world
+    // size. Each batch reseeds libtorch's generator from its index, so that its pair
+    // subsampling does not depend on which rank draws it, or after which batches.
+    let zeros = [weight.zeros_like(), bias.zeros_like()];
+    let sums = sum_chunks(batches, &zeros, |k| {
+        tch::manual_seed(crate::train::seeds::posthoc_batch(config.seed, k));
         let (dw, db) = tch::no_grad(|| -> TrainResult<(Tensor, Tensor)> {
             let (x, labels) = match &order {
                 None => (
@@ -174,9 +179,10 @@ pub fn posthoc_curvature(
             global_step: k as usize + 1,
         };
         check_finite(&dw, "posthoc ggn_diagonal(head.weight)", at)?;
-        h_w += dw;
-        h_b += db;
-    }
+        Ok(vec![dw, db])
+    })?;
+    let h_w = sums[0].to_kind(weight.kind());
+    let h_b = sums[1].to_kind(bias.kind());
     Ok((
         h_w.clamp_min(0.0) * config.tempering,
         h_b.clamp_min(0.0) * config.tempering,

@@ -59,11 +59,14 @@ impl Backbone {
             .relu()
             .max_pool2d_default(2)
             .flatten(1, -1);
-        if self.dropout > 0.0 {
+        let x = if self.dropout > 0.0 {
             x.dropout(self.dropout, dropout_on)
         } else {
             x
-        }
+        };
+        // Data-parallel training: inside a step, the whole global batch's features (the own
+        // rows keep their graph); the identity otherwise.
+        crate::train::data_parallel::shard::gather_rows(x)
     }
 }
 

@@ -146,6 +146,10 @@ pub fn evaluate_trained(
             ))
         }
     };
+    if !crate::train::data_parallel::is_writer() {
+        // Data-parallel runs: rank 0 alone writes what every rank computed.
+        return Ok(eval.metrics);
+    }
     std::fs::create_dir_all(out_dir).map_err(|e| TrainError::io(out_dir, e))?;
     eval.metrics.write_json(out_dir.join(METRICS))?;
     let embedding = match (&eval.curves.id_uncertainty, config.latent_dim) {

@@ -10,6 +10,7 @@ use crate::ggn::{Approximation, Split};
 use crate::train::checkpoint::layout::{CONFIG, MODEL, POSTERIOR, POSTHOC, STATE, SUMMARY};
 use crate::train::checkpoint::{load_model, read_tensors, save, Content, TrainingState};
 use crate::train::config::{MethodKind, Protocol, TrainConfig, ValidConfig};
+use crate::train::data_parallel;
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::json;
 use crate::train::method::lam_posthoc::{LamPosthoc, PosthocHessian, PriorChoice};
@@ -95,7 +96,10 @@ pub fn posthoc_from_checkpoint(
         eval_samples: settings.eval_samples.unwrap_or(source.config.eval_samples),
         ..(*source.config).clone()
     })?;
-    let _lock = prepare_out(out_dir, policy)?;
+    let _lock = match data_parallel::is_writer() {
+        true => Some(prepare_out(out_dir, policy)?),
+        false => None,
+    };
     let data = load_data(&config, &env.data_dir)?;
     let started = Instant::now();
     let train = TensorSet::new(&data.train, device)?;
@@ -107,7 +111,9 @@ pub fn posthoc_from_checkpoint(
         prior_precision: choices.prior_precision,
         ..config.into_inner()
     })?;
-    json::write_json(&out_dir.join(POSTHOC), &choices)?;
+    if data_parallel::is_writer() {
+        json::write_json(&out_dir.join(POSTHOC), &choices)?;
+    }
     let history = source.history.clone();
     let epochs = history
         .iter()
@@ -117,6 +123,7 @@ pub fn posthoc_from_checkpoint(
     let state = TrainingState {
         epochs_done: epochs,
         history: history.clone(),
+        world_size: data_parallel::world_size(),
     };
     // The deterministic weights as they are (no optimiser: a post-hoc run is not resumed).
     let mut files = vec![
@@ -136,7 +143,9 @@ pub fn posthoc_from_checkpoint(
     if let Some(p) = m.posterior() {
         files.push((POSTERIOR, Content::Tensors(p.tensors())));
     }
-    save(out_dir, epochs, files)?;
+    if data_parallel::is_writer() {
+        save(out_dir, epochs, files)?;
+    }
     let trained = Trained {
         config: config.clone(),
         model: Model::Single(Box::new(m)),
@@ -153,6 +162,8 @@ pub fn posthoc_from_checkpoint(
             device: format!("{device:?}"),
         },
     };
-    json::write_json(&out_dir.join(SUMMARY), &summary)?;
+    if data_parallel::is_writer() {
+        json::write_json(&out_dir.join(SUMMARY), &summary)?;
+    }
     Ok(summary)
 }

@@ -8,6 +8,7 @@ use super::prerequisites::with_prerequisites;
 use super::{RunSummary, RunTiming};
 use crate::train::checkpoint::layout::SUMMARY;
 use crate::train::config::ValidConfig;
+use crate::train::data_parallel;
 use crate::train::error::TrainResult;
 use crate::train::json;
 use crate::train::method::TensorSet;
@@ -29,7 +30,13 @@ pub fn train_and_evaluate(
     policy: OutPolicy,
     env: &Environment,
 ) -> TrainResult<RunSummary> {
-    let _lock = prepare_out(out, policy)?;
+    // Data-parallel runs: rank 0 takes the folder (and, with --force, empties it) before any
+    // rank reads a checkpoint from it.
+    let _lock = match data_parallel::is_writer() {
+        true => Some(prepare_out(out, policy)?),
+        false => None,
+    };
+    data_parallel::barrier()?;
     let config = with_prerequisites(config, out, env)?;
     let device = env.device;
     let data = load_data(&config, &env.data_dir)?;
@@ -62,6 +69,8 @@ pub fn train_and_evaluate(
             device: format!("{device:?}"),
         },
     };
-    json::write_json(&out.join(SUMMARY), &summary)?;
+    if data_parallel::is_writer() {
+        json::write_json(&out.join(SUMMARY), &summary)?;
+    }
     Ok(summary)
 }

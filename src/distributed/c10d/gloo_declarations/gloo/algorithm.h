@@ -1,0 +1,3 @@
+// Declarations only: see ../README.md. ProcessGroupGloo.hpp names no algorithm type itself.
+#pragma once
+#include "context.h"

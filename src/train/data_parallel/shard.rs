@@ -1,0 +1,124 @@
+//! Which rows of a global batch are this rank's, and the gather that turns the backbone's
+//! features of those rows back into the whole batch.
+//!
+//! Mining pairs or triplets, and every loss of chapter 09, couple the images of a batch, so a
+//! rank cannot compute its share of the loss from its rows alone (DistributedDataParallel's
+//! per-rank loss would mine only within each rank's rows, a different objective). Instead the
+//! backbone — nearly all of the compute — runs on the rank's rows, its features are gathered
+//! from every rank (the others' detached, the own rows keeping their graph), and the heads,
+//! the mining and the loss run on the whole batch, identically on every rank. Back-propagation
+//! then reaches the backbone through the own rows only: summing the backbone's gradients over
+//! ranks gives the whole batch's gradient, while the heads' gradients are already whole on
+//! every rank (see [`super::gradients`]).
+
+use crate::train::error::TrainError;
+use std::cell::{Cell, RefCell};
+use tch::Tensor;
+
+thread_local! {
+    static GATHERING: Cell<bool> = const { Cell::new(false) };
+    static FAILURE: RefCell<Option<TrainError>> = const { RefCell::new(None) };
+}
+
+/// Rows `rank·b .. (rank+1)·b` of a global batch of `world·b` indices.
+pub fn local_rows(global: &[i64], rank: usize, world: usize) -> &[i64] {
+    let b = global.len() / world.max(1);
+    &global[rank * b..(rank + 1) * b]
+}
+
+/// While alive (one training step), [`gather_rows`] gathers; dropped, it is the identity
+/// again. Only the epoch loop makes one, around `Method::step`.
+#[derive(Debug)]
+pub struct GatherDuringStep {
+    was: bool,
+}
+
+impl GatherDuringStep {
+    /// Starts gathering (a no-op guard when alone).
+    pub fn start() -> Self {
+        let on = super::world_size() > 1;
+        Self {
+            was: GATHERING.with(|g| g.replace(on)),
+        }
+    }
+}
+
+impl Drop for GatherDuringStep {
+    fn drop(&mut self) {
+        GATHERING.with(|g| g.set(self.was));
+    }
+}
+
+/// Inside a training step of a group of N > 1: the rows of every rank, in rank order (the own
+/// rows with their graph, the others' detached); otherwise `local` itself.
+///
+/// Infallible, because the backbone's `features` is: when the all-gather fails (a lost rank),
+/// the other ranks' rows are zeros — the step's loss is then meaningless but well shaped — and
+/// the error waits in [`take_failure`], which the epoch loop reads right after the step.
+pub fn gather_rows(local: Tensor) -> Tensor {
+    if !GATHERING.with(Cell::get) {
+        return local;
+    }
+    #[cfg(feature = "distributed")]
+    {
+        let gathered = super::with_group(|pg| {
+            let all = pg.all_gather(&local.detach().contiguous());
+            Ok((pg.rank(), pg.world_size(), all))
+        });
+        if let Ok(Some((rank, world, all))) = gathered {
+            let all = match all {
+                Ok(all) => all,
+                Err(e) => {
+                    FAILURE.with(|f| *f.borrow_mut() = Some(e.into()));
+                    let mut size = local.size();
+                    size.insert(0, world as i64);
+                    local
+                        .detach()
+                        .new_zeros(&size, (local.kind(), local.device()))
+                }
+            };
+            let pieces: Vec<Tensor> = (0..world)
+                .map(|r| {
+                    if r == rank {
+                        local.shallow_clone()
+                    } else {
+                        all.get(r as i64)
+                    }
+                })
+                .collect();
+            return Tensor::cat(&pieces, 0);
+        }
+    }
+    local
+}
+
+/// The error of a failed gather during the last step, if any (taken: a second call is None).
+pub fn take_failure() -> Option<TrainError> {
+    FAILURE.with(|f| f.borrow_mut().take())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_disjoint_and_cover_the_global_batch() {
+        let global: Vec<i64> = (10..22).collect();
+        let mut seen = Vec::new();
+        for r in 0..3 {
+            seen.extend_from_slice(local_rows(&global, r, 3));
+        }
+        assert_eq!(seen, global);
+        assert_eq!(local_rows(&global, 1, 3), &[14, 15, 16, 17]);
+        assert_eq!(local_rows(&global, 0, 1), &global[..]);
+    }
+
+    #[test]
+    fn gather_is_the_identity_when_alone() {
+        let t = Tensor::from_slice(&[1.0f32, 2.0]);
+        let _g = GatherDuringStep::start();
+        let out = gather_rows(t.shallow_clone());
+        assert!(take_failure().is_none());
+        assert_eq!(out.size(), t.size());
+    }
+}
