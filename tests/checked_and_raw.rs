@@ -138,3 +138,31 @@ fn log_sphere_area_is_checked_for_the_empty_sphere_only() {
         vmf::log_sphere_area(3)
     );
 }
+
+/// ln C_M(κ) stays finite up to κ = f64::MAX: where κ ≫ M², ln I_ν(κ) = κ − ½ ln 2πκ to far
+/// below an ulp of κ (A&S 9.7.1, the next term is (4ν² − 1)/(8κ)), so
+/// ln C_M(κ) = (M/2 − 1) ln κ − (M/2) ln 2π − κ + ½ ln 2πκ. Before, ν² + κ² overflowed in the
+/// uniform expansion (M = 64, κ = 10²⁰⁰) and 2κ in the closed form of ν = ½ (M = 3,
+/// κ = f64::MAX), giving NaN.
+#[test]
+fn log_norm_const_is_finite_up_to_the_largest_kappa() {
+    use probdml::vmf::log_norm_const;
+    let two_pi = 2.0 * std::f64::consts::PI;
+    for (dim, kappa) in [
+        (64usize, 1e200),
+        (64, 1e160),
+        (3, f64::MAX),
+        (3, 1e200),
+        (128, f64::MAX),
+        (4, 1e300),
+    ] {
+        let nu = dim as f64 / 2.0 - 1.0;
+        let expected = nu * kappa.ln() - (dim as f64 / 2.0) * two_pi.ln() - kappa
+            + 0.5 * (two_pi * kappa).ln();
+        let got = log_norm_const(dim, kappa);
+        assert!(
+            (got - expected).abs() <= 4e-15 * expected.abs(),
+            "ln C_{dim}({kappa:e}) = {got}, expected {expected}"
+        );
+    }
+}

@@ -88,6 +88,9 @@ pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDo
 /// inside the normal range, where the branch-free logarithm applies.
 pub(crate) const DEBYE_LANES_MAX_ARGUMENT: f64 = 1e150;
 
+/// 2⁻⁶⁰⁰, the exact scale of ν and x when their squares would overflow.
+const TWO_TO_MINUS_600: f64 = f64::from_bits((1023 - 600) << 52);
+
 /// Lanes per call of the batched kernels: one AVX-512 register of `f64`.
 pub(crate) const DEBYE_LANES: usize = 8;
 
@@ -125,11 +128,22 @@ pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
 #[inline(always)]
 fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
     let nu = order.hi;
-    let radicand = order.mul(order).add(DoubleDouble::product(x, x));
     let s = if LANES {
-        radicand.sqrt_positive()
+        order
+            .mul(order)
+            .add(DoubleDouble::product(x, x))
+            .sqrt_positive()
+    } else if nu.max(x) > DEBYE_LANES_MAX_ARGUMENT {
+        // ν² or x² would overflow from ~1.3·10¹⁵⁴ on (ln C_M at κ = 10²⁰⁰ was NaN): scale
+        // both by 2⁻⁶⁰⁰ (exact) so the squares stay normal, and scale the root back. A square
+        // that underflows is below an ulp of the other, since max(ν, x) > 10¹⁵⁰.
+        let (o, xs) = (order.mul_f64(TWO_TO_MINUS_600), x * TWO_TO_MINUS_600);
+        o.mul(o)
+            .add(DoubleDouble::product(xs, xs))
+            .sqrt()
+            .mul_f64(1.0 / TWO_TO_MINUS_600)
     } else {
-        radicand.sqrt()
+        order.mul(order).add(DoubleDouble::product(x, x)).sqrt()
     };
     let nu_plus_s = s.add(order);
     let p = nu / s.hi;

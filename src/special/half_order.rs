@@ -38,8 +38,15 @@ fn ln_sinhc(x: f64) -> DoubleDouble {
     if x < 0.5 {
         DoubleDouble::from_f64(sinhc_minus_one(x).ln_1p())
     } else {
+        // 2x overflows for x > f64::MAX/2 (ln C_3 at κ = f64::MAX was NaN): there ln 2x is
+        // ln x + ln 2.
+        let ln_2x = if x > f64::MAX / 2.0 {
+            ln_dd(x).add(DoubleDouble::from_pair(super::ln_table::LN_2))
+        } else {
+            ln_dd(2.0 * x)
+        };
         DoubleDouble::from_f64(x)
-            .sub(ln_dd(2.0 * x))
+            .sub(ln_2x)
             .add_f64((-(-2.0 * x).exp_m1()).ln())
     }
 }
