@@ -188,7 +188,7 @@ fn bad_input_is_an_error_naming_the_argument() {
         laplace::output_variance(&[1.0; 2], &[1.0; 2], &[f64::INFINITY]),
         "features",
     );
-    names(exact::output_variance(&[1.0; 4], 0, &[1.0]), "n_outputs");
+    names(exact::output_variance(&[1.0; 4], 0, &[1.0]), "dim");
     names(exact::output_variance(&[1.0; 4], 1, &[]), "features");
     names(exact::output_variance(&[1.0; 9], 1, &[1.0]), "precision");
     names(
