@@ -2,8 +2,11 @@
 # Mutation testing of the math modules, one source file at a time (cargo-mutants).
 #
 #   bash scripts/mutants.sh src/metrics/ood.rs src/special/normal_cdf.rs
+#   MUTANTS_SHARD=0/40 bash scripts/mutants.sh src/vmf      (a sample of a whole module)
 #
-# For each PATH (a file under src/<module>/ or src/<module>.rs), the mutants of that file are
+# A PATH is a file under src/<module>/, src/<module>.rs, or a module folder src/<module> (all its
+# files except the exact twins under exact/, which the proofs use as references). The mutants of
+# that PATH are
 # tested by the targets that cover its module: the library's unit tests (`--lib`), every
 # [[test]] of Cargo.toml whose path is proofs/<module>_*.rs or tests/<module>_*.rs, the proofs
 # that src/registry.rs names for derivations defined in that file, and the targets named in
@@ -21,7 +24,9 @@
 # Not part of CI: each mutant rebuilds the library and its test binaries (about a minute per
 # mutant on a 2-core machine). Environment: MUTANTS_JOBS (parallel mutants, default 1),
 # MUTANTS_TIMEOUT (seconds per mutant's tests, default 600), MUTANTS_FILTER (a regex passed to
-# `--re`: only the mutants whose names match, e.g. `in auroc`), MUTANTS_NO_LIB=1 (leave out the
+# `--re`: only the mutants whose names match, e.g. `in auroc`), MUTANTS_SHARD=k/n (a systematic
+# sample: every n-th mutant of the file starting at the k-th, `--shard k/n --sharding round-robin`;
+# the report then estimates the file's score from that sample), MUTANTS_NO_LIB=1 (leave out the
 # library's unit tests), MUTANTS_IN_PLACE=1 (`--in-place`: mutate this tree and reuse its
 # target/ instead of building all dependencies again in a scratch copy; do not edit src/ while
 # it runs, and check `git diff src` afterwards).
@@ -50,13 +55,22 @@ test_targets() {
 }
 
 for file in "$@"; do
-    if [ ! -f "$file" ]; then
-        echo "not a file: $file" >&2
+    file="${file%/}"
+    if [ -d "$file" ]; then
+        # A folder: its files, less the exact twins (references, not code under test).
+        files=(--file "$file/**/*.rs" --exclude "$file/**/exact/**")
+        prefix="$file/"
+    elif [ -f "$file" ]; then
+        files=(--file "$file")
+        prefix="$file"
+    else
+        echo "not a file or folder: $file" >&2
         exit 2
     fi
     module=$(echo "$file" | sed -E 's#^src/([^/.]+).*#\1#')
-    # Proof files the registry names for derivations whose `file:` is this file.
-    registry_proofs=$(awk -v f="file: \"$file\"" '
+    # Proof files the registry names for derivations whose `file:` is this file (or lies in this
+    # folder).
+    registry_proofs=$(awk -v f="file: \"$prefix" '
         index($0, f) { hit = 1 }
         hit && /proof: "/ { sub(/.*proof: "/, ""); sub(/".*/, ""); print "proofs/" $0; hit = 0 }
         /^    },/ { hit = 0 }
@@ -79,8 +93,11 @@ for file in "$@"; do
     echo "== $file (module $module): cargo test --release ${args[*]}"
     start=$(date +%s)
     # Exit status 2 means "some mutants survived", 3 "some timed out": both are results.
-    options=(--file "$file" --profile release --timeout "${MUTANTS_TIMEOUT:-600}" --output "$out")
+    options=("${files[@]}" --profile release --timeout "${MUTANTS_TIMEOUT:-600}" --output "$out")
     [ -z "${MUTANTS_FILTER:-}" ] || options+=(--re "$MUTANTS_FILTER")
+    # A sample skips the unmutated baseline run (the same tests pass on main), so --timeout
+    # above is what bounds a mutant that loops.
+    [ -z "${MUTANTS_SHARD:-}" ] || options+=(--shard "$MUTANTS_SHARD" --sharding round-robin --baseline skip)
     # In place there is one tree, so one mutant at a time.
     if [ "${MUTANTS_IN_PLACE:-0}" = 1 ]; then
         options+=(--in-place)
@@ -109,7 +126,7 @@ for file in "$@"; do
     {
         printf '\n## `%s`\n\n' "$file"
         printf 'Command: `%sbash scripts/mutants.sh %s` (cargo-mutants %s, `--profile release`), %s, %d min on %s.\n' \
-            "${MUTANTS_FILTER:+MUTANTS_FILTER='$MUTANTS_FILTER' }${MUTANTS_NO_LIB:+MUTANTS_NO_LIB=$MUTANTS_NO_LIB }" \
+            "${MUTANTS_FILTER:+MUTANTS_FILTER='$MUTANTS_FILTER' }${MUTANTS_SHARD:+MUTANTS_SHARD=$MUTANTS_SHARD }${MUTANTS_NO_LIB:+MUTANTS_NO_LIB=$MUTANTS_NO_LIB }" \
             "$file" "$(cargo mutants --version | awk '{print $2}')" \
             "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes')" \
             "$minutes" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(nproc) CPUs)"
