@@ -37,14 +37,13 @@ pub fn match_probability(
             return Ok(hib::exact::match_probability(s[0], s[1], s[2], s[3], a, b)?);
         }
         let x1 = HedgedEmbedding::mixture(s[0], s[1], dim)
-            .map_err(named(&[("means", "mu1"), ("variances", "var1")]))?;
+            .map_err(named(&[("mu", "mu1"), ("var", "var1")]))?;
         let x2 = HedgedEmbedding::mixture(s[2], s[3], dim)
-            .map_err(named(&[("means", "mu2"), ("variances", "var2")]))?;
+            .map_err(named(&[("mu", "mu2"), ("var", "var2")]))?;
         Ok(if exact {
             hib::exact::mixture_match_probability(&x1, &x2, a, b)?
         } else {
-            hib::match_probability(&x1, &x2, a, b, n_samples, &mut StdRng::seed_from_u64(seed))
-                .map_err(named(&[("samples", "n_samples")]))?
+            hib::match_probability(&x1, &x2, a, b, n_samples, &mut StdRng::seed_from_u64(seed))?
         })
     })
 }
@@ -86,13 +85,11 @@ pub fn self_mismatch(
 ) -> PyResult<f64> {
     let (mu, var) = (mu.as_slice()?, var.as_slice()?);
     compute_named(py, || {
-        let x = HedgedEmbedding::mixture(mu, var, dim)
-            .map_err(named(&[("means", "mu"), ("variances", "var")]))?;
+        let x = HedgedEmbedding::mixture(mu, var, dim)?;
         Ok(if exact {
             hib::exact::self_mismatch(&x, a, b)?
         } else {
-            hib::self_mismatch(&x, a, b, n_samples, &mut StdRng::seed_from_u64(seed))
-                .map_err(named(&[("samples", "n_samples")]))?
+            hib::self_mismatch(&x, a, b, n_samples, &mut StdRng::seed_from_u64(seed))?
         })
     })
 }
