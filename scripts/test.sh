@@ -79,8 +79,7 @@ cargo build --locked --release --benches --examples || status=$?
 # The Python package: builds the wheel into .venv when its sources changed, then runs pytest
 # (python/tests, including the bit-for-bit comparison with examples/python_bitwise.rs and the
 # fresh-venv install of the wheel). pytest's exit code 5 (nothing collected) fails the step
-# like any other non-zero code. Measured at commit 068e6de on the 2-core CPU shared with other
-# jobs (load average about 9): pytest 61 s wall, 26 s CPU (66 tests; the fresh-venv wheel test is
+# like any other non-zero code. Measured at commit 068e6de on a 2-core CPU: pytest 61 s wall, 26 s CPU (66 tests; the fresh-venv wheel test is
 # 33 s of the wall time); setup-python.sh 2 s when nothing changed, about 50 s wall (16 s CPU)
 # after a change to probdml-py/ alone; the first wheel build of a fresh target directory
 # compiles the extension's release dependencies (pyo3, numpy, faer, …): 400 s CPU.
