@@ -192,15 +192,12 @@ mod distributed {
         b.define("USE_C10D_GLOO", None)
             .include(format!("{SHIM}/gloo_declarations"))
             .file(format!("{SHIM}/shim.cpp"));
-        match cuda_includes(&torch) {
-            Some(dirs) => {
-                b.define("USE_C10D_NCCL", None)
-                    .define("USE_CUDA", None)
-                    .define("PROBDML_NCCL", None)
-                    .includes(&dirs);
-                println!("cargo:rustc-cfg=probdml_nccl");
-            }
-            None => {}
+        if let Some(dirs) = cuda_includes(&torch) {
+            b.define("USE_C10D_NCCL", None)
+                .define("USE_CUDA", None)
+                .define("PROBDML_NCCL", None)
+                .includes(&dirs);
+            println!("cargo:rustc-cfg=probdml_nccl");
         }
         b.file(format!("{SHIM}/nccl.cpp"));
         b.compile("probdml_c10d");

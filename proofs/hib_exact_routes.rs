@@ -9,8 +9,8 @@
 //! 2. **Isotropic route = polar route** for `D ≤ 4` (non-central χ² density vs Gauss rules on
 //!    the sphere and rays around the origin), including constant coordinates (`σ₁² + σ₂² = 0`),
 //!    within `10⁻⁹`.
-//! 3. **General route = polar route** for unequal variances, `D ≤ 4`, within `10⁻⁹`.
-//! 3b. **General route = isotropic route** when forced on isotropic variances, `D` up to 64
+//! 3. **General route = polar route** for unequal variances, `D ≤ 4`, within `10⁻⁹`; and
+//!    **general route = isotropic route** when forced on isotropic variances, `D` up to 64
 //!    (chapter 05's CDF of `‖Δ‖²` against the non-central χ² density), within `10⁻⁹`.
 //! 4. **Tails**: far-apart embeddings with probabilities down to `10⁻⁴⁰`, both routes agree to
 //!    `10⁻⁶` relative (an absolute bound would be void there).

@@ -362,15 +362,19 @@ fn el_nivmf_monte_carlo_and_its_gradient() {
         ("p", &out.grad_proxies, &p),
         ("κ", &out.grad_concentrations, &k),
     ] {
-        for i in 0..base.len() {
+        assert_eq!(
+            grad.len(),
+            base.len(),
+            "∂L/∂{name}: one entry per parameter"
+        );
+        for (i, &g) in grad.iter().enumerate() {
             let want = match name {
                 "p" => fd(base, i, &|v| loss(&z, v, &k)),
                 _ => fd(base, i, &|v| loss(&z, &p, v)),
             };
             assert!(
-                (grad[i] - want).abs() <= 1e-6 * scale,
-                "∂L/∂{name}[{i}]: {} vs {want}",
-                grad[i]
+                (g - want).abs() <= 1e-6 * scale,
+                "∂L/∂{name}[{i}]: {g} vs {want}"
             );
         }
     }

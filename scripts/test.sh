@@ -11,8 +11,10 @@
 #      then runs its tests — on the seeded synthetic set and small real-data checks — and its
 #      doctests, and builds the `probdml` program; with feature "distributed" (libtorch's c10d),
 #      whose tests start two ranks on loopback.
-#   3. `cargo build --release --benches --examples` checks that the criterion benches and the
-#      examples compile.
+#   3. `cargo clippy --workspace --all-targets --all-features -- -D warnings`: the lints of
+#      Cargo.toml's `[workspace.lints]` over every target of the crate (its tests, proofs, benches
+#      and examples, every feature) and of the Python extension; any warning fails the step. It
+#      type-checks the criterion benches and the examples, which no other step builds.
 #   4. The Python package (scripts/setup-python.sh, then pytest over python/tests; see below).
 #   5. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
 #      installs chromium): builds the book and the API docs and opens every page in headless
@@ -72,9 +74,9 @@ tch_features=(--features distributed)
 tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --test distributed_group --test train_distributed --example metrics_plots)
 bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
 bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --doc train:: || status=$?
-bash scripts/cargo-tch.sh build --locked --release "${tch_features[@]}" --benches || status=$?
 
-cargo build --locked --release --benches --examples || status=$?
+# Lints (after setup-torch.sh: feature "tch" needs libtorch to type-check).
+bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets --all-features -- -D warnings || status=$?
 
 # The Python package: builds the wheel into .venv when its sources changed, then runs pytest
 # (python/tests, including the bit-for-bit comparison with examples/python_bitwise.rs and the

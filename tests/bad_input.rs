@@ -224,7 +224,7 @@ fn any_real() -> impl Strategy<Value = f64> {
 }
 
 proptest! {
-    #![proptest_config(Config { cases: 300, rng_algorithm: RngAlgorithm::ChaCha, rng_seed: RngSeed::Fixed(0xbad_1), failure_persistence: None, ..Config::default() })]
+    #![proptest_config(Config { cases: 300, rng_algorithm: RngAlgorithm::ChaCha, rng_seed: RngSeed::Fixed(0xbad1), failure_persistence: None, ..Config::default() })]
 
     /// Fuzz the fast public API: no input panics; raw kernels give NaN (never a finite number)
     /// when an argument is outside its domain; checked functions give `Err` there.

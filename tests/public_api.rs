@@ -1,7 +1,6 @@
 //! The public paths and signatures that other tools rely on: they compile against them, so a
 //! changed signature must fail here, at compile time, before it fails them.
 // The signatures are written out in full on purpose: a type alias would hide what is pinned.
-#![allow(clippy::type_complexity)]
 use probdml::Result;
 
 #[test]

@@ -156,13 +156,14 @@ impl Problem {
             }
         };
         let d = proxy_distances(which, &z, &p, &k).unwrap();
-        let mut loss = proxy_nca_loss_tensor(&d, &self.labels(), self.temperature).unwrap();
-        if omega > 0.0 {
-            loss = loss
-                + proxy_anchor_loss_tensor(&z, &self.labels(), &p, ANCHOR_ALPHA, ANCHOR_DELTA)
-                    .unwrap()
-                    * omega;
-        }
+        let nca = proxy_nca_loss_tensor(&d, &self.labels(), self.temperature).unwrap();
+        let loss = if omega > 0.0 {
+            nca + proxy_anchor_loss_tensor(&z, &self.labels(), &p, ANCHOR_ALPHA, ANCHOR_DELTA)
+                .unwrap()
+                * omega
+        } else {
+            nca
+        };
         loss.backward();
         let grad_k = k.grad();
         Computed {

@@ -42,11 +42,11 @@ pub fn log_ppk_vmf(
     let (nu_z, nu_p) = (nu_z.as_slice()?, nu_p.as_slice()?);
     compute(py, || {
         let f = if exact {
-            nivmf::exact::log_ppk_vmf
+            nivmf::exact::log_ppk
         } else {
-            nivmf::log_ppk_vmf
+            nivmf::log_ppk
         };
-        f(gamma, nu_z, nu_p)
+        f(nu_z, nu_p, gamma)
     })
 }
 

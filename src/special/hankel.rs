@@ -71,7 +71,10 @@ fn hankel_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; L] {
             let t = term[l] * (factor * inv_x[l]);
             term[l] = t;
             sum[l] = if running[l] { sum[l] + t } else { sum[l] };
-            running[l] = running[l] && !(t.abs() <= 1e-17);
+            // The negation of the scalar loop's `|term| <= 1e-17` break: a NaN term stops neither path.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let go_on = !(t.abs() <= 1e-17);
+            running[l] = running[l] && go_on;
             any |= running[l];
         }
         if !any {

@@ -64,7 +64,11 @@ pub(crate) fn series_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; 
             let s = sum[l] + t;
             term[l] = t;
             sum[l] = if running[l] { s } else { sum[l] };
-            running[l] = running[l] && !(t <= TRUNCATION * (1.0 + s));
+            // The negation of the scalar loop's `term <= TRUNCATION·(1 + sum)` break, so that a NaN
+            // term stops neither path (bit-identical results, NaN included).
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
+            let go_on = !(t <= TRUNCATION * (1.0 + s));
+            running[l] = running[l] && go_on;
             any |= running[l];
         }
         if !any {

@@ -40,7 +40,7 @@ pub struct EmbeddingNet {
 
 impl Backbone {
     /// Creates the convolutions under `path` (PyTorch's default initialisation).
-    pub fn new(path: &nn::Path, dropout: f64) -> Self {
+    pub fn new(path: &nn::Path<'_>, dropout: f64) -> Self {
         let c = nn::ConvConfig::default();
         Self {
             conv1: nn::conv2d(path / "conv1", 1, 32, 3, c),
@@ -72,7 +72,7 @@ impl Backbone {
 
 impl LastLayer {
     /// PyTorch's `nn.Linear` initialisation: U(−1/√F, 1/√F) for W and b.
-    pub fn new(path: &nn::Path, features: i64, latent_dim: i64) -> Self {
+    pub fn new(path: &nn::Path<'_>, features: i64, latent_dim: i64) -> Self {
         let bound = 1.0 / (features as f64).sqrt();
         let init = nn::Init::Uniform {
             lo: -bound,

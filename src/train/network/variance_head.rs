@@ -59,7 +59,7 @@ impl VarianceHead {
     ///
     /// Never for `initial_variance` > [`VARIANCE_FLOOR`] (a crate constant, checked in a test);
     /// below it softplus⁻¹ is undefined and the bias would be NaN, hence the debug assertion.
-    pub fn btl(path: &nn::Path, features: i64, outputs: i64, initial_variance: f64) -> Self {
+    pub fn btl(path: &nn::Path<'_>, features: i64, outputs: i64, initial_variance: f64) -> Self {
         debug_assert!(initial_variance > VARIANCE_FLOOR);
         // softplus⁻¹(v) = ln(eᵛ − 1), written with expm1 for small v.
         let bias = (initial_variance - VARIANCE_FLOOR).exp_m1().ln();
@@ -76,7 +76,7 @@ impl VarianceHead {
     }
 
     /// The PFE uncertainty module under `path`: `outputs` values of ln σ² per image.
-    pub fn pfe(path: &nn::Path, features: i64, outputs: i64) -> Self {
+    pub fn pfe(path: &nn::Path<'_>, features: i64, outputs: i64) -> Self {
         let plain = nn::BatchNormConfig {
             affine: false,
             ..Default::default()
