@@ -1,23 +1,21 @@
 #!/usr/bin/env bash
 # Usage: bash scripts/build-docs.sh [book|api]   (both when no argument is given)
 #
-# `book`: the mdBook site in docs/ to docs/book/, with math pre-rendered by KaTeX at build time.
+# `book`: the mdBook site in docs/ to docs/book/, with math rendered to HTML by KaTeX at build
+#         time (docs/render-math.js, an mdBook preprocessor run with node).
 # `api`:  the API reference (`cargo doc --no-deps`) to target/doc/, with the formulas of the doc
 #         comments rendered in the browser by KaTeX (docs/katex-header.html), offline.
 #
-# mdbook and mdbook-katex are installed with `cargo install --locked` into the project-local root
-# tools/ (git-ignored), only when the pinned version is not already there, and only for `book`.
-# The first run compiles both from crates.io and takes several minutes; later runs only build
-# the book. `api` needs no mdbook: only cargo, node and npm.
-#
-# The versions are pinned as a pair: mdbook-katex 0.10.0's lock file builds it on
-# mdbook-preprocessor 0.5.3, so it speaks the preprocessor protocol of mdbook 0.5.x (not 0.4.x)
-# and warns unless the calling mdbook is exactly 0.5.3.
+# mdbook is installed with `cargo install --locked` into the project-local root tools/
+# (git-ignored), only when the pinned version is not already there, and only for `book`. The first
+# run compiles it from crates.io (about 3.5 min on a 2-core CPU); later runs only build the book.
+# `api` needs no mdbook: only cargo, node and npm. The book's two preprocessors are node scripts
+# that speak mdbook 0.5's protocol (docs/render-math.js, docs/number-chapters.js).
 #
 # KaTeX's stylesheet, fonts and (for rustdoc, which renders in the browser) scripts are served
-# from this machine, never from a CDN: scripts/fetch-katex.sh puts the npm package `katex` at
-# the version mdbook-katex renders with (checked below against the installed binary) into
-# docs/src/katex/, integrity-checked. mdBook copies that folder into the book (docs/theme/head.hbs
+# from this machine, never from a CDN: scripts/fetch-katex.sh puts the npm package `katex`
+# (pinned, integrity-checked) into docs/src/katex/, and the book's math is rendered with that
+# package's katex.min.js, so the HTML and its stylesheet come from one release. mdBook copies that folder into the book (docs/theme/head.hbs
 # links it on every page); the API docs get a copy in target/doc/katex/, found by
 # docs/katex-header.html through rustdoc's root path.
 #
@@ -29,7 +27,6 @@
 set -euo pipefail
 
 MDBOOK_VERSION="0.5.3"
-MDBOOK_KATEX_VERSION="0.10.0"
 
 what="${1:-all}"
 case "$what" in
@@ -44,8 +41,6 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/tools"
 katex_dir="$root/docs/src/katex"
 bash "$root/scripts/fetch-katex.sh"
-# The version fetch-katex.sh pins (its stamp file): it must be the one mdbook-katex renders with.
-read -r katex_version _ <"$katex_dir/.version"
 export PATH="$tools/bin:$PATH"
 
 # True when tools/bin/$1 exists and reports version $2.
@@ -61,21 +56,6 @@ if [[ "$what" != api ]]; then
         cargo install --locked --root "$tools" --version "$MDBOOK_VERSION" \
             --no-default-features --features search mdbook
     fi
-    # mdbook-katex's default feature pre-renders with KaTeX running in an embedded QuickJS (it needs
-    # a C compiler to build, nothing at run time).
-    if ! installed mdbook-katex "$MDBOOK_KATEX_VERSION"; then
-        echo "build-docs: installing mdbook-katex $MDBOOK_KATEX_VERSION into $tools (first run: several minutes)" >&2
-        cargo install --locked --root "$tools" --version "$MDBOOK_KATEX_VERSION" mdbook-katex
-    fi
-
-    # The stylesheet must match the HTML the renderer writes: the binary names its KaTeX version
-    # in the CDN link it would have injected (turned off by `no-css` in book.toml).
-    if ! grep -aqF "katex@$katex_version/dist/katex.min.css" "$tools/bin/mdbook-katex"; then
-        echo "build-docs: mdbook-katex $MDBOOK_KATEX_VERSION does not render with KaTeX $katex_version;" \
-            "update KATEX_VERSION and KATEX_INTEGRITY in scripts/fetch-katex.sh" >&2
-        exit 1
-    fi
-
     mdbook build "$root/docs"
     echo "build-docs: book written to $root/docs/book/index.html" >&2
 fi

@@ -15,7 +15,8 @@
 // One full-page screenshot per chapter goes to docs/book/screenshots/<chapter>.png.
 //
 // Before any page is opened, every formula of the book's chapters must parse in KaTeX (the
-// copy in docs/src/katex/, the version mdbook-katex renders with: bookMath below), every
+// copy in docs/src/katex/ that renders the book, found as docs/render-math.js finds them:
+// bookMath below), every
 // numbered chapter must hold formulas, and
 // the doc sources (docs/src/**/*.md and the doc comments of src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
 // command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), and the
@@ -34,7 +35,8 @@
 //   * a single backslash at the end of a line, which Markdown reads as a hard line break;
 //   * a line of a formula that starts (after at most 3 spaces) like a list item (`+ `, `- `),
 //     a block quote or a heading: Markdown ends the paragraph there and the formula is split.
-// The book's chapters need no such care: mdbook-katex renders their math before Markdown runs.
+// The book's chapters need no such care: docs/render-math.js renders their math before Markdown
+// runs (and writes the characters Markdown would act on as character references).
 //
 // Usage: node scripts/check-docs.js <book dir> <rustdoc dir|-> <chromium executable>
 //        node scripts/check-docs.js --doc-comments   (only the doc-comment check; no browser)
@@ -43,6 +45,7 @@
 const fs = require("fs");
 const path = require("path");
 const { pathToFileURL } = require("url");
+const renderMath = require(path.join(__dirname, "../docs/render-math.js"));
 
 const [bookDir, docDir, executable] = process.argv.slice(2);
 const root = path.resolve(__dirname, "..");
@@ -228,32 +231,24 @@ function checkDocComments() {
 }
 
 // The number of formulas of a book chapter and those that KaTeX refuses ({ count, errors },
-// each error as { line, what, near }). mdbook-katex
-// renders `$$…$$` and `$…$` outside code before Markdown runs, but a formula it cannot parse is
-// left on the page as raw `$…$` text and the build still succeeds; this finds those with the
-// KaTeX the book is rendered with, before anything is built.
+// each error as { line, what, near }), found where the book's renderer (docs/render-math.js)
+// finds them and parsed with its options, before anything is built.
 function bookMath(text, katex) {
-  // Code blocks and code spans hold no math: blank them, keeping the line structure.
-  const blank = (m) => m.replace(/[^\n]/g, " ");
-  const prose = text.replace(/^ {0,3}(```|~~~)[\s\S]*?^ {0,3}\1[^\n]*$/gm, blank).replace(/(`+)[\s\S]*?\1/g, blank);
   const found = [];
-  let count = 0;
-  const formula = /\$\$([\s\S]+?)\$\$|\$((?:\\\$|[^$])+?)\$/g;
-  for (let m; (m = formula.exec(prose)); count++) {
-    const display = m[1] !== undefined;
-    const tex = display ? m[1] : m[2];
+  const all = renderMath.formulas(text);
+  for (const f of all) {
     try {
-      katex.renderToString(tex, { displayMode: display, throwOnError: true });
+      katex.renderToString(f.tex, renderMath.options(f.display));
     } catch (e) {
-      const line = prose.slice(0, m.index).split("\n").length;
+      const line = text.slice(0, f.start).split("\n").length;
       found.push({
         line,
-        what: `KaTeX cannot render this formula (${visible(String(e.message).split("\n")[0].slice(0, 90))}); it would stay raw $…$ on the page`,
-        near: visible(tex.slice(0, 50)),
+        what: `KaTeX cannot render this formula (${visible(String(e.message).split("\n")[0].slice(0, 90))}); the book would not build`,
+        near: visible(f.tex.slice(0, 50)),
       });
     }
   }
-  return { count, errors: found };
+  return { count: all.length, errors: found };
 }
 
 if (bookDir === "--doc-comments") {
@@ -297,6 +292,11 @@ function inspectMath() {
   const loadedFaces = faces.filter(([, , , status]) => status === "loaded");
   if (math.length > 0 && loadedFaces.length === 0) bad.push("no KaTeX font face loaded");
   for (const [family, weight, style] of failedFaces) bad.push(`font face ${family} ${weight} ${style} failed to load`);
+  // KaTeX writes spans (and SVG) only: an element of Markdown inside a formula means Markdown parsed
+  // the rendered HTML's text (a `\tilde`'s "~" paired with the next one as strikethrough).
+  for (const el of document.querySelectorAll(".katex :is(del, s, em, strong, a, code, img)")) {
+    bad.push(`Markdown inside a formula (<${el.tagName.toLowerCase()}>): ${el.closest(".katex").textContent.slice(0, 60)}`);
+  }
   for (const el of document.querySelectorAll(".katex-error")) {
     bad.push(`formula failed to render: ${el.getAttribute("title") || el.textContent.slice(0, 60)}`);
   }
@@ -304,7 +304,7 @@ function inspectMath() {
 }
 
 // Runs in the page: a `$` left in the text of `selector`'s elements outside code and rendered
-// math is a formula that was not rendered (KaTeX or mdbook-katex gave up on it, or a delimiter
+// math is a formula that was not rendered (KaTeX gave up on it, or a delimiter
 // lost its partner), as the text around each.
 function leftoverDollars(selector) {
   const found = [];

@@ -10,8 +10,8 @@
 # backslash to a string escape, a backspace from `\bigl`), and on a backslash in the doc
 # comments' `$…$` math that rustdoc's Markdown would eat without an error (`\,` reaching KaTeX
 # as `,`, `\{` as `{`, a `\\` row break as `\`): KaTeX renders the wrong formula then, so no
-# browser check could see it; and every formula of the book must parse in KaTeX (mdbook-katex
-# leaves one it cannot parse as raw text and still succeeds). In the browser, a `$` left in a
+# browser check could see it; and every formula of the book must parse in KaTeX (the
+# renderer, docs/render-math.js, fails the build on one too, but only after mdbook has started). In the browser, a `$` left in a
 # page's text outside code (a formula left raw) fails, and so does a numbered chapter without
 # a single formula.
 #
@@ -20,8 +20,8 @@
 # when missing. Playwright starts Chromium with a fresh temporary --user-data-dir; the flags
 # below keep the browser itself from calling home.
 #
-# Time: about 2.2 min on a 2-core CPU shared with other jobs once mdbook and mdbook-katex are installed (the first
-# run compiles them: about 8 min more); `bash scripts/test.sh` runs this when
+# Time: about 2.2 min on a 2-core CPU shared with other jobs once mdbook is installed (the first
+# run compiles it: about 3.5 min more); `bash scripts/test.sh` runs this when
 # /usr/bin/chromium exists.
 set -euo pipefail
 

@@ -3,10 +3,10 @@
 # copies the folder; docs/theme/head.hbs links it) and the API docs (docs/katex-header.html finds
 # it, see there) load them: never from a CDN, so that both render without network access.
 #
-# The files come from the npm package `katex` at KATEX_VERSION — the KaTeX that mdbook-katex
-# 0.10.0 embeds and renders the book with (its `katex` crate 0.4.6 bundles KaTeX 0.16.4;
-# scripts/build-docs.sh checks that against the installed binary) — fetched with `npm pack`
-# and checked against KATEX_INTEGRITY (the registry's sha512) before anything is unpacked. The
+# The files come from the npm package `katex` at KATEX_VERSION — whose katex.min.js also renders
+# the book's math when the book is built (docs/render-math.js), so that the HTML and the
+# stylesheet always come from one release — fetched with `npm pack` and checked against
+# KATEX_INTEGRITY (the registry's sha512) before anything is unpacked. The
 # folder is git-ignored, not committed: it is a pinned, integrity-checked third-party release
 # (1.2 MB, 60 binary font files) that this script re-creates exactly; committing it would put
 # the fonts into the history and let the copy drift from the renderer's version unnoticed. A

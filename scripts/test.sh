@@ -22,8 +22,8 @@
 #      every chapter must show its file's number and hold formulas, no backslash in a doc comment's math may be
 #      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU: 2.2 min (1.2 min
 #      to build the book and `cargo doc`, 1 min for the ~350 pages); the first run on a fresh
-#      machine adds about 8 min to compile mdbook and mdbook-katex and 1 min to install
-#      chromium (scripts/setup.sh).
+#      machine adds about 3.5 min to compile mdbook and 1 min to install chromium
+#      (scripts/setup.sh).
 #
 # `--no-fail-fast` lets every test target run and report; the script exits non-zero if any
 # step failed. Extra arguments go to the first `cargo test`.
