@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// numpy's rule: align the shapes on the right; each pair of sizes must be equal or one.
-fn broadcast_shape(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
+pub fn broadcast_shape(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
     let n = a.len().max(b.len());
     let mut out = vec![0; n];
     for i in 0..n {

@@ -1,7 +1,8 @@
 //! `probdml.vmf` and `probdml.vmf.exact`.
 
 use crate::compute::compute;
-use crate::elementwise::{dim_of, map2, try_map2};
+use crate::elementwise::{broadcast_shape, dim_of, map2, try_map2};
+use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyReadonlyArray1, PyReadonlyArrayDyn};
 use probdml::rand::{rngs::StdRng, SeedableRng};
 use probdml::vmf;
@@ -22,7 +23,80 @@ macro_rules! dim_kappa_kernel {
     };
 }
 
-dim_kappa_kernel!(log_norm_const, vmf::log_norm_const);
+/// ln C_M(κ) over the broadcast shape of `dim` and `kappa`, through the crate's batch kernel
+/// (lanes), whose values are the scalar kernel's bits (`proofs/nivmf_normaliser_batch.rs`).
+#[pyfunction]
+pub fn log_norm_const<'py>(py: Python<'py>, dim: Dims<'py>, kappa: In<'py>) -> Out<'py> {
+    let (dv, kv) = (dim.as_array(), kappa.as_array());
+    let shape = broadcast_shape(dv.shape(), kv.shape())?;
+    let out = compute(py, || {
+        let dv = dv.broadcast(IxDyn(&shape)).expect("shape checked above");
+        let kv = kv.broadcast(IxDyn(&shape)).expect("shape checked above");
+        let dims: Vec<usize> = dv.iter().map(|&d| dim_of(d)).collect();
+        let kappas: Vec<f64> = kv.iter().copied().collect();
+        let values = log_norm_const_grouped(&dims, &kappas);
+        Ok(ArrayD::from_shape_vec(IxDyn(&shape), values).expect("one value per element"))
+    })?;
+    Ok(out.into_pyarray(py))
+}
+
+/// `ln C_{dims[i]}(kappas[i])` for every `i`. The batch kernel takes one dimension per call, so
+/// the pairs are grouped by dimension (one group when `dim` was a scalar; otherwise a counting
+/// sort, stable, or a sort when the dimensions are sparse) and scattered back. A group the batch
+/// kernel refuses (`dim < 2`, or a negative or NaN `κ` in it) goes element by element through the
+/// scalar kernel, which gives NaN exactly where the element is outside the domain, as
+/// `scipy.special` would.
+fn log_norm_const_grouped(dims: &[usize], kappas: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; kappas.len()];
+    let batch_or_scalar = |dim: usize, kappas: &[f64], out: &mut [f64]| {
+        if vmf::log_norm_const_batch(dim, kappas, out).is_err() {
+            for (o, &k) in out.iter_mut().zip(kappas) {
+                *o = vmf::log_norm_const(dim, k);
+            }
+        }
+    };
+    let Some(&first) = dims.first() else {
+        return out;
+    };
+    if dims.iter().all(|&d| d == first) {
+        batch_or_scalar(first, kappas, &mut out);
+        return out;
+    }
+    let max = dims.iter().copied().max().unwrap_or(0);
+    let order: Vec<usize> = if max <= 4 * dims.len() {
+        let mut start = vec![0usize; max + 2];
+        for &d in dims {
+            start[d + 1] += 1;
+        }
+        for d in 0..=max {
+            start[d + 1] += start[d];
+        }
+        let mut order = vec![0; dims.len()];
+        for (i, &d) in dims.iter().enumerate() {
+            order[start[d]] = i;
+            start[d] += 1;
+        }
+        order
+    } else {
+        let mut order: Vec<usize> = (0..dims.len()).collect();
+        order.sort_by_key(|&i| dims[i]);
+        order
+    };
+    let gathered: Vec<f64> = order.iter().map(|&i| kappas[i]).collect();
+    let mut values = vec![0.0; order.len()];
+    let mut begin = 0;
+    while begin < order.len() {
+        let dim = dims[order[begin]];
+        let end = begin + order[begin..].partition_point(|&i| dims[i] == dim);
+        batch_or_scalar(dim, &gathered[begin..end], &mut values[begin..end]);
+        begin = end;
+    }
+    for (&i, &v) in order.iter().zip(&values) {
+        out[i] = v;
+    }
+    out
+}
+
 dim_kappa_kernel!(exact_log_norm_const, vmf::exact::log_norm_const);
 dim_kappa_kernel!(mean_resultant_length, vmf::mean_resultant_length);
 dim_kappa_kernel!(

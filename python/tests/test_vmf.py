@@ -47,6 +47,28 @@ def test_kernels_broadcast_and_give_nan_outside_the_domain():
     assert np.isnan(vmf.kl_to_uniform(64, -1.0))
 
 
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([-4, 0, 1, 2, 3, 5, 41, 42, 128, 700, 10**6]),
+            st.one_of(st.floats(0.0, 1e4), st.sampled_from([-1.0, np.nan, np.inf, 0.0])),
+        ),
+        min_size=1,
+        max_size=60,
+    )
+)
+def test_log_norm_const_of_mixed_dimensions_is_each_elements_value(pairs):
+    # One call over many dimensions groups the pairs by dimension for the batch kernel and
+    # scatters the values back: each must be the value of its own (M, κ), NaN where it is outside
+    # the domain, wherever it sits among the others.
+    dims = np.array([d for d, _ in pairs])
+    kappas = np.array([k for _, k in pairs])
+    together = vmf.log_norm_const(dims, kappas)
+    alone = np.array([vmf.log_norm_const(int(d), float(k)) for d, k in pairs])
+    assert np.array_equal(together, alone, equal_nan=True)
+    assert np.array_equal(np.isnan(together), (dims < 2) | ~(kappas >= 0))
+
+
 @given(st.integers(2, 300), st.floats(1e-3, 1e3))
 def test_kappa_mle_inverts_the_mean_resultant_length(dim, kappa):
     rbar = vmf.mean_resultant_length(dim, kappa)
