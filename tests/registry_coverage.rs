@@ -964,3 +964,54 @@ fn every_listed_signature_difference_is_a_registered_twin_pair() {
         gaps,
     );
 }
+
+/// The `[[test]]` block of Cargo.toml is what `scripts/test-targets.sh` writes from the files of
+/// tests/ and proofs/ (`autotests = false`: a proof without a target would never run, and
+/// nothing would say so).
+#[test]
+fn the_test_targets_are_the_generated_ones() {
+    let out = std::process::Command::new("bash")
+        .arg(root().join("scripts/test-targets.sh"))
+        .arg("--check")
+        .output()
+        .expect("bash runs scripts/test-targets.sh");
+    assert!(
+        out.status.success(),
+        "Cargo.toml's [[test]] block is stale (run `bash scripts/test-targets.sh`):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Independently of the script: every file of proofs/ is a declared `[[test]]`, unless another
+/// proof includes it with `#[path = "…"]` (shared reference data).
+#[test]
+fn every_proof_file_is_a_test_target() {
+    let declared: Vec<String> = cargo_targets("test").into_iter().map(|t| t.path).collect();
+    let mut sources = Vec::new();
+    for entry in fs::read_dir(root().join("proofs")).expect("proofs/ is readable") {
+        let path = entry.expect("a proofs/ entry").path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            sources.push(path);
+        }
+    }
+    let included: Vec<String> = sources
+        .iter()
+        .filter_map(|p| read(p))
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|l| l.strip_prefix("#[path = \"")?.strip_suffix("\"]"))
+                .map(|f| format!("proofs/{f}"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let gaps: Vec<String> = sources
+        .iter()
+        .map(|p| format!("proofs/{}", p.file_name().unwrap().to_string_lossy()))
+        .filter(|rel| !included.contains(rel) && !declared.contains(rel))
+        .collect();
+    assert!(
+        gaps.is_empty(),
+        "proof file(s) without a [[test]] target in Cargo.toml (run `bash scripts/test-targets.sh`):\n  - {}",
+        gaps.join("\n  - ")
+    );
+}

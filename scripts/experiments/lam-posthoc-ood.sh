@@ -69,7 +69,7 @@ table="$out/table.md"
         local name="$1" dir="$2"
         [[ -f "$dir/metrics.json" ]] || { echo "| $name | (no metrics.json in $dir) |||||||||"; return; }
         local prior="—"
-        [[ -f "$dir/config.json" ]] && prior="$(jq -r '.prior_precision' "$dir/config.json")"
+        [[ -f "$dir/config.json" ]] && prior="$(jq -r '.laplace.prior_precision // .prior_precision' "$dir/config.json")"
         jq -r --arg name "$name" --arg prior "$prior" --arg dir "$dir" "$fmt"'
             "| \($name) | \(.auroc|f) | \(.auprc|f) | \(.ausc|f) | \(.ece|f) | \(.map_at_1|f) | \(.map_at_5|f) | \(.map_at_10|f) | \($prior) | \(.samples) | \($dir) |"' \
             "$dir/metrics.json"

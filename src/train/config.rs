@@ -10,6 +10,8 @@ pub use super::catalogue::MethodKind;
 use super::catalogue::WarmStart;
 pub use super::protocol::Protocol;
 
+mod file;
+
 /// Which images to train and evaluate on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
@@ -315,11 +317,17 @@ impl TrainConfig {
         }
     }
 
-    /// The configuration of one member of an ensemble (the run itself otherwise).
+    /// The configuration of one member of an ensemble (the run itself otherwise); the
+    /// ensemble's own options are at their defaults in it, as in any single model's.
     pub fn member_config(&self) -> TrainConfig {
-        TrainConfig {
-            method: self.model_method(),
-            ..self.clone()
+        match self.method {
+            MethodKind::Ensemble => TrainConfig {
+                method: self.member_method,
+                member_method: TrainConfig::DEFAULT.member_method,
+                ensemble_size: TrainConfig::DEFAULT.ensemble_size,
+                ..self.clone()
+            },
+            _ => self.clone(),
         }
     }
 
@@ -487,7 +495,9 @@ impl TrainConfig {
     }
 
     /// Writes the configuration as `config.json` text: [`CONFIG_VERSION`] first, then the
-    /// fields.
+    /// options grouped by concern, the method's own under its name (book chapter 09, "The run's
+    /// configuration"); an option the method does not read is not written
+    /// ([`TrainConfig::canonical`]).
     ///
     /// # Errors
     ///
@@ -496,10 +506,21 @@ impl TrainConfig {
         super::json::to_text(
             &ConfigFileOut {
                 version: CONFIG_VERSION,
-                config: self,
+                config: file::ConfigV3::from(self),
             },
             path,
         )
+    }
+
+    /// This configuration with every option its method does not read at its default: what
+    /// `config.json` records of it, so that a configuration reads back equal to itself.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] for an ensemble of ensembles (which
+    /// [`TrainConfig::validate`] refuses first).
+    pub fn canonical(&self) -> TrainResult<TrainConfig> {
+        file::ConfigV3::from(self).into_config()
     }
 
     /// Writes the configuration as `config.json` (atomically, [`crate::train::json`]).
@@ -520,20 +541,36 @@ impl TrainConfig {
     /// configuration that fails [`TrainConfig::validate`] (reported as a checkpoint error
     /// naming the file).
     pub fn read_json(path: &Path) -> TrainResult<ValidConfig> {
-        let file: ConfigFileIn = super::json::read_json(path)?;
-        if file.version > CONFIG_VERSION {
-            return Err(TrainError::Checkpoint {
-                path: path.to_owned(),
-                reason: format!(
-                    "was written by a newer probdml (config version {}, this one reads up to {CONFIG_VERSION})",
-                    file.version
-                ),
-            });
-        }
-        ValidConfig::new(file.config).map_err(|e| TrainError::Checkpoint {
+        let mut fields: serde_json::Map<String, serde_json::Value> = super::json::read_json(path)?;
+        let invalid = |reason: String| TrainError::Checkpoint {
             path: path.to_owned(),
-            reason: format!("holds an invalid configuration: {e}"),
-        })
+            reason,
+        };
+        let json = |source| TrainError::Json {
+            path: path.to_owned(),
+            source,
+        };
+        let version = match fields.remove("version") {
+            None => 1,
+            Some(v) => v
+                .as_u64()
+                .ok_or_else(|| invalid(format!("holds the version {v}, not a whole number")))?,
+        };
+        let fields = serde_json::Value::Object(fields);
+        let config = match version {
+            1 | 2 => TrainConfig::deserialize(fields).map_err(json)?,
+            3 => file::ConfigV3::deserialize(fields)
+                .map_err(json)?
+                .into_config()
+                .map_err(|e| invalid(format!("holds an invalid configuration: {e}")))?,
+            _ => {
+                return Err(invalid(format!(
+                    "was written by a newer probdml (config version {version}, this one reads up to {CONFIG_VERSION})"
+                )))
+            }
+        };
+        ValidConfig::new(config)
+            .map_err(|e| invalid(format!("holds an invalid configuration: {e}")))
     }
 }
 
@@ -566,37 +603,27 @@ impl TrainConfig {
     }
 }
 
-/// The version of `config.json` this program writes.
+/// The version of `config.json` this program writes; it reads every earlier one.
 ///
 /// * 1 — no `version` field: the flat [`TrainConfig`] as it grew, every field added after the
 ///   first release read with its serde default (`protocol`: ours; `member_method`:
 ///   deterministic; `btl`: [`BtlOptions::before_the_option`]; `hib`, `proxy`: their defaults).
 /// * 2 — the same fields, with `version` first.
-pub const CONFIG_VERSION: u32 = 2;
-
-/// A `config.json` that carries no version: the first layout.
-fn first_config_version() -> u32 {
-    1
-}
+/// * 3 — grouped by concern, the method's own options under its name (the layout of
+///   `train/config/file.rs`, chapter 09).
+pub const CONFIG_VERSION: u32 = 3;
 
 #[derive(Serialize)]
-struct ConfigFileOut<'a> {
+struct ConfigFileOut {
     version: u32,
     #[serde(flatten)]
-    config: &'a TrainConfig,
+    config: file::ConfigV3,
 }
 
-#[derive(Deserialize)]
-struct ConfigFileIn {
-    #[serde(default = "first_config_version")]
-    version: u32,
-    #[serde(flatten)]
-    config: TrainConfig,
-}
-
-/// A [`TrainConfig`] that passed [`TrainConfig::validate`]: the only form the pipeline, the
-/// trainer and the checkpoints take, so that a configuration is validated once, where it is
-/// made (from the command line, from `config.json`, or by `posthoc` from its checkpoint).
+/// A [`TrainConfig`] that passed [`TrainConfig::validate`], in its [`TrainConfig::canonical`]
+/// form: the only form the pipeline, the trainer and the checkpoints take, so that a
+/// configuration is validated once, where it is made (from the command line, from
+/// `config.json`, or by `posthoc` from its checkpoint).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct ValidConfig(TrainConfig);
@@ -609,11 +636,12 @@ impl ValidConfig {
     /// [`TrainError::InvalidConfig`] naming the field and the rule.
     pub fn new(config: TrainConfig) -> TrainResult<Self> {
         config.validate()?;
-        Ok(Self(config))
+        Ok(Self(config.canonical()?))
     }
 
     /// The configuration of one member of an ensemble (the run itself otherwise): the run's
-    /// rules cover it (the member method is checked not to be an ensemble).
+    /// rules cover it (the member method is checked not to be an ensemble), and it is canonical
+    /// as the run is (a member reads the options the ensemble records for it).
     pub fn member(&self) -> ValidConfig {
         ValidConfig(self.0.member_config())
     }
@@ -922,30 +950,11 @@ mod tests {
 
     /// `config.json` as the first probdml wrote it (commit e46cac9): no `version`, none of the
     /// fields added since (member method, protocol, score, HIB, ProxyNCA++, BTL, warm start).
-    const FIRST_CONFIG: &str = r#"{
-  "method": "lam-online",
-  "split": "arccos",
-  "approximation": "fixed",
-  "dataset": "fashion-mnist",
-  "latent_dim": 3,
-  "epochs": 20,
-  "batch_size": 64,
-  "learning_rate": 0.001,
-  "lr_decay": 0.95,
-  "margin": 0.7,
-  "max_pairs": 5000,
-  "train_samples": 1,
-  "eval_samples": 16,
-  "memory_factor": 0.999,
-  "prior_precision": 9216.0,
-  "tempering": 1.0,
-  "dropout": 0.05,
-  "ensemble_size": 5,
-  "seed": 0,
-  "train_limit": null,
-  "test_limit": null
-}
-"#;
+    const FIRST_CONFIG: &str = include_str!("../../tests/data/config-v1.json");
+
+    /// A version-2 `config.json` as probdml wrote it (commit 858c373, the ensemble run of
+    /// `docs/runs/2026-11-26-synthetic`): every field flat, `version` first.
+    const SECOND_CONFIG: &str = include_str!("../../tests/data/config-v2.json");
 
     fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
         let dir =
@@ -960,31 +969,195 @@ mod tests {
     fn a_first_version_config_still_loads() {
         let path = scratch_file("v1", FIRST_CONFIG);
         let read = TrainConfig::read_json(&path).unwrap();
-        // Every later field at the value that reproduces what that run did: the BTL negatives of
-        // the time were the hardest.
+        // The file's values are the defaults of the time, which are today's.
+        assert_eq!(*read, TrainConfig::DEFAULT);
+    }
+
+    #[test]
+    fn a_first_version_btl_config_reads_the_hardest_negatives() {
+        // The BTL negatives of the time were the hardest: a BTL run of version 1 reads so.
+        let btl = FIRST_CONFIG.replacen("\"lam-online\"", "\"btl-gaussian\"", 1);
+        let read = TrainConfig::read_json(&scratch_file("v1-btl", &btl)).unwrap();
+        assert_eq!(read.method, MethodKind::BtlGaussian);
+        assert_eq!(read.btl.negatives, Negatives::Hardest);
+    }
+
+    #[test]
+    fn a_second_version_config_still_loads() {
+        let path = scratch_file("v2", SECOND_CONFIG);
+        let read = TrainConfig::read_json(&path).unwrap();
         let expected = TrainConfig {
-            btl: BtlOptions::before_the_option(),
+            method: MethodKind::Ensemble,
+            dataset: DatasetChoice::Synthetic,
+            epochs: 2,
+            eval_samples: 8,
+            ensemble_size: 3,
+            train_limit: Some(384),
+            test_limit: Some(100),
             ..TrainConfig::DEFAULT
         };
         assert_eq!(*read, expected);
     }
 
-    #[test]
-    fn a_written_config_carries_its_version_and_reads_back() {
-        let config = TrainConfig {
-            method: MethodKind::Ensemble,
-            member_method: MethodKind::Hib,
-            seed: 7,
+    /// A run of every method, each option away from its default where the method reads it.
+    fn unusual_configs() -> Vec<TrainConfig> {
+        let base = TrainConfig {
+            split: Split::Euclidean,
+            approximation: Approximation::Full,
+            dataset: DatasetChoice::Synthetic,
+            latent_dim: 16,
+            epochs: 3,
+            batch_size: 32,
+            learning_rate: 0.1 + 0.2,
+            lr_decay: 0.9,
+            margin: 0.5,
+            max_pairs: 77,
+            eval_samples: 9,
+            prior_precision: 1.0 / 3.0,
+            tempering: 0.25,
+            protocol: Protocol::Reference,
+            score: Some(super::super::protocol::Score::OutputVariance),
+            seed: u64::MAX,
+            train_limit: Some(50),
+            test_limit: Some(20),
             ..TrainConfig::DEFAULT
         };
-        let path = scratch_file("v2", "");
-        config.write_json(&path).unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(
-            text.starts_with(&format!("{{\n  \"version\": {CONFIG_VERSION},\n")),
-            "{text}"
+        let mut configs: Vec<TrainConfig> = super::super::catalogue::METHODS
+            .iter()
+            .map(|row| TrainConfig {
+                method: row.kind,
+                ..base.clone()
+            })
+            .collect();
+        for c in &mut configs {
+            match c.method {
+                MethodKind::McDropout => c.dropout = 0.3,
+                MethodKind::LamOnline => {
+                    c.train_samples = 4;
+                    c.memory_factor = 0.5;
+                }
+                MethodKind::Hib => {
+                    c.hib = HibOptions {
+                        components: 2,
+                        samples: 3,
+                        beta: 0.5,
+                    }
+                }
+                MethodKind::ProxyNca => {
+                    c.proxy = ProxyOptions {
+                        distance: ProxyDistanceChoice::Cos,
+                        temperature: Some(0.125),
+                        samples: 4,
+                        omega: 0.5,
+                    }
+                }
+                MethodKind::BtlGaussian | MethodKind::BtlVmf => {
+                    c.btl = BtlOptions::before_the_option();
+                    c.init_checkpoint = Some("runs/det".into());
+                }
+                MethodKind::Pfe => c.init_checkpoint = Some("runs/det".into()),
+                MethodKind::Ensemble => {
+                    c.ensemble_size = 4;
+                    c.member_method = MethodKind::Hib;
+                    c.hib.samples = 5;
+                }
+                MethodKind::Deterministic | MethodKind::LamPosthoc => {}
+            }
+        }
+        configs
+    }
+
+    #[test]
+    fn a_written_config_carries_its_version_and_reads_back() {
+        for config in unusual_configs() {
+            let path = scratch_file(config.method.name(), "");
+            let valid = ValidConfig::new(config.clone()).unwrap();
+            // Every option set above is one the method reads: none is dropped.
+            assert_eq!(*valid, config, "{}", config.method.name());
+            valid.write_json(&path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                text.starts_with(&format!(
+                    "{{\n  \"version\": {CONFIG_VERSION},\n  \"method\": \"{}\",\n",
+                    config.method.name()
+                )),
+                "{text}"
+            );
+            assert_eq!(TrainConfig::read_json(&path).unwrap(), valid, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_written_config_is_grouped_by_concern() {
+        let config = TrainConfig {
+            method: MethodKind::Ensemble,
+            member_method: MethodKind::McDropout,
+            dropout: 0.25,
+            ..TrainConfig::DEFAULT
+        };
+        let text = ValidConfig::new(config)
+            .unwrap()
+            .to_json_text(Path::new("config.json"))
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["version"], 3);
+        assert_eq!(value["method"], "ensemble");
+        assert_eq!(value["ensemble_size"], 5);
+        assert_eq!(value["member"]["method"], "mc-dropout");
+        assert_eq!(value["member"]["dropout"], 0.25);
+        assert_eq!(value["data"]["dataset"], "fashion-mnist");
+        assert_eq!(value["model"]["latent_dim"], 3);
+        assert_eq!(value["optimiser"]["batch_size"], 64);
+        assert_eq!(value["pairs"]["margin"], 0.7);
+        assert_eq!(value["laplace"]["split"], "arccos");
+        assert_eq!(value["evaluation"]["eval_samples"], 16);
+        // Options no part of this run reads are not written.
+        for absent in [
+            "hib",
+            "proxy",
+            "btl",
+            "train_samples",
+            "dropout",
+            "member_method",
+        ] {
+            assert!(value.get(absent).is_none(), "{absent} in {text}");
+        }
+    }
+
+    #[test]
+    fn an_option_the_method_does_not_read_is_not_kept() {
+        let config = TrainConfig {
+            method: MethodKind::Deterministic,
+            dropout: 0.5,
+            train_samples: 7,
+            ..TrainConfig::DEFAULT
+        };
+        assert_eq!(
+            *ValidConfig::new(config).unwrap(),
+            TrainConfig {
+                method: MethodKind::Deterministic,
+                ..TrainConfig::DEFAULT
+            }
         );
-        assert_eq!(TrainConfig::read_json(&path).unwrap().into_inner(), config);
+    }
+
+    #[test]
+    fn an_ensemble_of_ensembles_in_a_file_is_refused() {
+        let text = r#"{"version": 3, "method": "ensemble", "ensemble_size": 2,
+            "member": {"method": "ensemble", "ensemble_size": 2, "member": {"method": "deterministic"}},
+            "protocol": "ours", "seed": 0,
+            "data": {"dataset": "synthetic", "train_limit": null, "test_limit": null},
+            "model": {"latent_dim": 3},
+            "optimiser": {"epochs": 1, "batch_size": 8, "learning_rate": 0.001, "lr_decay": 0.95},
+            "pairs": {"margin": 0.7, "max_pairs": 10},
+            "laplace": {"split": "arccos", "approximation": "fixed", "prior_precision": 1.0, "tempering": 1.0},
+            "evaluation": {"eval_samples": 16}}"#;
+        match TrainConfig::read_json(&scratch_file("nested", text)) {
+            Err(TrainError::Checkpoint { reason, .. }) => {
+                assert!(reason.contains("not ensembles"), "{reason}")
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
+        }
     }
 
     #[test]
