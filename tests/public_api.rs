@@ -33,6 +33,27 @@ fn pinned_signatures_compile() {
     let _: fn(usize, f64) -> f64 = probdml::vmf::kl_to_uniform;
     let _: fn(f64, f64) -> f64 = probdml::special::log_bessel_i;
     let _: fn(f64, f64) -> f64 = probdml::special::bessel_i_ratio;
+    // Scores in either precision: one generic function, instantiated per precision.
+    let _: fn(&[f64], &[f64]) -> Result<f64> = probdml::metrics::auroc;
+    let _: fn(&[f32], &[f32]) -> Result<f64> = probdml::metrics::auroc;
+    let _: fn(&[f32], &[f32]) -> Result<f64> = probdml::metrics::auprc;
+    let _: fn(&[f32], &[f32]) -> Result<probdml::metrics::RocCurve> = probdml::metrics::roc_curve;
+    let _: fn(&[f32], &[f32]) -> Result<f64> = probdml::metrics::kendall_tau_b;
+    let _: fn(&[f32], &[bool]) -> Result<f64> = probdml::metrics::verification_average_precision;
+    let _: fn(&[f32], &[f64]) -> Result<probdml::metrics::Sparsification> =
+        probdml::metrics::sparsification_curve;
+    let _: fn(&[f32], &[bool], usize) -> Result<probdml::metrics::Calibration> =
+        probdml::metrics::expected_calibration_error;
+    let _: fn(&[f32], &[f64], usize) -> Result<probdml::metrics::Calibration> =
+        probdml::metrics::ece_at_k;
+    let _: fn(&[f32], &[f64], usize) -> Result<probdml::metrics::BinnedKendall> =
+        probdml::metrics::binned_kendall_tau;
+    let _: fn(&[f32], &[f32], &[bool], usize) -> Result<probdml::metrics::BinnedKendall> =
+        probdml::metrics::binned_kendall_tau_verification;
+    let _: fn(&[f32], &[f32], &[usize]) -> Result<Vec<f64>> =
+        probdml::metrics::query_neighbour_uncertainty;
+    // The exact twins stay f64: an f32 caller widens for them.
+    let _: fn(&[f64], &[f64]) -> Result<f64> = probdml::metrics::exact::auroc;
     // The pointers are the functions themselves: a call through them behaves as documented.
     assert_eq!(kl(&[1.0, 0.0], 2.0, &[1.0, 0.0], 2.0).unwrap(), 0.0);
     // One dimension, point masses a = 0, p = 1, n = 3: τ = 1 − 9 = −8 exactly, Var τ = 0.
