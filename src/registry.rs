@@ -1187,8 +1187,8 @@ pub const SIGNATURE_DIFFERENCES: &[SignatureDifference] = &[
     },
     SignatureDifference {
         name: "laplace::sample_posterior",
-        fast: "(mean, precision, rng, out)",
-        exact: "(mean, precision, rng, out)",
+        fast: "(mu, precision, rng, out)",
+        exact: "(mu, precision, rng, out)",
         reason: "the same types, different shapes: the fast twin's precision is a diagonal (n), \
                  the exact twin's a dense n×n matrix factored by Cholesky.",
     },

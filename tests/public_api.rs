@@ -168,3 +168,36 @@ fn the_twins_that_differ_are_pinned() {
     let p = mixture(&point, &point, 2.0, 1.5).unwrap();
     assert!((p - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-15, "{p}");
 }
+
+/// Field names of the public structs follow the same scheme (`mu`, `var`, `dim`): constructing
+/// and reading them by name fails to compile when one is renamed.
+#[test]
+fn struct_fields_follow_the_naming_scheme() {
+    use probdml::ggn::{self, Approximation, Split};
+    use probdml::hib::{self, VibPair};
+    let pair = VibPair {
+        mu1: &[0.0],
+        var1: &[1.0],
+        mu2: &[0.0],
+        var2: &[1.0],
+        noise1: &[0.0],
+        noise2: &[0.0],
+        is_match: true,
+    };
+    let loss = hib::vib_loss(&pair, 1.0, 0.0, 0.0).unwrap();
+    let _: (&Vec<f64>, &Vec<f64>, &Vec<f64>, &Vec<f64>) = (
+        &loss.grad_mu1,
+        &loss.grad_log_var1,
+        &loss.grad_mu2,
+        &loss.grad_log_var2,
+    );
+    // M = 2, F = 1 (the example of `last_layer_ggn_diagonal`): dim · n_features entries each.
+    let pairs = [probdml::contrastive::PairTarget {
+        i: 0,
+        j: 1,
+        target: 1.0,
+    }];
+    let d = ggn::last_layer_ggn_diagonals(&[1.0, 1.0], &[1.0, -2.0], 1, &pairs).unwrap();
+    assert_eq!((d.dim, d.n_features), (2, 1));
+    assert_eq!(d.get(Split::ALL[0], Approximation::ALL[0]).len(), 2);
+}
