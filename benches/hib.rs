@@ -112,10 +112,10 @@ fn bench_vib_loss(c: &mut Criterion) {
         .collect();
     let noise = normals(2 * BATCH * K * D, 13);
     let pair_at = |i: usize| VibPair {
-        mean1: &means[2 * i * D..(2 * i + 1) * D],
-        variance1: &variances[2 * i * D..(2 * i + 1) * D],
-        mean2: &means[(2 * i + 1) * D..(2 * i + 2) * D],
-        variance2: &variances[(2 * i + 1) * D..(2 * i + 2) * D],
+        mu1: &means[2 * i * D..(2 * i + 1) * D],
+        var1: &variances[2 * i * D..(2 * i + 1) * D],
+        mu2: &means[(2 * i + 1) * D..(2 * i + 2) * D],
+        var2: &variances[(2 * i + 1) * D..(2 * i + 2) * D],
         noise1: &noise[2 * i * K * D..(2 * i + 1) * K * D],
         noise2: &noise[(2 * i + 1) * K * D..(2 * i + 2) * K * D],
         is_match: i % 2 == 0,

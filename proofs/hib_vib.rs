@@ -97,10 +97,10 @@ fn regression_baseline_goes_nan_on_saturation() {
     assert!(baseline_nll(p, true).is_nan(), "baseline: 0·ln 0 = NaN");
     assert_eq!(baseline_nll(p, false), f64::INFINITY);
     let pair = |is_match| VibPair {
-        mean1: &[0.5, 0.5],
-        variance1: &[1e-300, 1e-300],
-        mean2: &[0.5, 0.5],
-        variance2: &[1e-300, 1e-300],
+        mu1: &[0.5, 0.5],
+        var1: &[1e-300, 1e-300],
+        mu2: &[0.5, 0.5],
+        var2: &[1e-300, 1e-300],
         noise1: &[0.0, 0.0],
         noise2: &[0.0, 0.0],
         is_match,
@@ -165,10 +165,10 @@ proptest! {
         is_match in any::<bool>(),
     ) {
         let pair = VibPair {
-            mean1: &values[0..dim],
-            variance1: &variances[0..dim],
-            mean2: &values[8..8 + dim],
-            variance2: &variances[6..6 + dim],
+            mu1: &values[0..dim],
+            var1: &variances[0..dim],
+            mu2: &values[8..8 + dim],
+            var2: &variances[6..6 + dim],
             noise1: &values[16..16 + k1 * dim],
             noise2: &values[40..40 + k2 * dim],
             is_match,
@@ -180,10 +180,10 @@ proptest! {
         check_at(VIB, "KL", fast.kl, slow.kl);
         check_at(VIB, "∂a", fast.grad_a, slow.grad_a);
         check_at(VIB, "∂b", fast.grad_b, slow.grad_b);
-        check_entries("∂μ₁", &fast.grad_mean1, &slow.grad_mean1);
-        check_entries("∂μ₂", &fast.grad_mean2, &slow.grad_mean2);
-        check_entries("∂lnσ₁²", &fast.grad_log_variance1, &slow.grad_log_variance1);
-        check_entries("∂lnσ₂²", &fast.grad_log_variance2, &slow.grad_log_variance2);
+        check_entries("∂μ₁", &fast.grad_mu1, &slow.grad_mu1);
+        check_entries("∂μ₂", &fast.grad_mu2, &slow.grad_mu2);
+        check_entries("∂lnσ₁²", &fast.grad_log_var1, &slow.grad_log_var1);
+        check_entries("∂lnσ₂²", &fast.grad_log_var2, &slow.grad_log_var2);
     }
 
     /// Claim 3: saturated inputs give finite losses and gradients.
@@ -196,17 +196,17 @@ proptest! {
         noise in prop::collection::vec(-3.0..3.0f64, 4),
     ) {
         let pair = VibPair {
-            mean1: &[0.0, 0.0],
-            variance1: &[1e-4, 1e-4],
-            mean2: &[distance, 0.0],
-            variance2: &[1e-4, 1e-4],
+            mu1: &[0.0, 0.0],
+            var1: &[1e-4, 1e-4],
+            mu2: &[distance, 0.0],
+            var2: &[1e-4, 1e-4],
             noise1: &noise[..2],
             noise2: &noise[2..],
             is_match,
         };
         let out = hib::vib_loss(&pair, a, b, 0.1).unwrap();
         prop_assert!(out.loss.is_finite() && out.nll >= 0.0, "{out:?}");
-        let all = out.grad_mean1.iter().chain(&out.grad_mean2).chain(&out.grad_log_variance1).chain(&out.grad_log_variance2);
+        let all = out.grad_mu1.iter().chain(&out.grad_mu2).chain(&out.grad_log_var1).chain(&out.grad_log_var2);
         prop_assert!(all.copied().chain([out.grad_a, out.grad_b]).all(f64::is_finite), "{out:?}");
         // And the right values there: the dual-number twin, component by component.
         let slow = exact::vib_loss(&pair, a, b, 0.1).unwrap();
@@ -214,9 +214,9 @@ proptest! {
         check_at(VIB, "saturated NLL", out.nll, slow.nll);
         check_at(VIB, "saturated ∂a", out.grad_a, slow.grad_a);
         check_at(VIB, "saturated ∂b", out.grad_b, slow.grad_b);
-        check_entries("saturated ∂μ₁", &out.grad_mean1, &slow.grad_mean1);
-        check_entries("saturated ∂μ₂", &out.grad_mean2, &slow.grad_mean2);
-        check_entries("saturated ∂lnσ₁²", &out.grad_log_variance1, &slow.grad_log_variance1);
-        check_entries("saturated ∂lnσ₂²", &out.grad_log_variance2, &slow.grad_log_variance2);
+        check_entries("saturated ∂μ₁", &out.grad_mu1, &slow.grad_mu1);
+        check_entries("saturated ∂μ₂", &out.grad_mu2, &slow.grad_mu2);
+        check_entries("saturated ∂lnσ₁²", &out.grad_log_var1, &slow.grad_log_var1);
+        check_entries("saturated ∂lnσ₂²", &out.grad_log_var2, &slow.grad_log_var2);
     }
 }

@@ -543,7 +543,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::auroc => {
-        fast: crate::metrics::auroc,
+        fast: crate::metrics::auroc::<f64>,
         exact: crate::metrics::exact::auroc,
         file: "src/metrics/ood.rs",
         source: "LAM Table 2, Fig. 6: P(s_OOD > s_ID) + ½ P(tie) (Mann–Whitney)",
@@ -554,7 +554,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::auprc => {
-        fast: crate::metrics::auprc,
+        fast: crate::metrics::auprc::<f64>,
         exact: crate::metrics::exact::auprc,
         file: "src/metrics/ood.rs",
         source: "LAM Table 2; scikit-learn average_precision_score with tie groups",
@@ -565,7 +565,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::kendall_tau_b => {
-        fast: crate::metrics::kendall_tau_b,
+        fast: crate::metrics::kendall_tau_b::<f64>,
         exact: crate::metrics::exact::kendall_tau_b,
         file: "src/metrics/kendall.rs",
         source: "HIB §4.3, Table 2; Kendall (1945) τ-b, Knight (1966), scipy kendalltau",
@@ -576,7 +576,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::binned_kendall_tau => {
-        fast: crate::metrics::binned_kendall_tau,
+        fast: crate::metrics::binned_kendall_tau::<f64>,
         exact: crate::metrics::exact::binned_kendall_tau,
         file: "src/metrics/binned_correlation.rs",
         source: "HIB §4.3: uncertainty in 20 equal-count bins against per-bin performance, sign inverted",
@@ -587,7 +587,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::sparsification_curve => {
-        fast: crate::metrics::sparsification_curve,
+        fast: crate::metrics::sparsification_curve::<f64>,
         exact: crate::metrics::exact::sparsification_curve,
         file: "src/metrics/sparsification.rs",
         source: "LAM App. G.3 and Tables 1–5 (AUSC), Fig. 8",
@@ -598,7 +598,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::expected_calibration_error => {
-        fast: crate::metrics::expected_calibration_error,
+        fast: crate::metrics::expected_calibration_error::<f64>,
         exact: crate::metrics::exact::expected_calibration_error,
         file: "src/metrics/calibration.rs",
         source: "Guo et al. (2017); LAM eq. (121) with confidence 1.0 in the last bin",
@@ -620,7 +620,7 @@ registry! {
         chapter: "08-metrics.md",
     },
     metrics::ece_at_k => {
-        fast: crate::metrics::ece_at_k,
+        fast: crate::metrics::ece_at_k::<f64>,
         exact: crate::metrics::exact::ece_at_k,
         file: "src/metrics/calibration.rs",
         source: "BTL eq. (14): equal-count bins by uncertainty, mAP@k against percentile confidence",
@@ -994,7 +994,7 @@ registry! {
         chapter: "07-hib.md",
     },
     metrics::verification_average_precision => {
-        fast: crate::metrics::verification_average_precision,
+        fast: crate::metrics::verification_average_precision::<f64>,
         exact: crate::metrics::exact::verification_average_precision,
         file: "src/metrics/verification.rs",
         source: "HIB §4.1, Table 1: average precision of p(m | x₁, x₂) over test pairs",
@@ -1187,8 +1187,8 @@ pub const SIGNATURE_DIFFERENCES: &[SignatureDifference] = &[
     },
     SignatureDifference {
         name: "laplace::sample_posterior",
-        fast: "(mean, precision, rng, out)",
-        exact: "(mean, precision, rng, out)",
+        fast: "(mu, precision, rng, out)",
+        exact: "(mu, precision, rng, out)",
         reason: "the same types, different shapes: the fast twin's precision is a diagonal (n), \
                  the exact twin's a dense n×n matrix factored by Cholesky.",
     },

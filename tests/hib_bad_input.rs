@@ -131,10 +131,10 @@ fn kl_and_vib_reject_bad_arguments() {
         assert_eq!(arg_of(&kl(&[f64::NEG_INFINITY], &[0.5]).unwrap_err()), "mu");
     }
     let good = VibPair {
-        mean1: &[0.0, 1.0],
-        variance1: &[0.5, 0.5],
-        mean2: &[1.0, 0.0],
-        variance2: &[0.2, 0.3],
+        mu1: &[0.0, 1.0],
+        var1: &[0.5, 0.5],
+        mu2: &[1.0, 0.0],
+        var2: &[0.2, 0.3],
         noise1: &[0.1, -0.2],
         noise2: &[0.3, 0.4, -0.5, 0.6],
         is_match: true,
@@ -142,33 +142,33 @@ fn kl_and_vib_reject_bad_arguments() {
     let cases: Vec<(VibPair<'_>, f64, f64, f64, &str)> = vec![
         (
             VibPair {
-                variance1: &[0.0, 0.5],
+                var1: &[0.0, 0.5],
                 ..good
             },
             1.0,
             0.0,
             0.1,
-            "variance1",
+            "var1",
         ),
         (
             VibPair {
-                variance2: &[0.5, -0.5],
+                var2: &[0.5, -0.5],
                 ..good
             },
             1.0,
             0.0,
             0.1,
-            "variance2",
+            "var2",
         ),
         (
             VibPair {
-                mean2: &[1.0],
+                mu2: &[1.0],
                 ..good
             },
             1.0,
             0.0,
             0.1,
-            "variance2",
+            "var2",
         ),
         (
             VibPair {

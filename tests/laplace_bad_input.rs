@@ -59,7 +59,7 @@ fn nan_entries_are_named() {
     let mut out = [0.0; 2];
     names(
         laplace::sample_posterior(&[f64::NAN, 0.0], &[1.0, 1.0], &mut rng, &mut out),
-        "mean",
+        "mu",
     );
     names(
         laplace::sample_posterior(&[0.0, 0.0], &[1.0, f64::NAN], &mut rng, &mut out),
@@ -181,7 +181,7 @@ fn length_mismatches_are_named() {
         predictive_summary(&[1.0, 0.0, 0.0], 2, &[1.0]),
         "weight_samples",
     );
-    names(predictive_summary(&[1.0, 0.0], 1, &[1.0]), "n_outputs");
+    names(predictive_summary(&[1.0, 0.0], 1, &[1.0]), "dim");
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn zero_samples_are_an_error() {
             0.5,
             |_, _, _| {},
         ),
-        "samples",
+        "n_samples",
     );
     names(predictive_summary(&[], 2, &[1.0]), "weight_samples");
     names(predictive_summary(&[0.0, 0.0], 2, &[1.0]), "weight_samples"); // W x = 0

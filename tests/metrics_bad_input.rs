@@ -303,7 +303,7 @@ fn closed_set_votes_need_two_items_and_matching_sizes() {
 #[test]
 fn sparsification_and_calibration_bad_input() {
     let e = both(
-        metrics::sparsification_curve(&[], &[]),
+        metrics::sparsification_curve::<f64>(&[], &[]),
         exact::sparsification_curve(&[], &[]),
     );
     assert_eq!(

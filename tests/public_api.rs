@@ -32,6 +32,27 @@ fn pinned_signatures_compile() {
     let _: fn(usize, f64) -> f64 = probdml::vmf::kl_to_uniform;
     let _: fn(f64, f64) -> f64 = probdml::special::log_bessel_i;
     let _: fn(f64, f64) -> f64 = probdml::special::bessel_i_ratio;
+    // Scores in either precision: one generic function, instantiated per precision.
+    let _: fn(&[f64], &[f64]) -> Result<f64> = probdml::metrics::auroc;
+    let _: fn(&[f32], &[f32]) -> Result<f64> = probdml::metrics::auroc;
+    let _: fn(&[f32], &[f32]) -> Result<f64> = probdml::metrics::auprc;
+    let _: fn(&[f32], &[f32]) -> Result<probdml::metrics::RocCurve> = probdml::metrics::roc_curve;
+    let _: fn(&[f32], &[f32]) -> Result<f64> = probdml::metrics::kendall_tau_b;
+    let _: fn(&[f32], &[bool]) -> Result<f64> = probdml::metrics::verification_average_precision;
+    let _: fn(&[f32], &[f64]) -> Result<probdml::metrics::Sparsification> =
+        probdml::metrics::sparsification_curve;
+    let _: fn(&[f32], &[bool], usize) -> Result<probdml::metrics::Calibration> =
+        probdml::metrics::expected_calibration_error;
+    let _: fn(&[f32], &[f64], usize) -> Result<probdml::metrics::Calibration> =
+        probdml::metrics::ece_at_k;
+    let _: fn(&[f32], &[f64], usize) -> Result<probdml::metrics::BinnedKendall> =
+        probdml::metrics::binned_kendall_tau;
+    let _: fn(&[f32], &[f32], &[bool], usize) -> Result<probdml::metrics::BinnedKendall> =
+        probdml::metrics::binned_kendall_tau_verification;
+    let _: fn(&[f32], &[f32], &[usize]) -> Result<Vec<f64>> =
+        probdml::metrics::query_neighbour_uncertainty;
+    // The exact twins stay f64: an f32 caller widens for them.
+    let _: fn(&[f64], &[f64]) -> Result<f64> = probdml::metrics::exact::auroc;
     // The pointers are the functions themselves: a call through them behaves as documented.
     assert_eq!(kl(&[1.0, 0.0], 2.0, &[1.0, 0.0], 2.0).unwrap(), 0.0);
     // One dimension, point masses a = 0, p = 1, n = 3: τ = 1 − 9 = −8 exactly, Var τ = 0.
@@ -145,4 +166,37 @@ fn the_twins_that_differ_are_pinned() {
     let point = HedgedEmbedding::gaussian(&[0.3, -1.0], &[0.0, 0.0]).unwrap();
     let p = mixture(&point, &point, 2.0, 1.5).unwrap();
     assert!((p - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-15, "{p}");
+}
+
+/// Field names of the public structs follow the same scheme (`mu`, `var`, `dim`): constructing
+/// and reading them by name fails to compile when one is renamed.
+#[test]
+fn struct_fields_follow_the_naming_scheme() {
+    use probdml::ggn::{self, Approximation, Split};
+    use probdml::hib::{self, VibPair};
+    let pair = VibPair {
+        mu1: &[0.0],
+        var1: &[1.0],
+        mu2: &[0.0],
+        var2: &[1.0],
+        noise1: &[0.0],
+        noise2: &[0.0],
+        is_match: true,
+    };
+    let loss = hib::vib_loss(&pair, 1.0, 0.0, 0.0).unwrap();
+    let _: (&Vec<f64>, &Vec<f64>, &Vec<f64>, &Vec<f64>) = (
+        &loss.grad_mu1,
+        &loss.grad_log_var1,
+        &loss.grad_mu2,
+        &loss.grad_log_var2,
+    );
+    // M = 2, F = 1 (the example of `last_layer_ggn_diagonal`): dim · n_features entries each.
+    let pairs = [probdml::contrastive::PairTarget {
+        i: 0,
+        j: 1,
+        target: 1.0,
+    }];
+    let d = ggn::last_layer_ggn_diagonals(&[1.0, 1.0], &[1.0, -2.0], 1, &pairs).unwrap();
+    assert_eq!((d.dim, d.n_features), (2, 1));
+    assert_eq!(d.get(Split::ALL[0], Approximation::ALL[0]).len(), 2);
 }

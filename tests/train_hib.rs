@@ -93,10 +93,10 @@ impl Problem {
 
     fn vib_pair(&self, i: usize, j: usize, is_match: bool) -> VibPair<'_> {
         VibPair {
-            mean1: self.row(&self.mean, i, self.d),
-            variance1: self.row(&self.variance, i, self.d),
-            mean2: self.row(&self.mean, j, self.d),
-            variance2: self.row(&self.variance, j, self.d),
+            mu1: self.row(&self.mean, i, self.d),
+            var1: self.row(&self.variance, i, self.d),
+            mu2: self.row(&self.mean, j, self.d),
+            var2: self.row(&self.variance, j, self.d),
             noise1: self.row(&self.noise, i, self.k * self.d),
             noise2: self.row(&self.noise, j, self.k * self.d),
             is_match,
@@ -154,25 +154,25 @@ impl Problem {
                 );
                 assert_close(
                     "pair grad μ₁ vs exact",
-                    &fast.grad_mean1,
-                    &slow.grad_mean1,
+                    &fast.grad_mu1,
+                    &slow.grad_mu1,
                     HIB_VIB,
-                    slow.grad_mean1.iter().fold(1.0, |m, v| m.max(v.abs())),
+                    slow.grad_mu1.iter().fold(1.0, |m, v| m.max(v.abs())),
                 );
             }
             assert_close("nll", &[nll[q]], &[fast.nll], HIB_VIB, fast.nll.abs());
             loss += fast.loss / p;
             scale = scale.max(fast.loss.abs()).max(fast.grad_a.abs() * self.a);
             for c in 0..self.d {
-                grad_mean[i * self.d + c] += fast.grad_mean1[c] / p;
-                grad_mean[j * self.d + c] += fast.grad_mean2[c] / p;
-                grad_log_var[i * self.d + c] += fast.grad_log_variance1[c] / p;
-                grad_log_var[j * self.d + c] += fast.grad_log_variance2[c] / p;
+                grad_mean[i * self.d + c] += fast.grad_mu1[c] / p;
+                grad_mean[j * self.d + c] += fast.grad_mu2[c] / p;
+                grad_log_var[i * self.d + c] += fast.grad_log_var1[c] / p;
+                grad_log_var[j * self.d + c] += fast.grad_log_var2[c] / p;
                 scale = scale
-                    .max(fast.grad_mean1[c].abs())
-                    .max(fast.grad_mean2[c].abs())
-                    .max(fast.grad_log_variance1[c].abs())
-                    .max(fast.grad_log_variance2[c].abs());
+                    .max(fast.grad_mu1[c].abs())
+                    .max(fast.grad_mu2[c].abs())
+                    .max(fast.grad_log_var1[c].abs())
+                    .max(fast.grad_log_var2[c].abs());
             }
             grad_a += fast.grad_a / p;
             grad_b += fast.grad_b / p;

@@ -97,16 +97,16 @@ pub fn self_mismatch(
 #[pyfunction]
 pub fn kl_to_standard_normal(
     py: Python<'_>,
-    mean: Slice<'_>,
-    variance: Slice<'_>,
+    mu: Slice<'_>,
+    var: Slice<'_>,
     exact: bool,
 ) -> PyResult<f64> {
-    let (mean, variance) = (mean.as_slice()?, variance.as_slice()?);
+    let (mu, var) = (mu.as_slice()?, var.as_slice()?);
     compute(py, || {
         if exact {
-            hib::exact::kl_to_standard_normal(mean, variance)
+            hib::exact::kl_to_standard_normal(mu, var)
         } else {
-            hib::kl_to_standard_normal(mean, variance)
+            hib::kl_to_standard_normal(mu, var)
         }
     })
 }
@@ -116,10 +116,10 @@ pub fn kl_to_standard_normal(
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn vib_loss<'py>(
     py: Python<'py>,
-    mean1: Slice<'py>,
-    variance1: Slice<'py>,
-    mean2: Slice<'py>,
-    variance2: Slice<'py>,
+    mu1: Slice<'py>,
+    var1: Slice<'py>,
+    mu2: Slice<'py>,
+    var2: Slice<'py>,
     noise1: Slice<'py>,
     noise2: Slice<'py>,
     is_match: bool,
@@ -139,10 +139,10 @@ pub fn vib_loss<'py>(
     f64,
 )> {
     let pair = VibPair {
-        mean1: mean1.as_slice()?,
-        variance1: variance1.as_slice()?,
-        mean2: mean2.as_slice()?,
-        variance2: variance2.as_slice()?,
+        mu1: mu1.as_slice()?,
+        var1: var1.as_slice()?,
+        mu2: mu2.as_slice()?,
+        var2: var2.as_slice()?,
         noise1: noise1.as_slice()?,
         noise2: noise2.as_slice()?,
         is_match,
@@ -158,10 +158,10 @@ pub fn vib_loss<'py>(
         v.loss,
         v.nll,
         v.kl,
-        v.grad_mean1.into_pyarray(py),
-        v.grad_log_variance1.into_pyarray(py),
-        v.grad_mean2.into_pyarray(py),
-        v.grad_log_variance2.into_pyarray(py),
+        v.grad_mu1.into_pyarray(py),
+        v.grad_log_var1.into_pyarray(py),
+        v.grad_mu2.into_pyarray(py),
+        v.grad_log_var2.into_pyarray(py),
         v.grad_a,
         v.grad_b,
     ))

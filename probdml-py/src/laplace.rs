@@ -28,12 +28,12 @@ pub fn output_variance(
 pub fn exact_output_variance(
     py: Python<'_>,
     precision: Slice<'_>,
-    n_outputs: usize,
+    dim: usize,
     features: Slice<'_>,
 ) -> PyResult<f64> {
     let (precision, features) = (precision.as_slice()?, features.as_slice()?);
     compute(py, || {
-        laplace::exact::output_variance(precision, n_outputs, features)
+        laplace::exact::output_variance(precision, dim, features)
     })
 }
 

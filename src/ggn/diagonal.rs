@@ -30,8 +30,8 @@ use faer::{Accum, MatMut, MatRef, Par};
 /// The six diagonals of one batch, each of length M·F in the row-major order of W.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GgnDiagonals {
-    /// Output dimension M.
-    pub n_outputs: usize,
+    /// Output dimension M (W is `dim × n_features`).
+    pub dim: usize,
     /// Input features F.
     pub n_features: usize,
     /// `[split][approximation]`, splits in [`Split::ALL`] order, approximations in
@@ -161,7 +161,7 @@ pub fn last_layer_ggn_diagonals(
         diagonals[s] = [positive, all, full];
     }
     Ok(GgnDiagonals {
-        n_outputs: m,
+        dim: m,
         n_features: f,
         diagonals,
     })

@@ -27,13 +27,13 @@ use crate::hib::monte_carlo::distance;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VibPair<'a> {
     /// `μ(x₁)`, length `D`.
-    pub mean1: &'a [f64],
+    pub mu1: &'a [f64],
     /// `σ²(x₁)`, length `D`, all `> 0`.
-    pub variance1: &'a [f64],
+    pub var1: &'a [f64],
     /// `μ(x₂)`, length `D`.
-    pub mean2: &'a [f64],
+    pub mu2: &'a [f64],
     /// `σ²(x₂)`, length `D`, all `> 0`.
-    pub variance2: &'a [f64],
+    pub var2: &'a [f64],
     /// `K₁ × D` standard normal draws `ε` for `x₁`, row-major.
     pub noise1: &'a [f64],
     /// `K₂ × D` standard normal draws `ε` for `x₂`, row-major.
@@ -52,13 +52,13 @@ pub struct VibLoss {
     /// `KL₁ + KL₂`.
     pub kl: f64,
     /// `∂L/∂μ₁`.
-    pub grad_mean1: Vec<f64>,
+    pub grad_mu1: Vec<f64>,
     /// `∂L/∂ ln σ₁²`.
-    pub grad_log_variance1: Vec<f64>,
+    pub grad_log_var1: Vec<f64>,
     /// `∂L/∂μ₂`.
-    pub grad_mean2: Vec<f64>,
+    pub grad_mu2: Vec<f64>,
     /// `∂L/∂ ln σ₂²`.
-    pub grad_log_variance2: Vec<f64>,
+    pub grad_log_var2: Vec<f64>,
     /// `∂L/∂a`.
     pub grad_a: f64,
     /// `∂L/∂b`.
@@ -72,14 +72,14 @@ pub(crate) fn check_vib(
     b: f64,
     beta: f64,
 ) -> Result<(usize, usize, usize)> {
-    checks::gaussian("mean1", pair.mean1, "variance1", pair.variance1)?;
-    checks::gaussian("mean2", pair.mean2, "variance2", pair.variance2)?;
-    checks::same_length("mean2", pair.mean1.len(), pair.mean2.len())?;
-    checks::positive_variances("variance1", pair.variance1)?;
-    checks::positive_variances("variance2", pair.variance2)?;
+    checks::gaussian("mu1", pair.mu1, "var1", pair.var1)?;
+    checks::gaussian("mu2", pair.mu2, "var2", pair.var2)?;
+    checks::same_length("mu2", pair.mu1.len(), pair.mu2.len())?;
+    checks::positive_variances("var1", pair.var1)?;
+    checks::positive_variances("var2", pair.var2)?;
     checks::soft_threshold(a, b)?;
     crate::error::require_nonnegative("beta", beta)?;
-    let dim = pair.mean1.len();
+    let dim = pair.mu1.len();
     let rows = |arg: &'static str, noise: &[f64]| -> Result<usize> {
         if noise.is_empty() {
             return Err(Error::TooFew {
@@ -146,8 +146,8 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
 /// ```
 /// use probdml::hib::{self, VibPair};
 /// let pair = VibPair {
-///     mean1: &[0.0, 0.0], variance1: &[1.0, 1.0],
-///     mean2: &[30.0, 0.0], variance2: &[1.0, 1.0],
+///     mu1: &[0.0, 0.0], var1: &[1.0, 1.0],
+///     mu2: &[30.0, 0.0], var2: &[1.0, 1.0],
 ///     noise1: &[0.0, 0.0], noise2: &[0.0, 0.0],
 ///     is_match: true,
 /// };
@@ -155,15 +155,15 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
 /// // or NaN; here it is 300 + ln(1 + e^{−300}).
 /// let out = hib::vib_loss(&pair, 10.0, 0.0, 0.0)?;
 /// assert_eq!(out.nll, 300.0);
-/// assert_eq!(out.grad_mean1, vec![-10.0, 0.0]);
+/// assert_eq!(out.grad_mu1, vec![-10.0, 0.0]);
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
 /// Cited: HIB eq. (3), (5), (8).
 pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss> {
     let (dim, k1, k2) = check_vib(pair, a, b, beta)?;
-    let z1 = reparametrise(pair.mean1, pair.variance1, pair.noise1);
-    let z2 = reparametrise(pair.mean2, pair.variance2, pair.noise2);
+    let z1 = reparametrise(pair.mu1, pair.var1, pair.noise1);
+    let z2 = reparametrise(pair.mu2, pair.var2, pair.noise2);
     let pairs = k1 * k2;
     let mut dist = Vec::with_capacity(pairs);
     let mut ln_s = Vec::with_capacity(pairs);
@@ -225,18 +225,18 @@ pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss
         }
         (grad_mean, grad_log_var)
     };
-    let (grad_mean1, grad_log_variance1) = chain(pair.mean1, pair.variance1, pair.noise1, &grad_z1);
-    let (grad_mean2, grad_log_variance2) = chain(pair.mean2, pair.variance2, pair.noise2, &grad_z2);
-    let kl = kl_to_standard_normal(pair.mean1, pair.variance1)?
-        + kl_to_standard_normal(pair.mean2, pair.variance2)?;
+    let (grad_mu1, grad_log_var1) = chain(pair.mu1, pair.var1, pair.noise1, &grad_z1);
+    let (grad_mu2, grad_log_var2) = chain(pair.mu2, pair.var2, pair.noise2, &grad_z2);
+    let kl =
+        kl_to_standard_normal(pair.mu1, pair.var1)? + kl_to_standard_normal(pair.mu2, pair.var2)?;
     Ok(VibLoss {
         loss: nll + beta * kl,
         nll,
         kl,
-        grad_mean1,
-        grad_log_variance1,
-        grad_mean2,
-        grad_log_variance2,
+        grad_mu1,
+        grad_log_var1,
+        grad_mu2,
+        grad_log_var2,
         grad_a,
         grad_b,
     })

@@ -8,7 +8,7 @@ use crate::error::{require_finite, Error, Result};
 
 /// One step of the online Laplace (Monte Carlo EM) on q_t = N(θ_t, Λ_t⁻¹), in place.
 ///
-/// Draws `samples` parameter vectors θ_s ~ q_t ([`sample_posterior`](super::sample_posterior)),
+/// Draws `n_samples` parameter vectors θ_s ~ q_t ([`sample_posterior`](super::sample_posterior)),
 /// calls `per_sample(θ_s, gradient, hessian_diagonal)` for each — it must write ∇L(θ_s) and
 /// diag H_θ(θ_s) into the two buffers (zeroed before each call), so the update is independent
 /// of the model — and then sets
@@ -27,15 +27,15 @@ use crate::error::{require_finite, Error, Result};
 ///
 /// # Errors
 ///
-/// * [`Error::TooFew`] naming `samples` if S = 0, or `mean` if it is empty;
-/// * [`Error::DimensionMismatch`] naming `precision` if its length differs from `mean`'s;
+/// * [`Error::TooFew`] naming `n_samples` if S = 0, or `mu` if it is empty;
+/// * [`Error::DimensionMismatch`] naming `precision` if its length differs from `mu`'s;
 /// * [`Error::NotFinite`] / [`Error::OutOfDomain`] naming `learning_rate` (finite, ≥ 0) or
 ///   `alpha` (in [0, 1]);
-/// * [`Error::NotFiniteElement`] naming `mean`, `precision`, `gradient` or `hessian_diagonal`
+/// * [`Error::NotFiniteElement`] naming `mu`, `precision`, `gradient` or `hessian_diagonal`
 ///   for a NaN or infinite entry (the last two as returned by `per_sample`);
 /// * [`Error::OutOfDomainElement`] naming `precision` and the index if an entry is ≤ 0.
 ///
-/// On error `mean` and `precision` are left unchanged.
+/// On error `mu` and `precision` are left unchanged.
 ///
 /// # Examples
 ///
@@ -54,10 +54,10 @@ use crate::error::{require_finite, Error, Result};
 /// assert_eq!(precision, vec![3.0, 3.0]);
 /// ```
 pub fn online_update<R, F>(
-    mean: &mut [f64],
+    mu: &mut [f64],
     precision: &mut [f64],
     rng: &mut R,
-    samples: usize,
+    n_samples: usize,
     learning_rate: f64,
     alpha: f64,
     mut per_sample: F,
@@ -66,18 +66,18 @@ where
     R: Rng + ?Sized,
     F: FnMut(&[f64], &mut [f64], &mut [f64]),
 {
-    let n = mean.len();
+    let n = mu.len();
     if n == 0 {
         return Err(Error::TooFew {
-            arg: "mean",
+            arg: "mu",
             min: 1,
             got: 0,
         });
     }
     check_len("precision", n, precision.len())?;
-    if samples == 0 {
+    if n_samples == 0 {
         return Err(Error::TooFew {
-            arg: "samples",
+            arg: "n_samples",
             min: 1,
             got: 0,
         });
@@ -98,7 +98,7 @@ where
             rule: "must satisfy 0 <= alpha <= 1 (memory factor 1 - alpha)",
         });
     }
-    check_finite_elements("mean", mean)?;
+    check_finite_elements("mu", mu)?;
     check_positive_elements("precision", precision)?;
 
     let mut theta = vec![0.0; n];
@@ -106,8 +106,8 @@ where
     let mut hessian = vec![0.0; n];
     let mut gradient_sum = vec![0.0; n];
     let mut hessian_sum = vec![0.0; n];
-    for _ in 0..samples {
-        sample_diagonal_unchecked(mean, precision, rng, &mut theta);
+    for _ in 0..n_samples {
+        sample_diagonal_unchecked(mu, precision, rng, &mut theta);
         gradient.fill(0.0);
         hessian.fill(0.0);
         per_sample(&theta, &mut gradient, &mut hessian);
@@ -120,9 +120,9 @@ where
             *acc += h.max(0.0);
         }
     }
-    let s = samples as f64;
+    let s = n_samples as f64;
     let keep = 1.0 - alpha;
-    for (m, g) in mean.iter_mut().zip(&gradient_sum) {
+    for (m, g) in mu.iter_mut().zip(&gradient_sum) {
         *m -= learning_rate * (g / s);
     }
     for (p, h) in precision.iter_mut().zip(&hessian_sum) {

@@ -36,7 +36,7 @@ pub struct PredictiveSummary {
 ///
 /// # Errors
 ///
-/// * [`Error::InvalidDimension`] naming `n_outputs` if M < 2;
+/// * [`Error::InvalidDimension`] naming `dim` if M < 2;
 /// * [`Error::TooFew`] naming `features` if F = 0, or `weight_samples` if S = 0;
 /// * [`Error::RaggedRows`] naming `weight_samples` if its length is not a multiple of M·F;
 /// * [`Error::NotFiniteElement`] naming `weight_samples` or `features` for a NaN or ∞;
@@ -60,10 +60,10 @@ pub struct PredictiveSummary {
 /// ```
 pub fn predictive_summary(
     weight_samples: &[f64],
-    n_outputs: usize,
+    dim: usize,
     features: &[f64],
 ) -> Result<PredictiveSummary> {
-    let m = require_sphere_dim("n_outputs", n_outputs)?;
+    let m = require_sphere_dim("dim", dim)?;
     let f = features.len();
     if f == 0 {
         return Err(Error::TooFew {

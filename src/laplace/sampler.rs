@@ -39,35 +39,35 @@ use crate::error::{Error, Result};
 /// assert!(sample_posterior(&[1.0], &[0.0], &mut rng, &mut theta[..1]).is_err());
 /// ```
 pub fn sample_posterior<R: Rng + ?Sized>(
-    mean: &[f64],
+    mu: &[f64],
     precision: &[f64],
     rng: &mut R,
     out: &mut [f64],
 ) -> Result<()> {
-    if mean.is_empty() {
+    if mu.is_empty() {
         return Err(Error::TooFew {
-            arg: "mean",
+            arg: "mu",
             min: 1,
             got: 0,
         });
     }
-    check_len("precision", mean.len(), precision.len())?;
-    check_len("out", mean.len(), out.len())?;
-    check_finite_elements("mean", mean)?;
+    check_len("precision", mu.len(), precision.len())?;
+    check_len("out", mu.len(), out.len())?;
+    check_finite_elements("mu", mu)?;
     check_positive_elements("precision", precision)?;
-    sample_diagonal_unchecked(mean, precision, rng, out);
+    sample_diagonal_unchecked(mu, precision, rng, out);
     Ok(())
 }
 
 /// The kernel of [`sample_posterior`]. Preconditions: equal lengths, finite `mean`, finite
 /// positive `precision`.
 pub(crate) fn sample_diagonal_unchecked<R: Rng + ?Sized>(
-    mean: &[f64],
+    mu: &[f64],
     precision: &[f64],
     rng: &mut R,
     out: &mut [f64],
 ) {
-    for ((o, &m), &p) in out.iter_mut().zip(mean).zip(precision) {
+    for ((o, &m), &p) in out.iter_mut().zip(mu).zip(precision) {
         let z: f64 = rng.sample(StandardNormal);
         *o = m + z / p.sqrt();
     }

@@ -6,6 +6,7 @@ use crate::metrics::calibration::ascending_order;
 use crate::metrics::checks;
 use crate::metrics::kendall::kendall_tau_b;
 use crate::metrics::ood::average_precision_sorted;
+use crate::metrics::score::Score;
 use crate::metrics::score_sort::sorted_keys;
 
 /// The result of a binned Kendall-τ analysis.
@@ -20,9 +21,9 @@ pub struct BinnedKendall {
 }
 
 /// Checks of [`binned_kendall_tau`] (shared by both twins).
-pub(crate) fn check_binned(
-    uncertainty: &[f64],
-    performance: &[f64],
+pub(crate) fn check_binned<S: Score, P: Score>(
+    uncertainty: &[S],
+    performance: &[P],
     performance_arg: &'static str,
     bins: usize,
 ) -> Result<()> {
@@ -41,9 +42,9 @@ pub(crate) fn check_binned(
 }
 
 /// Checks of [`binned_kendall_tau_verification`] (shared by both twins).
-pub(crate) fn check_verification(
-    uncertainty: &[f64],
-    match_score: &[f64],
+pub(crate) fn check_verification<S: Score, M: Score>(
+    uncertainty: &[S],
+    match_score: &[M],
     is_match: &[bool],
     bins: usize,
 ) -> Result<()> {
@@ -90,8 +91,8 @@ pub(crate) fn bin_without_match() -> Error {
 /// assert!((b.tau - 2.0 / 6f64.sqrt()).abs() < 1e-15);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn binned_kendall_tau(
-    uncertainty: &[f64],
+pub fn binned_kendall_tau<S: Score>(
+    uncertainty: &[S],
     performance: &[f64],
     bins: usize,
 ) -> Result<BinnedKendall> {
@@ -103,7 +104,7 @@ pub fn binned_kendall_tau(
             let members = &order[b * n / bins..(b + 1) * n / bins];
             let count = members.len() as f64;
             (
-                members.iter().map(|&i| uncertainty[i]).sum::<f64>() / count,
+                members.iter().map(|&i| uncertainty[i].widen()).sum::<f64>() / count,
                 members.iter().map(|&i| performance[i]).sum::<f64>() / count,
             )
         })
@@ -141,9 +142,9 @@ pub fn binned_kendall_tau(
 /// assert_eq!(b.tau, 1.0);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn binned_kendall_tau_verification(
-    uncertainty: &[f64],
-    match_score: &[f64],
+pub fn binned_kendall_tau_verification<S: Score, M: Score>(
+    uncertainty: &[S],
+    match_score: &[M],
     is_match: &[bool],
     bins: usize,
 ) -> Result<BinnedKendall> {
@@ -165,8 +166,9 @@ pub fn binned_kendall_tau_verification(
         if positives.is_empty() {
             return Err(bin_without_match());
         }
-        bin_uncertainty
-            .push(members.iter().map(|&i| uncertainty[i]).sum::<f64>() / members.len() as f64);
+        bin_uncertainty.push(
+            members.iter().map(|&i| uncertainty[i].widen()).sum::<f64>() / members.len() as f64,
+        );
         bin_performance.push(if negatives.is_empty() {
             // Only matches: precision is 1 at every threshold (the step sum would only round
             // its telescoping recall increments).

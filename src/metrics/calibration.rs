@@ -6,6 +6,7 @@ use crate::metrics::checks;
 use crate::metrics::embeddings::{Distance, Embeddings};
 use crate::metrics::neighbours::nearest_neighbours;
 use crate::metrics::retrieval_task::Retrieval;
+use crate::metrics::score::Score;
 
 /// One bin of a calibration analysis.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,7 +44,11 @@ pub(crate) fn check_bins(bins: usize) -> Result<usize> {
 }
 
 /// Checks of [`expected_calibration_error`] (shared by both twins).
-pub(crate) fn check_confidences(confidence: &[f64], correct: &[bool], bins: usize) -> Result<()> {
+pub(crate) fn check_confidences<S: Score>(
+    confidence: &[S],
+    correct: &[bool],
+    bins: usize,
+) -> Result<()> {
     checks::at_least("confidence", confidence, 1)?;
     checks::same_length("correct", confidence.len(), correct.len())?;
     checks::all_unit_interval("confidence", confidence)?;
@@ -65,8 +70,8 @@ pub(crate) fn check_votes(votes: &[Vec<usize>], labels: &[usize], bins: usize) -
 }
 
 /// Checks of [`ece_at_k`] (shared by both twins).
-pub(crate) fn check_ece_at_k(
-    uncertainty: &[f64],
+pub(crate) fn check_ece_at_k<S: Score>(
+    uncertainty: &[S],
     average_precision: &[f64],
     bins: usize,
 ) -> Result<()> {
@@ -142,8 +147,8 @@ fn equal_width_bin(c: f64, bins: usize) -> usize {
 /// assert!((c.ece - (2.0 / 3.0 * 0.5 + 1.0 / 3.0 * 0.75)).abs() < 1e-15);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn expected_calibration_error(
-    confidence: &[f64],
+pub fn expected_calibration_error<S: Score>(
+    confidence: &[S],
     correct: &[bool],
     bins: usize,
 ) -> Result<Calibration> {
@@ -152,6 +157,7 @@ pub fn expected_calibration_error(
     let mut hits = vec![0usize; bins];
     let mut confidence_sums = vec![0.0; bins];
     for (&c, &ok) in confidence.iter().zip(correct) {
+        let c = c.widen();
         let b = equal_width_bin(c, bins);
         counts[b] += 1;
         hits[b] += usize::from(ok);
@@ -377,8 +383,8 @@ pub fn closed_set_votes(
 /// assert_eq!(c.ece, 0.25);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn ece_at_k(
-    uncertainty: &[f64],
+pub fn ece_at_k<S: Score>(
+    uncertainty: &[S],
     average_precision: &[f64],
     bins: usize,
 ) -> Result<Calibration> {
@@ -398,7 +404,7 @@ pub fn ece_at_k(
 }
 
 /// Indices sorted by increasing value, ties by increasing index (−0 and +0 equal).
-pub(crate) fn ascending_order(values: &[f64]) -> Vec<usize> {
+pub(crate) fn ascending_order<S: Score>(values: &[S]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_unstable_by(|&a, &b| {
         values[a]

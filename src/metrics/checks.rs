@@ -2,6 +2,7 @@
 //! they fail on the same inputs with the same [`Error`]. Nothing here computes a metric.
 
 use crate::error::{Error, Result};
+use crate::metrics::score::Score;
 
 /// `xs` has at least `min` elements.
 pub(crate) fn at_least<T>(arg: &'static str, xs: &[T], min: usize) -> Result<()> {
@@ -17,13 +18,13 @@ pub(crate) fn at_least<T>(arg: &'static str, xs: &[T], min: usize) -> Result<()>
 }
 
 /// Every element of `xs` is finite; the error names the first that is not.
-pub(crate) fn all_finite(arg: &'static str, xs: &[f64]) -> Result<()> {
-    match xs.iter().position(|x| !x.is_finite()) {
+pub(crate) fn all_finite<S: Score>(arg: &'static str, xs: &[S]) -> Result<()> {
+    match xs.iter().position(|x| !x.widen().is_finite()) {
         None => Ok(()),
         Some(index) => Err(Error::NotFiniteElement {
             arg,
             index,
-            value: xs[index],
+            value: xs[index].widen(),
         }),
     }
 }
@@ -38,13 +39,13 @@ pub(crate) fn same_length(arg: &'static str, expected: usize, got: usize) -> Res
 }
 
 /// Every element lies in [0, 1] (confidences, per-query precisions).
-pub(crate) fn all_unit_interval(arg: &'static str, xs: &[f64]) -> Result<()> {
+pub(crate) fn all_unit_interval<S: Score>(arg: &'static str, xs: &[S]) -> Result<()> {
     all_finite(arg, xs)?;
-    match xs.iter().position(|x| !(0.0..=1.0).contains(x)) {
+    match xs.iter().position(|x| !(0.0..=1.0).contains(&x.widen())) {
         None => Ok(()),
         Some(i) => Err(Error::OutOfDomain {
             arg,
-            value: xs[i],
+            value: xs[i].widen(),
             rule: "every element must lie in [0, 1]",
         }),
     }

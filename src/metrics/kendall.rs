@@ -2,10 +2,11 @@
 
 use crate::error::{Error, Result};
 use crate::metrics::checks;
+use crate::metrics::score::Score;
 use crate::metrics::score_sort::sortable_key;
 
 /// Checks the two samples of a rank correlation.
-pub(crate) fn check_pairs(x: &[f64], y: &[f64]) -> Result<()> {
+pub(crate) fn check_pairs<S: Score>(x: &[S], y: &[S]) -> Result<()> {
     checks::same_length("y", x.len(), y.len())?;
     checks::at_least("x", x, 2)?;
     checks::all_finite("x", x)?;
@@ -118,13 +119,13 @@ fn merge_sort_inversions(ys: &mut [u64], scratch: &mut [u64]) -> u128 {
 /// assert!(kendall_tau_b(&[1.0, 1.0], &[1.0, 2.0]).is_err());
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn kendall_tau_b(x: &[f64], y: &[f64]) -> Result<f64> {
+pub fn kendall_tau_b<S: Score>(x: &[S], y: &[S]) -> Result<f64> {
     check_pairs(x, y)?;
     let n = x.len();
     let mut pairs: Vec<(u64, u64)> = x
         .iter()
         .zip(y)
-        .map(|(&a, &b)| (sortable_key(a), sortable_key(b)))
+        .map(|(&a, &b)| (sortable_key(a.widen()), sortable_key(b.widen())))
         .collect();
     pairs.sort_unstable();
     let total = (n as u128) * (n as u128 - 1) / 2;

@@ -29,6 +29,10 @@
 //! * [`kendall_tau_b`] and [`binned_kendall_tau`]: HIB's correlation of uncertainty with
 //!   performance.
 //!
+//! Scores, uncertainties and confidences are [`Score`]s: `f32` or `f64` slices, read in place
+//! (an `f32` slice is never copied to `f64`), with bitwise the result of the same values widened
+//! to `f64`. Per-query performances (AP@k, accuracy) are `f64`, as the retrieval metrics give them.
+//!
 //! # Fast and exact
 //!
 //! The functions here are the fast twins: blocked `f32` Gram matrices through `faer` with a
@@ -70,6 +74,7 @@ mod neighbours;
 mod ood;
 mod retrieval;
 mod retrieval_task;
+mod score;
 mod score_sort;
 mod sparsification;
 mod verification;
@@ -89,6 +94,7 @@ pub use retrieval::{
     recall_at_k, QueryAtK, RetrievalReport,
 };
 pub use retrieval_task::{Relevance, Retrieval};
+pub use score::Score;
 pub use sparsification::{
     query_neighbour_uncertainty, sparsification_curve, Sparsification, SPARSIFICATION_STEPS,
 };

@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::metrics::checks;
+use crate::metrics::score::Score;
 use crate::metrics::score_sort::{score_of_key, sorted_keys, tie_groups_descending};
 
 /// The ROC curve of an OOD detector (see [`roc_curve`]).
@@ -17,7 +18,7 @@ pub struct RocCurve {
 }
 
 /// Checks the two score sets of an OOD detector: non-empty (both classes present) and finite.
-pub(crate) fn check_scores(id_scores: &[f64], ood_scores: &[f64]) -> Result<()> {
+pub(crate) fn check_scores<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<()> {
     checks::at_least("id_scores", id_scores, 1)?;
     checks::at_least("ood_scores", ood_scores, 1)?;
     checks::all_finite("id_scores", id_scores)?;
@@ -84,7 +85,7 @@ pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> 
 /// assert!(auroc(&[0.1], &[]).is_err());
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn auroc(id_scores: &[f64], ood_scores: &[f64]) -> Result<f64> {
+pub fn auroc<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<f64> {
     check_scores(id_scores, ood_scores)?;
     let negatives = sorted_keys(id_scores);
     let positives = sorted_keys(ood_scores);
@@ -120,7 +121,7 @@ pub fn auroc(id_scores: &[f64], ood_scores: &[f64]) -> Result<f64> {
 /// assert_eq!(auprc(&[1.0, 1.0, 1.0], &[1.0])?, 0.25);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn auprc(id_scores: &[f64], ood_scores: &[f64]) -> Result<f64> {
+pub fn auprc<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<f64> {
     check_scores(id_scores, ood_scores)?;
     let negatives = sorted_keys(id_scores);
     let positives = sorted_keys(ood_scores);
@@ -151,7 +152,7 @@ pub fn auprc(id_scores: &[f64], ood_scores: &[f64]) -> Result<f64> {
 /// assert_eq!(roc.thresholds[1], 0.8);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn roc_curve(id_scores: &[f64], ood_scores: &[f64]) -> Result<RocCurve> {
+pub fn roc_curve<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<RocCurve> {
     check_scores(id_scores, ood_scores)?;
     let negatives = sorted_keys(id_scores);
     let positives = sorted_keys(ood_scores);

@@ -1,8 +1,11 @@
-//! Sorting scores by their bits: f64 → order-preserving u64 keys, then an LSD radix sort.
+//! Sorting scores by their bits: f64 (an f32 widened exactly) → order-preserving u64 keys, then
+//! an LSD radix sort.
 //!
 //! The map sends −0 to +0 first (they are tied scores), then flips the sign bit of positive
 //! numbers and all bits of negative ones, so that unsigned order is numeric order and equal keys
 //! are equal scores. Scores are finite (checked by every caller).
+
+use crate::metrics::score::Score;
 
 /// The order-preserving key of a finite score.
 #[inline]
@@ -28,8 +31,8 @@ pub(crate) fn score_of_key(key: u64) -> f64 {
 }
 
 /// The keys of `scores`, sorted ascending.
-pub(crate) fn sorted_keys(scores: &[f64]) -> Vec<u64> {
-    let mut keys: Vec<u64> = scores.iter().map(|&x| sortable_key(x)).collect();
+pub(crate) fn sorted_keys<S: Score>(scores: &[S]) -> Vec<u64> {
+    let mut keys: Vec<u64> = scores.iter().map(|&x| sortable_key(x.widen())).collect();
     if keys.len() < 2048 {
         keys.sort_unstable();
     } else {

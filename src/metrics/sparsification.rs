@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::metrics::checks;
+use crate::metrics::score::Score;
 
 /// Number of points of the curve: f = 0, 1/100, …, 99/100 (book chapter 08).
 pub const SPARSIFICATION_STEPS: usize = 100;
@@ -26,7 +27,7 @@ pub struct Sparsification {
 }
 
 /// Checks uncertainties and performances of the same queries.
-pub(crate) fn check_inputs(uncertainty: &[f64], performance: &[f64]) -> Result<()> {
+pub(crate) fn check_inputs<S: Score>(uncertainty: &[S], performance: &[f64]) -> Result<()> {
     checks::at_least("uncertainty", uncertainty, 1)?;
     checks::same_length("performance", uncertainty.len(), performance.len())?;
     checks::all_finite("uncertainty", uncertainty)?;
@@ -91,23 +92,23 @@ fn curve_along(order: &[usize], performance: &[f64]) -> Vec<f64> {
 /// assert_eq!(u, vec![0.4, 0.7]);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn query_neighbour_uncertainty(
-    query_variance: &[f64],
-    database_variance: &[f64],
+pub fn query_neighbour_uncertainty<S: Score>(
+    query_variance: &[S],
+    database_variance: &[S],
     nearest: &[usize],
 ) -> Result<Vec<f64>> {
     check_neighbour_inputs(query_variance, database_variance, nearest)?;
     Ok(query_variance
         .iter()
         .zip(nearest)
-        .map(|(&vq, &j)| 0.5 * (vq + database_variance[j]))
+        .map(|(&vq, &j)| 0.5 * (vq.widen() + database_variance[j].widen()))
         .collect())
 }
 
 /// Checks of [`query_neighbour_uncertainty`] (shared by both twins).
-pub(crate) fn check_neighbour_inputs(
-    query_variance: &[f64],
-    database_variance: &[f64],
+pub(crate) fn check_neighbour_inputs<S: Score>(
+    query_variance: &[S],
+    database_variance: &[S],
     nearest: &[usize],
 ) -> Result<()> {
     checks::at_least("query_variance", query_variance, 1)?;
@@ -162,7 +163,10 @@ pub(crate) fn check_neighbour_inputs(
 /// assert_eq!(s.area_between, 0.0);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn sparsification_curve(uncertainty: &[f64], performance: &[f64]) -> Result<Sparsification> {
+pub fn sparsification_curve<S: Score>(
+    uncertainty: &[S],
+    performance: &[f64],
+) -> Result<Sparsification> {
     check_inputs(uncertainty, performance)?;
     let n = uncertainty.len();
     let mut by_uncertainty: Vec<usize> = (0..n).collect();

@@ -3,11 +3,15 @@
 use crate::error::{Error, Result};
 use crate::metrics::checks;
 use crate::metrics::ood::average_precision_sorted;
+use crate::metrics::score::Score;
 use crate::metrics::score_sort::sorted_keys;
 
 /// Checks of [`verification_average_precision`] (shared by both twins); returns the scores of
 /// the non-matching and of the matching pairs.
-pub(crate) fn split_pairs(match_score: &[f64], is_match: &[bool]) -> Result<(Vec<f64>, Vec<f64>)> {
+pub(crate) fn split_pairs<S: Score>(
+    match_score: &[S],
+    is_match: &[bool],
+) -> Result<(Vec<S>, Vec<S>)> {
     checks::at_least("match_score", match_score, 1)?;
     checks::same_length("is_match", match_score.len(), is_match.len())?;
     checks::all_finite("match_score", match_score)?;
@@ -56,7 +60,10 @@ pub(crate) fn split_pairs(match_score: &[f64], is_match: &[bool]) -> Result<(Vec
 /// ```
 ///
 /// Cited: HIB §4.1 and Table 1 ("verification AP", 10k test pairs, half matching).
-pub fn verification_average_precision(match_score: &[f64], is_match: &[bool]) -> Result<f64> {
+pub fn verification_average_precision<S: Score>(
+    match_score: &[S],
+    is_match: &[bool],
+) -> Result<f64> {
     let (negatives, positives) = split_pairs(match_score, is_match)?;
     Ok(average_precision_sorted(
         &sorted_keys(&negatives),

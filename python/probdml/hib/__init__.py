@@ -32,18 +32,18 @@ def self_mismatch(mu: Any, var: Any, a: float, b: float, n_samples: int = 8, see
     return _impl.self_mismatch(mu, var, a, b, n_samples, seed, False)
 
 
-def kl_to_standard_normal(mean: Any, variance: Any) -> float:
+def kl_to_standard_normal(mu: Any, var: Any) -> float:
     """KL(N(μ, diag σ²) ‖ N(0, I))."""
-    return _impl.kl_to_standard_normal(mean, variance, False)
+    return _impl.kl_to_standard_normal(mu, var, False)
 
 
 def vib_loss(
-    mean1: Any, variance1: Any, mean2: Any, variance2: Any, noise1: Any, noise2: Any,
+    mu1: Any, var1: Any, mu2: Any, var2: Any, noise1: Any, noise2: Any,
     is_match: bool, a: float, b: float, beta: float,
 ) -> VibLoss:
     """The VIB objective of one pair (HIB eq. (5)) with the reparametrised draws
     z = μ + σε of the given standard normal ``noise`` rows, and its gradients."""
-    return _impl.vib_loss(mean1, variance1, mean2, variance2, noise1, noise2, is_match, a, b, beta, False)
+    return _impl.vib_loss(mu1, var1, mu2, var2, noise1, noise2, is_match, a, b, beta, False)
 
 
 from . import exact  # noqa: E402  (the twins, as probdml.hib.exact)

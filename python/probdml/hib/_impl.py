@@ -18,10 +18,10 @@ class VibLoss(NamedTuple):
     loss: float
     nll: float
     kl: float
-    grad_mean1: np.ndarray
-    grad_log_variance1: np.ndarray
-    grad_mean2: np.ndarray
-    grad_log_variance2: np.ndarray
+    grad_mu1: np.ndarray
+    grad_log_var1: np.ndarray
+    grad_mu2: np.ndarray
+    grad_log_var2: np.ndarray
     grad_a: float
     grad_b: float
 
@@ -48,16 +48,16 @@ def self_mismatch(mu: Any, var: Any, a: float, b: float, n_samples: int, seed: A
     return _rust.self_mismatch(m, v, d, float(a), float(b), count("n_samples", n_samples), seed_of(seed), exact)
 
 
-def kl_to_standard_normal(mean: Any, variance: Any, exact: bool) -> float:
-    return _rust.kl_to_standard_normal(vector("mean", mean), vector("variance", variance), exact)
+def kl_to_standard_normal(mu: Any, var: Any, exact: bool) -> float:
+    return _rust.kl_to_standard_normal(vector("mu", mu), vector("var", var), exact)
 
 
 def vib_loss(
-    mean1: Any, variance1: Any, mean2: Any, variance2: Any, noise1: Any, noise2: Any,
+    mu1: Any, var1: Any, mu2: Any, var2: Any, noise1: Any, noise2: Any,
     is_match: bool, a: float, b: float, beta: float, exact: bool,
 ) -> VibLoss:
     out = _rust.vib_loss(
-        vector("mean1", mean1), vector("variance1", variance1), vector("mean2", mean2), vector("variance2", variance2),
+        vector("mu1", mu1), vector("var1", var1), vector("mu2", mu2), vector("var2", var2),
         floats("noise1", noise1).reshape(-1), floats("noise2", noise2).reshape(-1),
         bool(is_match), float(a), float(b), float(beta), exact,
     )

@@ -21,14 +21,14 @@ def self_mismatch(mu: Any, var: Any, a: float, b: float) -> float:
     return _impl.self_mismatch(mu, var, a, b, 0, 0, True)
 
 
-def kl_to_standard_normal(mean: Any, variance: Any) -> float:
+def kl_to_standard_normal(mu: Any, var: Any) -> float:
     """KL(N(μ, diag σ²) ‖ N(0, I)), reference."""
-    return _impl.kl_to_standard_normal(mean, variance, True)
+    return _impl.kl_to_standard_normal(mu, var, True)
 
 
 def vib_loss(
-    mean1: Any, variance1: Any, mean2: Any, variance2: Any, noise1: Any, noise2: Any,
+    mu1: Any, var1: Any, mu2: Any, var2: Any, noise1: Any, noise2: Any,
     is_match: bool, a: float, b: float, beta: float,
 ) -> VibLoss:
     """The VIB objective and gradients, reference."""
-    return _impl.vib_loss(mean1, variance1, mean2, variance2, noise1, noise2, is_match, a, b, beta, True)
+    return _impl.vib_loss(mu1, var1, mu2, var2, noise1, noise2, is_match, a, b, beta, True)

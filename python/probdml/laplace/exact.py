@@ -23,9 +23,9 @@ def _square(arg: str, value: Any) -> np.ndarray:
     return a.reshape(-1)
 
 
-def output_variance(precision: Any, n_outputs: int, features: Any) -> float:
+def output_variance(precision: Any, dim: int, features: Any) -> float:
     """Var y of y = Wx + b under the dense posterior precision over θ = (vec W, b)."""
-    return _rust.exact_output_variance(_square("precision", precision), int(n_outputs), vector("features", features))
+    return _rust.exact_output_variance(_square("precision", precision), int(dim), vector("features", features))
 
 
 def log_marginal_likelihood(log_likelihood: float, theta: Any, hessian: Any, prior_precision: float) -> float:

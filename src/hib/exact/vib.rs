@@ -17,10 +17,10 @@ fn log_sigmoid<D: DualNum<Primitive = f64> + Copy>(t: D) -> D {
 /// The loss as a plain function of all parameters: means, variances (as duals carrying
 /// `∂/∂ ln σ²`), `a`, `b` — the definition written out, no hand-derived derivative.
 struct Parameters<D> {
-    mean1: Vec<D>,
-    variance1: Vec<D>,
-    mean2: Vec<D>,
-    variance2: Vec<D>,
+    mu1: Vec<D>,
+    var1: Vec<D>,
+    mu2: Vec<D>,
+    var2: Vec<D>,
     a: D,
     b: D,
 }
@@ -30,7 +30,7 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
     pair: &VibPair<'_>,
     beta: f64,
 ) -> (D, D, D) {
-    let dim = p.mean1.len();
+    let dim = p.mu1.len();
     let draws = |mean: &[D], variance: &[D], noise: &[f64]| -> Vec<Vec<D>> {
         noise
             .chunks_exact(dim)
@@ -41,8 +41,8 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
             })
             .collect()
     };
-    let z1 = draws(&p.mean1, &p.variance1, pair.noise1);
-    let z2 = draws(&p.mean2, &p.variance2, pair.noise2);
+    let z1 = draws(&p.mu1, &p.var1, pair.noise1);
+    let z2 = draws(&p.mu2, &p.var2, pair.noise2);
     let mut terms = Vec::with_capacity(z1.len() * z2.len());
     for r1 in &z1 {
         for r2 in &z2 {
@@ -79,7 +79,7 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
         }
         total
     };
-    let kl_total = kl(&p.mean1, &p.variance1) + kl(&p.mean2, &p.variance2);
+    let kl_total = kl(&p.mu1, &p.var1) + kl(&p.mu2, &p.var2);
     (nll + kl_total * beta, nll, kl_total)
 }
 
@@ -102,8 +102,8 @@ fn loss<D: DualNum<Primitive = f64> + Copy>(
 /// ```
 /// use probdml::hib::{self, VibPair};
 /// let pair = VibPair {
-///     mean1: &[0.2, -0.1], variance1: &[0.5, 0.3],
-///     mean2: &[0.4, 0.3], variance2: &[0.2, 0.6],
+///     mu1: &[0.2, -0.1], var1: &[0.5, 0.3],
+///     mu2: &[0.4, 0.3], var2: &[0.2, 0.6],
 ///     noise1: &[0.3, -1.2, 0.8, 0.1], noise2: &[-0.5, 0.9],
 ///     is_match: false,
 /// };
@@ -133,10 +133,10 @@ pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss
                 .collect()
         };
         Parameters {
-            mean1: mean(0, pair.mean1),
-            variance1: var(dim, pair.variance1),
-            mean2: mean(2 * dim, pair.mean2),
-            variance2: var(3 * dim, pair.variance2),
+            mu1: mean(0, pair.mu1),
+            var1: var(dim, pair.var1),
+            mu2: mean(2 * dim, pair.mu2),
+            var2: var(3 * dim, pair.var2),
             a: Dual64::new(a, seed(4 * dim)),
             b: Dual64::new(b, seed(4 * dim + 1)),
         }
@@ -149,10 +149,10 @@ pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss
         loss: value.re,
         nll: nll.re,
         kl: kl.re,
-        grad_mean1: gradient[0..dim].to_vec(),
-        grad_log_variance1: gradient[dim..2 * dim].to_vec(),
-        grad_mean2: gradient[2 * dim..3 * dim].to_vec(),
-        grad_log_variance2: gradient[3 * dim..4 * dim].to_vec(),
+        grad_mu1: gradient[0..dim].to_vec(),
+        grad_log_var1: gradient[dim..2 * dim].to_vec(),
+        grad_mu2: gradient[2 * dim..3 * dim].to_vec(),
+        grad_log_var2: gradient[3 * dim..4 * dim].to_vec(),
         grad_a: gradient[4 * dim],
         grad_b: gradient[4 * dim + 1],
     })

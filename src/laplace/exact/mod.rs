@@ -124,22 +124,22 @@ pub fn posthoc_precision(hessian: &[f64], beta: f64, prior_var: f64) -> Result<V
 /// assert!(sample_posterior(&[0.0, 0.0], &[1.0, 2.0, 2.0, 1.0], &mut rng, &mut theta).is_err());
 /// ```
 pub fn sample_posterior<R: Rng + ?Sized>(
-    mean: &[f64],
+    mu: &[f64],
     precision: &[f64],
     rng: &mut R,
     out: &mut [f64],
 ) -> Result<()> {
-    let n = mean.len();
+    let n = mu.len();
     if n == 0 {
         return Err(Error::TooFew {
-            arg: "mean",
+            arg: "mu",
             min: 1,
             got: 0,
         });
     }
     check_len("precision", n * n, precision.len())?;
     check_len("out", n, out.len())?;
-    check_finite_elements("mean", mean)?;
+    check_finite_elements("mu", mu)?;
     check_finite_elements("precision", precision)?;
     let l = precision_cholesky(precision, n)?;
     let z: Vec<f64> = (0..n).map(|_| rng.sample(StandardNormal)).collect();
@@ -152,7 +152,7 @@ pub fn sample_posterior<R: Rng + ?Sized>(
         }
         v[k] = acc / l[(k, k)];
     }
-    for ((o, &m), &d) in out.iter_mut().zip(mean).zip(&v) {
+    for ((o, &m), &d) in out.iter_mut().zip(mu).zip(&v) {
         *o = m + d;
     }
     Ok(())
