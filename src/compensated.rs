@@ -98,44 +98,61 @@ pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// `(Σ xᵢ², Σ xᵢuᵢ)`, each by [`dot2`]'s algorithm (four Dot2 lanes combined by a compensated
-/// sum, the same error bound), in one pass over `x`: the vMF sampler's normals, their norm and
-/// their projection on the Householder vector. The `n mod 4` last entries go through the lanes
-/// as one more zero-padded block (`0·0` and `s + 0` are exact, so the padding changes nothing)
-/// rather than into lane 0 as in [`dot2`]: a loop-carried scalar tail keeps the compiler from
-/// vectorising the lanes, which then cost as much as drawing the normals.
-#[inline(always)]
-pub(crate) fn sum_sq_and_dot2(x: &[f64], u: &[f64]) -> (f64, f64) {
-    debug_assert_eq!(x.len(), u.len());
-    let (mut s, mut c) = ([0.0_f64; 4], [0.0_f64; 4]);
-    let (mut t, mut d) = ([0.0_f64; 4], [0.0_f64; 4]);
-    let (cx, cu) = (x.chunks_exact(4), u.chunks_exact(4));
-    let (rx, ru) = (cx.remainder(), cu.remainder());
-    let (mut x_tail, mut u_tail) = ([0.0; 4], [0.0; 4]);
-    x_tail[..rx.len()].copy_from_slice(rx);
-    u_tail[..ru.len()].copy_from_slice(ru);
-    let tail = (!rx.is_empty()).then_some((&x_tail[..], &u_tail[..]));
-    for (a, b) in cx.zip(cu).chain(tail) {
-        for l in 0..4 {
-            let (p, e) = two_prod(a[l], a[l]);
-            let (v, e2) = two_sum(s[l], p);
-            s[l] = v;
-            c[l] += e + e2;
-            let (p, e) = two_prod(a[l], b[l]);
-            let (v, e2) = two_sum(t[l], p);
-            t[l] = v;
-            d[l] += e + e2;
+/// sum, the same error bound), fed four entries at a time by whoever produces them: Wood's
+/// sampler accumulates its normals, their norm and their projection on the Householder vector
+/// as it draws them, instead of in a second pass over the row. The `n mod 4` last entries go
+/// through the lanes as one more zero-padded block rather than into lane 0 as in [`dot2`]: a
+/// loop-carried scalar tail keeps the compiler from vectorising the lanes.
+#[derive(Clone, Copy)]
+pub(crate) struct SumSqAndDot2 {
+    s: [f64; 4],
+    c: [f64; 4],
+    t: [f64; 4],
+    d: [f64; 4],
+}
+
+impl SumSqAndDot2 {
+    #[inline(always)]
+    pub(crate) const fn new() -> Self {
+        Self {
+            s: [0.0; 4],
+            c: [0.0; 4],
+            t: [0.0; 4],
+            d: [0.0; 4],
         }
     }
-    // Reading the lanes one by one below made LLVM keep them in scalar registers throughout
-    // the loop (measured: the loop cost as much as drawing the normals); passing them through
-    // `black_box` (an identity) once, after the loop, lets the loop body use 4-wide vectors.
-    let (s, c, t, d) = std::hint::black_box((s, c, t, d));
-    let (mut squares, mut dot) = (Neumaier::new(), Neumaier::new());
-    for l in 0..4 {
-        squares.add_pair((s[l], c[l]));
-        dot.add_pair((t[l], d[l]));
+
+    /// Entries `x[4k..4k+4]`, `u[4k..4k+4]` (a short last block zero-padded: `0·0` and `s + 0`
+    /// are exact, so the padding changes nothing).
+    #[inline(always)]
+    pub(crate) fn push(&mut self, a: &[f64; 4], b: &[f64; 4]) {
+        for l in 0..4 {
+            let (p, e) = two_prod(a[l], a[l]);
+            let (v, e2) = two_sum(self.s[l], p);
+            self.s[l] = v;
+            self.c[l] += e + e2;
+            let (p, e) = two_prod(a[l], b[l]);
+            let (v, e2) = two_sum(self.t[l], p);
+            self.t[l] = v;
+            self.d[l] += e + e2;
+        }
     }
-    (squares.total(), dot.total())
+
+    /// `(Σ xᵢ², Σ xᵢuᵢ)`: the lanes combined by a compensated sum.
+    #[inline(always)]
+    pub(crate) fn finish(self) -> (f64, f64) {
+        // Reading the lanes one by one below made LLVM keep them in scalar registers throughout
+        // the loop (measured: the loop cost as much as drawing the normals); passing them
+        // through `black_box` (an identity) once, after the loop, lets the loop body use 4-wide
+        // vectors.
+        let Self { s, c, t, d } = std::hint::black_box(self);
+        let (mut squares, mut dot) = (Neumaier::new(), Neumaier::new());
+        for l in 0..4 {
+            squares.add_pair((s[l], c[l]));
+            dot.add_pair((t[l], d[l]));
+        }
+        (squares.total(), dot.total())
+    }
 }
 
 /// `Σ xᵢ²` as accurate as if computed in twice the working precision.
@@ -316,5 +333,36 @@ mod tests {
         // b = a, α = β = 1: the third sum is exactly four times the first.
         let (aa, _, cc) = square_sums_lanes(&a, &a, 1.0, 1.0);
         assert_eq!(cc, 4.0 * aa);
+    }
+
+    /// Powers of two, so that the exact sums are known: `x₁u₁ = 1` shares a lane with
+    /// `±2⁶⁰` products that cancel (a lane without its compensation term returns 0), and the
+    /// squares `2²²..2⁵⁸` sum exactly in i128; fed in blocks of four with a zero-padded tail
+    /// of three.
+    #[test]
+    fn sum_sq_and_dot2_lanes_keep_what_cancellation_hides() {
+        let x: Vec<f64> = (0..19).map(|i| (1u64 << (i + 11)) as f64).collect();
+        let mut u: Vec<f64> = vec![0.0; 19];
+        u[1] = 1.0 / 4096.0;
+        u[5] = (1u64 << 44) as f64;
+        u[9] = -((1u64 << 40) as f64);
+        u[6] = -((1u64 << 43) as f64);
+        u[10] = (1u64 << 39) as f64;
+        let naive: f64 = x.iter().zip(&u).map(|(a, b)| a * b).sum();
+        assert_ne!(naive, 1.0, "the data must defeat naive summation");
+        let exact_sq: i128 = x.iter().map(|&a| a as i128 * a as i128).sum();
+        let mut lanes = SumSqAndDot2::new();
+        let (blocks, u_blocks) = (x.chunks_exact(4), u.chunks_exact(4));
+        let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
+        for (a, b) in blocks.zip(u_blocks) {
+            lanes.push(a.try_into().unwrap(), b.try_into().unwrap());
+        }
+        let (mut a, mut b) = ([0.0; 4], [0.0; 4]);
+        a[..x_rest.len()].copy_from_slice(x_rest);
+        b[..u_rest.len()].copy_from_slice(u_rest);
+        lanes.push(&a, &b);
+        let (squares, dot) = lanes.finish();
+        assert_eq!(dot, 1.0);
+        assert_eq!(squares, exact_sq as f64);
     }
 }

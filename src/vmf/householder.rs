@@ -8,7 +8,7 @@ use rand_distr::StandardNormal;
 
 #[cfg(test)]
 use crate::compensated::dot2;
-use crate::compensated::{norm2, sum_sq2, sum_sq_and_dot2, two_prod, two_sum};
+use crate::compensated::{norm2, sum_sq2, two_prod, two_sum, SumSqAndDot2};
 
 /// Q = −s(I − τuuᵀ) with u = μ + s‖μ‖e₁ and s = sign(μ₀), so that Q e₁ = μ/‖μ‖; choosing the
 /// sign of μ₀ avoids cancellation in u₀.
@@ -44,7 +44,9 @@ impl ReflectionToMean {
     /// unit sphere once normalised): `r = √(1 − w²)` is passed in by the caller (who can form it
     /// without cancellation), and `out.len() = M ≥ 2`.
     ///
-    /// One pass over the normals forms both `‖v‖²` and `u_{1:}ᵀv` (compensated, Dot2), so that
+    /// The normals are drawn four at a time and folded into `‖v‖²` and `u_{1:}ᵀv`
+    /// (compensated, Dot2) as they come, so that the compensated sums overlap with the
+    /// generator's work rather than costing a pass of their own, and so that
     /// `uᵀy = u₀w + c·u_{1:}ᵀv` with `c = r/‖v‖` needs no pass over `y`; a second pass writes
     /// `X_i = −s(c vᵢ − τ(uᵀy) uᵢ)`. (Scaling `v` first and reflecting it after costs three
     /// passes where this costs one.) The products `u₀w` and `c·(u_{1:}ᵀv)` are summed error-free,
@@ -54,10 +56,31 @@ impl ReflectionToMean {
         let tail = &mut out[1..];
         let u_tail = &self.u[1..];
         let (ss, dot) = loop {
-            for v in tail.iter_mut() {
-                *v = rng.sample(StandardNormal);
+            let mut lanes = SumSqAndDot2::new();
+            let mut blocks = tail.chunks_exact_mut(4);
+            let mut u_blocks = u_tail.chunks_exact(4);
+            for (x, u) in (&mut blocks).zip(&mut u_blocks) {
+                // An array expression evaluates left to right: the stream order of a loop.
+                let v: [f64; 4] = [
+                    rng.sample(StandardNormal),
+                    rng.sample(StandardNormal),
+                    rng.sample(StandardNormal),
+                    rng.sample(StandardNormal),
+                ];
+                x.copy_from_slice(&v);
+                lanes.push(&v, u.try_into().expect("4 entries"));
             }
-            let (ss, dot) = sum_sq_and_dot2(tail, u_tail);
+            let (x_rest, u_rest) = (blocks.into_remainder(), u_blocks.remainder());
+            if !x_rest.is_empty() {
+                let (mut v, mut u) = ([0.0; 4], [0.0; 4]);
+                for (x, slot) in x_rest.iter_mut().zip(&mut v) {
+                    *x = rng.sample(StandardNormal);
+                    *slot = *x;
+                }
+                u[..u_rest.len()].copy_from_slice(u_rest);
+                lanes.push(&v, &u);
+            }
+            let (ss, dot) = lanes.finish();
             if ss > 0.0 {
                 break (ss, dot);
             }
