@@ -1,5 +1,5 @@
 //! `probdml.metrics` and `probdml.metrics.exact`: OOD scores, calibration, sparsification and
-//! retrieval on `float32` or `float64` embeddings.
+//! retrieval on `float32` or `float64` scores and embeddings.
 
 use crate::compute::{compute, compute_named, named};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
@@ -7,6 +7,7 @@ use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
 use probdml::Error;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use std::borrow::Cow;
 
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
@@ -25,55 +26,111 @@ pub fn labels_of(arg: &'static str, labels: &[i64]) -> probdml::Result<Vec<usize
         .collect()
 }
 
+/// Scores, uncertainties or confidences borrowed from numpy in their own precision: `float32`
+/// reaches the fast twins without a widened copy (they take either precision). The exact twins
+/// are written in `f64`, so for them, and when two score sets differ in precision, `float32` is
+/// widened (exactly).
+pub enum Scores<'py> {
+    F32(PyReadonlyArray1<'py, f32>),
+    F64(PyReadonlyArray1<'py, f64>),
+}
+
+impl<'py> Scores<'py> {
+    fn extract(arg: &str, ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(a) = ob.extract::<PyReadonlyArray1<'py, f32>>() {
+            return Ok(Self::F32(a));
+        }
+        if let Ok(a) = ob.extract::<PyReadonlyArray1<'py, f64>>() {
+            return Ok(Self::F64(a));
+        }
+        Err(PyTypeError::new_err(format!(
+            "argument `{arg}` must be a 1-D float32 or float64 numpy array"
+        )))
+    }
+
+    /// The values in `f64`: borrowed when they are, widened otherwise.
+    fn widened(&self) -> PyResult<Cow<'_, [f64]>> {
+        Ok(match self {
+            Self::F32(a) => Cow::Owned(a.as_slice()?.iter().map(|&x| f64::from(x)).collect()),
+            Self::F64(a) => Cow::Borrowed(a.as_slice()?),
+        })
+    }
+}
+
+/// One OOD metric of an (ID, OOD) pair of score sets: both `float32` go to the fast twin as
+/// they are; otherwise both in `f64`.
+fn ood_pair<T: Send>(
+    py: Python<'_>,
+    id_scores: &Bound<'_, PyAny>,
+    ood_scores: &Bound<'_, PyAny>,
+    exact: bool,
+    fast32: impl FnOnce(&[f32], &[f32]) -> probdml::Result<T> + Send,
+    fast64: impl FnOnce(&[f64], &[f64]) -> probdml::Result<T> + Send,
+    exact64: impl FnOnce(&[f64], &[f64]) -> probdml::Result<T> + Send,
+) -> PyResult<T> {
+    let id = Scores::extract("id_scores", id_scores)?;
+    let ood = Scores::extract("ood_scores", ood_scores)?;
+    if let (Scores::F32(a), Scores::F32(b), false) = (&id, &ood, exact) {
+        let (a, b) = (a.as_slice()?, b.as_slice()?);
+        return compute(py, || fast32(a, b));
+    }
+    let (a, b) = (id.widened()?, ood.widened()?);
+    let (a, b) = (&*a, &*b);
+    compute(py, || if exact { exact64(a, b) } else { fast64(a, b) })
+}
+
 #[pyfunction]
 pub fn auroc(
     py: Python<'_>,
-    id_scores: Slice<'_>,
-    ood_scores: Slice<'_>,
+    id_scores: &Bound<'_, PyAny>,
+    ood_scores: &Bound<'_, PyAny>,
     exact: bool,
 ) -> PyResult<f64> {
-    let (id, ood) = (id_scores.as_slice()?, ood_scores.as_slice()?);
-    compute(py, || {
-        if exact {
-            exact::auroc(id, ood)
-        } else {
-            metrics::auroc(id, ood)
-        }
-    })
+    ood_pair(
+        py,
+        id_scores,
+        ood_scores,
+        exact,
+        metrics::auroc::<f32>,
+        metrics::auroc::<f64>,
+        exact::auroc,
+    )
 }
 
 #[pyfunction]
 pub fn auprc(
     py: Python<'_>,
-    id_scores: Slice<'_>,
-    ood_scores: Slice<'_>,
+    id_scores: &Bound<'_, PyAny>,
+    ood_scores: &Bound<'_, PyAny>,
     exact: bool,
 ) -> PyResult<f64> {
-    let (id, ood) = (id_scores.as_slice()?, ood_scores.as_slice()?);
-    compute(py, || {
-        if exact {
-            exact::auprc(id, ood)
-        } else {
-            metrics::auprc(id, ood)
-        }
-    })
+    ood_pair(
+        py,
+        id_scores,
+        ood_scores,
+        exact,
+        metrics::auprc::<f32>,
+        metrics::auprc::<f64>,
+        exact::auprc,
+    )
 }
 
 #[pyfunction]
 pub fn roc_curve<'py>(
     py: Python<'py>,
-    id_scores: Slice<'py>,
-    ood_scores: Slice<'py>,
+    id_scores: &Bound<'py, PyAny>,
+    ood_scores: &Bound<'py, PyAny>,
     exact: bool,
 ) -> PyResult<(Vector<'py>, Vector<'py>, Vector<'py>)> {
-    let (id, ood) = (id_scores.as_slice()?, ood_scores.as_slice()?);
-    let r = compute(py, || {
-        if exact {
-            exact::roc_curve(id, ood)
-        } else {
-            metrics::roc_curve(id, ood)
-        }
-    })?;
+    let r = ood_pair(
+        py,
+        id_scores,
+        ood_scores,
+        exact,
+        metrics::roc_curve::<f32>,
+        metrics::roc_curve::<f64>,
+        exact::roc_curve,
+    )?;
     Ok((
         r.false_positive_rate.into_pyarray(py),
         r.true_positive_rate.into_pyarray(py),
@@ -86,19 +143,30 @@ pub fn roc_curve<'py>(
 #[allow(clippy::type_complexity)]
 pub fn expected_calibration_error<'py>(
     py: Python<'py>,
-    confidence: Slice<'py>,
+    confidence: &Bound<'py, PyAny>,
     correct: PyReadonlyArray1<'py, bool>,
     bins: usize,
     exact: bool,
 ) -> PyResult<(f64, Bound<'py, PyArray1<usize>>, Vector<'py>, Vector<'py>)> {
-    let (confidence, correct) = (confidence.as_slice()?, correct.as_slice()?);
-    let c = compute(py, || {
-        if exact {
-            exact::expected_calibration_error(confidence, correct, bins)
-        } else {
-            metrics::expected_calibration_error(confidence, correct, bins)
+    let confidence = Scores::extract("confidence", confidence)?;
+    let correct = correct.as_slice()?;
+    let c = match (&confidence, exact) {
+        (Scores::F32(a), false) => {
+            let a = a.as_slice()?;
+            compute(py, || metrics::expected_calibration_error(a, correct, bins))?
         }
-    })?;
+        _ => {
+            let a = confidence.widened()?;
+            let a = &*a;
+            compute(py, || {
+                if exact {
+                    exact::expected_calibration_error(a, correct, bins)
+                } else {
+                    metrics::expected_calibration_error(a, correct, bins)
+                }
+            })?
+        }
+    };
     let counts: Vec<usize> = c.bins.iter().map(|b| b.count).collect();
     let accuracy: Vec<f64> = c.bins.iter().map(|b| b.accuracy).collect();
     let conf: Vec<f64> = c.bins.iter().map(|b| b.confidence).collect();
@@ -115,18 +183,29 @@ pub fn expected_calibration_error<'py>(
 #[allow(clippy::type_complexity)]
 pub fn sparsification_curve<'py>(
     py: Python<'py>,
-    uncertainty: Slice<'py>,
+    uncertainty: &Bound<'py, PyAny>,
     performance: Slice<'py>,
     exact: bool,
 ) -> PyResult<(Vector<'py>, Vector<'py>, Vector<'py>, f64, f64, f64)> {
-    let (u, p) = (uncertainty.as_slice()?, performance.as_slice()?);
-    let s = compute(py, || {
-        if exact {
-            exact::sparsification_curve(u, p)
-        } else {
-            metrics::sparsification_curve(u, p)
+    let uncertainty = Scores::extract("uncertainty", uncertainty)?;
+    let p = performance.as_slice()?;
+    let s = match (&uncertainty, exact) {
+        (Scores::F32(u), false) => {
+            let u = u.as_slice()?;
+            compute(py, || metrics::sparsification_curve(u, p))?
         }
-    })?;
+        _ => {
+            let u = uncertainty.widened()?;
+            let u = &*u;
+            compute(py, || {
+                if exact {
+                    exact::sparsification_curve(u, p)
+                } else {
+                    metrics::sparsification_curve(u, p)
+                }
+            })?
+        }
+    };
     Ok((
         s.fractions.into_pyarray(py),
         s.curve.into_pyarray(py),

@@ -1,6 +1,6 @@
 """Uncertainty and retrieval metrics: AUROC and AUPRC (OOD is the positive class), ECE, the
 sparsification curve and its area (AUSC), recall@k, precision@k, mAP@k, mAP@R and R-precision on
-``float32`` or ``float64`` embeddings (``float32`` is read without a copy)."""
+``float32`` or ``float64`` scores and embeddings (``float32`` is read without a copy)."""
 
 from __future__ import annotations
 

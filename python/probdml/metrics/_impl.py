@@ -34,7 +34,14 @@ class Sparsification(NamedTuple):
 
 
 def scores(arg: str, value: Any) -> np.ndarray:
-    return vector(arg, value)
+    """Scores, uncertainties or confidences as a 1-D C-contiguous array: ``float32`` stays
+    ``float32`` (the crate reads it in place, without upcasting), anything else is ``float64``."""
+    a = np.asarray(value)
+    if a.dtype != np.float32:
+        return vector(arg, value)
+    if a.ndim > 1:
+        raise ValueError(f"argument `{arg}` must be 1-D, got shape {a.shape}")
+    return np.ascontiguousarray(a).reshape(-1)
 
 
 def calibration(confidence: Any, correct: Any, bins: int, exact: bool) -> Calibration:
@@ -44,11 +51,11 @@ def calibration(confidence: Any, correct: Any, bins: int, exact: bool) -> Calibr
             raise ValueError(f"argument `correct` must hold booleans (or 0/1), got dtype {ok.dtype}")
         ok = ok.astype(np.bool_)
     ok = np.ascontiguousarray(ok).reshape(-1)
-    return Calibration(*_rust.expected_calibration_error(vector("confidence", confidence), ok, count("bins", bins), exact))
+    return Calibration(*_rust.expected_calibration_error(scores("confidence", confidence), ok, count("bins", bins), exact))
 
 
 def sparsification(uncertainty: Any, performance: Any, exact: bool) -> Sparsification:
-    return Sparsification(*_rust.sparsification_curve(vector("uncertainty", uncertainty), vector("performance", performance), exact))
+    return Sparsification(*_rust.sparsification_curve(scores("uncertainty", uncertainty), vector("performance", performance), exact))
 
 
 def embeddings(arg: str, value: Any) -> tuple[np.ndarray, int]:
