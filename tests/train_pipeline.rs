@@ -17,14 +17,35 @@ mod train_support;
 use tch::{Device, Kind, Tensor};
 use train_support::{learning_run, probdml, scratch, serial};
 
-/// Every method trains and evaluates; the embeddings learn the synthetic classes (chance mAP@1
-/// is 0.1 with ten balanced classes), and the probabilistic methods report uncertainty metrics.
+/// Every method trains and evaluates, and each run is checked against its own starting point.
+///
+/// One run per method ([`learning_run`]: seed 3, two epochs on 640 images, 200 ID and 200 OOD
+/// test images) serves every check; the untrained model is the one the trainer starts from
+/// (same member seeds, `initialise` and finish pass, no step: `train_support::untrained`),
+/// evaluated on the same images, which costs an evaluation and no training.
+///
+/// Why a gain over the untrained network and not over chance: random convolutional features
+/// already separate the synthetic classes (the untrained networks reach mAP@1 0.645–0.725 here,
+/// chance is 0.1), so "mAP@1 > 0.5" held for a network that never learned. Measured at seed 3
+/// (trained − untrained mAP@1): deterministic 1.000 − 0.725, mc-dropout 1.000 − 0.715,
+/// lam-posthoc 1.000 − 0.685, lam-online 1.000 − 0.695, ensemble 0.980 − 0.645, hib 0.995 −
+/// 0.725, proxy-nca 0.985 − 0.725, btl-gaussian 0.980 − 0.725, btl-vmf 0.955 − 0.725; the
+/// smallest gain is 0.23, the bar [`MAP_GAIN`] 0.15. PFE retrieves with its frozen
+/// deterministic parent's embeddings, so its gain is over that parent's untrained network.
+///
+/// The loss: the mean of epoch 2 against that of epoch 1, per member, as `state.json` records
+/// them (measured relative falls 25 %–97 %, PFE's mutual likelihood score 2.9 %).
+///
+/// OOD (the AUROC of telling the synthetic OOD images from the ID ones by the method's
+/// uncertainty, [`ood_claim`]) — see there for which methods are held to what and why.
 #[test]
 fn every_method_trains_and_evaluates_on_synthetic_data() {
     let _guard = serial();
+    let mut failures = Vec::new();
     for method in MethodKind::all() {
         let config = learning_run(method);
-        let out = scratch("train-pipeline", method.name());
+        let name = method.name();
+        let out = scratch("train-pipeline", name);
         let summary = train_support::train_and_evaluate(
             &config,
             &PathBuf::from("unused"),
@@ -32,41 +53,164 @@ fn every_method_trains_and_evaluates_on_synthetic_data() {
             false,
             Device::Cpu,
         )
-        .unwrap_or_else(|e| panic!("{}: {e}", method.name()));
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
         let m = &summary.metrics;
-        assert!(
-            m.map_at_1 > 0.5,
-            "{}: mAP@1 {} barely above chance",
-            method.name(),
-            m.map_at_1
-        );
         assert_eq!(m.id_count, 200);
         assert!(out.join("metrics.json").exists() && out.join("summary.json").exists());
         let probabilistic = method != MethodKind::Deterministic;
-        for (name, v) in [
+        for (metric, v) in [
             ("auroc", m.auroc),
             ("auprc", m.auprc),
             ("ausc", m.ausc),
             ("ece", m.ece),
         ] {
-            assert_eq!(
-                v.is_some(),
-                probabilistic,
-                "{}: {name} = {v:?}",
-                method.name()
-            );
+            assert_eq!(v.is_some(), probabilistic, "{name}: {metric} = {v:?}");
             if let Some(v) = v {
-                assert!((0.0..=1.0).contains(&v), "{}: {name} = {v}", method.name());
+                assert!((0.0..=1.0).contains(&v), "{name}: {metric} = {v}");
             }
         }
         if probabilistic {
             assert!(
                 out.join("plots").join("roc.svg").exists(),
-                "{}: no ROC plot",
-                method.name()
+                "{name}: no ROC plot"
             );
         }
+
+        let started = std::time::Instant::now();
+        let untrained = train_support::evaluate_untrained(&summary.config, &out.join("untrained"))
+            .unwrap_or_else(|e| panic!("{name} untrained: {e}"));
+        // PFE's retrieval is its frozen parent's: its own starting point is that parent,
+        // trained, so the gain is measured from the parent's untrained network.
+        let retrieval_start = if method == MethodKind::Pfe {
+            let parent = TrainConfig {
+                method: MethodKind::Deterministic,
+                init_checkpoint: None,
+                ..summary.config.clone()
+            };
+            train_support::evaluate_untrained(&parent, &out.join("untrained-parent"))
+                .unwrap_or_else(|e| panic!("{name} untrained parent: {e}"))
+        } else {
+            untrained.clone()
+        };
+        let untrained_seconds = started.elapsed().as_secs_f64();
+        let losses = train_support::member_losses(&summary.config, &out);
+        eprintln!(
+            "{name}: mAP@1 {:.3} (untrained {:.3}), AUROC {:?} (untrained {:?}), epoch losses \
+             {losses:?}, untrained evaluation {untrained_seconds:.1} s",
+            m.map_at_1, retrieval_start.map_at_1, m.auroc, untrained.auroc
+        );
+
+        let gain = m.map_at_1 - retrieval_start.map_at_1;
+        if gain <= MAP_GAIN {
+            failures.push(format!(
+                "{name}: mAP@1 {:.3} is not {MAP_GAIN} above the untrained network's {:.3}",
+                m.map_at_1, retrieval_start.map_at_1
+            ));
+        }
+        for (k, member) in losses.iter().enumerate() {
+            let fall = 1.0 - member[1] / member[0];
+            let bar = loss_fall(method);
+            if !(fall > bar) {
+                failures.push(format!(
+                    "{name} member {k}: the mean loss fell by {:.1} % from epoch 1 to 2 \
+                     ({member:?}), less than {:.0} %",
+                    100.0 * fall,
+                    100.0 * bar
+                ));
+            }
+        }
+        let auroc = m.auroc.unwrap_or(f64::NAN);
+        let untrained_auroc = untrained.auroc.unwrap_or(f64::NAN);
+        match ood_claim(method) {
+            OodClaim::Detects => {
+                if !(auroc > 0.5 + OOD_MARGIN) {
+                    failures.push(format!(
+                        "{name}: AUROC {auroc:.3} is not {OOD_MARGIN} above chance (0.5)"
+                    ));
+                }
+            }
+            OodClaim::GainsOverUntrained => {
+                if !(auroc > untrained_auroc + PFE_AUROC_GAIN) {
+                    failures.push(format!(
+                        "{name}: AUROC {auroc:.3} is not {PFE_AUROC_GAIN} above the untrained \
+                         σ² head's {untrained_auroc:.3}"
+                    ));
+                }
+            }
+            OodClaim::Inverted => {
+                if !(auroc < 0.5 - INVERTED_MARGIN) {
+                    failures.push(format!(
+                        "{name}: AUROC {auroc:.3}; measured at or below 0.012 (OOD ranked more \
+                         certain), the bar is below {}",
+                        0.5 - INVERTED_MARGIN
+                    ));
+                }
+            }
+            OodClaim::None => {}
+        }
         let _ = std::fs::remove_dir_all(&out);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The least gain in mAP@1 over the untrained network (measured at least 0.23 at seed 3, see
+/// the test): 0.15 leaves 0.08 of headroom for another libtorch build's rounding, and sits
+/// far above what one more or one fewer correct query among 200 moves (0.005).
+const MAP_GAIN: f64 = 0.15;
+
+/// The least relative fall of the mean training loss from epoch 1 to epoch 2.
+fn loss_fall(method: MethodKind) -> f64 {
+    match method {
+        // The mutual likelihood score is dominated by its log-variance term, which the σ² head
+        // moves slowly at this learning rate: measured 2.9 % (3.869 → 3.758).
+        MethodKind::Pfe => 0.01,
+        // Measured 25 % (an ensemble's second member) to 97 % (HIB's VIB loss).
+        _ => 0.15,
+    }
+}
+
+/// What a method's uncertainty is held to on the synthetic OOD images.
+enum OodClaim {
+    /// AUROC above 0.5 + [`OOD_MARGIN`].
+    Detects,
+    /// AUROC above the untrained model's by [`PFE_AUROC_GAIN`].
+    GainsOverUntrained,
+    /// AUROC below 0.5 − [`INVERTED_MARGIN`]: the method ranks this OOD set as *more* certain.
+    Inverted,
+    /// No OOD bar.
+    None,
+}
+
+/// AUROC above chance by this much for the methods that detect the synthetic OOD images.
+/// Measured at seed 3: mc-dropout 0.999, lam-posthoc 0.882, lam-online 0.901; 0.2 leaves 0.18
+/// of headroom to the lowest (the committed two-seed table of chapter 10 has lam-posthoc at
+/// 0.875 ± 0.125).
+const OOD_MARGIN: f64 = 0.2;
+
+/// PFE's σ² head: an untrained head is already a random function of the frozen features that
+/// scores AUROC 0.752 at seed 3 (above chance by accident of the features, not by training);
+/// trained, 0.845. The bar is a gain of 0.05.
+const PFE_AUROC_GAIN: f64 = 0.05;
+
+/// The variance heads of HIB and BTL give the synthetic OOD images (checkerboards and rings,
+/// many more bright pixels than a class's stroke) *smaller* variance: AUROC 0.011 (HIB),
+/// 0.004 (btl-gaussian), 0.00003 (btl-vmf) at seed 3, 0.000–0.012 in chapter 10's table — as on
+/// Fashion-MNIST against MNIST, where chapter 10 reports them below 0.5 too. An untrained BTL
+/// head scores exactly 0.5 (a constant variance), HIB's 0.228. The test pins the inversion:
+/// AUROC below 0.2, so that a change that moves it (a fix, or a sign error) is seen.
+const INVERTED_MARGIN: f64 = 0.3;
+
+/// Which OOD bar each method meets on the synthetic set (see [`OodClaim`]).
+fn ood_claim(method: MethodKind) -> OodClaim {
+    match method {
+        MethodKind::McDropout | MethodKind::LamPosthoc | MethodKind::LamOnline => OodClaim::Detects,
+        MethodKind::Pfe => OodClaim::GainsOverUntrained,
+        MethodKind::Hib | MethodKind::BtlGaussian | MethodKind::BtlVmf => OodClaim::Inverted,
+        // Deterministic reports no uncertainty. The ensemble's disagreement and ProxyNCA++'s
+        // 1/‖z‖ land on either side of 0.5 with the seed and the member count (0.678 and
+        // 0.603 here; 0.393 ± 0.007 and 0.525 ± 0.304 in chapter 10's table): no bar that a
+        // change of seed keeps.
+        MethodKind::Deterministic | MethodKind::Ensemble | MethodKind::ProxyNca => OodClaim::None,
     }
 }
 

@@ -3,9 +3,13 @@
 //! for the tensor-vs-math-crate checks, and the synthetic-set learning, resume and flag checks.
 #![allow(dead_code)] // each test target uses a subset
 
+use probdml::train::checkpoint::layout::member_dir;
 use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
 use probdml::train::evaluate::Metrics;
+use probdml::train::method::{self, Model, TensorSet};
 use probdml::train::pipeline::{self, Environment, OutPolicy, RunSummary};
+use probdml::train::seeds;
+use probdml::train::trainer::Trained;
 use probdml::train::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -324,4 +328,49 @@ pub fn train_and_evaluate(
         OutPolicy::Overwrite
     };
     pipeline::train_and_evaluate(&ValidConfig::new(config.clone())?, out, policy, &env)
+}
+
+/// The model a run of `config` starts from, before its first step: each member built with the
+/// seed the trainer gives it ([`probdml::train::seeds::member`]), its `initialise` (PFE loads
+/// its frozen deterministic model) and its finish pass (post-hoc LAM's Hessian, over the
+/// untrained network) — the trainer's walk with the epoch loop left out. `config` is the one
+/// the run trained (`RunSummary::config`: PFE's names the deterministic parent it froze).
+pub fn untrained(config: &TrainConfig, train: &TensorSet) -> TrainResult<Trained> {
+    let config = ValidConfig::new(config.clone())?;
+    let member = config.member();
+    let mut models = Vec::with_capacity(config.members());
+    for k in 0..config.members() {
+        let mut m = method::build(&member, Device::Cpu, seeds::member(config.seed, k))?;
+        m.initialise()?;
+        m.finish(train, Device::Cpu)?;
+        models.push(m);
+    }
+    let model = if models.len() > 1 {
+        Model::Ensemble(models)
+    } else {
+        Model::Single(models.pop().expect("one member"))
+    };
+    Ok(Trained {
+        config,
+        model,
+        history: Vec::new(),
+    })
+}
+
+/// The metrics of the untrained model of a run of `config` (see [`untrained`]) on the run's
+/// own data, written into `out`.
+pub fn evaluate_untrained(config: &TrainConfig, out: &Path) -> TrainResult<Metrics> {
+    let data = pipeline::load_data(config, Path::new("unused"))?;
+    let train = TensorSet::new(&data.train, Device::Cpu)?;
+    let model = untrained(config, &train)?;
+    pipeline::evaluate_trained(&model, &data, out, Device::Cpu)
+}
+
+/// The per-epoch mean training losses each member of a run of `config` wrote into its
+/// `state.json` under `out` (one list per member).
+pub fn member_losses(config: &TrainConfig, out: &Path) -> Vec<Vec<f64>> {
+    let members = ValidConfig::new(config.clone()).unwrap().members();
+    (0..members)
+        .map(|k| read_losses(&member_dir(out, k, members)))
+        .collect()
 }
