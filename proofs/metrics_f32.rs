@@ -188,7 +188,7 @@ proptest! {
 
 /// Debug text of an error: `Error` holds the offending value, and NaN ≠ NaN.
 fn text<T: std::fmt::Debug>(r: probdml::Result<T>) -> String {
-    format!("{:?}", r.err().expect("an error"))
+    format!("{:?}", r.expect_err("an error"))
 }
 
 #[test]
