@@ -881,6 +881,7 @@ fn btl_variance_starts_at_its_set_value_for_every_image() {
         let request = PredictRequest {
             samples: 2,
             seed: 1,
+            batch: 0,
             device: Device::Cpu,
         };
         match m.predict(&images, &request).unwrap() {

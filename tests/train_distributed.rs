@@ -1,7 +1,8 @@
 //! Data-parallel training through the `probdml` program, two ranks on loopback (Gloo), the way
 //! `torchrun` starts them (chapter 09, "Many processes"): post-hoc LAM's precision is the same
 //! bits as one process's; two ranks at batch B/2 train as one rank at batch B; a killed rank
-//! stops the other with an error that names it.
+//! stops the other with an error that names it; two ranks evaluate (`train`, `eval`,
+//! `posthoc`) into one process's metrics.json byte for byte.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -84,15 +85,20 @@ fn spawn_ranks(args: &[&str], world: usize) -> Vec<Child> {
         .collect()
 }
 
-fn ranks_succeed(args: &[&str], world: usize) {
-    for (rank, child) in spawn_ranks(args, world).into_iter().enumerate() {
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "rank {rank} of probdml {args:?} failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+fn ranks_succeed(args: &[&str], world: usize) -> Vec<Output> {
+    spawn_ranks(args, world)
+        .into_iter()
+        .enumerate()
+        .map(|(rank, child)| {
+            let out = child.wait_with_output().unwrap();
+            assert!(
+                out.status.success(),
+                "rank {rank} of probdml {args:?} failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            out
+        })
+        .collect()
 }
 
 fn tensors(path: &Path) -> Vec<(String, Tensor)> {
@@ -401,5 +407,113 @@ fn a_rank_killed_mid_run_is_named_by_the_other_within_the_timeout() {
         "rank 0 took {took:?} to stop (timeout {TIMEOUT_S} s)"
     );
     println!("rank 0 stopped {took:?} after rank 1 was killed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The evaluation is shared out by batches of 100 images and gathered in rank order, its draws
+/// seeded by the batch, so two ranks must write the metrics.json of one process byte for byte:
+/// for the deterministic method, MC dropout (per-image masks) and post-hoc LAM (posterior
+/// weight draws). 250 test and 250 OOD images are 3 batches each, 2 for rank 0 and 1 for rank 1
+/// (whose stderr must say it embedded its 50 images, so the shares are not empty).
+///
+/// The one-process side is `probdml eval` of the two-rank checkpoint (the same weights); for
+/// LAM it is `posthoc` on one rank, whose precision is one rank's bit for bit (above).
+/// Gathering the ranks' rows in the wrong order, or seeding the draws by the rank-local batch,
+/// fails it.
+#[test]
+fn sharded_evaluation_writes_the_metrics_of_one_process_byte_for_byte() {
+    let dir = scratch("evaluation");
+    let small = [
+        "--dataset",
+        "synthetic",
+        "--train-limit",
+        "64",
+        "--test-limit",
+        "250",
+        "--batch",
+        "16",
+        "--threads",
+        "1",
+    ];
+    let metrics = |dir: &Path| -> String {
+        std::fs::read_to_string(dir.join("metrics.json"))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+    };
+    let rank_one_embedded_its_share = |outs: &[Output], what: &str| {
+        let log = String::from_utf8_lossy(&outs[1].stderr);
+        assert!(
+            log.lines().any(
+                |l| l.contains("evaluation: embedding the ID test set") && l.contains("own=50")
+            ),
+            "{what}: rank 1 did not embed its 50 test images:\n{log}"
+        );
+    };
+    for method in ["deterministic", "mc-dropout"] {
+        let two = dir.join(format!("{method}-two"));
+        let one = dir.join(format!("{method}-one"));
+        let mut train = vec!["train", "--method", method, "--epochs", "1", "--out"];
+        train.push(two.to_str().unwrap());
+        train.extend_from_slice(&small);
+        let outs = ranks_succeed(&train, 2);
+        rank_one_embedded_its_share(&outs, method);
+        one_process(&[
+            "eval",
+            "--checkpoint",
+            two.to_str().unwrap(),
+            "--out",
+            one.to_str().unwrap(),
+            "--threads",
+            "1",
+        ]);
+        let (a, b) = (metrics(&one), metrics(&two));
+        assert!(a.contains("\"ece\""), "{method}: {a}");
+        assert_eq!(a, b, "{method}: metrics.json of 1 rank against 2 ranks");
+    }
+
+    // `probdml eval` joins the group too: two ranks evaluating a checkpoint into a new folder
+    // write one process's metrics.json.
+    let (checkpoint, one, two) = (
+        dir.join("mc-dropout-two"),
+        dir.join("mc-dropout-one"),
+        dir.join("mc-dropout-eval-two"),
+    );
+    let eval = [
+        "eval",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+        "--out",
+        two.to_str().unwrap(),
+        "--threads",
+        "1",
+    ];
+    let outs = ranks_succeed(&eval, 2);
+    rank_one_embedded_its_share(&outs, "eval of mc-dropout");
+    assert_eq!(
+        metrics(&one),
+        metrics(&two),
+        "eval of mc-dropout: metrics.json of 1 rank against 2 ranks"
+    );
+
+    let checkpoint = dir.join("deterministic-two");
+    let posthoc = |out: &Path| -> Vec<String> {
+        let mut a = vec![
+            "posthoc",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--out",
+        ];
+        a.push(out.to_str().unwrap());
+        a.extend_from_slice(&["--threads", "1"]);
+        a.iter().map(|s| s.to_string()).collect()
+    };
+    let (one, two) = (dir.join("lam-one"), dir.join("lam-two"));
+    let args_one = posthoc(&one);
+    one_process(&args_one.iter().map(String::as_str).collect::<Vec<_>>());
+    let args_two = posthoc(&two);
+    let outs = ranks_succeed(&args_two.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+    rank_one_embedded_its_share(&outs, "lam-posthoc");
+    let (a, b) = (metrics(&one), metrics(&two));
+    assert!(a.contains("\"auroc\""), "lam-posthoc: {a}");
+    assert_eq!(a, b, "lam-posthoc: metrics.json of 1 rank against 2 ranks");
     let _ = std::fs::remove_dir_all(&dir);
 }

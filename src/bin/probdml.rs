@@ -359,7 +359,7 @@ fn real_main() -> TrainResult<()> {
             );
         }
         Command::Eval(EvalCmdArgs { eval: a, score }) => {
-            let env = a.common.environment()?;
+            let env = joined(a.common.environment()?)?;
             print_json(&evaluate_checkpoint(
                 &a.checkpoint,
                 a.out.as_deref(),

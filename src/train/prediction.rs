@@ -9,6 +9,13 @@ use tch::{Device, Tensor};
 /// Images per forward pass during prediction.
 pub const EVAL_CHUNK: i64 = 500;
 
+/// Images per evaluation batch: the unit in which a data-parallel run shares the evaluation
+/// sets out among its ranks, and the unit of the per-input draws' seeds
+/// ([`PredictRequest::batch_seed`]). Every method predicts one batch at a time, in any world
+/// size, so that a batch's embeddings are the same bits whichever rank computes them; 100
+/// images make 100 batches of the 10 000 test images, enough to share among many ranks.
+pub const EVAL_BATCH: usize = 100;
+
 /// What [`Method::predict`] is asked for.
 #[derive(Debug, Clone, Copy)]
 pub struct PredictRequest {
@@ -16,8 +23,21 @@ pub struct PredictRequest {
     pub samples: usize,
     /// Seed of the draws (the same for the ID and the OOD set).
     pub seed: u64,
+    /// The index of the evaluation batch of [`EVAL_BATCH`] images being predicted, counted
+    /// over the whole set (0 for a set predicted in one call).
+    pub batch: usize,
     /// The device to compute on.
     pub device: Device,
+}
+
+impl PredictRequest {
+    /// Seed of draws made per input — dropout masks, samples of a closed-form predictive — in
+    /// this batch ([`crate::train::seeds::evaluation_batch`]): they depend on the batch, never
+    /// on the rank that predicts it. Draws of the weights (a Laplace posterior's `S` networks)
+    /// use [`PredictRequest::seed`] itself: the same `S` networks embed every image.
+    pub fn batch_seed(&self) -> u64 {
+        crate::train::seeds::evaluation_batch(self.seed, self.batch)
+    }
 }
 
 /// A predictive distribution for N inputs.

@@ -41,3 +41,12 @@ pub fn synthetic(seed: u64) -> (u64, u64, u64) {
 pub fn posthoc_batch(seed: u64, k: i64) -> i64 {
     (seed.wrapping_mul(1_000_033).wrapping_add(k as u64) & 0x7fff_ffff_ffff_ffff) as i64
 }
+
+/// Seed of the per-input draws (dropout masks, PFE/BTL/HIB/ProxyNCA++ samples) of evaluation
+/// batch `b` (from 0, counted over the whole set): a function of the evaluation seed and the
+/// batch alone, so that whichever rank of a data-parallel run embeds the batch draws the same
+/// masks and samples. Batch 0 keeps the evaluation seed itself; the others are spread by the
+/// golden-ratio increment, so that no batch's seed is another's or a member's.
+pub fn evaluation_batch(seed: u64, b: usize) -> u64 {
+    seed.wrapping_add((b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}

@@ -16,9 +16,13 @@
 //!   with batch N·B would; the gradients are then summed over ranks ([`gradients`]);
 //! * post-hoc LAM's curvature is a sum over fixed chunks of the training set, added in chunk
 //!   order in f64 ([`chunked_sum`]): the same bits for any N;
+//! * evaluation is shared out by whole evaluation batches, contiguous runs in rank order, its
+//!   draws seeded per batch; the predictions are gathered in rank order, so every rank holds
+//!   the bits one process computes and scores them alike ([`evaluation`]);
 //! * rank 0 alone writes checkpoints, metrics and reports.
 
 pub mod chunked_sum;
+pub mod evaluation;
 pub mod gradients;
 pub mod shard;
 

@@ -421,7 +421,7 @@ impl Method for Hib {
                 false,
                 request.device,
             );
-            tch::manual_seed(request.seed as i64);
+            tch::manual_seed(request.batch_seed() as i64);
             let n = f.size()[0];
             let mut parts = Vec::new();
             let mut start = 0;

@@ -41,7 +41,7 @@ impl Method for McDropout {
     }
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
         let per_sample: Vec<Tensor> = tch::no_grad(|| {
-            tch::manual_seed(request.seed as i64);
+            tch::manual_seed(request.batch_seed() as i64);
             (0..request.samples)
                 .map(|_| {
                     let f = features_no_grad(

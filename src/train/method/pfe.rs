@@ -153,7 +153,7 @@ impl Method for Pfe {
             let unit = normalise(&self.network.net.head.raw(&f));
             (unit, self.var_head.forward(&f, false).exp())
         });
-        let samples = gaussian_sphere_samples(&unit, &var, request.samples, request.seed);
+        let samples = gaussian_sphere_samples(&unit, &var, request.samples, request.batch_seed());
         Ok(Prediction::Distribution {
             uncertainty: var.mean_dim(1i64, false, var.kind()),
             mean: unit,

@@ -418,7 +418,7 @@ impl Method for ProxyNca {
         let dim = z.size()[1] as usize;
         let n = host_z.len() / dim;
         let s = request.samples.max(1);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(request.seed);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(request.batch_seed());
         let mut samples = Vec::with_capacity(n * s * dim);
         for row in host_z.chunks_exact(dim) {
             let kappa = row.iter().map(|v| v * v).sum::<f64>().sqrt().max(1e-12);

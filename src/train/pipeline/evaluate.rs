@@ -9,6 +9,7 @@ use crate::train::checkpoint::layout::{CONFIG, DIAGNOSIS, METRICS, PLOTS};
 use crate::train::checkpoint::member::load_member;
 use crate::train::checkpoint::read_config;
 use crate::train::config::{TrainConfig, ValidConfig};
+use crate::train::data_parallel::{self, evaluation};
 use crate::train::diagnose::{diagnose_ood, OodDiagnosis};
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::evaluate::{
@@ -18,17 +19,22 @@ use crate::train::json;
 use crate::train::method::{Model, TensorSet};
 use crate::train::plots::write_plots;
 use crate::train::prediction::score_samples;
-use crate::train::prediction::{PredictRequest, Prediction};
+use crate::train::prediction::{PredictRequest, Prediction, EVAL_BATCH};
 use crate::train::protocol::Score;
 use crate::train::seeds;
 use crate::train::trainer::Trained;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 use tch::{Device, Kind, Tensor};
 
 /// Largest memory the sampled embeddings of one evaluation may take (bytes).
 pub const MAX_EVAL_BYTES: f64 = 16e9;
 
-/// The predictive of `images` under `trained`, on the host, ready for the evaluation.
+/// The predictive of `images` under `trained`, on the host, ready for the evaluation: this
+/// rank's evaluation batches predicted one by one, then every rank's gathered in rank order
+/// ([`data_parallel::evaluation`]), so that each rank holds the whole set's prediction, the
+/// same bits in any world size.
 fn host_prediction(
     trained: &Trained,
     images: &Tensor,
@@ -36,58 +42,181 @@ fn host_prediction(
     device: Device,
 ) -> TrainResult<HostPrediction> {
     let config = &trained.config;
+    let n = images.size()[0] as usize;
+    if n == 0 {
+        return Err(TrainError::config(
+            "images",
+            format!("0 images in the {what}"),
+            "an evaluation set needs at least one image",
+        ));
+    }
+    let (rank, world) = (data_parallel::rank(), data_parallel::world_size());
+    let shares = evaluation::rank_rows(n, EVAL_BATCH, world);
+    let own = shares[rank].clone();
     tracing::info!(
-        images = images.size()[0],
+        images = n,
+        own = own.len(),
         samples = config.eval_samples,
         "evaluation: embedding the {what}"
     );
-    let request = PredictRequest {
-        samples: config.eval_samples,
-        seed: seeds::evaluation(config.seed),
-        device,
+    let started = Instant::now();
+    let predict = |b: usize, rows: Range<usize>| -> TrainResult<HostRows> {
+        let request = PredictRequest {
+            samples: config.eval_samples,
+            seed: seeds::evaluation(config.seed),
+            batch: b,
+            device,
+        };
+        let batch = images.narrow(0, rows.start as i64, rows.len() as i64);
+        HostRows::new(score_samples(
+            config.score(),
+            trained.model.predict(&batch, &request)?,
+        ))
     };
-    let to_samples = |t: &Tensor| -> TrainResult<EmbeddingSamples> {
-        let size = t.size();
-        let (n, s, d) = (size[0], size[1], size[2]);
-        let flat = t
-            .to_kind(Kind::Float)
-            .to_device(Device::Cpu)
-            .contiguous()
-            .f_view([n * s * d])?;
-        EmbeddingSamples::new(
-            n as usize,
-            s as usize,
-            d as usize,
-            Vec::<f32>::try_from(&flat)?,
-        )
+    let mut local: Option<HostRows> = None;
+    for row in own.clone().step_by(EVAL_BATCH) {
+        let part = predict(row / EVAL_BATCH, row..(row + EVAL_BATCH).min(own.end))?;
+        match &mut local {
+            None => local = Some(part),
+            Some(l) => l.append(part),
+        }
+    }
+    // A rank without a batch (more ranks than batches) must still take part in the same
+    // gathers: the first image tells it the prediction's form, and none of its rows is kept.
+    let local = match local {
+        Some(l) => l,
+        None => predict(0, 0..1)?.emptied(),
     };
-    let prediction = score_samples(config.score(), trained.model.predict(images, &request)?);
-    Ok(match prediction {
-        Prediction::Samples(t) => HostPrediction::Samples(to_samples(&t)?),
-        Prediction::Distribution {
-            mean,
-            uncertainty,
-            samples,
-        } => {
-            let size = mean.size();
-            let mean_host = Vec::<f64>::try_from(
-                &mean
-                    .to_kind(Kind::Double)
+    let whole = local.gather(&shares)?;
+    tracing::info!(
+        images = n,
+        seconds = started.elapsed().as_secs_f64(),
+        "evaluation: the {what} embedded"
+    );
+    whole.into_host(n)
+}
+
+/// Some rows of a prediction on the host, in the layout of [`EmbeddingSamples`] and
+/// [`Distribution`]; `mean` and `uncertainty` are empty for sampled predictions.
+struct HostRows {
+    /// A closed-form predictive (mean, score, optional samples) rather than samples alone.
+    closed_form: bool,
+    dim: usize,
+    /// Samples per input (0: a closed form without samples).
+    samples: usize,
+    /// `[rows][samples][dim]`.
+    embeddings: Vec<f32>,
+    /// `[rows][dim]`.
+    mean: Vec<f64>,
+    /// `[rows]`.
+    uncertainty: Vec<f64>,
+}
+
+impl HostRows {
+    fn new(prediction: Prediction) -> TrainResult<Self> {
+        let floats = |t: &Tensor| -> TrainResult<(usize, usize, Vec<f32>)> {
+            let size = t.size();
+            let (n, s, d) = (size[0], size[1], size[2]);
+            let flat = t
+                .to_kind(Kind::Float)
+                .to_device(Device::Cpu)
+                .contiguous()
+                .f_view([n * s * d])?;
+            Ok((s as usize, d as usize, Vec::<f32>::try_from(&flat)?))
+        };
+        let doubles = |t: &Tensor| -> TrainResult<Vec<f64>> {
+            Ok(Vec::<f64>::try_from(
+                &t.to_kind(Kind::Double)
                     .to_device(Device::Cpu)
                     .contiguous()
                     .f_view([-1])?,
-            )?;
-            let u =
-                Vec::<f64>::try_from(&uncertainty.to_kind(Kind::Double).to_device(Device::Cpu))?;
-            HostPrediction::Distribution(Distribution {
-                n: size[0] as usize,
-                dim: size[1] as usize,
-                mean: mean_host,
-                uncertainty: u,
-                samples: samples.as_ref().map(to_samples).transpose()?,
-            })
+            )?)
+        };
+        Ok(match prediction {
+            Prediction::Samples(t) => {
+                let (samples, dim, embeddings) = floats(&t)?;
+                Self {
+                    closed_form: false,
+                    dim,
+                    samples,
+                    embeddings,
+                    mean: Vec::new(),
+                    uncertainty: Vec::new(),
+                }
+            }
+            Prediction::Distribution {
+                mean,
+                uncertainty,
+                samples,
+            } => {
+                let dim = mean.size()[1] as usize;
+                let (samples, embeddings) = match samples.as_ref().map(floats).transpose()? {
+                    Some((s, _, e)) => (s, e),
+                    None => (0, Vec::new()),
+                };
+                Self {
+                    closed_form: true,
+                    dim,
+                    samples,
+                    embeddings,
+                    mean: doubles(&mean)?,
+                    uncertainty: doubles(&uncertainty)?,
+                }
+            }
+        })
+    }
+
+    fn append(&mut self, mut other: Self) {
+        self.embeddings.append(&mut other.embeddings);
+        self.mean.append(&mut other.mean);
+        self.uncertainty.append(&mut other.uncertainty);
+    }
+
+    fn emptied(self) -> Self {
+        Self {
+            embeddings: Vec::new(),
+            mean: Vec::new(),
+            uncertainty: Vec::new(),
+            ..self
         }
-    })
+    }
+
+    /// Every rank's rows in rank order (`shares`: each rank's rows).
+    fn gather(self, shares: &[Range<usize>]) -> TrainResult<Self> {
+        let embeddings =
+            evaluation::gather_rows(&self.embeddings, self.samples * self.dim, shares)?;
+        let (mean, uncertainty) = if self.closed_form {
+            (
+                evaluation::gather_rows(&self.mean, self.dim, shares)?,
+                evaluation::gather_rows(&self.uncertainty, 1, shares)?,
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        Ok(Self {
+            embeddings,
+            mean,
+            uncertainty,
+            ..self
+        })
+    }
+
+    fn into_host(self, n: usize) -> TrainResult<HostPrediction> {
+        let samples = |data: Vec<f32>| EmbeddingSamples::new(n, self.samples, self.dim, data);
+        Ok(if self.closed_form {
+            HostPrediction::Distribution(Distribution {
+                n,
+                dim: self.dim,
+                mean: self.mean,
+                uncertainty: self.uncertainty,
+                samples: (self.samples > 0)
+                    .then(|| samples(self.embeddings))
+                    .transpose()?,
+            })
+        } else {
+            HostPrediction::Samples(samples(self.embeddings)?)
+        })
+    }
 }
 
 /// A prediction on the host.
@@ -146,8 +275,9 @@ pub fn evaluate_trained(
             ))
         }
     };
-    if !crate::train::data_parallel::is_writer() {
-        // Data-parallel runs: rank 0 alone writes what every rank computed.
+    if !data_parallel::is_writer() {
+        // Data-parallel runs: every rank scored the gathered predictions alike; rank 0 alone
+        // writes.
         return Ok(eval.metrics);
     }
     std::fs::create_dir_all(out_dir).map_err(|e| TrainError::io(out_dir, e))?;
@@ -270,7 +400,7 @@ pub fn evaluate_checkpoint(
     let data = load_data(&trained.config, &env.data_dir)?;
     let metrics = evaluate_trained(&trained, &data, out, env.device)
         .map_err(|e| blame_checkpoint(checkpoint, e))?;
-    if score.is_some() {
+    if score.is_some() && data_parallel::is_writer() {
         // The record of what was evaluated, and what `summarise` reads beside metrics.json.
         trained.config.write_json(&out.join(CONFIG))?;
     }

@@ -2,6 +2,7 @@
 
 use super::lock::OutputLock;
 use crate::train::checkpoint::layout::{holds_run, remove_run};
+use crate::train::data_parallel;
 use crate::train::error::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 
@@ -20,12 +21,19 @@ pub enum OutPolicy {
 /// until the returned guard is dropped), proves it writable, and applies `policy` to a run
 /// already there.
 ///
+/// Data-parallel runs (feature "distributed"): rank 0 alone writes, so it alone takes the
+/// folder (and, with [`OutPolicy::Overwrite`], empties it); the other ranks get `None` and
+/// touch nothing. Callers that then read from the folder wait at a barrier first.
+///
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `out` and the rule: a file in its place, a folder that
 /// cannot be created or written, another process writing it, or a run there with
 /// [`OutPolicy::Fresh`].
-pub fn prepare_out(out: &Path, policy: OutPolicy) -> TrainResult<OutputLock> {
+pub fn prepare_out(out: &Path, policy: OutPolicy) -> TrainResult<Option<OutputLock>> {
+    if !data_parallel::is_writer() {
+        return Ok(None);
+    }
     let bad = |rule: String| TrainError::config("out", out.display(), rule);
     if out.exists() && !out.is_dir() {
         return Err(bad("is a file, not a folder".into()));
@@ -46,7 +54,7 @@ pub fn prepare_out(out: &Path, policy: OutPolicy) -> TrainResult<OutputLock> {
             OutPolicy::Overwrite => remove_run(out)?,
         }
     }
-    Ok(lock)
+    Ok(Some(lock))
 }
 
 /// Whether two paths name the same folder (the second may not exist yet).

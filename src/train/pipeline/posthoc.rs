@@ -96,10 +96,7 @@ pub fn posthoc_from_checkpoint(
         eval_samples: settings.eval_samples.unwrap_or(source.config.eval_samples),
         ..(*source.config).clone()
     })?;
-    let _lock = match data_parallel::is_writer() {
-        true => Some(prepare_out(out_dir, policy)?),
-        false => None,
-    };
+    let _lock = prepare_out(out_dir, policy)?;
     let data = load_data(&config, &env.data_dir)?;
     let started = Instant::now();
     let train = TensorSet::new(&data.train, device)?;

@@ -32,10 +32,7 @@ pub fn train_and_evaluate(
 ) -> TrainResult<RunSummary> {
     // Data-parallel runs: rank 0 takes the folder (and, with --force, empties it) before any
     // rank reads a checkpoint from it.
-    let _lock = match data_parallel::is_writer() {
-        true => Some(prepare_out(out, policy)?),
-        false => None,
-    };
+    let _lock = prepare_out(out, policy)?;
     data_parallel::barrier()?;
     let config = with_prerequisites(config, out, env)?;
     let device = env.device;

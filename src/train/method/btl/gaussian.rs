@@ -74,8 +74,12 @@ impl Method for BtlGaussian {
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
         let (unit, var) = self.net.predict_parts(images, request.device);
         let mu = tch::no_grad(|| &unit * self.scale().detach());
-        let samples =
-            gaussian_sphere_samples(&mu, &var.to_kind(mu.kind()), request.samples, request.seed);
+        let samples = gaussian_sphere_samples(
+            &mu,
+            &var.to_kind(mu.kind()),
+            request.samples,
+            request.batch_seed(),
+        );
         Ok(Prediction::Distribution {
             mean: unit,
             uncertainty: var.squeeze_dim(1),

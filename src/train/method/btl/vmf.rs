@@ -117,7 +117,7 @@ impl Method for BtlVmf {
             &unit,
             &var.reciprocal(),
             request.samples,
-            request.seed,
+            request.batch_seed(),
             request.device,
         )?;
         Ok(Prediction::Distribution {
