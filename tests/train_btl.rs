@@ -762,6 +762,24 @@ fn learns(method: MethodKind) -> (f64, f64, f64, f64, PathBuf) {
     let first = state.history.first().unwrap().mean_loss;
     let last = state.history.last().unwrap().mean_loss;
     let m = summary.metrics;
+    let untrained =
+        train_support::evaluate_retrieval_start(&summary.config, &out.join("untrained"))
+            .unwrap_or_else(|e| panic!("{} untrained: {e}", method.name()));
+    eprintln!(
+        "{}: loss {first} → {last}, mAP@1 {:.3} (untrained {:.3}), AUROC {:?}",
+        method.name(),
+        m.map_at_1,
+        untrained.map_at_1,
+        m.auroc
+    );
+    assert!(
+        m.map_at_1 > untrained.map_at_1 + train_support::MAP_GAIN,
+        "{}: mAP@1 {:.3} is not {} above the untrained model's {:.3}",
+        method.name(),
+        m.map_at_1,
+        train_support::MAP_GAIN,
+        untrained.map_at_1
+    );
     assert_eq!(m.id_count, 200);
     assert!(
         m.ece.is_some() && m.ausc.is_some(),
@@ -774,7 +792,11 @@ fn learns(method: MethodKind) -> (f64, f64, f64, f64, PathBuf) {
 #[test]
 fn btl_gaussian_learns_the_synthetic_set() {
     let (first, last, map1, auroc, _) = learns(MethodKind::BtlGaussian);
-    assert!(last < first, "loss {first} → {last} did not fall");
+    // Measured 81 % (btl-gaussian) and 82 % (btl-vmf) at this seed.
+    assert!(
+        (first - last) / first.abs() > 0.15,
+        "loss {first} → {last} did not fall by 15 %"
+    );
     assert!(map1 > 0.5, "mAP@1 {map1} barely above chance 0.1");
     assert!(auroc.is_finite());
 }
@@ -782,7 +804,11 @@ fn btl_gaussian_learns_the_synthetic_set() {
 #[test]
 fn btl_vmf_learns_the_synthetic_set() {
     let (first, last, map1, auroc, _) = learns(MethodKind::BtlVmf);
-    assert!(last < first, "loss {first} → {last} did not fall");
+    // Measured 81 % (btl-gaussian) and 82 % (btl-vmf) at this seed.
+    assert!(
+        (first - last) / first.abs() > 0.15,
+        "loss {first} → {last} did not fall by 15 %"
+    );
     assert!(map1 > 0.5, "mAP@1 {map1} barely above chance 0.1");
     assert!(auroc.is_finite());
 }
@@ -792,7 +818,11 @@ fn btl_vmf_learns_the_synthetic_set() {
 #[test]
 fn pfe_learns_sigma_on_a_frozen_deterministic_model() {
     let (first, last, map1, _, out) = learns(MethodKind::Pfe);
-    assert!(last < first, "PFE loss {first} → {last} did not fall");
+    // The mutual likelihood score moves slowly with the σ² head alone: measured 2.9 %.
+    assert!(
+        (first - last) / first.abs() > 0.01,
+        "PFE loss {first} → {last} did not fall by 1 %"
+    );
     assert!(map1 > 0.5, "mAP@1 {map1} barely above chance 0.1");
     let det = checkpoint::read_tensors(
         &out.join(probdml::train::checkpoint::layout::PFE_DETERMINISTIC)

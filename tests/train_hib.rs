@@ -401,13 +401,15 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
-/// HIB learns the seeded synthetic set: the VIB loss falls from epoch to epoch and retrieval on
-/// the means beats chance (mAP@1 0.1 with ten balanced classes) by far; the self-mismatch gives
-/// the uncertainty metrics. The MoG (C = 2) trains too.
+/// HIB learns the seeded synthetic set (`train_support::assert_learns`): the VIB loss falls by
+/// more than 15 % and retrieval on the means gains [`train_support::MAP_GAIN`] over the untrained
+/// network; the self-mismatch gives the uncertainty metrics. The MoG (C = 2) trains too.
+/// Measured: C = 1 loss −62 %, mAP@1 1.000 against 0.700 untrained; C = 2 loss −62 %, 0.985
+/// against 0.820 (with 2 epochs on 320 images C = 2 gained only 0.025: hence 3 × 640).
 #[test]
 fn hib_learns_on_the_synthetic_set() {
     let _guard = serial();
-    for (components, epochs, limit) in [(1, 3, 640), (2, 2, 320)] {
+    for (components, epochs, limit) in [(1, 3, 640), (2, 3, 640)] {
         let config = TrainConfig {
             hib: HibOptions {
                 components,
@@ -415,7 +417,7 @@ fn hib_learns_on_the_synthetic_set() {
             },
             ..synthetic(MethodKind::Hib, epochs, limit, 200, 5)
         };
-        assert_learns(&format!("hib C = {components}"), &config);
+        assert_learns(&format!("hib C = {components}"), &config, 0.15);
     }
 }
 

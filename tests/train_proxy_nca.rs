@@ -520,17 +520,20 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
-/// ProxyNCA++ learns the seeded synthetic set with each distance and with the joint loss: the
-/// loss falls and retrieval on ẑ beats chance (mAP@1 0.1) by far; 1/‖z‖ gives the uncertainty
-/// metrics.
+/// ProxyNCA++ learns the seeded synthetic set with each distance and with the joint loss
+/// (`train_support::assert_learns`): the loss falls by more than 15 % and retrieval on ẑ gains
+/// [`train_support::MAP_GAIN`] over the untrained network (mAP@1 0.700); 1/‖z‖ gives the
+/// uncertainty metrics. Measured (loss fall, mAP@1): el-nivmf 77 %, 0.965; cos 97 %, 0.970;
+/// el-vmf 74 %, 0.980; the joint loss (ω = 1, its ProxyAnchor term α = 32 dominating the loss)
+/// learns slowest: 27 % and 0.885 after 5 epochs (0.830 after 3), hence its 5.
 #[test]
 fn proxy_nca_learns_on_the_synthetic_set() {
     let _guard = serial();
     for (distance, omega, epochs, limit) in [
         (ProxyDistanceChoice::ElNivmf, 0.0, 3, 640),
-        (ProxyDistanceChoice::ElNivmf, 1.0, 2, 320),
-        (ProxyDistanceChoice::Cos, 0.0, 2, 320),
-        (ProxyDistanceChoice::ElVmf, 0.0, 2, 320),
+        (ProxyDistanceChoice::ElNivmf, 1.0, 5, 640),
+        (ProxyDistanceChoice::Cos, 0.0, 3, 640),
+        (ProxyDistanceChoice::ElVmf, 0.0, 3, 640),
     ] {
         let config = TrainConfig {
             proxy: ProxyOptions {
@@ -543,6 +546,7 @@ fn proxy_nca_learns_on_the_synthetic_set() {
         assert_learns(
             &format!("proxy-nca {} ω = {omega}", distance.name()),
             &config,
+            0.15,
         );
     }
 }
