@@ -101,6 +101,11 @@ fn ranks_succeed(args: &[&str], world: usize) -> Vec<Output> {
         .collect()
 }
 
+/// Owned arguments as the `&str`s the runners take.
+fn strs(a: &[String]) -> Vec<&str> {
+    a.iter().map(String::as_str).collect()
+}
+
 fn tensors(path: &Path) -> Vec<(String, Tensor)> {
     let mut named = Tensor::read_safetensors(path).unwrap();
     named.sort_by(|a, b| a.0.cmp(&b.0));
@@ -448,6 +453,19 @@ fn sharded_evaluation_writes_the_metrics_of_one_process_byte_for_byte() {
             "{what}: rank 1 did not embed its 50 test images:\n{log}"
         );
     };
+    // `probdml <command> --checkpoint <checkpoint> --out <out> --threads 1`.
+    let from_checkpoint = |command: &str, checkpoint: &Path, out: &Path| -> Vec<String> {
+        let path = |p: &Path| p.to_str().unwrap().to_owned();
+        vec![
+            command.to_owned(),
+            "--checkpoint".into(),
+            path(checkpoint),
+            "--out".into(),
+            path(out),
+            "--threads".into(),
+            "1".into(),
+        ]
+    };
     for method in ["deterministic", "mc-dropout"] {
         let two = dir.join(format!("{method}-two"));
         let one = dir.join(format!("{method}-one"));
@@ -456,15 +474,7 @@ fn sharded_evaluation_writes_the_metrics_of_one_process_byte_for_byte() {
         train.extend_from_slice(&small);
         let outs = ranks_succeed(&train, 2);
         rank_one_embedded_its_share(&outs, method);
-        one_process(&[
-            "eval",
-            "--checkpoint",
-            two.to_str().unwrap(),
-            "--out",
-            one.to_str().unwrap(),
-            "--threads",
-            "1",
-        ]);
+        one_process(&strs(&from_checkpoint("eval", &two, &one)));
         let (a, b) = (metrics(&one), metrics(&two));
         assert!(a.contains("\"ece\""), "{method}: {a}");
         assert_eq!(a, b, "{method}: metrics.json of 1 rank against 2 ranks");
@@ -472,21 +482,9 @@ fn sharded_evaluation_writes_the_metrics_of_one_process_byte_for_byte() {
 
     // `probdml eval` joins the group too: two ranks evaluating a checkpoint into a new folder
     // write one process's metrics.json.
-    let (checkpoint, one, two) = (
-        dir.join("mc-dropout-two"),
-        dir.join("mc-dropout-one"),
-        dir.join("mc-dropout-eval-two"),
-    );
-    let eval = [
-        "eval",
-        "--checkpoint",
-        checkpoint.to_str().unwrap(),
-        "--out",
-        two.to_str().unwrap(),
-        "--threads",
-        "1",
-    ];
-    let outs = ranks_succeed(&eval, 2);
+    let (one, two) = (dir.join("mc-dropout-one"), dir.join("mc-dropout-eval-two"));
+    let eval = from_checkpoint("eval", &dir.join("mc-dropout-two"), &two);
+    let outs = ranks_succeed(&strs(&eval), 2);
     rank_one_embedded_its_share(&outs, "eval of mc-dropout");
     assert_eq!(
         metrics(&one),
@@ -495,22 +493,9 @@ fn sharded_evaluation_writes_the_metrics_of_one_process_byte_for_byte() {
     );
 
     let checkpoint = dir.join("deterministic-two");
-    let posthoc = |out: &Path| -> Vec<String> {
-        let mut a = vec![
-            "posthoc",
-            "--checkpoint",
-            checkpoint.to_str().unwrap(),
-            "--out",
-        ];
-        a.push(out.to_str().unwrap());
-        a.extend_from_slice(&["--threads", "1"]);
-        a.iter().map(|s| s.to_string()).collect()
-    };
     let (one, two) = (dir.join("lam-one"), dir.join("lam-two"));
-    let args_one = posthoc(&one);
-    one_process(&args_one.iter().map(String::as_str).collect::<Vec<_>>());
-    let args_two = posthoc(&two);
-    let outs = ranks_succeed(&args_two.iter().map(String::as_str).collect::<Vec<_>>(), 2);
+    one_process(&strs(&from_checkpoint("posthoc", &checkpoint, &one)));
+    let outs = ranks_succeed(&strs(&from_checkpoint("posthoc", &checkpoint, &two)), 2);
     rank_one_embedded_its_share(&outs, "lam-posthoc");
     let (a, b) = (metrics(&one), metrics(&two));
     assert!(a.contains("\"auroc\""), "lam-posthoc: {a}");

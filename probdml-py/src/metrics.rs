@@ -26,16 +26,17 @@ pub fn labels_of(arg: &'static str, labels: &[i64]) -> probdml::Result<Vec<usize
         .collect()
 }
 
-/// Scores, uncertainties or confidences borrowed from numpy in their own precision: `float32`
-/// reaches the fast twins without a widened copy (they take either precision). The exact twins
-/// are written in `f64`, so for them, and when two score sets differ in precision, `float32` is
-/// widened (exactly).
-pub enum Scores<'py> {
+/// A 1-D `float32` or `float64` array borrowed from numpy in its own precision: scores,
+/// uncertainties, confidences, or row-major embeddings. `float32` reaches the fast twins without
+/// a widened copy (they take either precision; retrieval widens each coordinate where it computes
+/// with it). The exact twins are written in `f64`, so for them, and when two score sets differ
+/// in precision, `float32` is widened (exactly).
+pub enum Floats<'py> {
     F32(PyReadonlyArray1<'py, f32>),
     F64(PyReadonlyArray1<'py, f64>),
 }
 
-impl<'py> Scores<'py> {
+impl<'py> Floats<'py> {
     fn extract(arg: &str, ob: &Bound<'py, PyAny>) -> PyResult<Self> {
         if let Ok(a) = ob.extract::<PyReadonlyArray1<'py, f32>>() {
             return Ok(Self::F32(a));
@@ -55,6 +56,14 @@ impl<'py> Scores<'py> {
             Self::F64(a) => Cow::Borrowed(a.as_slice()?),
         })
     }
+
+    /// The values as row-major embeddings of width `dim`.
+    fn embeddings(&self, dim: usize) -> PyResult<probdml::Result<Embeddings<'_>>> {
+        Ok(match self {
+            Self::F32(a) => Embeddings::from_f32(a.as_slice()?, dim),
+            Self::F64(a) => Embeddings::new(a.as_slice()?, dim),
+        })
+    }
 }
 
 /// One OOD metric of an (ID, OOD) pair of score sets: both `float32` go to the fast twin as
@@ -68,9 +77,9 @@ fn ood_pair<T: Send>(
     fast64: impl FnOnce(&[f64], &[f64]) -> probdml::Result<T> + Send,
     exact64: impl FnOnce(&[f64], &[f64]) -> probdml::Result<T> + Send,
 ) -> PyResult<T> {
-    let id = Scores::extract("id_scores", id_scores)?;
-    let ood = Scores::extract("ood_scores", ood_scores)?;
-    if let (Scores::F32(a), Scores::F32(b), false) = (&id, &ood, exact) {
+    let id = Floats::extract("id_scores", id_scores)?;
+    let ood = Floats::extract("ood_scores", ood_scores)?;
+    if let (Floats::F32(a), Floats::F32(b), false) = (&id, &ood, exact) {
         let (a, b) = (a.as_slice()?, b.as_slice()?);
         return compute(py, || fast32(a, b));
     }
@@ -148,10 +157,10 @@ pub fn expected_calibration_error<'py>(
     bins: usize,
     exact: bool,
 ) -> PyResult<(f64, Bound<'py, PyArray1<usize>>, Vector<'py>, Vector<'py>)> {
-    let confidence = Scores::extract("confidence", confidence)?;
+    let confidence = Floats::extract("confidence", confidence)?;
     let correct = correct.as_slice()?;
     let c = match (&confidence, exact) {
-        (Scores::F32(a), false) => {
+        (Floats::F32(a), false) => {
             let a = a.as_slice()?;
             compute(py, || metrics::expected_calibration_error(a, correct, bins))?
         }
@@ -187,10 +196,10 @@ pub fn sparsification_curve<'py>(
     performance: Slice<'py>,
     exact: bool,
 ) -> PyResult<(Vector<'py>, Vector<'py>, Vector<'py>, f64, f64, f64)> {
-    let uncertainty = Scores::extract("uncertainty", uncertainty)?;
+    let uncertainty = Floats::extract("uncertainty", uncertainty)?;
     let p = performance.as_slice()?;
     let s = match (&uncertainty, exact) {
-        (Scores::F32(u), false) => {
+        (Floats::F32(u), false) => {
             let u = u.as_slice()?;
             compute(py, || metrics::sparsification_curve(u, p))?
         }
@@ -216,34 +225,6 @@ pub fn sparsification_curve<'py>(
     ))
 }
 
-/// Row-major embeddings borrowed from numpy in their own precision: `float32` is never
-/// widened into a copy (the crate widens each coordinate where it computes with it).
-pub enum Coordinates<'py> {
-    F32(PyReadonlyArray1<'py, f32>),
-    F64(PyReadonlyArray1<'py, f64>),
-}
-
-impl<'py> Coordinates<'py> {
-    fn extract(arg: &str, ob: &Bound<'py, PyAny>) -> PyResult<Self> {
-        if let Ok(a) = ob.extract::<PyReadonlyArray1<'py, f32>>() {
-            return Ok(Self::F32(a));
-        }
-        if let Ok(a) = ob.extract::<PyReadonlyArray1<'py, f64>>() {
-            return Ok(Self::F64(a));
-        }
-        Err(PyTypeError::new_err(format!(
-            "argument `{arg}` must be a 1-D float32 or float64 numpy array"
-        )))
-    }
-
-    fn embeddings(&self, dim: usize) -> PyResult<probdml::Result<Embeddings<'_>>> {
-        Ok(match self {
-            Self::F32(a) => Embeddings::from_f32(a.as_slice()?, dim),
-            Self::F64(a) => Embeddings::new(a.as_slice()?, dim),
-        })
-    }
-}
-
 /// One retrieval metric (`recall`, `precision`, `map` at k; `map_at_r`, `r_precision`) of a
 /// leave-one-out task (no `queries`) or a query/database task, as a one-element list; or, for
 /// `report`, recall, precision and mAP at each of `ks` from one search (3·len(ks) values).
@@ -264,10 +245,8 @@ pub fn retrieval<'py>(
     exact: bool,
     ks: Vec<usize>,
 ) -> PyResult<Vec<f64>> {
-    let database = Coordinates::extract("embeddings", embeddings)?;
-    let queries = queries
-        .map(|q| Coordinates::extract("queries", q))
-        .transpose()?;
+    let database = Floats::extract("embeddings", embeddings)?;
+    let queries = queries.map(|q| Floats::extract("queries", q)).transpose()?;
     let database = database.embeddings(dim)?;
     let queries = match &queries {
         Some(q) => Some(q.embeddings(dim)?),
