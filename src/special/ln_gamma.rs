@@ -72,7 +72,7 @@ mod tests {
     fn ln_gamma_matches_factorials_and_half_integers() {
         // ln n! by summing double-double logs of integers (an independent route).
         let mut ln_fact = DoubleDouble::ZERO;
-        let ln_dd = super::super::double_double::ln_dd;
+        let ln_dd = crate::special::double_double::ln_dd;
         for n in 1..=60u32 {
             ln_fact = ln_fact.add(ln_dd(n as f64));
             let got = ln_gamma_dd(DoubleDouble::from_f64(n as f64 + 1.0));
