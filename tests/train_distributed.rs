@@ -1,8 +1,8 @@
 //! Data-parallel training through the `probdml` program, two ranks on loopback (Gloo), the way
 //! `torchrun` starts them (chapter 09, "Many processes"): post-hoc LAM's precision is the same
 //! bits as one process's; two ranks at batch B/2 train as one rank at batch B; a killed rank
-//! stops the other with an error that names it; two ranks evaluate (`train`, `eval`,
-//! `posthoc`) into one process's metrics.json byte for byte.
+//! stops the other with an error that names it; MC dropout's masks are one process's; two ranks
+//! evaluate (`train`, `eval`, `posthoc`) into one process's metrics.json byte for byte.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -307,6 +307,55 @@ fn two_ranks_at_half_batch_train_as_one_rank_at_the_whole_batch() {
     let mut compared = 0;
     compare_numbers(&ma, &mb, "metrics", &mut compared);
     assert!(compared > 3, "metrics.json held only {compared} numbers");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// MC dropout's masks: every rank draws the global batch's mask and keeps its own rows, so two
+/// ranks at batch 16 draw one process's masks at batch 32. One step (32 images), so that both
+/// losses are of the same initial weights: measured equal to the last bit (the bound is the
+/// equivalence test's). With libtorch's dropout on each rank's rows, row i of both ranks got one
+/// mask and the loss differed by 12 % (1.2697 against 1.1147).
+#[test]
+fn mc_dropout_masks_of_two_ranks_are_one_process_masks() {
+    let dir = scratch("dropout");
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    let common = [
+        "train",
+        "--method",
+        "mc-dropout",
+        "--dropout",
+        "0.5",
+        "--dataset",
+        "synthetic",
+        "--epochs",
+        "1",
+        "--train-limit",
+        "32",
+        "--test-limit",
+        "20",
+        "--eval-samples",
+        "2",
+        "--threads",
+        "1",
+    ];
+    let mut a: Vec<&str> = common.to_vec();
+    a.extend_from_slice(&["--batch", "32", "--out", one.to_str().unwrap()]);
+    one_process(&a);
+    let mut b: Vec<&str> = common.to_vec();
+    b.extend_from_slice(&["--batch", "16", "--out", two.to_str().unwrap()]);
+    ranks_succeed(&b, 2);
+    let loss = |dir: &Path| -> f64 {
+        let state: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap())
+                .unwrap();
+        state["history"][0]["mean_loss"].as_f64().unwrap()
+    };
+    let (la, lb) = (loss(&one), loss(&two));
+    let gap = (la - lb).abs() / la.abs();
+    println!(
+        "MC dropout epoch-1 mean loss: 1 rank {la:.9}, 2 ranks {lb:.9}, relative gap {gap:.2e}"
+    );
+    assert!(gap <= 1e-6, "epoch-1 mean loss differs by {gap:e} relative");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

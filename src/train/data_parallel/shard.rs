@@ -92,6 +92,28 @@ pub fn gather_rows(local: Tensor) -> Tensor {
     local
 }
 
+/// Dropout of the own rows `local` (b × F) with probability `p` (in [0, 1)), active iff `train`.
+///
+/// Inside a training step of a group of N > 1, every rank draws the mask of the whole global
+/// batch (N·b × F) from the generator they share, libtorch's own way (`bernoulli_(1 − p)`, then
+/// `÷ (1 − p)`, then the product: ATen's `_dropout_impl` on the CPU), and applies its own rows
+/// of it. libtorch's `dropout` on the own rows would draw one b × F mask per rank from the same
+/// generator state, so row i of every rank would get the same mask: the masks of a global batch
+/// would not be independent as they are in one process. Otherwise: `local.dropout(p, train)`.
+pub fn dropout(local: &Tensor, p: f64, train: bool) -> Tensor {
+    if !(train && GATHERING.with(Cell::get)) {
+        return local.dropout(p, train);
+    }
+    let (rank, world) = (super::rank() as i64, super::world_size() as i64);
+    let mut size = local.size();
+    let own = size[0];
+    size[0] *= world;
+    let mut noise = Tensor::empty(&size, (local.kind(), local.device()));
+    let _ = noise.bernoulli_float_(1.0 - p);
+    let noise = noise / (1.0 - p);
+    local * noise.narrow(0, rank * own, own)
+}
+
 /// The error of a failed gather during the last step, if any (taken: a second call is None).
 pub fn take_failure() -> Option<TrainError> {
     FAILURE.with(|f| f.borrow_mut().take())

@@ -60,7 +60,8 @@ impl Backbone {
             .max_pool2d_default(2)
             .flatten(1, -1);
         let x = if self.dropout > 0.0 {
-            x.dropout(self.dropout, dropout_on)
+            // Data-parallel training: the own rows of the global batch's mask.
+            crate::train::data_parallel::shard::dropout(&x, self.dropout, dropout_on)
         } else {
             x
         };
