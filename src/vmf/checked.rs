@@ -123,3 +123,38 @@ pub fn log_sphere_area(dim: usize) -> Result<f64> {
     }
     Ok(super::log_sphere_area(dim))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_forms_return_their_kernels_bits_on_the_domain() {
+        let pairs: [(fn(usize, f64) -> Result<f64>, fn(usize, f64) -> f64, &str); 5] = [
+            (log_norm_const, crate::vmf::log_norm_const, "log_norm_const"),
+            (
+                mean_resultant_length,
+                crate::vmf::mean_resultant_length,
+                "mean_resultant_length",
+            ),
+            (
+                mean_resultant_length_complement,
+                crate::vmf::mean_resultant_length_complement,
+                "mean_resultant_length_complement",
+            ),
+            (entropy, crate::vmf::entropy, "entropy"),
+            (kl_to_uniform, crate::vmf::kl_to_uniform, "kl_to_uniform"),
+        ];
+        for (checked, kernel, name) in pairs {
+            for (dim, kappa) in [(2, 0.0), (3, 0.5), (128, 50.0), (512, 1e4)] {
+                let got = checked(dim, kappa).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(
+                    got.to_bits(),
+                    kernel(dim, kappa).to_bits(),
+                    "{name}({dim}, {kappa})"
+                );
+            }
+        }
+        assert_eq!(log_sphere_area(3).unwrap(), crate::vmf::log_sphere_area(3));
+    }
+}

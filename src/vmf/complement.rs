@@ -161,6 +161,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn complement_is_one_at_zero_kappa() {
+        // A_M(0) = 0: the uniform distribution has no mean direction.
+        for dim in [2, 3, 128, 4096] {
+            assert_eq!(mean_resultant_length_complement(dim, 0.0), 1.0, "M = {dim}");
+        }
+    }
+
+    #[test]
     fn first_debye_polynomials() {
         // A&S 9.3.9: u_1 = (3p − 5p³)/24, u_2 = (81p² − 462p⁴ + 385p⁶)/1152,
         // u_3 = (30375p³ − 369603p⁵ + 765765p⁷ − 425425p⁹)/414720.
