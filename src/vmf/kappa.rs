@@ -271,3 +271,30 @@ pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A residual of one sign everywhere: the bracket search must give up with the count of its
+    /// halvings (1 → 2⁻¹⁰⁷⁴ → 0: 1075) or doublings (1 → 2¹⁰²⁴ = ∞: 1024), not loop or panic.
+    struct Constant(f64);
+
+    impl Residual for Constant {
+        fn eval(&self, _kappa: f64) -> (f64, f64) {
+            (self.0, 1.0)
+        }
+    }
+
+    #[test]
+    fn a_residual_without_a_root_is_an_error_with_the_bracket_count() {
+        for (sign, count) in [(1.0, 1075), (-1.0, 1024)] {
+            match solve_increasing(&Constant(sign), 1.0) {
+                Err(Error::NoConvergence { iterations, .. }) => {
+                    assert_eq!(iterations, count, "residual {sign}")
+                }
+                other => panic!("residual {sign}: {other:?}"),
+            }
+        }
+    }
+}
