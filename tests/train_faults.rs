@@ -6,7 +6,7 @@
 //! Small on purpose: the seeded synthetic set, one or two epochs on the CPU.
 
 use probdml::train::checkpoint::{self, Content};
-use probdml::train::config::{MethodKind, TrainConfig};
+use probdml::train::config::MethodKind;
 use probdml::train::guards::check_collapse;
 use probdml::train::guards::Position;
 use probdml::train::method::TensorSet;
