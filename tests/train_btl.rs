@@ -20,7 +20,7 @@
 use probdml::registry::budget;
 use probdml::train::checkpoint;
 use probdml::train::checkpoint::TrainingState;
-use probdml::train::config::{MethodKind, TrainConfig, ValidConfig};
+use probdml::train::config::{MethodKind, OptimiserOptions, TrainConfig, ValidConfig};
 use probdml::train::json;
 use probdml::train::loss::bayesian_triplet::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
 use probdml::train::method::pfe::{mls_loss, mutual_likelihood_score};
@@ -688,10 +688,8 @@ fn bad_input_is_an_error_not_a_panic() {
 fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     let _guard = serial();
     let det_out = scratch("train-btl", "warm-start-det");
-    let det = TrainConfig {
-        epochs: 1,
-        ..learning_run(MethodKind::Deterministic)
-    };
+    let mut det = learning_run(MethodKind::Deterministic);
+    det.optimiser.epochs = 1;
     train_support::train_and_evaluate(&det, &PathBuf::from("unused"), &det_out, false, Device::Cpu)
         .unwrap();
     let saved = checkpoint::read_tensors(&det_out.join(checkpoint::MODEL)).unwrap();
@@ -725,7 +723,10 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
     let btl_out = scratch("train-btl", "warm-start-btl");
     train_support::train_and_evaluate(
         &TrainConfig {
-            epochs: 1,
+            optimiser: OptimiserOptions {
+                epochs: 1,
+                ..learning_run(MethodKind::BtlGaussian).optimiser
+            },
             ..learning_run(MethodKind::BtlGaussian)
         },
         &PathBuf::from("unused"),

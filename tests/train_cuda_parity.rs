@@ -54,7 +54,7 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
             let (pairs, _) = hessian_tuples(
                 &z,
                 &labels,
-                config.margin,
+                config.pairs.margin,
                 i64::MAX,
                 HessianMining::Pairs,
                 features.kind(),
@@ -64,8 +64,8 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
                 &net.net.head.bias.detach(),
                 &features,
                 &pairs,
-                config.split,
-                config.approximation,
+                config.laplace.split,
+                config.laplace.approximation,
             )
             .unwrap()
         })
@@ -93,7 +93,7 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
                 at,
                 train_size: cpu_set.len(),
             },
-            config.margin,
+            config.pairs.margin,
         )
         .unwrap();
         step.loss.to_device(Device::Cpu).double_value(&[])

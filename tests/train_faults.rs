@@ -6,7 +6,7 @@
 //! Small on purpose: the seeded synthetic set, one or two epochs on the CPU.
 
 use probdml::train::checkpoint::{self, Content};
-use probdml::train::config::{MethodKind, TrainConfig};
+use probdml::train::config::MethodKind;
 use probdml::train::guards::check_collapse;
 use probdml::train::guards::Position;
 use probdml::train::method::TensorSet;
@@ -87,11 +87,9 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
     );
     // An ensemble of another method: members of online LAM, each with its Λ.
     let lam = scratch("train-faults", "ensemble-lam");
-    let config = TrainConfig {
-        epochs: 1,
-        member_method: MethodKind::LamOnline,
-        ..fault_run(MethodKind::Ensemble)
-    };
+    let mut config = fault_run(MethodKind::Ensemble);
+    config.optimiser.epochs = 1;
+    config.ensemble.member_method = MethodKind::LamOnline;
     let s =
         train_support::train_and_evaluate(&config, Path::new("unused"), &lam, false, Device::Cpu)
             .unwrap();
@@ -157,10 +155,8 @@ fn resume_continues_bit_for_bit() {
     let straight = scratch("train-faults", "straight");
     let a = train_support::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
     let resumed = scratch("train-faults", "resumed");
-    let one = TrainConfig {
-        epochs: 1,
-        ..two.clone()
-    };
+    let mut one = two.clone();
+    one.optimiser.epochs = 1;
     train_support::train_and_evaluate(&one, data, &resumed, false, Device::Cpu).unwrap();
     let b = train_support::train_and_evaluate(&two, data, &resumed, true, Device::Cpu).unwrap();
     for file in [
@@ -198,14 +194,10 @@ fn copy_dir(from: &Path, to: &Path) {
 fn checkpoints_are_atomic_and_verified() {
     let _guard = serial();
     let data = Path::new("unused");
-    let one = TrainConfig {
-        epochs: 1,
-        ..fault_run(MethodKind::Deterministic)
-    };
-    let two = TrainConfig {
-        epochs: 2,
-        ..one.clone()
-    };
+    let mut one = fault_run(MethodKind::Deterministic);
+    one.optimiser.epochs = 1;
+    let mut two = one.clone();
+    two.optimiser.epochs = 2;
     let epoch1 = scratch("train-faults", "ckpt-epoch1");
     train_support::train_and_evaluate(&one, data, &epoch1, false, Device::Cpu).unwrap();
     let epoch2 = scratch("train-faults", "ckpt-epoch2");
@@ -438,10 +430,8 @@ fn collapse_stops_training_naming_step_and_tensor() {
 fn evaluation_errors_of_a_checkpoint_name_it() {
     let _guard = serial();
     let dir = scratch("train-faults", "zeroed");
-    let one = TrainConfig {
-        epochs: 1,
-        ..fault_run(MethodKind::Deterministic)
-    };
+    let mut one = fault_run(MethodKind::Deterministic);
+    one.optimiser.epochs = 1;
     train_support::train_and_evaluate(&one, Path::new("unused"), &dir, false, Device::Cpu).unwrap();
     // Zero the head (a collapsed model) and commit it properly, manifest and all.
     let tensors: Vec<(String, Tensor)> = checkpoint::read_tensors(&dir.join("model.safetensors"))
@@ -573,12 +563,10 @@ fn no_flag_value_panics() {
 fn no_checkpoint_corruption_panics() {
     let _guard = serial();
     let good = scratch("train-faults", "corrupt-good");
-    let config = TrainConfig {
-        epochs: 1,
-        train_limit: Some(192),
-        test_limit: Some(60),
-        ..fault_run(MethodKind::LamOnline)
-    };
+    let mut config = fault_run(MethodKind::LamOnline);
+    config.optimiser.epochs = 1;
+    config.data.train_limit = Some(192);
+    config.data.test_limit = Some(60);
     train_support::train_and_evaluate(&config, Path::new("unused"), &good, false, Device::Cpu)
         .unwrap();
     let files = [

@@ -7,7 +7,10 @@
 // Each bar is written `!(value > bar)`: a NaN metric must fail it, not slip through.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-use probdml::train::config::{MethodKind, TrainConfig, ValidConfig};
+use probdml::train::config::{
+    EvaluationOptions, LamOnlineOptions, MethodKind, ModelOptions, OptimiserOptions, PairOptions,
+    TrainConfig, ValidConfig,
+};
 use probdml::train::guards::check_finite;
 use probdml::train::guards::Position;
 use probdml::train::method::TensorSet;
@@ -215,18 +218,14 @@ fn checkpoints_resume_and_reevaluate() {
     let _guard = serial();
     let out = scratch("train-pipeline", "resume");
     let data = PathBuf::from("unused");
-    let one = TrainConfig {
-        epochs: 1,
-        ..learning_run(MethodKind::LamOnline)
-    };
+    let mut one = learning_run(MethodKind::LamOnline);
+    one.optimiser.epochs = 1;
     train_support::train_and_evaluate(&one, &data, &out, false, Device::Cpu).unwrap();
     let first: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
     assert_eq!(first["epochs_done"], 1);
-    let two = TrainConfig {
-        epochs: 2,
-        ..learning_run(MethodKind::LamOnline)
-    };
+    let mut two = learning_run(MethodKind::LamOnline);
+    two.optimiser.epochs = 2;
     let summary = train_support::train_and_evaluate(&two, &data, &out, true, Device::Cpu).unwrap();
     let state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("state.json")).unwrap()).unwrap();
@@ -280,7 +279,7 @@ fn checkpoints_resume_and_reevaluate() {
     );
     // A different configuration in the same folder is refused, not silently mixed.
     let other = TrainConfig {
-        latent_dim: 8,
+        model: ModelOptions { latent_dim: 8 },
         ..two
     };
     let err =
@@ -293,10 +292,8 @@ fn checkpoints_resume_and_reevaluate() {
 #[test]
 fn seeds_reproduce() {
     let _guard = serial();
-    let config = TrainConfig {
-        epochs: 1,
-        ..learning_run(MethodKind::LamOnline)
-    };
+    let mut config = learning_run(MethodKind::LamOnline);
+    config.optimiser.epochs = 1;
     let data = PathBuf::from("unused");
     let a = train_support::train_and_evaluate(
         &config,
@@ -364,35 +361,47 @@ fn invalid_configurations_name_the_flag() {
     let cases: [(TrainConfig, &str); 5] = [
         (
             TrainConfig {
-                latent_dim: 1,
+                model: ModelOptions { latent_dim: 1 },
                 ..TrainConfig::default()
             },
             "latent-dim",
         ),
         (
             TrainConfig {
-                margin: 2.5,
+                pairs: PairOptions {
+                    margin: 2.5,
+                    ..PairOptions::DEFAULT
+                },
                 ..TrainConfig::default()
             },
             "margin",
         ),
         (
             TrainConfig {
-                learning_rate: f64::NAN,
+                optimiser: OptimiserOptions {
+                    learning_rate: f64::NAN,
+                    ..OptimiserOptions::DEFAULT
+                },
                 ..TrainConfig::default()
             },
             "lr",
         ),
         (
             TrainConfig {
-                eval_samples: 1,
+                evaluation: EvaluationOptions {
+                    eval_samples: 1,
+                    ..EvaluationOptions::DEFAULT
+                },
                 ..TrainConfig::default()
             },
             "eval-samples",
         ),
         (
             TrainConfig {
-                memory_factor: 1.5,
+                lam_online: LamOnlineOptions {
+                    memory_factor: 1.5,
+                    ..LamOnlineOptions::DEFAULT
+                },
                 ..TrainConfig::default()
             },
             "memory-factor",

@@ -14,7 +14,9 @@
 //!   synthetic checkpoint.
 
 use probdml::train::checkpoint;
-use probdml::train::config::{DatasetChoice, MethodKind, Protocol, TrainConfig};
+use probdml::train::config::{
+    DataOptions, DatasetChoice, MethodKind, OptimiserOptions, Protocol, TrainConfig,
+};
 use probdml::train::guards::Position;
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml::train::method::{self as methods, Batch, TensorSet};
@@ -68,22 +70,25 @@ fn rmsprop_weight_decay_matches_hand_derived_steps() {
 fn reference_configuration_values() {
     for (batch, lr) in [(256, 0.256), (64, 0.064)] {
         let c = TrainConfig {
-            batch_size: batch,
+            optimiser: OptimiserOptions {
+                batch_size: batch,
+                ..OptimiserOptions::DEFAULT
+            },
             ..TrainConfig::default()
         }
         .with_protocol(Protocol::Reference);
-        assert!((c.learning_rate - lr).abs() < 1e-15);
+        assert!((c.optimiser.learning_rate - lr).abs() < 1e-15);
         // e^{−0.01} = 0.99004983374916805 (by hand: 1 − 0.01 + 0.00005 − 1.6667e-7 + …).
-        assert!((c.lr_decay - 0.990_049_833_749_168_1).abs() < 1e-15);
-        assert_eq!(c.prior_precision, 1.0);
-        assert_eq!(c.eval_samples, 100);
+        assert!((c.optimiser.lr_decay - 0.990_049_833_749_168_1).abs() < 1e-15);
+        assert_eq!(c.laplace.prior_precision, 1.0);
+        assert_eq!(c.evaluation.eval_samples, 100);
         c.validate().unwrap();
     }
     // Ours is untouched (the README's numbers).
     let ours = TrainConfig::default().with_protocol(Protocol::Ours);
     assert_eq!(ours, TrainConfig::default());
-    assert_eq!(ours.learning_rate, 1e-3);
-    assert_eq!(ours.prior_precision, 9216.0);
+    assert_eq!(ours.optimiser.learning_rate, 1e-3);
+    assert_eq!(ours.laplace.prior_precision, 9216.0);
 }
 
 /// Four unit embeddings (labels 0, 0, 1, 1): e₁ = e₂ = (1, 0, 0), e₃ = (0, 1, 0),
@@ -173,11 +178,16 @@ fn std_sum_score_matches_hand_value() {
 fn synthetic(method: MethodKind, protocol: Protocol) -> TrainConfig {
     TrainConfig {
         method,
-        dataset: DatasetChoice::Synthetic,
-        epochs: 1,
-        batch_size: 64,
-        train_limit: Some(640),
-        test_limit: Some(200),
+        data: DataOptions {
+            dataset: DatasetChoice::Synthetic,
+            train_limit: Some(640),
+            test_limit: Some(200),
+        },
+        optimiser: OptimiserOptions {
+            epochs: 1,
+            batch_size: 64,
+            ..OptimiserOptions::DEFAULT
+        },
         seed: 5,
         ..TrainConfig::default()
     }
@@ -269,7 +279,10 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     )
     .unwrap();
     let saved = checkpoint::read_config(&det).unwrap();
-    assert!((saved.learning_rate - 0.064).abs() < 1e-15 && saved.protocol == Protocol::Reference);
+    assert!(
+        (saved.optimiser.learning_rate - 0.064).abs() < 1e-15
+            && saved.protocol == Protocol::Reference
+    );
 
     let reference = scratch("reference");
     let r = posthoc(
@@ -280,7 +293,10 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
         PosthocHessian::Ggn,
         None,
     );
-    assert_eq!((r.config.prior_precision, r.metrics.samples), (1.0, 100));
+    assert_eq!(
+        (r.config.laplace.prior_precision, r.metrics.samples),
+        (1.0, 100)
+    );
     assert!(r.metrics.auroc.is_some() && r.metrics.ece.is_some());
     let (w, _) = precision(&reference);
     assert!(w.iter().all(|&l| l >= 1.0));
@@ -319,7 +335,7 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
         PosthocHessian::Ggn,
         None,
     );
-    let delta = m.config.prior_precision;
+    let delta = m.config.laplace.prior_precision;
     let recorded: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(marglik.join("posthoc.json")).unwrap())
             .unwrap();
@@ -358,7 +374,7 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
         PosthocHessian::Ggn,
         Some(Score::OutputVariance),
     );
-    assert_eq!(v.config.prior_precision, delta);
+    assert_eq!(v.config.laplace.prior_precision, delta);
     assert_eq!(v.metrics.ece, m.metrics.ece);
     // Same retrieval: the vMF fit's μ̂ (formed in f64) and the normalised f32 sample mean point
     // the same way, so every query finds the same neighbours.

@@ -18,8 +18,8 @@
 use clap::{Args, Parser, Subcommand};
 use probdml::ggn::{Approximation, Split};
 use probdml::train::config::{
-    BtlOptions, DatasetChoice, HibOptions, MethodKind, Protocol, ProxyOptions, Schedule,
-    TrainConfig, ValidConfig,
+    DataOptions, LaplaceOptions, MethodKind, ModelOptions, Protocol, Schedule, TrainConfig,
+    ValidConfig,
 };
 use probdml::train::json;
 use probdml::train::method::lam_posthoc::{PosthocHessian, PriorChoice};
@@ -34,9 +34,6 @@ use probdml::train::report::format_table;
 use probdml::train::{TrainError, TrainResult};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// Every default of a flag that sets a configuration field.
-const DEFAULT: TrainConfig = TrainConfig::DEFAULT;
 
 #[derive(Parser)]
 #[command(
@@ -81,10 +78,10 @@ struct PosthocArgs {
     #[arg(long)]
     checkpoint: PathBuf,
     /// GGN split.
-    #[arg(long, value_enum, default_value_t = DEFAULT.split)]
+    #[arg(long, value_enum, default_value_t = LaplaceOptions::DEFAULT.split)]
     split: Split,
     /// PSD approximation.
-    #[arg(long, value_enum, default_value_t = DEFAULT.approximation)]
+    #[arg(long, value_enum, default_value_t = LaplaceOptions::DEFAULT.approximation)]
     approximation: Approximation,
     /// Output folder of the lam-posthoc checkpoint, metrics and plots (not --checkpoint).
     #[arg(long)]
@@ -97,10 +94,10 @@ struct PosthocArgs {
     #[arg(long, value_parser = parse_prior)]
     prior_precision: Option<PriorChoice>,
     /// Tempering β of the Hessian.
-    #[arg(long, default_value_t = DEFAULT.tempering)]
+    #[arg(long, default_value_t = LaplaceOptions::DEFAULT.tempering)]
     tempering: f64,
     /// Training protocol.
-    #[arg(long, value_enum, default_value_t = DEFAULT.protocol)]
+    #[arg(long, value_enum, default_value_t = TrainConfig::DEFAULT.protocol)]
     protocol: Protocol,
     /// The curvature: the GGN over the training set, or zero (the posterior is the prior).
     #[arg(long, value_enum, default_value = "ggn")]
@@ -138,69 +135,22 @@ struct Common {
     threads: Option<i32>,
 }
 
+/// `train`'s flags: the configuration's own (each default is the configuration's, written once
+/// in `train::config`), and the three whose default depends on the method or the protocol.
 #[derive(Args)]
 #[command(allow_negative_numbers = true)]
 struct TrainArgs {
-    /// The method.
-    #[arg(long, value_enum, default_value_t = DEFAULT.method)]
-    method: MethodKind,
-    /// The method of every member (--method ensemble only).
-    #[arg(long, value_enum, default_value_t = DEFAULT.member_method)]
-    member_method: MethodKind,
-    /// Members of an ensemble.
-    #[arg(long, default_value_t = DEFAULT.ensemble_size)]
-    ensemble_size: usize,
-    /// GGN split (LAM).
-    #[arg(long, value_enum, default_value_t = DEFAULT.split)]
-    split: Split,
-    /// PSD approximation (LAM).
-    #[arg(long, value_enum, default_value_t = DEFAULT.approximation)]
-    approximation: Approximation,
-    /// The data.
-    #[arg(long, value_enum, default_value_t = DEFAULT.dataset)]
-    dataset: DatasetChoice,
-    /// Training protocol.
-    #[arg(long, value_enum, default_value_t = DEFAULT.protocol)]
-    protocol: Protocol,
-    /// Latent dimension D.
-    #[arg(long, default_value_t = DEFAULT.latent_dim)]
-    latent_dim: usize,
-    /// Epochs over the training set.
-    #[arg(long, default_value_t = DEFAULT.epochs)]
-    epochs: usize,
+    #[command(flatten)]
+    config: TrainConfig,
     /// Batch size (default: 64 for lam-online, 256 otherwise, as chapter 09).
     #[arg(long)]
     batch: Option<usize>,
-    /// Seed of every random draw.
-    #[arg(long, default_value_t = DEFAULT.seed)]
-    seed: u64,
-    /// Learning rate (RMSprop; the reference protocol multiplies it by the batch size).
-    #[arg(long, default_value_t = DEFAULT.learning_rate)]
-    lr: f64,
     /// Weight samples per test image (default: the protocol's, 16 for ours, 100 for reference).
     #[arg(long)]
     eval_samples: Option<usize>,
-    /// Weight samples per online-LAM step.
-    #[arg(long, default_value_t = DEFAULT.train_samples)]
-    train_samples: usize,
     /// Prior precision of the last-layer weights (default: the protocol's, else the fan-in F = 9216 of the last layer).
     #[arg(long)]
     prior_precision: Option<f64>,
-    /// Tempering β of the post-hoc Hessian.
-    #[arg(long, default_value_t = DEFAULT.tempering)]
-    tempering: f64,
-    /// Dropout probability (MC dropout).
-    #[arg(long, default_value_t = DEFAULT.dropout)]
-    dropout: f64,
-    /// Use only the first N training images.
-    #[arg(long)]
-    train_limit: Option<usize>,
-    /// Use only the first N test and OOD images.
-    #[arg(long)]
-    test_limit: Option<usize>,
-    /// PFE: the deterministic checkpoint to freeze (default: train one into <out>/deterministic); BTL: an optional deterministic checkpoint to start the backbone and μ head from (the paper starts from pretrained weights).
-    #[arg(long)]
-    init_checkpoint: Option<PathBuf>,
     /// Output folder (checkpoint, metrics.json, plots/).
     #[arg(long)]
     out: PathBuf,
@@ -210,12 +160,6 @@ struct TrainArgs {
     /// Replace a run already in --out.
     #[arg(long)]
     force: bool,
-    #[command(flatten)]
-    hib: HibOptions,
-    #[command(flatten)]
-    proxy: ProxyOptions,
-    #[command(flatten)]
-    btl: BtlOptions,
     #[command(flatten)]
     common: Common,
 }
@@ -261,21 +205,13 @@ struct ReproduceArgs {
     /// Comma-separated methods (default: from the schedule).
     #[arg(long, value_enum, value_delimiter = ',')]
     methods: Option<Vec<MethodKind>>,
-    /// Latent dimension D.
-    #[arg(long, default_value_t = DEFAULT.latent_dim)]
-    latent_dim: usize,
-    /// The data.
-    #[arg(long, value_enum, default_value_t = DEFAULT.dataset)]
-    dataset: DatasetChoice,
+    #[command(flatten)]
+    model: ModelOptions,
+    #[command(flatten)]
+    data: DataOptions,
     /// Comma-separated training protocols; every method runs under each (default: short: ours,reference; paper: ours).
     #[arg(long, value_enum, value_delimiter = ',')]
     protocol: Option<Vec<Protocol>>,
-    /// Use only the first N training images.
-    #[arg(long)]
-    train_limit: Option<usize>,
-    /// Use only the first N test and OOD images.
-    #[arg(long)]
-    test_limit: Option<usize>,
     /// Output folder (one subfolder per method, protocol and seed: `<method>-seed<k>` for ours, `<method>-<protocol>-seed<k>` otherwise; runs found there are resumed).
     #[arg(long, default_value = "runs/reproduce")]
     out: PathBuf,
@@ -291,36 +227,19 @@ impl Common {
 
 /// The configuration of `train`'s flags, validated once.
 fn train_config(a: &TrainArgs) -> TrainResult<ValidConfig> {
-    let base = TrainConfig {
-        method: a.method,
-        member_method: a.member_method,
-        ensemble_size: a.ensemble_size,
-        split: a.split,
-        approximation: a.approximation,
-        dataset: a.dataset,
-        latent_dim: a.latent_dim,
-        epochs: a.epochs,
-        batch_size: a.batch.unwrap_or(a.method.row().batch),
-        learning_rate: a.lr,
-        train_samples: a.train_samples,
-        tempering: a.tempering,
-        dropout: a.dropout,
-        seed: a.seed,
-        train_limit: a.train_limit,
-        test_limit: a.test_limit,
-        hib: a.hib.clone(),
-        proxy: a.proxy.clone(),
-        btl: a.btl.clone(),
-        init_checkpoint: a.init_checkpoint.clone(),
-        ..TrainConfig::default()
-    }
-    .with_protocol(a.protocol);
+    let mut base = a.config.clone();
+    base.optimiser.batch_size = a
+        .batch
+        .unwrap_or(TrainConfig::reference_batch_size(base.method));
+    let mut config = base.with_protocol(a.config.protocol);
     // Explicit flags win over the protocol's choices.
-    ValidConfig::new(TrainConfig {
-        eval_samples: a.eval_samples.unwrap_or(base.eval_samples),
-        prior_precision: a.prior_precision.unwrap_or(base.prior_precision),
-        ..base
-    })
+    if let Some(s) = a.eval_samples {
+        config.evaluation.eval_samples = s;
+    }
+    if let Some(p) = a.prior_precision {
+        config.laplace.prior_precision = p;
+    }
+    ValidConfig::new(config)
 }
 
 fn print_json<T: serde::Serialize>(value: &T) {
@@ -352,7 +271,10 @@ fn real_main() -> TrainResult<()> {
             let env = joined(a.common.environment()?)?;
             let summary = train_and_evaluate(&config, &a.out, policy(a.resume, a.force), &env)?;
             print_json(&summary.metrics);
-            println!("{}", format_table(&[table_row(&summary)], config.dataset));
+            println!(
+                "{}",
+                format_table(&[table_row(&summary)], config.data.dataset)
+            );
             println!(
                 "mean epoch time {:.1} s on {}",
                 summary.timing.mean_epoch_seconds, summary.timing.device
@@ -387,7 +309,7 @@ fn real_main() -> TrainResult<()> {
             print_json(&summary.metrics);
             println!(
                 "{}",
-                format_table(&[table_row(&summary)], summary.config.dataset)
+                format_table(&[table_row(&summary)], summary.config.data.dataset)
             );
         }
         Command::Diagnose(a) => {
@@ -415,10 +337,8 @@ fn real_main() -> TrainResult<()> {
                 seeds: a.seeds,
                 methods: a.methods,
                 protocols: a.protocol,
-                latent_dim: a.latent_dim,
-                dataset: a.dataset,
-                train_limit: a.train_limit,
-                test_limit: a.test_limit,
+                model: a.model,
+                data: a.data,
                 out: a.out,
             };
             print!("{}", reproduce(&request, &env)?);

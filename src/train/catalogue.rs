@@ -157,7 +157,7 @@ methods! {
         batch: 256,
         warm_start: WarmStart::Never,
         posterior: Posterior::None,
-        label: |c| format!("ensemble of {} {}", c.ensemble_size, c.member_method.name()),
+        label: |c| format!("ensemble of {} {}", c.ensemble.size, c.ensemble.member_method.name()),
         // An ensemble wraps its member method: each member is built from that method's row.
         build: |c, d, s| method::build(&c.member_config(), d, s),
     },
@@ -230,8 +230,8 @@ fn laplace_label(c: &TrainConfig) -> String {
     format!(
         "{} ({}, {})",
         c.method.name(),
-        split_name(c.split),
-        approximation_name(c.approximation)
+        split_name(c.laplace.split),
+        approximation_name(c.laplace.approximation)
     )
 }
 

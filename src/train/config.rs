@@ -173,119 +173,106 @@ pub const MAX_BATCH: usize = 4096;
 /// end in any useful time.
 pub const MAX_REPEATS: usize = 100_000;
 
-/// Everything that determines a run. Defaults are the reference configuration of chapter 09
-/// (LAM online, Arccos, fixed, D = 3); the short schedule of the main command only lowers
-/// `epochs`.
+/// Everything that determines a run, grouped by concern as `config.json` groups it (book chapter
+/// 09, "The run's configuration"): the data, the model, the optimiser, the pairs, the Laplace
+/// posterior, the evaluation, and the options each method alone reads. Defaults are the
+/// reference configuration of chapter 09 (LAM online, Arccos, fixed, D = 3), each written once in
+/// its group's `DEFAULT`; the short schedule of the main command only lowers `epochs`.
+///
+/// With feature "tch" the groups are the flags of `probdml train` (`clap::Args`): a flag's
+/// default is the group's. The options whose default depends on the method or the protocol
+/// (`--batch`, `--eval-samples`, `--prior-precision`), and those with no flag, are skipped by
+/// the parser and set by the caller.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+#[serde(from = "file::ConfigV2", into = "file::ConfigV2")]
 pub struct TrainConfig {
     /// The method.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = TrainConfig::DEFAULT.method)
+    )]
     pub method: MethodKind,
-    /// The GGN split (LAM only).
-    #[serde(with = "split_serde")]
-    pub split: Split,
-    /// The PSD approximation (LAM only).
-    #[serde(with = "approximation_serde")]
-    pub approximation: Approximation,
+    /// A deep ensemble's options (`method = ensemble` only).
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub ensemble: EnsembleOptions,
+    /// The Laplace posterior (LAM post-hoc and online; `probdml posthoc`).
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub laplace: LaplaceOptions,
     /// The data.
-    pub dataset: DatasetChoice,
-    /// Latent dimension D (3 or 128 in the reference configs).
-    pub latent_dim: usize,
-    /// Epochs over the training set.
-    pub epochs: usize,
-    /// Images per step (chapter 09: 64 for LAM online, 256 for the others).
-    pub batch_size: usize,
-    /// RMSprop learning rate (chapter 09: 1e-3).
-    pub learning_rate: f64,
-    /// Exponential learning-rate decay per epoch.
-    pub lr_decay: f64,
-    /// Contrastive margin m on the distance (form L).
-    pub margin: f64,
-    /// At most this many pairs per step; more are subsampled with the rescaled targets of
-    /// chapter 03.
-    pub max_pairs: usize,
-    /// Weight samples per training step (LAM online).
-    pub train_samples: usize,
-    /// Weight samples (or dropout masks) per test image, S >= 16 for the reported metrics.
-    pub eval_samples: usize,
-    /// Memory factor 1 − α of the online precision update.
-    pub memory_factor: f64,
-    /// Prior precision σ⁻² of the last-layer weights. The default is the fan-in F = 9216: a prior
-    /// standard deviation of 1/√F, the scale of PyTorch's initialisation of the layer, so that
-    /// the prior's spread of y = Wx is O(|x|/√F·√D), not O(|x|) (σ = 1 on 9216 weights would drown
-    /// the trained signal, of row norm ~1, in noise).
-    pub prior_precision: f64,
-    /// Tempering β of the Hessian in the post-hoc precision (and the online sampler).
-    pub tempering: f64,
-    /// Dropout probability (MC dropout only).
-    pub dropout: f64,
-    /// Members of a deep ensemble.
-    pub ensemble_size: usize,
-    /// The method every ensemble member trains (`method = ensemble` only; an ensemble wraps
-    /// any other method).
-    #[serde(default = "default_member_method")]
-    pub member_method: MethodKind,
-    /// The protocol (see [`Protocol`]).
-    #[serde(default)]
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub data: DataOptions,
+    /// Training protocol.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = TrainConfig::DEFAULT.protocol)
+    )]
     pub protocol: Protocol,
-    /// The uncertainty score of sampled predictions when it differs from the protocol's
-    /// (`probdml posthoc --score`; None: the protocol's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<super::protocol::Score>,
+    /// The network.
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub model: ModelOptions,
+    /// The optimiser and its schedule.
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub optimiser: OptimiserOptions,
     /// Seed of every random draw (weights init, batches, weight samples).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = TrainConfig::DEFAULT.seed)
+    )]
     pub seed: u64,
-    /// Use at most this many training images (None: all).
-    pub train_limit: Option<usize>,
-    /// Use at most this many ID test and OOD images (None: all).
-    pub test_limit: Option<usize>,
+    /// The pairs of the pair losses (no flags).
+    #[cfg_attr(feature = "tch", arg(skip = PairOptions::DEFAULT))]
+    pub pairs: PairOptions,
+    /// The evaluation (its flags' defaults are the protocol's: set by the caller).
+    #[cfg_attr(feature = "tch", arg(skip = EvaluationOptions::DEFAULT))]
+    pub evaluation: EvaluationOptions,
+    /// Online LAM's options (`method = lam-online` only).
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub lam_online: LamOnlineOptions,
+    /// MC dropout's options (`method = mc-dropout` only).
+    #[cfg_attr(feature = "tch", command(flatten))]
+    pub mc_dropout: McDropoutOptions,
+    /// The deterministic checkpoint PFE freezes (`probdml train` trains one into
+    /// `<out>/deterministic` when it is not given), or BTL's optional start for the backbone and
+    /// the μ head (the paper starts from pretrained weights).
+    #[cfg_attr(
+        feature = "tch",
+        arg(
+            long,
+            help = "PFE: the deterministic checkpoint to freeze (default: train one into <out>/deterministic); BTL: an optional deterministic checkpoint to start the backbone and μ head from (the paper starts from pretrained weights)"
+        )
+    )]
+    pub init_checkpoint: Option<std::path::PathBuf>,
     /// HIB's options (`method = hib` only).
-    #[serde(default)]
+    #[cfg_attr(feature = "tch", command(flatten))]
     pub hib: HibOptions,
     /// ProxyNCA++'s options (`method = proxy-nca` only).
-    #[serde(default)]
+    #[cfg_attr(feature = "tch", command(flatten))]
     pub proxy: ProxyOptions,
-    /// The Bayesian triplet loss's options (`method = btl-gaussian, btl-vmf` only). A
-    /// `config.json` written before they existed was trained with the hardest negatives and
-    /// reads so ([`BtlOptions::before_the_option`]).
-    #[serde(default = "BtlOptions::before_the_option")]
+    /// The Bayesian triplet loss's options (`method = btl-gaussian, btl-vmf` only).
+    #[cfg_attr(feature = "tch", command(flatten))]
     pub btl: BtlOptions,
-    /// The deterministic checkpoint whose backbone and μ head PFE freezes (`method = pfe`
-    /// only; `probdml train` trains one into `<out>/deterministic` when it is not given).
-    #[serde(default)]
-    pub init_checkpoint: Option<std::path::PathBuf>,
 }
 
 impl TrainConfig {
-    /// The defaults: the reference configuration of chapter 09. Each is written here only; the
-    /// command line's defaults read them.
+    /// The defaults: the reference configuration of chapter 09, each group's own.
     pub const DEFAULT: TrainConfig = TrainConfig {
         method: MethodKind::LamOnline,
-        split: Split::Arccos,
-        approximation: Approximation::Fixed,
-        dataset: DatasetChoice::FashionMnist,
-        latent_dim: 3,
-        epochs: 20,
-        batch_size: 64,
-        learning_rate: 1e-3,
-        lr_decay: 0.95,
-        margin: 0.7,
-        max_pairs: 5000,
-        train_samples: 1,
-        eval_samples: 16,
-        memory_factor: 0.999,
-        prior_precision: BACKBONE_FEATURES as f64,
-        tempering: 1.0,
-        dropout: 0.05,
-        ensemble_size: 5,
-        member_method: MethodKind::Deterministic,
+        ensemble: EnsembleOptions::DEFAULT,
+        laplace: LaplaceOptions::DEFAULT,
+        data: DataOptions::DEFAULT,
         protocol: Protocol::Ours,
-        score: None,
+        model: ModelOptions::DEFAULT,
+        optimiser: OptimiserOptions::DEFAULT,
         seed: 0,
-        train_limit: None,
-        test_limit: None,
+        pairs: PairOptions::DEFAULT,
+        evaluation: EvaluationOptions::DEFAULT,
+        lam_online: LamOnlineOptions::DEFAULT,
+        mc_dropout: McDropoutOptions::DEFAULT,
+        init_checkpoint: None,
         hib: HibOptions::DEFAULT,
         proxy: ProxyOptions::DEFAULT,
         btl: BtlOptions::DEFAULT,
-        init_checkpoint: None,
     };
 }
 
@@ -295,24 +282,277 @@ impl Default for TrainConfig {
     }
 }
 
-fn default_member_method() -> MethodKind {
-    MethodKind::Deterministic
+/// `Default` as the group's `DEFAULT`, the one place its defaults are written.
+macro_rules! default_is_the_const {
+    ($($group:ty),* $(,)?) => {
+        $(impl Default for $group {
+            fn default() -> Self {
+                Self::DEFAULT
+            }
+        })*
+    };
+}
+
+default_is_the_const!(
+    DataOptions,
+    ModelOptions,
+    OptimiserOptions,
+    PairOptions,
+    LaplaceOptions,
+    EvaluationOptions,
+    EnsembleOptions,
+    LamOnlineOptions,
+    McDropoutOptions,
+);
+
+/// Which images a run trains and evaluates on (`config.json`'s `data`); a limit of None takes
+/// every image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct DataOptions {
+    /// The data.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = DataOptions::DEFAULT.dataset)
+    )]
+    pub dataset: DatasetChoice,
+    /// Use only the first N training images.
+    #[cfg_attr(feature = "tch", arg(long))]
+    pub train_limit: Option<usize>,
+    /// Use only the first N test and OOD images.
+    #[cfg_attr(feature = "tch", arg(long))]
+    pub test_limit: Option<usize>,
+}
+
+impl DataOptions {
+    /// Every image of Fashion-MNIST and MNIST.
+    pub const DEFAULT: DataOptions = DataOptions {
+        dataset: DatasetChoice::FashionMnist,
+        train_limit: None,
+        test_limit: None,
+    };
+}
+
+/// The network (`config.json`'s `model`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct ModelOptions {
+    /// Latent dimension D (3 or 128 in the reference configs).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = ModelOptions::DEFAULT.latent_dim)
+    )]
+    pub latent_dim: usize,
+}
+
+impl ModelOptions {
+    /// D = 3, the latent dimension of LAM Table 2.
+    pub const DEFAULT: ModelOptions = ModelOptions { latent_dim: 3 };
+}
+
+/// The optimiser and its schedule (`config.json`'s `optimiser`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct OptimiserOptions {
+    /// Epochs over the training set.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = OptimiserOptions::DEFAULT.epochs)
+    )]
+    pub epochs: usize,
+    /// Images per step (chapter 09: 64 for LAM online, 256 for the others; the flag `--batch`
+    /// defaults to the method's, [`TrainConfig::reference_batch_size`]).
+    #[cfg_attr(feature = "tch", arg(skip = OptimiserOptions::DEFAULT.batch_size))]
+    pub batch_size: usize,
+    /// Learning rate (RMSprop; the reference protocol multiplies it by the batch size).
+    #[cfg_attr(
+        feature = "tch",
+        arg(
+            long = "lr",
+            value_name = "LR",
+            default_value_t = OptimiserOptions::DEFAULT.learning_rate
+        )
+    )]
+    pub learning_rate: f64,
+    /// Exponential learning-rate decay per epoch.
+    #[cfg_attr(feature = "tch", arg(skip = OptimiserOptions::DEFAULT.lr_decay))]
+    pub lr_decay: f64,
+}
+
+impl OptimiserOptions {
+    /// Chapter 09's: 20 epochs of RMSprop at 10⁻³, decayed by 0.95 per epoch, 64 images a step.
+    pub const DEFAULT: OptimiserOptions = OptimiserOptions {
+        epochs: 20,
+        batch_size: 64,
+        learning_rate: 1e-3,
+        lr_decay: 0.95,
+    };
+}
+
+/// The pairs of the contrastive losses and of the Hessian (`config.json`'s `pairs`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairOptions {
+    /// Contrastive margin m on the distance (form L).
+    pub margin: f64,
+    /// At most this many pairs per step; more are subsampled with the rescaled targets of
+    /// chapter 03.
+    pub max_pairs: usize,
+}
+
+impl PairOptions {
+    /// The reference code's margin 0.7 and cap of 5000 pairs.
+    pub const DEFAULT: PairOptions = PairOptions {
+        margin: 0.7,
+        max_pairs: 5000,
+    };
+}
+
+/// The last-layer Laplace posterior (`config.json`'s `laplace`): read by LAM post-hoc and online,
+/// and by `probdml posthoc` from a deterministic checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct LaplaceOptions {
+    /// GGN split (LAM).
+    #[serde(with = "split_serde")]
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = LaplaceOptions::DEFAULT.split)
+    )]
+    pub split: Split,
+    /// PSD approximation (LAM).
+    #[serde(with = "approximation_serde")]
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = LaplaceOptions::DEFAULT.approximation)
+    )]
+    pub approximation: Approximation,
+    /// Prior precision σ⁻² of the last-layer weights. The default is the fan-in F = 9216: a prior
+    /// standard deviation of 1/√F, the scale of PyTorch's initialisation of the layer, so that
+    /// the prior's spread of y = Wx is O(|x|/√F·√D), not O(|x|) (σ = 1 on 9216 weights would drown
+    /// the trained signal, of row norm ~1, in noise). The protocol may choose another.
+    #[cfg_attr(feature = "tch", arg(skip = LaplaceOptions::DEFAULT.prior_precision))]
+    pub prior_precision: f64,
+    /// Tempering β of the post-hoc Hessian (and of the online sampler).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = LaplaceOptions::DEFAULT.tempering)
+    )]
+    pub tempering: f64,
+}
+
+impl LaplaceOptions {
+    /// Arccos, fixed, the prior precision F of the fan-in, no tempering.
+    pub const DEFAULT: LaplaceOptions = LaplaceOptions {
+        split: Split::Arccos,
+        approximation: Approximation::Fixed,
+        prior_precision: BACKBONE_FEATURES as f64,
+        tempering: 1.0,
+    };
+}
+
+/// The evaluation (`config.json`'s `evaluation`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvaluationOptions {
+    /// Weight samples (or dropout masks) per test image, S >= 16 for the reported metrics.
+    pub eval_samples: usize,
+    /// The uncertainty score of sampled predictions when it differs from the protocol's
+    /// (`probdml posthoc --score`; None: the protocol's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<super::protocol::Score>,
+}
+
+impl EvaluationOptions {
+    /// S = 16 samples per image, the protocol's score.
+    pub const DEFAULT: EvaluationOptions = EvaluationOptions {
+        eval_samples: 16,
+        score: None,
+    };
+}
+
+/// A deep ensemble's options (`method = ensemble` only).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct EnsembleOptions {
+    /// The method of every member (--method ensemble only; an ensemble wraps any other method).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = EnsembleOptions::DEFAULT.member_method)
+    )]
+    pub member_method: MethodKind,
+    /// Members of an ensemble.
+    #[cfg_attr(
+        feature = "tch",
+        arg(
+            long = "ensemble-size",
+            value_name = "ENSEMBLE_SIZE",
+            default_value_t = EnsembleOptions::DEFAULT.size
+        )
+    )]
+    pub size: usize,
+}
+
+impl EnsembleOptions {
+    /// Five deterministic members, as LAM Table 2's deep ensemble.
+    pub const DEFAULT: EnsembleOptions = EnsembleOptions {
+        member_method: MethodKind::Deterministic,
+        size: 5,
+    };
+}
+
+/// Online LAM's options (`method = lam-online` only).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct LamOnlineOptions {
+    /// Weight samples per online-LAM step.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = LamOnlineOptions::DEFAULT.train_samples)
+    )]
+    pub train_samples: usize,
+    /// Memory factor 1 − α of the online precision update.
+    #[cfg_attr(feature = "tch", arg(skip = LamOnlineOptions::DEFAULT.memory_factor))]
+    pub memory_factor: f64,
+}
+
+impl LamOnlineOptions {
+    /// One weight sample per step, memory factor 0.999.
+    pub const DEFAULT: LamOnlineOptions = LamOnlineOptions {
+        train_samples: 1,
+        memory_factor: 0.999,
+    };
+}
+
+/// MC dropout's options (`method = mc-dropout` only).
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct McDropoutOptions {
+    /// Dropout probability (MC dropout).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = McDropoutOptions::DEFAULT.dropout)
+    )]
+    pub dropout: f64,
+}
+
+impl McDropoutOptions {
+    /// p = 0.05.
+    pub const DEFAULT: McDropoutOptions = McDropoutOptions { dropout: 0.05 };
 }
 
 impl TrainConfig {
-    /// The method a single model of this run trains: `member_method` for an ensemble, the
+    /// The method a single model of this run trains: the member method for an ensemble, the
     /// method itself otherwise.
     pub fn model_method(&self) -> MethodKind {
         match self.method {
-            MethodKind::Ensemble => self.member_method,
+            MethodKind::Ensemble => self.ensemble.member_method,
             m => m,
         }
     }
 
-    /// Models trained: `ensemble_size` for an ensemble, 1 otherwise.
+    /// Models trained: the ensemble's size for an ensemble, 1 otherwise.
     pub fn members(&self) -> usize {
         match self.method {
-            MethodKind::Ensemble => self.ensemble_size,
+            MethodKind::Ensemble => self.ensemble.size,
             _ => 1,
         }
     }
@@ -322,9 +562,8 @@ impl TrainConfig {
     pub fn member_config(&self) -> TrainConfig {
         match self.method {
             MethodKind::Ensemble => TrainConfig {
-                method: self.member_method,
-                member_method: TrainConfig::DEFAULT.member_method,
-                ensemble_size: TrainConfig::DEFAULT.ensemble_size,
+                method: self.ensemble.member_method,
+                ensemble: EnsembleOptions::DEFAULT,
                 ..self.clone()
             },
             _ => self.clone(),
@@ -343,7 +582,7 @@ impl TrainConfig {
 
     /// The uncertainty score of sampled predictions: the override, else the protocol's.
     pub fn score(&self) -> super::protocol::Score {
-        self.score.unwrap_or(self.settings().score)
+        self.evaluation.score.unwrap_or(self.settings().score)
     }
 
     /// Checks every field against its rule.
@@ -378,10 +617,10 @@ impl TrainConfig {
                 ))
             }
         };
-        if !(2..=MAX_LATENT_DIM).contains(&self.latent_dim) {
+        if !(2..=MAX_LATENT_DIM).contains(&self.model.latent_dim) {
             return Err(TrainError::config(
                 "latent-dim",
-                self.latent_dim,
+                self.model.latent_dim,
                 format!(
                     "an embedding on the sphere S^{{D-1}} needs D >= 2 (and D <= {MAX_LATENT_DIM})"
                 ),
@@ -398,78 +637,83 @@ impl TrainConfig {
                 ))
             }
         };
-        repeats("epochs", self.epochs, 1)?;
-        if !(2..=MAX_BATCH).contains(&self.batch_size) {
+        repeats("epochs", self.optimiser.epochs, 1)?;
+        if !(2..=MAX_BATCH).contains(&self.optimiser.batch_size) {
             return Err(TrainError::config(
                 "batch",
-                self.batch_size,
+                self.optimiser.batch_size,
                 format!(
                     "pairs need at least 2 images per batch, and the batch's B × B pair \
                      matrices limit it to {MAX_BATCH}"
                 ),
             ));
         }
-        positive("lr", self.learning_rate)?;
-        if !(self.lr_decay > 0.0 && self.lr_decay <= 1.0 && f32_range(self.lr_decay)) {
+        positive("lr", self.optimiser.learning_rate)?;
+        if !(self.optimiser.lr_decay > 0.0
+            && self.optimiser.lr_decay <= 1.0
+            && f32_range(self.optimiser.lr_decay))
+        {
             return Err(TrainError::config(
                 "lr-decay",
-                self.lr_decay,
+                self.optimiser.lr_decay,
                 "must lie in (0, 1]",
             ));
         }
-        if !(self.margin > 0.0 && self.margin <= 2.0 && f32_range(self.margin)) {
+        if !(self.pairs.margin > 0.0 && self.pairs.margin <= 2.0 && f32_range(self.pairs.margin)) {
             return Err(TrainError::config(
                 "margin",
-                self.margin,
+                self.pairs.margin,
                 "unit vectors are at distance <= 2: the margin must lie in (0, 2]",
             ));
         }
-        count("max-pairs", self.max_pairs, 1)?;
-        repeats("train-samples", self.train_samples, 1)?;
-        if !(2..=MAX_REPEATS).contains(&self.eval_samples) {
+        count("max-pairs", self.pairs.max_pairs, 1)?;
+        repeats("train-samples", self.lam_online.train_samples, 1)?;
+        if !(2..=MAX_REPEATS).contains(&self.evaluation.eval_samples) {
             return Err(TrainError::config(
                 "eval-samples",
-                self.eval_samples,
+                self.evaluation.eval_samples,
                 "a vMF fit needs >= 2 samples (16 or more for reported numbers)",
             ));
         }
-        if !(self.memory_factor > 0.0 && self.memory_factor <= 1.0 && f32_range(self.memory_factor))
+        if !(self.lam_online.memory_factor > 0.0
+            && self.lam_online.memory_factor <= 1.0
+            && f32_range(self.lam_online.memory_factor))
         {
             return Err(TrainError::config(
                 "memory-factor",
-                self.memory_factor,
+                self.lam_online.memory_factor,
                 "must lie in (0, 1]",
             ));
         }
-        positive("prior-precision", self.prior_precision)?;
-        positive("tempering", self.tempering)?;
-        if !(0.0..1.0).contains(&self.dropout) {
+        positive("prior-precision", self.laplace.prior_precision)?;
+        positive("tempering", self.laplace.tempering)?;
+        if !(0.0..1.0).contains(&self.mc_dropout.dropout) {
             return Err(TrainError::config(
                 "dropout",
-                self.dropout,
+                self.mc_dropout.dropout,
                 "must lie in [0, 1)",
             ));
         }
         if self.method == MethodKind::Ensemble {
-            repeats("ensemble-size", self.ensemble_size, 2).map_err(|_| {
+            repeats("ensemble-size", self.ensemble.size, 2).map_err(|_| {
                 TrainError::config(
                     "ensemble-size",
-                    self.ensemble_size,
+                    self.ensemble.size,
                     format!("an ensemble needs >= 2 members (and <= {MAX_REPEATS})"),
                 )
             })?;
-            if self.member_method == MethodKind::Ensemble {
+            if self.ensemble.member_method == MethodKind::Ensemble {
                 return Err(TrainError::config(
                     "member-method",
-                    self.member_method.name(),
+                    self.ensemble.member_method.name(),
                     "an ensemble's members are single models, not ensembles",
                 ));
             }
         }
-        if let Some(k) = self.train_limit {
+        if let Some(k) = self.data.train_limit {
             count("train-limit", k, 2)?;
         }
-        if let Some(k) = self.test_limit {
+        if let Some(k) = self.data.test_limit {
             // The retrieval metrics rank 10 neighbours besides the query.
             count("test-limit", k, 11)?;
         }
@@ -584,29 +828,31 @@ impl TrainConfig {
     ///
     /// ```
     /// use probdml::train::config::{Protocol, TrainConfig};
-    /// let c = TrainConfig { batch_size: 256, ..TrainConfig::default() }.with_protocol(Protocol::Reference);
-    /// assert!((c.learning_rate - 0.256).abs() < 1e-15);
-    /// assert_eq!((c.prior_precision, c.eval_samples), (1.0, 100));
+    /// let mut c = TrainConfig::default();
+    /// c.optimiser.batch_size = 256;
+    /// let c = c.with_protocol(Protocol::Reference);
+    /// assert!((c.optimiser.learning_rate - 0.256).abs() < 1e-15);
+    /// assert_eq!((c.laplace.prior_precision, c.evaluation.eval_samples), (1.0, 100));
     /// // Our protocol changes nothing.
     /// assert_eq!(TrainConfig::default().with_protocol(Protocol::Ours), TrainConfig::default());
     /// ```
     pub fn with_protocol(self, protocol: Protocol) -> TrainConfig {
         let s = protocol.settings();
-        TrainConfig {
-            protocol,
-            learning_rate: s.effective_learning_rate(self.learning_rate, self.batch_size),
-            lr_decay: s.lr_decay.unwrap_or(self.lr_decay),
-            prior_precision: s.prior_precision.unwrap_or(self.prior_precision),
-            eval_samples: s.eval_samples.unwrap_or(self.eval_samples),
-            ..self
-        }
+        let mut c = TrainConfig { protocol, ..self };
+        c.optimiser.learning_rate =
+            s.effective_learning_rate(c.optimiser.learning_rate, c.optimiser.batch_size);
+        c.optimiser.lr_decay = s.lr_decay.unwrap_or(c.optimiser.lr_decay);
+        c.laplace.prior_precision = s.prior_precision.unwrap_or(c.laplace.prior_precision);
+        c.evaluation.eval_samples = s.eval_samples.unwrap_or(c.evaluation.eval_samples);
+        c
     }
 }
 
 /// The version of `config.json` this program writes; it reads every earlier one.
 ///
-/// * 1 — no `version` field: the flat [`TrainConfig`] as it grew, every field added after the
-///   first release read with its serde default (`protocol`: ours; `member_method`:
+/// * 1 — no `version` field: every option flat, as [`TrainConfig`] was before it was grouped by
+///   concern (its serde form, which `summary.json` keeps), every field added after the first
+///   release read with its serde default (`protocol`: ours; `member_method`:
 ///   deterministic; `btl`: [`BtlOptions::before_the_option`]; `hib`, `proxy`: their defaults).
 /// * 2 — the same fields, with `version` first.
 /// * 3 — grouped by concern, the method's own options under its name (the layout of
@@ -988,12 +1234,23 @@ mod tests {
         let read = TrainConfig::read_json(&path).unwrap();
         let expected = TrainConfig {
             method: MethodKind::Ensemble,
-            dataset: DatasetChoice::Synthetic,
-            epochs: 2,
-            eval_samples: 8,
-            ensemble_size: 3,
-            train_limit: Some(384),
-            test_limit: Some(100),
+            data: DataOptions {
+                dataset: DatasetChoice::Synthetic,
+                train_limit: Some(384),
+                test_limit: Some(100),
+            },
+            optimiser: OptimiserOptions {
+                epochs: 2,
+                ..OptimiserOptions::DEFAULT
+            },
+            evaluation: EvaluationOptions {
+                eval_samples: 8,
+                ..EvaluationOptions::DEFAULT
+            },
+            ensemble: EnsembleOptions {
+                size: 3,
+                ..EnsembleOptions::DEFAULT
+            },
             ..TrainConfig::DEFAULT
         };
         assert_eq!(*read, expected);
@@ -1002,24 +1259,34 @@ mod tests {
     /// A run of every method, each option away from its default where the method reads it.
     fn unusual_configs() -> Vec<TrainConfig> {
         let base = TrainConfig {
-            split: Split::Euclidean,
-            approximation: Approximation::Full,
-            dataset: DatasetChoice::Synthetic,
-            latent_dim: 16,
-            epochs: 3,
-            batch_size: 32,
-            learning_rate: 0.1 + 0.2,
-            lr_decay: 0.9,
-            margin: 0.5,
-            max_pairs: 77,
-            eval_samples: 9,
-            prior_precision: 1.0 / 3.0,
-            tempering: 0.25,
+            laplace: LaplaceOptions {
+                split: Split::Euclidean,
+                approximation: Approximation::Full,
+                prior_precision: 1.0 / 3.0,
+                tempering: 0.25,
+            },
+            data: DataOptions {
+                dataset: DatasetChoice::Synthetic,
+                train_limit: Some(50),
+                test_limit: Some(20),
+            },
+            model: ModelOptions { latent_dim: 16 },
+            optimiser: OptimiserOptions {
+                epochs: 3,
+                batch_size: 32,
+                learning_rate: 0.1 + 0.2,
+                lr_decay: 0.9,
+            },
+            pairs: PairOptions {
+                margin: 0.5,
+                max_pairs: 77,
+            },
+            evaluation: EvaluationOptions {
+                eval_samples: 9,
+                score: Some(super::super::protocol::Score::OutputVariance),
+            },
             protocol: Protocol::Reference,
-            score: Some(super::super::protocol::Score::OutputVariance),
             seed: u64::MAX,
-            train_limit: Some(50),
-            test_limit: Some(20),
             ..TrainConfig::DEFAULT
         };
         let mut configs: Vec<TrainConfig> = super::super::catalogue::METHODS
@@ -1031,10 +1298,10 @@ mod tests {
             .collect();
         for c in &mut configs {
             match c.method {
-                MethodKind::McDropout => c.dropout = 0.3,
+                MethodKind::McDropout => c.mc_dropout.dropout = 0.3,
                 MethodKind::LamOnline => {
-                    c.train_samples = 4;
-                    c.memory_factor = 0.5;
+                    c.lam_online.train_samples = 4;
+                    c.lam_online.memory_factor = 0.5;
                 }
                 MethodKind::Hib => {
                     c.hib = HibOptions {
@@ -1057,8 +1324,8 @@ mod tests {
                 }
                 MethodKind::Pfe => c.init_checkpoint = Some("runs/det".into()),
                 MethodKind::Ensemble => {
-                    c.ensemble_size = 4;
-                    c.member_method = MethodKind::Hib;
+                    c.ensemble.size = 4;
+                    c.ensemble.member_method = MethodKind::Hib;
                     c.hib.samples = 5;
                 }
                 MethodKind::Deterministic | MethodKind::LamPosthoc => {}
@@ -1091,8 +1358,11 @@ mod tests {
     fn a_written_config_is_grouped_by_concern() {
         let config = TrainConfig {
             method: MethodKind::Ensemble,
-            member_method: MethodKind::McDropout,
-            dropout: 0.25,
+            ensemble: EnsembleOptions {
+                member_method: MethodKind::McDropout,
+                ..EnsembleOptions::DEFAULT
+            },
+            mc_dropout: McDropoutOptions { dropout: 0.25 },
             ..TrainConfig::DEFAULT
         };
         let text = ValidConfig::new(config)
@@ -1128,8 +1398,11 @@ mod tests {
     fn an_option_the_method_does_not_read_is_not_kept() {
         let config = TrainConfig {
             method: MethodKind::Deterministic,
-            dropout: 0.5,
-            train_samples: 7,
+            mc_dropout: McDropoutOptions { dropout: 0.5 },
+            lam_online: LamOnlineOptions {
+                train_samples: 7,
+                ..LamOnlineOptions::DEFAULT
+            },
             ..TrainConfig::DEFAULT
         };
         assert_eq!(
@@ -1175,5 +1448,108 @@ mod tests {
             }
             other => panic!("accepted or wrong error: {other:?}"),
         }
+    }
+
+    /// `probdml train`'s flags as the binary flattens them.
+    #[cfg(feature = "tch")]
+    #[derive(clap::Parser)]
+    struct Flags {
+        #[command(flatten)]
+        config: TrainConfig,
+    }
+
+    #[cfg(feature = "tch")]
+    fn parse_flags(flags: &[&str]) -> TrainConfig {
+        use clap::Parser;
+        Flags::try_parse_from(std::iter::once("probdml").chain(flags.iter().copied()))
+            .unwrap()
+            .config
+    }
+
+    #[cfg(feature = "tch")]
+    #[test]
+    fn the_flags_default_to_the_configuration_defaults() {
+        assert_eq!(parse_flags(&[]), TrainConfig::DEFAULT);
+    }
+
+    #[cfg(feature = "tch")]
+    #[test]
+    fn every_flag_sets_its_own_field() {
+        let parsed = parse_flags(&[
+            "--method=ensemble",
+            "--member-method=hib",
+            "--ensemble-size=3",
+            "--split=euclidean",
+            "--approximation=full",
+            "--tempering=0.5",
+            "--dataset=synthetic",
+            "--train-limit=70",
+            "--test-limit=30",
+            "--protocol=reference",
+            "--latent-dim=8",
+            "--epochs=2",
+            "--lr=0.25",
+            "--seed=9",
+            "--train-samples=4",
+            "--dropout=0.2",
+            "--init-checkpoint=runs/det",
+            "--hib-components=2",
+            "--hib-samples=3",
+            "--vib-beta=0.125",
+            "--proxy-distance=cos",
+            "--proxy-temperature=0.5",
+            "--proxy-samples=6",
+            "--proxy-omega=0.75",
+            "--btl-negatives=hardest",
+        ]);
+        let d = TrainConfig::DEFAULT;
+        let expected = TrainConfig {
+            method: MethodKind::Ensemble,
+            ensemble: EnsembleOptions {
+                member_method: MethodKind::Hib,
+                size: 3,
+            },
+            laplace: LaplaceOptions {
+                split: Split::Euclidean,
+                approximation: Approximation::Full,
+                tempering: 0.5,
+                ..d.laplace
+            },
+            data: DataOptions {
+                dataset: DatasetChoice::Synthetic,
+                train_limit: Some(70),
+                test_limit: Some(30),
+            },
+            protocol: Protocol::Reference,
+            model: ModelOptions { latent_dim: 8 },
+            optimiser: OptimiserOptions {
+                epochs: 2,
+                learning_rate: 0.25,
+                ..d.optimiser
+            },
+            seed: 9,
+            lam_online: LamOnlineOptions {
+                train_samples: 4,
+                ..d.lam_online
+            },
+            mc_dropout: McDropoutOptions { dropout: 0.2 },
+            init_checkpoint: Some("runs/det".into()),
+            hib: HibOptions {
+                components: 2,
+                samples: 3,
+                beta: 0.125,
+            },
+            proxy: ProxyOptions {
+                distance: ProxyDistanceChoice::Cos,
+                temperature: Some(0.5),
+                samples: 6,
+                omega: 0.75,
+            },
+            btl: BtlOptions {
+                negatives: Negatives::Hardest,
+            },
+            ..d
+        };
+        assert_eq!(parsed, expected);
     }
 }

@@ -238,7 +238,7 @@ impl ProtocolSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::config::TrainConfig;
+    use crate::train::config::{OptimiserOptions, TrainConfig};
 
     #[test]
     fn ours_changes_nothing() {
@@ -266,12 +266,15 @@ mod tests {
         // ExponentialLR(γ = e^{−0.01}) from 0.064: epoch e runs at 0.064·e^{−0.01e}; by hand
         // e^{−0.01} = 0.990049833749168, e^{−0.19} = 0.8269591339433623.
         let c = TrainConfig {
-            batch_size: 64,
+            optimiser: OptimiserOptions {
+                batch_size: 64,
+                ..OptimiserOptions::DEFAULT
+            },
             ..TrainConfig::default()
         }
         .with_protocol(Protocol::Reference);
-        assert!((c.lr_decay - 0.990_049_833_749_168).abs() < 1e-15);
-        let lr = |epoch: i32| c.learning_rate * c.lr_decay.powi(epoch);
+        assert!((c.optimiser.lr_decay - 0.990_049_833_749_168).abs() < 1e-15);
+        let lr = |epoch: i32| c.optimiser.learning_rate * c.optimiser.lr_decay.powi(epoch);
         assert!((lr(0) - 0.064).abs() < 1e-15);
         assert!((lr(1) - 0.064 * 0.990_049_833_749_168).abs() < 1e-15);
         assert!((lr(19) - 0.064 * 0.826_959_133_943_362_3).abs() < 1e-14);

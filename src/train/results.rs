@@ -40,15 +40,15 @@ pub fn summarise(rows: &[String]) -> TrainResult<String> {
             let run = Path::new(run);
             let config = TrainConfig::read_json(&run.join(CONFIG))?;
             match dataset {
-                None => dataset = Some(config.dataset),
-                Some(d) if d != config.dataset => {
+                None => dataset = Some(config.data.dataset),
+                Some(d) if d != config.data.dataset => {
                     return Err(TrainError::config(
                         "row",
                         spec,
                         format!(
                             "every run must be on one dataset; {} is on {}, an earlier one on {}",
                             run.display(),
-                            config.dataset.title(),
+                            config.data.dataset.title(),
                             d.title()
                         ),
                     ))

@@ -91,7 +91,7 @@ pub fn train(
     })
 }
 
-/// Trains one member for `config.epochs` epochs; writes a checkpoint into `dir` after each
+/// Trains one member for `config.optimiser.epochs` epochs; writes a checkpoint into `dir` after each
 /// and, with `resume`, continues from the one found there.
 ///
 /// # Errors
@@ -106,7 +106,7 @@ pub fn train_member(
     resume: bool,
 ) -> TrainResult<(Box<dyn Method>, Vec<EpochLog>)> {
     let mut m = method::build(config, device, seed)?;
-    let mut opt = RmsProp::new(m.var_store(), config.learning_rate);
+    let mut opt = RmsProp::new(m.var_store(), config.optimiser.learning_rate);
     opt.weight_decay = config.settings().weight_decay;
     let mut history = Vec::new();
     let mut start_epoch = 0;
@@ -127,7 +127,7 @@ pub fn train_member(
     let n = train.len() as usize;
     // `--batch` is per rank: a global batch holds `world` of them (see data_parallel).
     let world = data_parallel::world_size();
-    let batch = (config.batch_size * world).min(n) / world * world;
+    let batch = (config.optimiser.batch_size * world).min(n) / world * world;
     if batch < 2 {
         return Err(TrainError::config(
             "train-limit",
@@ -138,8 +138,8 @@ pub fn train_member(
     let steps_per_epoch = n / batch;
     let mut global_step = start_epoch * steps_per_epoch;
     let (mut last_loss, mut repeats) = (f64::NAN, 0usize);
-    for epoch in start_epoch..config.epochs {
-        opt.lr = config.learning_rate * config.lr_decay.powi(epoch as i32);
+    for epoch in start_epoch..config.optimiser.epochs {
+        opt.lr = config.optimiser.learning_rate * config.optimiser.lr_decay.powi(epoch as i32);
         tch::manual_seed(seeds::epoch(seed, epoch));
         let mut order: Vec<i64> = (0..n as i64).collect();
         order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(
@@ -154,7 +154,7 @@ pub fn train_member(
             "{} seed {seed} epoch {}/{}",
             config.method.name(),
             epoch + 1,
-            config.epochs
+            config.optimiser.epochs
         ));
         let started = Instant::now();
         let (mut loss_sum, mut pair_sum) = (0.0, 0.0);

@@ -4,7 +4,9 @@
 #![allow(dead_code)] // each test target uses a subset
 
 use probdml::train::checkpoint::layout::member_dir;
-use probdml::train::config::{DatasetChoice, MethodKind, TrainConfig, ValidConfig};
+use probdml::train::config::{
+    DataOptions, DatasetChoice, MethodKind, OptimiserOptions, TrainConfig, ValidConfig,
+};
 use probdml::train::evaluate::Metrics;
 use probdml::train::method::{self, Model, TensorSet};
 use probdml::train::pipeline::{self, Environment, OutPolicy, RunSummary};
@@ -266,10 +268,8 @@ pub fn assert_resume_is_exact(what: &str, config: &TrainConfig) {
     let straight = scratch("train-method", &format!("{what}-straight"));
     let a = train_and_evaluate(config, &data, &straight, false, Device::Cpu).unwrap();
     let resumed = scratch("train-method", &format!("{what}-resumed"));
-    let one = TrainConfig {
-        epochs: 1,
-        ..config.clone()
-    };
+    let mut one = config.clone();
+    one.optimiser.epochs = 1;
     train_and_evaluate(&one, &data, &resumed, false, Device::Cpu).unwrap();
     let b = train_and_evaluate(config, &data, &resumed, true, Device::Cpu).unwrap();
     for file in ["model.safetensors", "optimiser.safetensors"] {
@@ -304,11 +304,16 @@ pub fn synthetic(
 ) -> TrainConfig {
     TrainConfig {
         method,
-        dataset: DatasetChoice::Synthetic,
-        epochs,
-        batch_size: 64,
-        train_limit: Some(train),
-        test_limit: Some(test),
+        data: DataOptions {
+            dataset: DatasetChoice::Synthetic,
+            train_limit: Some(train),
+            test_limit: Some(test),
+        },
+        optimiser: OptimiserOptions {
+            epochs,
+            batch_size: 64,
+            ..OptimiserOptions::DEFAULT
+        },
         seed,
         ..TrainConfig::default()
     }
@@ -317,21 +322,19 @@ pub fn synthetic(
 /// The run the learning tests train: [`synthetic`], two epochs on 640 images, evaluated on 200
 /// with 16 samples per image, seed 3 (an ensemble of two members).
 pub fn learning_run(method: MethodKind) -> TrainConfig {
-    TrainConfig {
-        ensemble_size: 2,
-        eval_samples: 16,
-        ..synthetic(method, 2, 640, 200, 3)
-    }
+    let mut c = synthetic(method, 2, 640, 200, 3);
+    c.ensemble.size = 2;
+    c.evaluation.eval_samples = 16;
+    c
 }
 
 /// The run the fault tests damage and resume: [`synthetic`], two epochs on 384 images,
 /// evaluated on 100 with 8 samples per image, seed 5 (an ensemble of two members).
 pub fn fault_run(method: MethodKind) -> TrainConfig {
-    TrainConfig {
-        ensemble_size: 2,
-        eval_samples: 8,
-        ..synthetic(method, 2, 384, 100, 5)
-    }
+    let mut c = synthetic(method, 2, 384, 100, 5);
+    c.ensemble.size = 2;
+    c.evaluation.eval_samples = 8;
+    c
 }
 
 /// The pipeline's `train_and_evaluate` as the tests call it: `config` validated here, the data

@@ -3,7 +3,7 @@
 
 use super::commit::{load_model, read_config, read_tensors, save, verify, Content};
 use super::layout::{member_dir, CONFIG, MODEL, OPTIMISER, POSTERIOR, STATE};
-use crate::train::config::{TrainConfig, ValidConfig};
+use crate::train::config::ValidConfig;
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::json;
 use crate::train::laplace::LastLayerPrecision;
@@ -118,11 +118,8 @@ pub fn resume_member(
         }
         return Ok(None);
     };
-    let saved = read_config(dir)?.into_inner();
-    let comparable = TrainConfig {
-        epochs: config.epochs,
-        ..saved
-    };
+    let mut comparable = read_config(dir)?.into_inner();
+    comparable.optimiser.epochs = config.optimiser.epochs;
     if comparable != **config {
         return Err(TrainError::Checkpoint {
             path: dir.to_owned(),
@@ -184,13 +181,9 @@ fn legacy_complete(
     };
     let state: TrainingState =
         json::read_json(&dir.join(STATE)).map_err(|_| refuse("no readable state.json"))?;
-    let saved = read_config(dir)?.into_inner();
-    if state.epochs_done < config.epochs
-        || (TrainConfig {
-            epochs: config.epochs,
-            ..saved
-        }) != **config
-    {
+    let mut comparable = read_config(dir)?.into_inner();
+    comparable.optimiser.epochs = config.optimiser.epochs;
+    if state.epochs_done < config.optimiser.epochs || comparable != **config {
         return Err(refuse("epochs or configuration to continue"));
     }
     tracing::warn!(dir = %dir.display(), "a complete checkpoint of an older probdml (no manifest.json): loaded unverified, nothing to train");

@@ -25,10 +25,19 @@
 //! An option a method does not read has no place in its file, so [`ValidConfig`] holds it at
 //! its default ([`TrainConfig::canonical`]); the layout then writes every run losslessly.
 //!
+//! The groups are [`TrainConfig`]'s own; only the methods' options, one group per method in
+//! memory (the flags of each method are parsed whatever `--method` says), are gathered under
+//! the tag here.
+//!
+//! Versions 1 and 2 hold every option flat ([`ConfigV2`]), the layout in which `summary.json`
+//! still records a run's configuration.
+//!
 //! [`ValidConfig`]: super::ValidConfig
 
 use super::{
-    BtlOptions, DatasetChoice, HibOptions, MethodKind, Protocol, ProxyOptions, TrainConfig,
+    BtlOptions, DataOptions, DatasetChoice, EnsembleOptions, EvaluationOptions, HibOptions,
+    LamOnlineOptions, LaplaceOptions, McDropoutOptions, MethodKind, ModelOptions, OptimiserOptions,
+    PairOptions, Protocol, ProxyOptions, TrainConfig,
 };
 use crate::ggn::{Approximation, Split};
 use crate::train::error::{TrainError, TrainResult};
@@ -87,59 +96,18 @@ enum MethodOptions {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct DataOptions {
-    dataset: DatasetChoice,
-    train_limit: Option<usize>,
-    test_limit: Option<usize>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct ModelOptions {
-    latent_dim: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct OptimiserOptions {
-    epochs: usize,
-    batch_size: usize,
-    learning_rate: f64,
-    lr_decay: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct PairOptions {
-    margin: f64,
-    max_pairs: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct LaplaceOptions {
-    #[serde(with = "super::split_serde")]
-    split: Split,
-    #[serde(with = "super::approximation_serde")]
-    approximation: Approximation,
-    prior_precision: f64,
-    tempering: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct EvaluationOptions {
-    eval_samples: usize,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    score: Option<Score>,
-}
-
 impl MethodOptions {
     /// The options of a single model of `method`, read from `c`.
     fn single(method: MethodKind, c: &TrainConfig) -> MethodOptions {
         match method {
             MethodKind::Deterministic => MethodOptions::Deterministic,
-            MethodKind::McDropout => MethodOptions::McDropout { dropout: c.dropout },
+            MethodKind::McDropout => MethodOptions::McDropout {
+                dropout: c.mc_dropout.dropout,
+            },
             MethodKind::LamPosthoc => MethodOptions::LamPosthoc,
             MethodKind::LamOnline => MethodOptions::LamOnline {
-                train_samples: c.train_samples,
-                memory_factor: c.memory_factor,
+                train_samples: c.lam_online.train_samples,
+                memory_factor: c.lam_online.memory_factor,
             },
             MethodKind::Hib => MethodOptions::Hib { hib: c.hib.clone() },
             MethodKind::ProxyNca => MethodOptions::ProxyNca {
@@ -157,12 +125,12 @@ impl MethodOptions {
                 init_checkpoint: c.init_checkpoint.clone(),
             },
             MethodKind::Ensemble => MethodOptions::Ensemble {
-                ensemble_size: c.ensemble_size,
-                member: Box::new(match c.member_method {
+                ensemble_size: c.ensemble.size,
+                member: Box::new(match c.ensemble.member_method {
                     // An ensemble of ensembles fails validation; written, it fails again when
                     // read (and the recursion ends here).
                     MethodKind::Ensemble => MethodOptions::Ensemble {
-                        ensemble_size: c.ensemble_size,
+                        ensemble_size: c.ensemble.size,
                         member: Box::new(MethodOptions::Deterministic),
                     },
                     member => MethodOptions::single(member, c),
@@ -191,13 +159,15 @@ impl MethodOptions {
     fn apply_single(self, c: &mut TrainConfig) -> TrainResult<()> {
         match self {
             MethodOptions::Deterministic | MethodOptions::LamPosthoc => {}
-            MethodOptions::McDropout { dropout } => c.dropout = dropout,
+            MethodOptions::McDropout { dropout } => c.mc_dropout = McDropoutOptions { dropout },
             MethodOptions::LamOnline {
                 train_samples,
                 memory_factor,
             } => {
-                c.train_samples = train_samples;
-                c.memory_factor = memory_factor;
+                c.lam_online = LamOnlineOptions {
+                    train_samples,
+                    memory_factor,
+                }
             }
             MethodOptions::Hib { hib } => c.hib = hib,
             MethodOptions::ProxyNca { proxy } => c.proxy = proxy,
@@ -231,34 +201,12 @@ impl From<&TrainConfig> for ConfigV3 {
             method: MethodOptions::single(c.method, c),
             protocol: c.protocol,
             seed: c.seed,
-            data: DataOptions {
-                dataset: c.dataset,
-                train_limit: c.train_limit,
-                test_limit: c.test_limit,
-            },
-            model: ModelOptions {
-                latent_dim: c.latent_dim,
-            },
-            optimiser: OptimiserOptions {
-                epochs: c.epochs,
-                batch_size: c.batch_size,
-                learning_rate: c.learning_rate,
-                lr_decay: c.lr_decay,
-            },
-            pairs: PairOptions {
-                margin: c.margin,
-                max_pairs: c.max_pairs,
-            },
-            laplace: LaplaceOptions {
-                split: c.split,
-                approximation: c.approximation,
-                prior_precision: c.prior_precision,
-                tempering: c.tempering,
-            },
-            evaluation: EvaluationOptions {
-                eval_samples: c.eval_samples,
-                score: c.score,
-            },
+            data: c.data.clone(),
+            model: c.model.clone(),
+            optimiser: c.optimiser.clone(),
+            pairs: c.pairs.clone(),
+            laplace: c.laplace.clone(),
+            evaluation: c.evaluation.clone(),
         }
     }
 }
@@ -275,22 +223,12 @@ impl ConfigV3 {
             method: self.method.kind(),
             protocol: self.protocol,
             seed: self.seed,
-            dataset: self.data.dataset,
-            train_limit: self.data.train_limit,
-            test_limit: self.data.test_limit,
-            latent_dim: self.model.latent_dim,
-            epochs: self.optimiser.epochs,
-            batch_size: self.optimiser.batch_size,
-            learning_rate: self.optimiser.learning_rate,
-            lr_decay: self.optimiser.lr_decay,
-            margin: self.pairs.margin,
-            max_pairs: self.pairs.max_pairs,
-            split: self.laplace.split,
-            approximation: self.laplace.approximation,
-            prior_precision: self.laplace.prior_precision,
-            tempering: self.laplace.tempering,
-            eval_samples: self.evaluation.eval_samples,
-            score: self.evaluation.score,
+            data: self.data,
+            model: self.model,
+            optimiser: self.optimiser,
+            pairs: self.pairs,
+            laplace: self.laplace,
+            evaluation: self.evaluation,
             ..TrainConfig::DEFAULT
         };
         match self.method {
@@ -298,12 +236,153 @@ impl ConfigV3 {
                 ensemble_size,
                 member,
             } => {
-                c.ensemble_size = ensemble_size;
-                c.member_method = member.kind();
+                c.ensemble = EnsembleOptions {
+                    size: ensemble_size,
+                    member_method: member.kind(),
+                };
                 member.apply_single(&mut c)?;
             }
             single => single.apply_single(&mut c)?,
         }
         Ok(c)
+    }
+}
+
+/// A version-1 or -2 `config.json`, less its `version`: every option flat, as [`TrainConfig`]
+/// was before it was grouped. A field added after the first release reads with its default of
+/// the time (see [`super::CONFIG_VERSION`]); `summary.json` records a run's configuration in
+/// this layout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct ConfigV2 {
+    method: MethodKind,
+    #[serde(with = "super::split_serde")]
+    split: Split,
+    #[serde(with = "super::approximation_serde")]
+    approximation: Approximation,
+    dataset: DatasetChoice,
+    latent_dim: usize,
+    epochs: usize,
+    batch_size: usize,
+    learning_rate: f64,
+    lr_decay: f64,
+    margin: f64,
+    max_pairs: usize,
+    train_samples: usize,
+    eval_samples: usize,
+    memory_factor: f64,
+    prior_precision: f64,
+    tempering: f64,
+    dropout: f64,
+    ensemble_size: usize,
+    #[serde(default = "ConfigV2::first_member_method")]
+    member_method: MethodKind,
+    #[serde(default)]
+    protocol: Protocol,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<Score>,
+    seed: u64,
+    train_limit: Option<usize>,
+    test_limit: Option<usize>,
+    #[serde(default)]
+    hib: HibOptions,
+    #[serde(default)]
+    proxy: ProxyOptions,
+    /// A run recorded before the option existed was trained with the hardest negatives.
+    #[serde(default = "BtlOptions::before_the_option")]
+    btl: BtlOptions,
+    #[serde(default)]
+    init_checkpoint: Option<PathBuf>,
+}
+
+impl ConfigV2 {
+    /// The member method before the option existed: deterministic, the only one then.
+    fn first_member_method() -> MethodKind {
+        MethodKind::Deterministic
+    }
+}
+
+impl From<TrainConfig> for ConfigV2 {
+    fn from(c: TrainConfig) -> ConfigV2 {
+        ConfigV2 {
+            method: c.method,
+            split: c.laplace.split,
+            approximation: c.laplace.approximation,
+            dataset: c.data.dataset,
+            latent_dim: c.model.latent_dim,
+            epochs: c.optimiser.epochs,
+            batch_size: c.optimiser.batch_size,
+            learning_rate: c.optimiser.learning_rate,
+            lr_decay: c.optimiser.lr_decay,
+            margin: c.pairs.margin,
+            max_pairs: c.pairs.max_pairs,
+            train_samples: c.lam_online.train_samples,
+            eval_samples: c.evaluation.eval_samples,
+            memory_factor: c.lam_online.memory_factor,
+            prior_precision: c.laplace.prior_precision,
+            tempering: c.laplace.tempering,
+            dropout: c.mc_dropout.dropout,
+            ensemble_size: c.ensemble.size,
+            member_method: c.ensemble.member_method,
+            protocol: c.protocol,
+            score: c.evaluation.score,
+            seed: c.seed,
+            train_limit: c.data.train_limit,
+            test_limit: c.data.test_limit,
+            hib: c.hib,
+            proxy: c.proxy,
+            btl: c.btl,
+            init_checkpoint: c.init_checkpoint,
+        }
+    }
+}
+
+impl From<ConfigV2> for TrainConfig {
+    fn from(c: ConfigV2) -> TrainConfig {
+        TrainConfig {
+            method: c.method,
+            ensemble: EnsembleOptions {
+                member_method: c.member_method,
+                size: c.ensemble_size,
+            },
+            laplace: LaplaceOptions {
+                split: c.split,
+                approximation: c.approximation,
+                prior_precision: c.prior_precision,
+                tempering: c.tempering,
+            },
+            data: DataOptions {
+                dataset: c.dataset,
+                train_limit: c.train_limit,
+                test_limit: c.test_limit,
+            },
+            protocol: c.protocol,
+            model: ModelOptions {
+                latent_dim: c.latent_dim,
+            },
+            optimiser: OptimiserOptions {
+                epochs: c.epochs,
+                batch_size: c.batch_size,
+                learning_rate: c.learning_rate,
+                lr_decay: c.lr_decay,
+            },
+            seed: c.seed,
+            pairs: PairOptions {
+                margin: c.margin,
+                max_pairs: c.max_pairs,
+            },
+            evaluation: EvaluationOptions {
+                eval_samples: c.eval_samples,
+                score: c.score,
+            },
+            lam_online: LamOnlineOptions {
+                train_samples: c.train_samples,
+                memory_factor: c.memory_factor,
+            },
+            mc_dropout: McDropoutOptions { dropout: c.dropout },
+            init_checkpoint: c.init_checkpoint,
+            hib: c.hib,
+            proxy: c.proxy,
+            btl: c.btl,
+        }
     }
 }

@@ -26,7 +26,7 @@ impl Deterministic {
         let network = Network::new(config, device, seed, 0.0);
         Self {
             network,
-            margin: config.margin,
+            margin: config.pairs.margin,
         }
     }
 }

@@ -306,7 +306,7 @@ impl Hib {
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Self> {
         config.hib.validate()?;
         let network = Network::new(config, device, seed, 0.0);
-        let (c, d) = (config.hib.components as i64, config.latent_dim as i64);
+        let (c, d) = (config.hib.components as i64, config.model.latent_dim as i64);
         let root = network.vs.root() / "hib";
         let bound = 1.0 / (FEATURES as f64).sqrt();
         let uniform = nn::Init::Uniform {
@@ -335,7 +335,7 @@ impl Hib {
             log_a,
             b,
             options: config.hib.clone(),
-            max_pairs: config.max_pairs as i64,
+            max_pairs: config.pairs.max_pairs as i64,
         })
     }
 

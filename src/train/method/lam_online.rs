@@ -52,7 +52,7 @@ impl LamOnline {
     /// A fresh network, seeded, with Λ₀ = σ_prior⁻² I.
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
         let network = Network::new(config, device, seed, 0.0);
-        let precision = LastLayerPrecision::prior(&network.net, config.prior_precision);
+        let precision = LastLayerPrecision::prior(&network.net, config.laplace.prior_precision);
         Self {
             network,
             config: config.clone(),
@@ -91,8 +91,8 @@ impl Method for LamOnline {
         let (std_w, std_b) = self
             .precision
             .std_with_prior(settings.online.prior_at_sampling);
-        let s = config.train_samples;
-        let max_pairs = config.max_pairs as i64;
+        let s = config.lam_online.train_samples;
+        let max_pairs = config.pairs.max_pairs as i64;
         let mut loss: Option<Tensor> = None;
         let mut h_w = Tensor::zeros_like(&std_w);
         let mut h_b = Tensor::zeros_like(&std_b);
@@ -103,16 +103,20 @@ impl Method for LamOnline {
             let y = features.linear(&w, Some(&b));
             check_collapse(&y, batch.at)?;
             let z = normalise(&y);
-            let mined = MinedPairs::mine(&z.detach(), batch.labels, config.margin, max_pairs);
+            let mined = MinedPairs::mine(&z.detach(), batch.labels, config.pairs.margin, max_pairs);
             let kept = mined.kept();
             pairs += kept.0 + kept.1;
-            let l = contrastive_loss_form_l(&z, &mined, config.margin);
+            let l = contrastive_loss_form_l(&z, &mined, config.pairs.margin);
             let kind = features_const.kind();
             let (hessian_pairs, tuples) = match settings.hessian_mining {
                 HessianMining::Pairs => (mined.hessian_pairs(kind), kept.0 + kept.1),
                 HessianMining::Triplets => {
-                    let t =
-                        HessianTriplets::mine(&z.detach(), batch.labels, config.margin, max_pairs);
+                    let t = HessianTriplets::mine(
+                        &z.detach(),
+                        batch.labels,
+                        config.pairs.margin,
+                        max_pairs,
+                    );
                     (t.hessian_pairs(kind), t.kept())
                 }
             };
@@ -126,8 +130,8 @@ impl Method for LamOnline {
                     &b.detach(),
                     &features_const,
                     &hessian_pairs,
-                    config.split,
-                    config.approximation,
+                    config.laplace.split,
+                    config.laplace.approximation,
                 )
             })?;
             // The reference scales each step's Hessian by N²/(tuples) before its ReLU.
@@ -142,8 +146,8 @@ impl Method for LamOnline {
         let (h_w, h_b) = (h_w * inv_s, h_b * inv_s);
         check_finite(&h_w, "ggn_diagonal(head.weight)", batch.at)?;
         tch::no_grad(|| {
-            self.precision.weight = &self.precision.weight * config.memory_factor + &h_w;
-            self.precision.bias = &self.precision.bias * config.memory_factor + &h_b;
+            self.precision.weight = &self.precision.weight * config.lam_online.memory_factor + &h_w;
+            self.precision.bias = &self.precision.bias * config.lam_online.memory_factor + &h_b;
         });
         let loss = match loss {
             Some(l) => l * inv_s,

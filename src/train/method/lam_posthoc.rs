@@ -159,8 +159,8 @@ pub fn posthoc_curvature(
             let (pairs, _) = hessian_tuples(
                 &z,
                 &labels,
-                config.margin,
-                config.max_pairs as i64,
+                config.pairs.margin,
+                config.pairs.max_pairs as i64,
                 settings.hessian_mining,
                 features.kind(),
             );
@@ -169,8 +169,8 @@ pub fn posthoc_curvature(
                 &bias,
                 &features,
                 &pairs,
-                config.split,
-                config.approximation,
+                config.laplace.split,
+                config.laplace.approximation,
             )
         })?;
         let at = Position {
@@ -184,8 +184,8 @@ pub fn posthoc_curvature(
     let h_w = sums[0].to_kind(weight.kind());
     let h_b = sums[1].to_kind(bias.kind());
     Ok((
-        h_w.clamp_min(0.0) * config.tempering,
-        h_b.clamp_min(0.0) * config.tempering,
+        h_w.clamp_min(0.0) * config.laplace.tempering,
+        h_b.clamp_min(0.0) * config.laplace.tempering,
     ))
 }
 
@@ -203,8 +203,8 @@ pub fn posthoc_precision(
 ) -> TrainResult<LastLayerPrecision> {
     let (h_w, h_b) = posthoc_curvature(config, net, train, device)?;
     Ok(LastLayerPrecision {
-        weight: h_w + config.prior_precision,
-        bias: h_b + config.prior_precision,
+        weight: h_w + config.laplace.prior_precision,
+        bias: h_b + config.laplace.prior_precision,
     })
 }
 
@@ -300,7 +300,7 @@ impl LamPosthoc {
             prior,
         )?;
         self.precision = Some(precision);
-        self.config.prior_precision = choices.prior_precision;
+        self.config.laplace.prior_precision = choices.prior_precision;
         Ok(choices)
     }
 }
@@ -313,7 +313,7 @@ impl Method for LamPosthoc {
         &mut self.network
     }
     fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        contrastive_step(&self.network.net, batch, self.config.margin)
+        contrastive_step(&self.network.net, batch, self.config.pairs.margin)
     }
     fn finish(&mut self, train: &TensorSet, device: Device) -> TrainResult<()> {
         self.precision = Some(posthoc_precision(

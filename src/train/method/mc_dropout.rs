@@ -19,12 +19,12 @@ pub struct McDropout {
 }
 
 impl McDropout {
-    /// A fresh network with dropout `config.dropout`, seeded.
+    /// A fresh network with dropout `config.mc_dropout.dropout`, seeded.
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let network = Network::new(config, device, seed, config.dropout);
+        let network = Network::new(config, device, seed, config.mc_dropout.dropout);
         Self {
             network,
-            margin: config.margin,
+            margin: config.pairs.margin,
         }
     }
 }

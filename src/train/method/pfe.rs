@@ -55,7 +55,7 @@ impl Pfe {
         let var_head = VarianceHead::pfe(
             &(network.vs.root() / "head_var"),
             FEATURES,
-            config.latent_dim as i64,
+            config.model.latent_dim as i64,
         );
         for (name, t) in network.vs.variables() {
             if deterministic_part(&name) {
@@ -66,7 +66,7 @@ impl Pfe {
             network,
             var_head,
             init: config.init_checkpoint.clone(),
-            latent_dim: config.latent_dim,
+            latent_dim: config.model.latent_dim,
         }
     }
 }

@@ -303,7 +303,7 @@ pub struct ProxyNca {
 }
 
 impl ProxyNca {
-    /// A fresh network with `C = config.dataset.classes()` proxies, seeded: random directions of
+    /// A fresh network with `C = config.data.dataset.classes()` proxies, seeded: random directions of
     /// norm [`PROXY_KAPPA_INIT`], concentrations [`PROXY_KAPPA_INIT`].
     ///
     /// # Errors
@@ -312,7 +312,10 @@ impl ProxyNca {
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Self> {
         config.proxy.validate()?;
         let network = Network::new(config, device, seed, 0.0);
-        let (c, d) = (config.dataset.classes() as i64, config.latent_dim as i64);
+        let (c, d) = (
+            config.data.dataset.classes() as i64,
+            config.model.latent_dim as i64,
+        );
         let root = network.vs.root() / "proxies";
         let mut proxies = root.var(
             "natural",

@@ -27,7 +27,7 @@ impl Network {
     pub fn new(config: &TrainConfig, device: Device, seed: u64, dropout: f64) -> Self {
         tch::manual_seed(crate::train::seeds::initialisation(seed));
         let vs = nn::VarStore::new(device);
-        let net = EmbeddingNet::new(&vs, config.latent_dim as i64, dropout);
+        let net = EmbeddingNet::new(&vs, config.model.latent_dim as i64, dropout);
         Self { vs, net }
     }
 }

@@ -38,14 +38,14 @@ pub fn load_deterministic(
     latent_dim: usize,
 ) -> TrainResult<()> {
     let source = checkpoint::read_config(dir)?;
-    if source.method != MethodKind::Deterministic || source.latent_dim != latent_dim {
+    if source.method != MethodKind::Deterministic || source.model.latent_dim != latent_dim {
         return Err(TrainError::config(
             "init-checkpoint",
             dir.display(),
             format!(
                 "{method} starts from a deterministic checkpoint of latent dimension {latent_dim}, this one is {} with D = {}",
                 source.method.name(),
-                source.latent_dim
+                source.model.latent_dim
             ),
         ));
     }

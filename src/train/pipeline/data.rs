@@ -35,7 +35,7 @@ fn limited(set: ImageSet, limit: Option<usize>) -> ImageSet {
 ///
 /// Missing or corrupt files, naming the file and `bash scripts/setup-data.sh`.
 pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> {
-    let (train, test, ood, note) = match config.dataset {
+    let (train, test, ood, note) = match config.data.dataset {
         DatasetChoice::FashionMnist => (
             data::fashion_mnist(data_dir, Partition::Train)?,
             data::fashion_mnist(data_dir, Partition::Test)?,
@@ -53,9 +53,9 @@ pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> 
         }
     };
     Ok(RunData {
-        train: limited(train, config.train_limit),
-        test: limited(test, config.test_limit),
-        ood: limited(ood, config.test_limit),
+        train: limited(train, config.data.train_limit),
+        test: limited(test, config.data.test_limit),
+        ood: limited(ood, config.data.test_limit),
         ood_note: note,
     })
 }

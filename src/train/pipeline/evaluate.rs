@@ -8,7 +8,7 @@ use super::output::{prepare_out, same_folder, OutPolicy};
 use crate::train::checkpoint::layout::{CONFIG, DIAGNOSIS, METRICS, PLOTS};
 use crate::train::checkpoint::member::load_member;
 use crate::train::checkpoint::read_config;
-use crate::train::config::{TrainConfig, ValidConfig};
+use crate::train::config::ValidConfig;
 use crate::train::data_parallel::{self, evaluation};
 use crate::train::diagnose::{diagnose_ood, OodDiagnosis};
 use crate::train::error::{TrainError, TrainResult};
@@ -56,13 +56,13 @@ fn host_prediction(
     tracing::info!(
         images = n,
         own = own.len(),
-        samples = config.eval_samples,
+        samples = config.evaluation.eval_samples,
         "evaluation: embedding the {what}"
     );
     let started = Instant::now();
     let predict = |b: usize, rows: Range<usize>| -> TrainResult<HostRows> {
         let request = PredictRequest {
-            samples: config.eval_samples,
+            samples: config.evaluation.eval_samples,
             seed: seeds::evaluation(config.seed),
             batch: b,
             device,
@@ -242,15 +242,15 @@ pub fn evaluate_trained(
     // S embeddings of D floats per image, for the larger of the two sets, twice (device and
     // host): refuse before allocating rather than die of an allocation failure.
     let images = data.test.len().max(data.ood.len()) as f64;
-    let samples = (config.eval_samples * config.members()) as f64;
-    let bytes = images * samples * config.latent_dim as f64 * 4.0 * 2.0;
+    let samples = (config.evaluation.eval_samples * config.members()) as f64;
+    let bytes = images * samples * config.model.latent_dim as f64 * 4.0 * 2.0;
     if bytes > MAX_EVAL_BYTES {
         return Err(TrainError::config(
             "eval-samples",
-            config.eval_samples,
+            config.evaluation.eval_samples,
             format!(
                 "{images} images × {samples} samples × D = {} need {:.1} GB of embeddings (at most {:.0} GB): lower --eval-samples or --test-limit",
-                config.latent_dim,
+                config.model.latent_dim,
                 bytes / 1e9,
                 MAX_EVAL_BYTES / 1e9
             ),
@@ -282,7 +282,7 @@ pub fn evaluate_trained(
     }
     std::fs::create_dir_all(out_dir).map_err(|e| TrainError::io(out_dir, e))?;
     eval.metrics.write_json(out_dir.join(METRICS))?;
-    let embedding = match (&eval.curves.id_uncertainty, config.latent_dim) {
+    let embedding = match (&eval.curves.id_uncertainty, config.model.latent_dim) {
         (Some(u), 3) => Some((eval.id_mean.as_slice(), u.as_slice())),
         _ => None,
     };
@@ -334,10 +334,9 @@ pub fn load_trained_scored(
                 ),
             ));
         }
-        config = ValidConfig::new(TrainConfig {
-            score: Some(score),
-            ..config.into_inner()
-        })?;
+        let mut scored = config.into_inner();
+        scored.evaluation.score = Some(score);
+        config = ValidConfig::new(scored)?;
     }
     let members = config.members();
     let mut loaded = Vec::with_capacity(members);

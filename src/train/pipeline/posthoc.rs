@@ -9,7 +9,9 @@ use super::{RunSummary, RunTiming};
 use crate::ggn::{Approximation, Split};
 use crate::train::checkpoint::layout::{CONFIG, MODEL, POSTERIOR, POSTHOC, STATE, SUMMARY};
 use crate::train::checkpoint::{load_model, read_tensors, save, Content, TrainingState};
-use crate::train::config::{MethodKind, Protocol, TrainConfig, ValidConfig};
+use crate::train::config::{
+    EvaluationOptions, LaplaceOptions, MethodKind, Protocol, TrainConfig, ValidConfig,
+};
 use crate::train::data_parallel;
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::json;
@@ -79,21 +81,27 @@ pub fn posthoc_from_checkpoint(
     let prior = options.prior.unwrap_or(PriorChoice::Fixed(
         settings
             .prior_precision
-            .unwrap_or(source.config.prior_precision),
+            .unwrap_or(source.config.laplace.prior_precision),
     ));
     let config = ValidConfig::new(TrainConfig {
         method: MethodKind::LamPosthoc,
-        split: options.split,
-        approximation: options.approximation,
-        prior_precision: match prior {
-            PriorChoice::Fixed(d) => d,
-            // Replaced by the evidence's maximiser after the Hessian pass.
-            PriorChoice::Marglik => source.config.prior_precision,
+        laplace: LaplaceOptions {
+            split: options.split,
+            approximation: options.approximation,
+            prior_precision: match prior {
+                PriorChoice::Fixed(d) => d,
+                // Replaced by the evidence's maximiser after the Hessian pass.
+                PriorChoice::Marglik => source.config.laplace.prior_precision,
+            },
+            tempering: options.tempering,
         },
-        tempering: options.tempering,
         protocol: options.protocol,
-        score: options.score,
-        eval_samples: settings.eval_samples.unwrap_or(source.config.eval_samples),
+        evaluation: EvaluationOptions {
+            score: options.score,
+            eval_samples: settings
+                .eval_samples
+                .unwrap_or(source.config.evaluation.eval_samples),
+        },
         ..(*source.config).clone()
     })?;
     let _lock = prepare_out(out_dir, policy)?;
@@ -104,10 +112,9 @@ pub fn posthoc_from_checkpoint(
     load_model(deterministic_dir, m.var_store_mut())?;
     let choices = m.finish_with(&train, device, options.hessian, prior)?;
     drop(train);
-    let config = ValidConfig::new(TrainConfig {
-        prior_precision: choices.prior_precision,
-        ..config.into_inner()
-    })?;
+    let mut chosen = config.into_inner();
+    chosen.laplace.prior_precision = choices.prior_precision;
+    let config = ValidConfig::new(chosen)?;
     if data_parallel::is_writer() {
         json::write_json(&out_dir.join(POSTHOC), &choices)?;
     }
@@ -116,7 +123,7 @@ pub fn posthoc_from_checkpoint(
         .iter()
         .map(|e| e.epoch)
         .max()
-        .unwrap_or(config.epochs);
+        .unwrap_or(config.optimiser.epochs);
     let state = TrainingState {
         epochs_done: epochs,
         history: history.clone(),

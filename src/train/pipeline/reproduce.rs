@@ -10,7 +10,8 @@ use super::train::train_and_evaluate;
 use super::RunSummary;
 use crate::train::catalogue::{Posterior, WarmStart};
 use crate::train::config::{
-    DatasetChoice, MethodKind, Protocol, Schedule, TrainConfig, ValidConfig,
+    DataOptions, MethodKind, ModelOptions, OptimiserOptions, Protocol, Schedule, TrainConfig,
+    ValidConfig,
 };
 use crate::train::error::{TrainError, TrainResult};
 use crate::train::evaluate::{mean_std, Metrics, MetricsSummary};
@@ -32,14 +33,10 @@ pub struct ReproduceRequest {
     pub methods: Option<Vec<MethodKind>>,
     /// Protocols; every method runs under each (None: the schedule's).
     pub protocols: Option<Vec<Protocol>>,
-    /// Latent dimension D.
-    pub latent_dim: usize,
-    /// The data.
-    pub dataset: DatasetChoice,
-    /// Use at most this many training images.
-    pub train_limit: Option<usize>,
-    /// Use at most this many ID test and OOD images.
-    pub test_limit: Option<usize>,
+    /// The network (latent dimension D) of every run.
+    pub model: ModelOptions,
+    /// The data of every run.
+    pub data: DataOptions,
     /// The folder of every run (runs found there are resumed).
     pub out: PathBuf,
 }
@@ -100,13 +97,14 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
         ValidConfig::new(
             TrainConfig {
                 method,
-                dataset: request.dataset,
-                latent_dim: request.latent_dim,
-                epochs,
-                batch_size: method.row().batch,
+                data: request.data.clone(),
+                model: request.model.clone(),
+                optimiser: OptimiserOptions {
+                    epochs,
+                    batch_size: method.row().batch,
+                    ..OptimiserOptions::DEFAULT
+                },
                 seed,
-                train_limit: request.train_limit,
-                test_limit: request.test_limit,
                 ..TrainConfig::default()
             }
             .with_protocol(protocol),
@@ -157,10 +155,10 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
                         &parent()?,
                         &out,
                         &PosthocOptions {
-                            split: config.split,
-                            approximation: config.approximation,
-                            prior: Some(PriorChoice::Fixed(config.prior_precision)),
-                            tempering: config.tempering,
+                            split: config.laplace.split,
+                            approximation: config.laplace.approximation,
+                            prior: Some(PriorChoice::Fixed(config.laplace.prior_precision)),
+                            tempering: config.laplace.tempering,
                             protocol: config.protocol,
                             hessian: PosthocHessian::Ggn,
                             score: None,
@@ -187,7 +185,11 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
                 .map(|r| r.timing.mean_epoch_seconds)
                 .sum::<f64>()
                 / runs.len() as f64;
-            epoch_seconds.push((label(&runs[0].config), secs, runs[0].config.batch_size));
+            epoch_seconds.push((
+                label(&runs[0].config),
+                secs,
+                runs[0].config.optimiser.batch_size,
+            ));
             rows.push(TableRow {
                 method: method.row().paper_row,
                 label: label(&runs[0].config),
@@ -197,8 +199,8 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     }
     let mut text = format!(
         "\nD = {}, {epochs} epochs, {seeds} seed(s), device {device:?}\n{}\nmean epoch time:\n",
-        request.latent_dim,
-        format_table(&rows, request.dataset)
+        request.model.latent_dim,
+        format_table(&rows, request.data.dataset)
     );
     for (l, s, b) in &epoch_seconds {
         let _ = writeln!(text, "  {l}: {s:.1} s (batch {b})");

@@ -38,7 +38,7 @@ impl BtlGaussian {
         Self {
             net,
             log_scale,
-            prior_var: 1.0 / config.latent_dim as f64,
+            prior_var: 1.0 / config.model.latent_dim as f64,
         }
     }
 

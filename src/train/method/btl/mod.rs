@@ -76,7 +76,7 @@ impl BtlNet {
             network,
             var_head,
             init: config.init_checkpoint.clone(),
-            latent_dim: config.latent_dim,
+            latent_dim: config.model.latent_dim,
             negatives: config.btl.negatives,
         }
     }

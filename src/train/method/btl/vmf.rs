@@ -38,7 +38,7 @@ impl BtlVmf {
     pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
         Self {
             net: BtlNet::new(config, device, seed),
-            dim: config.latent_dim,
+            dim: config.model.latent_dim,
         }
     }
 }
