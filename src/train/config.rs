@@ -1283,13 +1283,13 @@ mod tests {
             },
             evaluation: EvaluationOptions {
                 eval_samples: 9,
-                score: Some(super::super::protocol::Score::OutputVariance),
+                score: Some(crate::train::protocol::Score::OutputVariance),
             },
             protocol: Protocol::Reference,
             seed: u64::MAX,
             ..TrainConfig::DEFAULT
         };
-        let mut configs: Vec<TrainConfig> = super::super::catalogue::METHODS
+        let mut configs: Vec<TrainConfig> = crate::train::catalogue::METHODS
             .iter()
             .map(|row| TrainConfig {
                 method: row.kind,
