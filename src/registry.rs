@@ -102,7 +102,7 @@ pub mod budget {
     /// confidences) stay within a few ulp of values in [−1, 1].
     pub const METRIC: f64 = 1e-12;
     /// Chapter-08 metrics against scikit-learn 1.7.2, SciPy 1.16.3 and the plain-Python
-    /// definitions (tests/data/metrics_reference.tsv): numpy's pairwise summation against
+    /// definitions (scripts/reference/metrics/metrics_reference.tsv): numpy's pairwise summation against
     /// sequential sums, |Δ| ≤ 10⁻¹² on values in [−1, 1].
     pub const METRIC_REFERENCE: f64 = 1e-12;
     /// Chapter-03 losses and gradients, fast (Gram matrix) against exact (explicit compensated

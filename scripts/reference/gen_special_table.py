@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference table for the special functions of probdml (book chapter 01).
 
-Produces ``tests/data/special_reference.csv`` with high-precision values of
+Produces ``scripts/reference/special_reference.csv`` with high-precision values of
 
     log_bessel_i           ln I_nu(x)
     bessel_i_ratio         I_{nu+1}(x) / I_nu(x)
@@ -424,7 +424,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.normpath(os.path.join(here, "..", ".."))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", default=os.path.join(root, "tests", "data", "special_reference.csv"))
+    ap.add_argument("--out", default=os.path.join(root, "scripts", "reference", "special_reference.csv"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--verbose", action="store_true", help="log tasks slower than 1 s")
     opts = ap.parse_args()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate tests/data/special_reference.csv (see scripts/reference/README.md).
+# Regenerate scripts/reference/special_reference.csv (see scripts/reference/README.md).
 #
 # Usage (from anywhere):  scripts/reference/generate.sh [--jobs N] [--out PATH]
 #

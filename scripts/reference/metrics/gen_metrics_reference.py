@@ -3,7 +3,7 @@
 SciPy and plain-Python definitions that share no code with probdml.
 
 Writes
-  tests/data/metrics_reference.tsv          every case, read by proofs/metrics_reference.rs
+  scripts/reference/metrics/metrics_reference.tsv          every case, read by proofs/metrics_reference.rs
   scripts/reference/metrics/docs_values.txt the numbers shown in docs/src/08-metrics.md
 
 Run it through generate.sh (see README.md beside this file), which pins the library versions.
@@ -352,7 +352,7 @@ def uncertainty_cases(rng):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(ROOT, "tests", "data", "metrics_reference.tsv"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "scripts", "reference", "metrics", "metrics_reference.tsv"))
     parser.add_argument("--docs", default=os.path.join(HERE, "docs_values.txt"))
     args = parser.parse_args()
     rng = np.random.default_rng(20260808)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate tests/data/metrics_reference.tsv and scripts/reference/metrics/docs_values.txt
+# Regenerate scripts/reference/metrics/metrics_reference.tsv and scripts/reference/metrics/docs_values.txt
 # (see README.md beside this script).
 #
 # Usage (from anywhere):  scripts/reference/metrics/generate.sh [--out PATH] [--docs PATH]
