@@ -7,8 +7,8 @@
 //!
 //! Claims:
 //!
-//! 1. **Fast = exact.** One radix sort per class and one pass over tie groups give exactly the
-//!    O(n²) pair count (both are one integer over 2 n_ID n_OOD) and exactly the threshold-by-
+//! 1. **Fast = exact.** One partitioned sort per class and one pass over tie groups give exactly
+//!    the O(n²) pair count (both are one integer over 2 n_ID n_OOD) and exactly the threshold-by-
 //!    threshold step sum (same terms, same order); the ROC curves are identical. Inputs: small
 //!    integer scores (heavy ties), three-level scores, signed zeros, continuous reals.
 //! 2. **Invariance under monotone transforms.** Any strictly increasing map of the scores —
@@ -162,7 +162,7 @@ fn all_tied() {
     }
 }
 
-/// The radix-sort path (≥ 2048 scores) against the pair count, with heavy ties and both zeros.
+/// The partitioned sort (≥ 2048 scores) against the pair count, with heavy ties and both zeros.
 #[test]
 fn large_inputs_use_the_radix_path() {
     let id: Vec<f64> = (0..3000)

@@ -60,8 +60,8 @@ pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> 
 
 /// AUROC of an uncertainty score for out-of-distribution detection, OOD the positive class.
 ///
-/// Fast twin of [`exact::auroc`](crate::metrics::exact::auroc) (O(n log n) by one radix sort
-/// per class and one pass over tie groups; exactly equal to it, both being one integer divided
+/// Fast twin of [`exact::auroc`](crate::metrics::exact::auroc) (O(n log n) by one partitioned
+/// sort per class and one pass over tie groups; exactly equal to it, both being one integer divided
 /// by n_ID·n_OOD). Equal to scikit-learn's `roc_auc_score(y, s)` with y = 1 for OOD.
 ///
 /// # Formula
