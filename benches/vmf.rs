@@ -267,12 +267,47 @@ fn bench_batches(c: &mut Criterion) {
     group.finish();
 }
 
+/// `vmf::log_norm_const_batch` on the inputs of `examples/compare_peers.rs` (2500 κ log-spaced
+/// over 10⁻³ … 10⁴ per M, sorted) and the same κ shuffled, where the small orders' regimes
+/// (series, recurrence, Hankel) would otherwise straddle most chunks of eight; the scalar loop
+/// beside them. Per value: divide the median by 2500.
+fn bench_log_norm_const_peers(c: &mut Criterion) {
+    let n = 2500;
+    let sorted: Vec<f64> = (0..n)
+        .map(|i| 10f64.powf(-3.0 + 7.0 * i as f64 / (n - 1) as f64))
+        .collect();
+    let mut shuffled = sorted.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for i in (1..n).rev() {
+        shuffled.swap(i, rng.random_range(0..=i));
+    }
+    let mut out = vec![0.0; n];
+    let mut group = c.benchmark_group("vmf::log_norm_const_batch/peers");
+    quick(&mut group);
+    for dim in [3usize, 16, 128, 512] {
+        for (order, kappas) in [("sorted", &sorted), ("shuffled", &shuffled)] {
+            group.bench_function(BenchmarkId::new(format!("batch/{order}"), dim), |b| {
+                b.iter(|| vmf::log_norm_const_batch(dim, black_box(kappas), &mut out))
+            });
+        }
+        group.bench_function(BenchmarkId::new("scalar_loop", dim), |b| {
+            b.iter(|| {
+                for (o, &k) in out.iter_mut().zip(&sorted) {
+                    *o = vmf::log_norm_const(dim, black_box(k));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_density,
     bench_kappa,
     bench_mean_resultant,
     bench_sampler,
-    bench_batches
+    bench_batches,
+    bench_log_norm_const_peers
 );
 criterion_main!(benches);

@@ -6,7 +6,8 @@
 //! instead of the scalar's double-double kernel, it is within `S2_ULPS` ulps of the scalar; and
 //! it agrees with `vmf::exact::log_norm_const` within `LOG_SPECIAL·max(1, |·|)` on
 //! `M ∈ {2, 3, 4, 41, 42, 128, 512}` and `κ ∈ [10⁻³, 10⁵]` plus `κ = 0` (and, at `M = 3`, on a
-//! dense grid over `[0, 10¹⁵⁰]` and around the switch of its two formulas at `κ = ½`).
+//! dense grid over `[0, 10¹⁵⁰]` and around the switch of its two formulas at `κ = ½`), and for
+//! `M < 42` on unsorted concentrations that cover every regime of the scalar kernel.
 
 // derivation: vmf::log_norm_const_batch
 
@@ -111,6 +112,51 @@ proptest! {
         vmf::log_norm_const_batch(dim, &kappas, &mut out).unwrap();
         for (&k, &v) in kappas.iter().zip(&out) {
             prop_assert!(agrees_with_scalar(dim, v, k), "M = {}, κ = {}", dim, k);
+        }
+    }
+}
+
+/// `M < 42`, `M ≠ 3`, unsorted concentrations of every regime of the scalar kernel (the series
+/// below 32, the recurrence on `[32, ¾ν²)`, the Hankel expansion above, and beyond `10¹⁵⁰`),
+/// shuffled with repeats and zeros: the batch visits them sorted by `κ`, each regime in its own
+/// lanes, and writes each value back to its place — the scalar call's bits at every index, and
+/// the 256-bit reference within the budget on a sample.
+#[test]
+fn small_orders_unsorted_every_regime() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut uniform = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for dim in [2usize, 4, 5, 16, 17, 30, 41] {
+        let nu = dim as f64 / 2.0 - 1.0;
+        let recurrence_end = (0.75 * nu * nu).max(32.0);
+        let mut kappas = vec![0.0, 32.0, recurrence_end, 1e151, 1e200, 31.999, 1e150];
+        for _ in 0..300 {
+            kappas.push(10f64.powf(-3.0 + 6.5 * uniform()));
+            // Dense over the series' upper range and the recurrence's, where the regimes meet.
+            kappas.push(20.0 + (recurrence_end + 20.0 - 20.0) * uniform());
+        }
+        kappas.push(kappas[5]);
+        let mut out = vec![f64::NAN; kappas.len()];
+        vmf::log_norm_const_batch(dim, &kappas, &mut out).unwrap();
+        for (i, (&k, &v)) in kappas.iter().zip(&out).enumerate() {
+            let scalar = vmf::log_norm_const(dim, k);
+            assert_eq!(
+                v.to_bits(),
+                scalar.to_bits(),
+                "M = {dim}, κ[{i}] = {k}: {v} vs scalar {scalar}"
+            );
+            if i % 16 == 0 && k <= 1e8 {
+                support::check_at(
+                    NAME,
+                    format!("M = {dim}, unsorted κ = {k}"),
+                    v,
+                    vmf::exact::log_norm_const(dim, k),
+                );
+            }
         }
     }
 }

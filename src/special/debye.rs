@@ -128,25 +128,28 @@ pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
 #[inline(always)]
 fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
     let nu = order.hi;
-    let s = if LANES {
+    // s = √(ν² + x²) and r ≈ 1/s (within two ulps) from one division: p = ν/s and the
+    // expansion variable u = p/ν = 1/s are formed from r (an error of a few ulps in p moves
+    // ½ ln(1 + p) by < 2·10⁻¹⁶ and the O(1/ν) correction by less).
+    let (s, r) = if LANES || nu.max(x) <= DEBYE_LANES_MAX_ARGUMENT {
         order
             .mul(order)
             .add(DoubleDouble::product(x, x))
-            .sqrt_positive()
-    } else if nu.max(x) > DEBYE_LANES_MAX_ARGUMENT {
+            .sqrt_and_reciprocal()
+    } else {
         // ν² or x² would overflow from ~1.3·10¹⁵⁴ on (ln C_M at κ = 10²⁰⁰ was NaN): scale
         // both by 2⁻⁶⁰⁰ (exact) so the squares stay normal, and scale the root back. A square
         // that underflows is below an ulp of the other, since max(ν, x) > 10¹⁵⁰.
         let (o, xs) = (order.mul_f64(TWO_TO_MINUS_600), x * TWO_TO_MINUS_600);
-        o.mul(o)
+        let s = o
+            .mul(o)
             .add(DoubleDouble::product(xs, xs))
             .sqrt()
-            .mul_f64(1.0 / TWO_TO_MINUS_600)
-    } else {
-        order.mul(order).add(DoubleDouble::product(x, x)).sqrt()
+            .mul_f64(1.0 / TWO_TO_MINUS_600);
+        (s, 1.0 / s.hi)
     };
     let nu_plus_s = s.add(order);
-    let p = nu / s.hi;
+    let p = nu * r;
     // ν ln(ν+s) + ½ ln s = (ν + ½) ln(ν+s) − ½ ln(1 + p), since (ν+s)/s = 1 + p: one
     // double-double logarithm, and an f64 logarithm of 1 + p ∈ (1, 2] whose absolute error
     // (with the rounding of 1 + p) is < 3·10⁻¹⁶.
@@ -159,7 +162,7 @@ fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) 
         .mul(order.add_f64(0.5))
         .add(DoubleDouble::from_pair(HALF_LN_2PI))
         .add_f64(-0.5 * ln_1_to_2(1.0 + p));
-    let correction = expansion_sum_fixed::<K>(&LOG_TERMS, p / nu, p * p);
+    let correction = expansion_sum_fixed::<K>(&LOG_TERMS, r, p * p);
     s.sub(logs).add_f64(correction)
 }
 

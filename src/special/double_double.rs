@@ -230,6 +230,21 @@ impl DoubleDouble {
         let (hi, lo) = fast_two_sum(q, correction);
         Self { hi, lo }
     }
+
+    /// `(√self, 1/q)` for `self.hi > 0` normal, where `q = fl(√self.hi)` is within an ulp of
+    /// `√self`: the root as in [`sqrt_positive`](Self::sqrt_positive) but with its one division
+    /// turned into that reciprocal, which callers reuse for `1/√self` (the Debye kernel's
+    /// `p = ν/s` and `1/s`): one division instead of three. The root's correction term,
+    /// `≤ ulp(q)`, takes a relative error of two roundings more than by the division.
+    #[inline(always)]
+    pub(crate) fn sqrt_and_reciprocal(self) -> (Self, f64) {
+        let q = self.hi.sqrt();
+        let inverse = 1.0 / q;
+        let (p, e) = two_prod(q, q);
+        let correction = (((self.hi - p) - e) + self.lo) * (0.5 * inverse);
+        let (hi, lo) = fast_two_sum(q, correction);
+        (Self { hi, lo }, inverse)
+    }
 }
 
 /// `exponent·ln 2 + ln m` for `m ∈ [1, 2)` (the reduced argument of [`DoubleDouble::ln`]).

@@ -6,14 +6,31 @@
 //! cannot vectorise; and it recomputes the order's part of the series, −ν ln 2 − ln Γ(ν+1), at
 //! every call (a double-double ln Γ: most of the cost at small x). Here that part is formed once,
 //! and a chunk of arguments that share a regime goes through it in straight-line lanes; a chunk
-//! that straddles a boundary, or falls in the recurrence regime (32 ≤ x < ¾ν²), is left to the
-//! scalar kernel. Every lane performs the scalar kernel's operations, so the values are its
-//! bits (`proofs/batch_kernels.rs`).
+//! that straddles a boundary is left to the scalar kernel. The recurrence regime
+//! (32 ≤ x < ¾ν²) runs in lanes too ([`SmallOrderLanes::scaled_in`]): a caller that sorts its
+//! arguments meets each regime as one run ([`SmallOrderRegime`]). Every lane performs the scalar
+//! kernel's operations, so the values are its bits (`proofs/batch_kernels.rs`).
 
 use super::debye::{DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER};
 use super::double_double::DoubleDouble;
 use super::hankel::{hankel_applies, log_bessel_i_scaled_hankel_lanes, HANKEL_MIN_ARGUMENT};
+use super::log_bessel_i::log_bessel_i_scaled;
+use super::recurrence::log_bessel_i_scaled_recurrence_lanes;
 use super::series::{log_bessel_i_scaled_series_lanes, series_prefactor};
+
+/// The regime of the scalar kernel at one argument of a small order, in increasing `x`: each
+/// is an interval, so sorted arguments meet them as consecutive runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum SmallOrderRegime {
+    /// `x < 32`: the power series.
+    Series,
+    /// `32 ≤ x < ¾ν²`: the order recurrence down from the Debye expansion at `ν + N ≥ 20`.
+    Recurrence,
+    /// `max(32, ¾ν²) ≤ x ≤ 10¹⁵⁰`: the Hankel expansion with the branch-free logarithm.
+    Hankel,
+    /// `x > 10¹⁵⁰`: the scalar kernel (its logarithm's range branches).
+    Scalar,
+}
 
 /// One order `ν < 20` (not the closed-form `ν = ½`) with its series prefactor.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +51,45 @@ impl SmallOrderLanes {
             order,
             prefactor: series_prefactor(order),
         })
+    }
+
+    /// The scalar kernel's regime at `x` (finite, `≥ 0`).
+    #[inline(always)]
+    pub(crate) fn regime(&self, x: f64) -> SmallOrderRegime {
+        if x < HANKEL_MIN_ARGUMENT {
+            SmallOrderRegime::Series
+        } else if !hankel_applies(self.order.hi, x) {
+            SmallOrderRegime::Recurrence
+        } else if x <= DEBYE_LANES_MAX_ARGUMENT {
+            SmallOrderRegime::Hankel
+        } else {
+            SmallOrderRegime::Scalar
+        }
+    }
+
+    /// g(ν, x_l) for every lane, all `x_l` in `regime`: the same bits as `log_bessel_i_scaled`
+    /// (which [`SmallOrderRegime::Scalar`] calls per lane).
+    #[inline(always)]
+    pub(crate) fn scaled_in<const L: usize>(
+        &self,
+        regime: SmallOrderRegime,
+        x: &[f64; L],
+        out: &mut [DoubleDouble; L],
+    ) {
+        match regime {
+            SmallOrderRegime::Series => {
+                log_bessel_i_scaled_series_lanes(self.prefactor, self.order.hi, x, out);
+            }
+            SmallOrderRegime::Recurrence => {
+                log_bessel_i_scaled_recurrence_lanes(self.order, x, out)
+            }
+            SmallOrderRegime::Hankel => log_bessel_i_scaled_hankel_lanes(self.order, x, out),
+            SmallOrderRegime::Scalar => {
+                for (o, &v) in out.iter_mut().zip(x) {
+                    *o = log_bessel_i_scaled(self.order, v);
+                }
+            }
+        }
     }
 
     /// g(ν, x_l) for every lane when all `x_l` (finite, `≥ 0`) share the series or the Hankel
