@@ -25,8 +25,20 @@
 # The last table is measured from Python (scripts/peers/python_view.py, the probdml wheel in
 # .venv-peers): the same comparisons with the goals of the Python package.
 #
-# Usage: bash scripts/compare-peers.sh   (about 2 minutes after the first install)
+# Usage: bash scripts/compare-peers.sh [--record]   (about 2 minutes after the first install)
+#
+# The tables go to standard output and to target/peers/report.md. With --record they are also
+# written to docs/runs/peers/latest.md under a header naming the commit, the command, the CPU and
+# the date: the book includes its parts (`{{#include}}` of the anchors rust, btl and python), so
+# that no peers number in the book is typed by hand.
 set -euo pipefail
+
+record=false
+case "${1:-}" in
+    --record) record=true ;;
+    "") ;;
+    *) echo "usage: bash scripts/compare-peers.sh [--record]" >&2; exit 2 ;;
+esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -42,9 +54,14 @@ fi
 
 out="$root/target/peers"
 cargo run --locked --release --quiet --example compare_peers -- "$out"
-echo "compare-peers: $(grep -c processor /proc/cpuinfo) logical CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
-echo "compare-peers: command: bash scripts/compare-peers.sh; $(rustc --version)"
+report="$out/report.md"
+cpu="$(grep -c processor /proc/cpuinfo) logical CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+echo "compare-peers: $cpu; $(rustc --version); RUSTFLAGS=${RUSTFLAGS:-(none)}" >&2
+
+{
+echo "<!-- ANCHOR: rust -->"
 "$venv/bin/python" -W ignore scripts/peers/compare.py "$out"
+echo "<!-- ANCHOR_END: rust -->"
 
 # The Bayesian triplet loss against the paper's PyTorch listing (chapter 05). PyTorch comes from
 # the project's libtorch environment (.venv, torch 2.11.0 from PyPI, made by
@@ -54,11 +71,13 @@ if [[ -x "$root/.venv/bin/python" ]] && "$root/.venv/bin/python" -c 'import torc
     btl=$(RAYON_NUM_THREADS=1 cargo run --locked --release --quiet --example compare_btl)
     seconds=$(echo "$btl" | sed -n 's/^btl_crate_seconds=//p')
     echo
+    echo "<!-- ANCHOR: btl -->"
     echo "Bayesian triplet loss, batch NLL + gradient (time: best of 20; PyTorch: forward + backward):"
     echo
     echo "| task | peer | probdml | peer | peer / probdml | probdml | peer |"
     echo "|---|---|---:|---:|---:|---|---|"
     "$root/.venv/bin/python" -W ignore scripts/peers/btl_listing.py "$seconds"
+    echo "<!-- ANCHOR_END: btl -->"
 else
     echo "compare-peers: no PyTorch in .venv: run bash scripts/setup-torch.sh for the BTL listing row" >&2
 fi
@@ -67,10 +86,30 @@ fi
 # (scripts/setup-python.sh builds it into target/wheels/) is installed into .venv-peers beside
 # scipy, scikit-learn and faiss-cpu, and scripts/peers/python_view.py times both sides on the same
 # numpy arrays in one process, one thread each, call overhead and conversions included.
-bash scripts/setup-python.sh
+bash scripts/setup-python.sh >&2
 wheel=(target/wheels/probdml-*.whl)
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "${wheel[0]}"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "${wheel[0]}" >&2
 echo
+echo "<!-- ANCHOR: python -->"
 echo "From Python (time: best of 3–5 calls; one thread):"
 echo
 RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1 "$venv/bin/python" -W ignore scripts/peers/python_view.py
+echo "<!-- ANCHOR_END: python -->"
+} | tee "$report"
+
+if $record; then
+    commit="$(git rev-parse --short HEAD)"
+    if [[ -n "$(git status --porcelain --untracked-files=no)" ]]; then
+        commit="$commit with uncommitted changes"
+    fi
+    mkdir -p docs/runs/peers
+    {
+        echo "<!-- Written by \`bash scripts/compare-peers.sh --record\`; do not edit. -->"
+        echo "<!-- ANCHOR: header -->"
+        echo "Measured at commit $commit on $(date -u +%Y-%m-%d) with \`bash scripts/compare-peers.sh --record\`; $cpu; $(rustc --version), RUSTFLAGS ${RUSTFLAGS:-none} (none: the baseline x86-64, with run-time dispatch, chapter 01)."
+        echo "<!-- ANCHOR_END: header -->"
+        echo
+        cat "$report"
+    } > docs/runs/peers/latest.md
+    echo "compare-peers: recorded in docs/runs/peers/latest.md" >&2
+fi
