@@ -101,6 +101,17 @@ fn ranks_succeed(args: &[&str], world: usize) -> Vec<Output> {
         .collect()
 }
 
+/// `common` run as one process at `--batch 32` into `one`, and as two ranks at `--batch 16` (the
+/// same global batch) into `two`.
+fn one_rank_and_two_at_half_batch(common: &[&str], one: &Path, two: &Path) {
+    let mut a: Vec<&str> = common.to_vec();
+    a.extend_from_slice(&["--batch", "32", "--out", one.to_str().unwrap()]);
+    one_process(&a);
+    let mut b: Vec<&str> = common.to_vec();
+    b.extend_from_slice(&["--batch", "16", "--out", two.to_str().unwrap()]);
+    ranks_succeed(&b, 2);
+}
+
 /// Owned arguments as the `&str`s the runners take.
 fn strs(a: &[String]) -> Vec<&str> {
     a.iter().map(String::as_str).collect()
@@ -239,12 +250,7 @@ fn two_ranks_at_half_batch_train_as_one_rank_at_the_whole_batch() {
         "--threads",
         "1",
     ];
-    let mut a: Vec<&str> = common.to_vec();
-    a.extend_from_slice(&["--batch", "32", "--out", one.to_str().unwrap()]);
-    one_process(&a);
-    let mut b: Vec<&str> = common.to_vec();
-    b.extend_from_slice(&["--batch", "16", "--out", two.to_str().unwrap()]);
-    ranks_succeed(&b, 2);
+    one_rank_and_two_at_half_batch(&common, &one, &two);
 
     let history = |dir: &Path| -> Vec<(f64, f64)> {
         let state: serde_json::Value =
@@ -338,12 +344,7 @@ fn mc_dropout_masks_of_two_ranks_are_one_process_masks() {
         "--threads",
         "1",
     ];
-    let mut a: Vec<&str> = common.to_vec();
-    a.extend_from_slice(&["--batch", "32", "--out", one.to_str().unwrap()]);
-    one_process(&a);
-    let mut b: Vec<&str> = common.to_vec();
-    b.extend_from_slice(&["--batch", "16", "--out", two.to_str().unwrap()]);
-    ranks_succeed(&b, 2);
+    one_rank_and_two_at_half_batch(&common, &one, &two);
     let loss = |dir: &Path| -> f64 {
         let state: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap())
