@@ -22,6 +22,16 @@ fn main() {
             // libraries libtorch itself loads (libc10, libtorch_cpu) when they are searched for.
             println!("cargo:rustc-link-arg=-Wl,--disable-new-dtags");
             println!("cargo:rustc-link-arg=-Wl,-rpath,{lib}");
+            // The CUDA build of libtorch registers its CUDA backend from libtorch_cuda.so's static
+            // initialisers; no symbol of it is referenced, so the linker's default --as-needed
+            // drops it and `tch::Cuda::is_available()` is false even on a GPU machine. Link it
+            // unconditionally where it exists.
+            if std::path::Path::new(lib).join("libtorch_cuda.so").exists() {
+                println!("cargo:rustc-link-arg=-L{lib}");
+                println!("cargo:rustc-link-arg=-Wl,--push-state,--no-as-needed");
+                println!("cargo:rustc-link-arg=-ltorch_cuda");
+                println!("cargo:rustc-link-arg=-Wl,--pop-state");
+            }
         }
         None => println!(
             "cargo:warning=torch-sys did not report its libtorch folder; set LD_LIBRARY_PATH at run time"

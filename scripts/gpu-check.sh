@@ -15,6 +15,12 @@
 #      over NCCL, and the two-rank training equivalence of tests/train_distributed.rs on CUDA.
 #
 # Usage: bash scripts/gpu-check.sh [--train-limit N]   (default 60000: the whole training set)
+#        bash scripts/gpu-check.sh --build-only DIR     (on a machine with Rust and no GPU)
+#        bash scripts/gpu-check.sh --prebuilt DIR [--train-limit N]   (on the GPU machine)
+# A GPU machine without a Rust toolchain runs binaries built elsewhere: --build-only builds
+# `probdml` and the parity test against the same torch 2.11.0+cu130 wheel and copies them into
+# DIR; --prebuilt skips step 1 and points the dynamic loader at the python3 torch's libraries
+# (the binaries' rpath names the building machine's). Both machines need glibc ≥ the builder's.
 # Writes its runs into ${TMPDIR:-/tmp}/probdml-gpu-check; prints one line per check and exits
 # non-zero if any failed.
 set -uo pipefail
@@ -23,8 +29,36 @@ cd "$root"
 
 train_limit=60000
 cpu_limit=2000
-if [[ "${1:-}" == "--train-limit" && -n "${2:-}" ]]; then
-    train_limit="$2"
+prebuilt=""
+build_only=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --train-limit) train_limit="${2:?--train-limit needs a number}"; shift 2 ;;
+    --prebuilt) prebuilt="${2:?--prebuilt needs a folder}"; shift 2 ;;
+    --build-only) build_only="${2:?--build-only needs a folder}"; shift 2 ;;
+    *) echo "gpu-check: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+features=(--features distributed)
+
+if [[ -n "$build_only" ]]; then
+    mkdir -p "$build_only"
+    bash scripts/cargo-tch.sh build --release --locked "${features[@]}" --bin probdml
+    exe="$(bash scripts/cargo-tch.sh test --release --locked "${features[@]}" \
+        --test train_cuda_parity --no-run --message-format=json 2>/dev/null |
+        python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "train_cuda_parity" and m.get("executable"):
+        print(m["executable"])')"
+    cp target/release/probdml "$build_only/probdml"
+    cp "$exe" "$build_only/train_cuda_parity"
+    if ! readelf -d "$build_only/probdml" | grep -q 'libtorch_cuda.so'; then
+        echo "gpu-check: probdml does not link libtorch_cuda.so (this torch has no CUDA backend?)" >&2
+        exit 1
+    fi
+    echo "gpu-check: built into $build_only"
+    exit 0
 fi
 work="${TMPDIR:-/tmp}/probdml-gpu-check"
 rm -rf "$work"
@@ -42,27 +76,36 @@ gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)"
 say "GPUs: $gpus ($(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | head -1))"
 cores="$(nproc)"
 
-# 1. Build.
-features=(--features distributed)
-if ! bash scripts/cargo-tch.sh build --release --locked "${features[@]}" --bin probdml \
-    >"$work/build.log" 2>&1; then
-    tail -30 "$work/build.log"
-    say "FAIL: build (log: $work/build.log)"
-    exit 1
-fi
-if grep -q "built without NCCL" "$work/build.log"; then
-    say "NCCL: not compiled in ($(grep -m1 'built without NCCL' "$work/build.log" | sed 's/.*warning=//'))"
+# 1. Build, or take the binaries built elsewhere.
+if [[ -n "$prebuilt" ]]; then
+    torch_lib="$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"
+    export LD_LIBRARY_PATH="$torch_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    probdml="$(cd "$prebuilt" && pwd)/probdml"
+    parity=("$(cd "$prebuilt" && pwd)/train_cuda_parity")
+    say "prebuilt binaries from $prebuilt; libtorch from $torch_lib"
+    say "NCCL: not compiled in (built on a machine without the CUDA toolkit)"
     nccl=0
 else
-    nccl=1
-    say "NCCL: compiled in"
+    if ! bash scripts/cargo-tch.sh build --release --locked "${features[@]}" --bin probdml \
+        >"$work/build.log" 2>&1; then
+        tail -30 "$work/build.log"
+        say "FAIL: build (log: $work/build.log)"
+        exit 1
+    fi
+    if grep -q "built without NCCL" "$work/build.log"; then
+        say "NCCL: not compiled in ($(grep -m1 'built without NCCL' "$work/build.log" | sed 's/.*warning=//'))"
+        nccl=0
+    else
+        nccl=1
+        say "NCCL: compiled in"
+    fi
+    probdml="$root/target/release/probdml"
+    parity=(bash scripts/cargo-tch.sh test --release --locked "${features[@]}" --test train_cuda_parity --)
+    say "built in $((SECONDS - started)) s"
 fi
-probdml="$root/target/release/probdml"
-say "built in $((SECONDS - started)) s"
 
 # 2. CPU against CUDA, one model, one batch.
-if bash scripts/cargo-tch.sh test --release --locked "${features[@]}" --test train_cuda_parity \
-    -- --ignored --nocapture >"$work/parity.log" 2>&1; then
+if timeout 300 "${parity[@]}" --include-ignored --nocapture >"$work/parity.log" 2>&1; then
     grep -E "^(ggn|loss)" "$work/parity.log" | sed 's/^/    /'
     say "ok: CPU and CUDA agree (GGN diagonal, one step's loss)"
 else

@@ -103,3 +103,24 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
     println!("loss: cpu {lc:.9}, cuda {lg:.9}, relative gap {gap:.3e} (tolerance {RTOL:e})");
     assert!(lc.is_finite() && gap <= RTOL, "loss: cpu {lc}, cuda {lg}");
 }
+
+/// Runs everywhere: where libtorch ships its CUDA backend (the PyPI wheel does, GPU or not),
+/// the test binary must have loaded it. The linker's default `--as-needed` drops
+/// libtorch_cuda.so, whose only work is done by static initialisers, and then every
+/// `--device cuda` is refused on a GPU machine with "no such CUDA device" (build.rs links it).
+#[test]
+fn libtorch_cuda_is_loaded_where_libtorch_ships_it() {
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
+    let cpu = maps
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(5))
+        .find(|p| p.ends_with("/libtorch_cpu.so"))
+        .expect("libtorch_cpu.so is mapped");
+    let cuda = std::path::Path::new(cpu).with_file_name("libtorch_cuda.so");
+    if !cuda.exists() {
+        println!("this libtorch has no CUDA backend ({})", cuda.display());
+        return;
+    }
+    let loaded = maps.lines().any(|l| l.ends_with("/libtorch_cuda.so"));
+    assert!(loaded, "{} exists but was not loaded", cuda.display());
+}
