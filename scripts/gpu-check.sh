@@ -82,7 +82,9 @@ if [[ -n "$prebuilt" ]]; then
     export LD_LIBRARY_PATH="$torch_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     probdml="$(cd "$prebuilt" && pwd)/probdml"
     parity=("$(cd "$prebuilt" && pwd)/train_cuda_parity")
-    say "prebuilt binaries from $prebuilt; libtorch from $torch_lib"
+    # The binaries default to the builder's data folder (CARGO_MANIFEST_DIR/data).
+    export PROBDML_DATA="${PROBDML_DATA:-$root/data}"
+    say "prebuilt binaries from $prebuilt; libtorch from $torch_lib; data from $PROBDML_DATA"
     say "NCCL: not compiled in (built on a machine without the CUDA toolkit)"
     nccl=0
 else
