@@ -59,24 +59,40 @@ if [[ ${#long[@]} -gt 0 && " ${args[*]:-} " == *" -- "* ]]; then
     exit 2
 fi
 
-bash scripts/setup.sh
+# Each step's wall time is printed at the end (`timed NAME COMMAND...`), so that a slow CI shows
+# which step grew.
+timings=()
+timed() {
+    local name="$1" t0=$SECONDS rc=0
+    shift
+    "$@" || rc=$?
+    timings+=("$(printf '%5d s  %s%s' "$((SECONDS - t0))" "$name" "$([[ $rc == 0 ]] || echo " (exit $rc)")")")
+    return "$rc"
+}
+report() {
+    echo "test: wall time per step (total $SECONDS s)"
+    printf '  %s\n' "${timings[@]}"
+}
+trap report EXIT
+
+timed setup bash scripts/setup.sh
 
 status=0
 # Formatting is configuration, not hope: every target (the proofs included) as rustfmt writes it.
-cargo fmt --all --check || status=$?
-cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
+timed fmt cargo fmt --all --check || status=$?
+timed "cargo test" cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
 
-bash scripts/setup-torch.sh
-bash scripts/setup-data.sh
+timed setup-torch bash scripts/setup-torch.sh
+timed setup-data bash scripts/setup-data.sh
 # One feature set for every step of the training module, so that they share one build: "tch" and
 # "distributed" (the data-parallel tests start two ranks on loopback, Gloo).
 tch_features=(--features distributed)
 tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --test distributed_group --test train_distributed --example metrics_plots)
-bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
-bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --doc train:: || status=$?
+timed "training tests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
+timed "training doctests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --doc train:: || status=$?
 
 # Lints (after setup-torch.sh: feature "tch" needs libtorch to type-check).
-bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets --all-features -- -D warnings || status=$?
+timed clippy bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets --all-features -- -D warnings || status=$?
 
 # The Python package: builds the wheel into .venv when its sources changed, then runs pytest
 # (python/tests, including the bit-for-bit comparison with examples/python_bitwise.rs and the
@@ -85,11 +101,11 @@ bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets --all-featur
 # 33 s of the wall time); setup-python.sh 2 s when nothing changed, about 50 s wall (16 s CPU)
 # after a change to probdml-py/ alone; the first wheel build of a fresh target directory
 # compiles the extension's release dependencies (pyo3, numpy, faer, …): 400 s CPU.
-bash scripts/setup-python.sh || status=$?
-"$root/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests || status=$?
+timed setup-python bash scripts/setup-python.sh || status=$?
+timed pytest "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests || status=$?
 
 if [[ -x /usr/bin/chromium ]] && command -v node >/dev/null 2>&1; then
-    bash scripts/check-docs.sh || status=$?
+    timed check-docs bash scripts/check-docs.sh || status=$?
 else
     echo "test: /usr/bin/chromium or node missing: skipping scripts/check-docs.sh" >&2
 fi
