@@ -87,7 +87,7 @@ timed setup-data bash scripts/setup-data.sh
 # One feature set for every step of the training module, so that they share one build: "tch" and
 # "distributed" (the data-parallel tests start two ranks on loopback, Gloo).
 tch_features=(--features distributed)
-tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --test distributed_group --test train_distributed --example metrics_plots)
+tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --test distributed_group --test train_distributed --test train_cuda_parity --example metrics_plots)
 timed "training tests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
 timed "training doctests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --doc train:: || status=$?
 
