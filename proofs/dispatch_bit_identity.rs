@@ -200,3 +200,49 @@ fn retrieval_is_bit_identical_across_copies() {
         }
     }
 }
+
+/// The AVX2 scans of `metrics/key_scan.rs` against the portable ones on a task that reaches
+/// every branch of them: several blocks of 256 with a partial last one (row scans and, in the
+/// leave-one-out task, column scans), a separate query set (row scans only), `f32` and `f64`
+/// coordinates on a coarse grid (exact ties at the k-th distance), both distances.
+#[test]
+fn retrieval_scans_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    let (n, n_q, d) = (3 * 256 + 41, 300, 13);
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut grid = |len: usize| -> Vec<f64> {
+        (0..len)
+            .map(|_| f64::from(rng.random_range(-3i32..=3)) / 2.0 + 0.25)
+            .collect()
+    };
+    let (data, query_data) = (grid(n * d), grid(n_q * d));
+    let data_f32: Vec<f32> = data.iter().map(|&v| v as f32).collect();
+    let labels: Vec<usize> = (0..n).map(|i| i % 5).collect();
+    let query_labels: Vec<usize> = (0..n_q).map(|i| i % 5).collect();
+    let f64_db = Embeddings::new(&data, d).expect("finite embeddings");
+    let f32_db = Embeddings::from_f32(&data_f32, d).expect("finite embeddings");
+    let queries = Embeddings::new(&query_data, d).expect("finite embeddings");
+    for distance in [Distance::Euclidean, Distance::Cosine] {
+        let tasks = [
+            Retrieval::leave_one_out(f32_db, &labels, distance),
+            Retrieval::leave_one_out(f64_db, &labels, distance),
+            Retrieval::query_database(queries, &query_labels, f32_db, &labels, distance),
+        ];
+        for (t, task) in tasks.into_iter().enumerate() {
+            let task = task.expect("valid task").with_threads(1).expect("1 thread");
+            let run = || {
+                let nn = metrics::nearest_neighbours(&task, 12).expect("k = 12");
+                let mut flat = Vec::new();
+                for q in 0..nn.query_count() {
+                    flat.extend(nn.indices(q).iter().map(|&j| j as u64));
+                    flat.extend(nn.distances(q).iter().map(|v| v.to_bits()));
+                }
+                flat
+            };
+            let (portable, wide) = both(run).expect("AVX2+FMA is available");
+            assert_eq!(portable, wide, "{distance:?}, task {t}");
+        }
+    }
+}

@@ -33,6 +33,9 @@
 //! still row by row (the comparisons vectorise over J), for the queries of J. The scans test
 //! [`LANES`] keys against the thresholds at once and look at single keys only when one passes:
 //! after the first blocks almost none does.
+//!
+//! The AVX2+FMA copy runs the scans of [`key_scan`](crate::metrics::key_scan), written with
+//! intrinsics, which push the same keys in the same order as the portable loops here.
 
 use std::sync::Mutex;
 
@@ -44,6 +47,8 @@ use crate::instruction_set::{dispatch_on, InstructionSet};
 
 use crate::metrics::candidates::{round_up, Candidates};
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
+#[cfg(target_arch = "x86_64")]
+use crate::metrics::key_scan;
 
 /// Rows (and items) per block.
 pub(crate) const BLOCK: usize = 256;
@@ -241,6 +246,48 @@ fn scan_column(g: &[f32], sq_i: f32, item: u32, cands: &mut [Candidates], thr: &
     }
 }
 
+/// [`scan_row`] in `isa`: the AVX2 copy written with intrinsics ([`key_scan`]), which pushes
+/// the same keys in the same order.
+#[inline(always)]
+fn scan_row_on(
+    isa: InstructionSet,
+    g: &[f32],
+    sq: &[f32],
+    span: (usize, usize),
+    cand: &mut Candidates,
+    skip: usize,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if isa == InstructionSet::Avx2Fma {
+        // SAFETY: `isa` is available on this CPU (`candidates` takes it from `active()`), and
+        // `Avx2Fma` includes AVX2.
+        unsafe { key_scan::scan_row(g, sq, span, cand, skip) };
+        return;
+    }
+    let _ = isa;
+    scan_row(g, sq, span, cand, skip);
+}
+
+/// [`scan_column`] in `isa` (as [`scan_row_on`]).
+#[inline(always)]
+fn scan_column_on(
+    isa: InstructionSet,
+    g: &[f32],
+    sq_i: f32,
+    item: u32,
+    cands: &mut [Candidates],
+    thr: &mut [f32],
+) {
+    #[cfg(target_arch = "x86_64")]
+    if isa == InstructionSet::Avx2Fma {
+        // SAFETY: as in `scan_row_on`.
+        unsafe { key_scan::scan_column(g, sq_i, item, cands, thr) };
+        return;
+    }
+    let _ = isa;
+    scan_column(g, sq_i, item, cands, thr);
+}
+
 /// One block's queries: their candidate states and thresholds (padded to [`BLOCK`] with −∞,
 /// which nothing passes).
 struct BlockState {
@@ -330,7 +377,8 @@ pub(crate) fn candidates(
                     let BlockState { cands, thr } = &mut *state;
                     for i in 0..a1 - a0 {
                         let skip = if leave_one_out { a0 + i } else { usize::MAX };
-                        scan_row(
+                        scan_row_on(
+                            isa,
                             &g[i * BLOCK..(i + 1) * BLOCK],
                             sq_b,
                             (b0, b1),
@@ -345,7 +393,8 @@ pub(crate) fn candidates(
                     let mut state = states[b].lock().expect("no thread panics holding a block");
                     let BlockState { cands, thr } = &mut *state;
                     for i in 0..a1 - a0 {
-                        scan_column(
+                        scan_column_on(
+                            isa,
                             &g[i * BLOCK..(i + 1) * BLOCK],
                             db.squared_norms[a0 + i],
                             (a0 + i) as u32,
@@ -396,6 +445,47 @@ mod tests {
         );
         assert_eq!(&g[..3], &[1.0, 2.0, 3.0]);
         assert_eq!(&g[BLOCK..BLOCK + 3], &[3.0, 4.0, 7.0]);
+    }
+
+    /// The AVX2 scans (`key_scan`) hold the portable scans' candidates, in the same order:
+    /// coordinates on a coarse grid (many exact ties at the thresholds), several blocks with a
+    /// partial last one (row and column scans), both distances, leave-one-out and a separate
+    /// query set.
+    #[test]
+    fn avx2_scans_keep_the_portable_candidates() {
+        use crate::instruction_set::InstructionSet;
+        use rand::{Rng, SeedableRng};
+        if !InstructionSet::Avx2Fma.is_available() {
+            return;
+        }
+        let (n, n_q, d) = (3 * BLOCK + 37, BLOCK + 5, 19);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut grid = |len: usize| -> Vec<f32> {
+            (0..len)
+                .map(|_| rng.random_range(-3i32..=3) as f32 / 2.0)
+                .collect()
+        };
+        let (data, query_data) = (grid(n * d), grid(n_q * d));
+        let database = Embeddings::from_f32(&data, d).expect("finite");
+        let queries = Embeddings::from_f32(&query_data, d).expect("finite");
+        for distance in [Distance::Euclidean, Distance::Cosine] {
+            for q in [None, Some(&queries)] {
+                let k_of = |i: usize| 1 + i % 12;
+                let run = |isa: InstructionSet| {
+                    isa.run(|| candidates(q, &database, distance, &k_of, Some(1)))
+                        .expect("available")
+                };
+                let portable = run(InstructionSet::Portable);
+                let wide = run(InstructionSet::Avx2Fma);
+                assert!(portable.iter().all(|c| !c.is_empty()));
+                assert_eq!(
+                    portable,
+                    wide,
+                    "{distance:?}, separate queries: {}",
+                    q.is_some()
+                );
+            }
+        }
     }
 
     #[test]

@@ -70,6 +70,7 @@ mod embeddings;
 pub mod exact;
 mod identification;
 mod kendall;
+mod key_scan;
 mod neighbours;
 mod ood;
 mod retrieval;
