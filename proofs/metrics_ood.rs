@@ -7,7 +7,8 @@
 //!
 //! Claims:
 //!
-//! 1. **Fast = exact.** One partitioned sort per class and one pass over tie groups give exactly
+//! 1. **Fast = exact.** One pass over the tie groups — counted in a hash table when the scores
+//!    take few distinct values, else read off one partitioned sort per class — gives exactly
 //!    the O(n²) pair count (both are one integer over 2 n_ID n_OOD) and exactly the threshold-by-
 //!    threshold step sum (same terms, same order); the ROC curves are identical. Inputs: small
 //!    integer scores (heavy ties), three-level scores, signed zeros, continuous reals.
@@ -162,7 +163,8 @@ fn all_tied() {
     }
 }
 
-/// The partitioned sort (≥ 2048 scores) against the pair count, with heavy ties and both zeros.
+/// Large inputs with heavy ties and both zeros (some 200 distinct scores in 5500: counted in the
+/// hash table) against the pair count.
 #[test]
 fn large_inputs_use_the_radix_path() {
     let id: Vec<f64> = (0..3000)
@@ -217,5 +219,62 @@ fn agrees_with_scikit_learn() {
                 &what("tpr"),
             );
         }
+    }
+}
+
+/// Claim 1 on large inputs with too many distinct scores for the hash-table count (more than
+/// n/8: the partitioned sort), still with ties and both zeros, and on the same scores rounded
+/// to few distinct values (the count): bitwise the pair count and the step sum.
+#[test]
+fn large_inputs_take_the_count_or_the_sort() {
+    let mut state = 0x853c_49e6_748f_ea9bu64;
+    let mut draw = |n: usize, shift: f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // A grid of 2⁻¹² over [−2, 2) (16384 values) and, for every fifth score, a zero.
+                match i % 5 {
+                    0 => [-0.0, 0.0][(state >> 40) as usize % 2],
+                    _ => ((state % 16_384) as f64 - 8192.0) / 4096.0 + shift,
+                }
+            })
+            .collect()
+    };
+    let (id, ood) = (draw(4000, 0.0), draw(3000, 0.25));
+    let distinct = |x: &[f64]| {
+        let mut keys: Vec<u64> = x.iter().map(|&s| (s + 0.0).to_bits()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.len()
+    };
+    let rounded =
+        |x: &[f64]| -> Vec<f64> { x.iter().map(|&s| (s * 16.0).round() / 16.0).collect() };
+    let all = |a: &[f64], b: &[f64]| [a, b].concat();
+    let n = id.len() + ood.len();
+    assert!(distinct(&all(&id, &ood)) > n / 8, "many distinct: the sort");
+    let (id_r, ood_r) = (rounded(&id), rounded(&ood));
+    assert!(
+        distinct(&all(&id_r, &ood_r)) <= n / 8,
+        "few distinct: the count"
+    );
+    for (id, ood) in [(&id, &ood), (&id_r, &ood_r)] {
+        let (fast, slow) = (
+            metrics::auroc(id, ood).unwrap(),
+            exact::auroc(id, ood).unwrap(),
+        );
+        support::check("metrics::auroc", fast, slow);
+        assert_eq!(fast.to_bits(), slow.to_bits(), "auroc");
+        let (fast, slow) = (
+            metrics::auprc(id, ood).unwrap(),
+            exact::auprc(id, ood).unwrap(),
+        );
+        support::check("metrics::auprc", fast, slow);
+        assert_eq!(fast.to_bits(), slow.to_bits(), "auprc");
+        assert_eq!(
+            metrics::roc_curve(id, ood).unwrap(),
+            exact::roc_curve(id, ood).unwrap()
+        );
     }
 }

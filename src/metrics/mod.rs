@@ -40,8 +40,9 @@
 //! so that neighbours are bitwise the exact twin's (in a leave-one-out task only the upper
 //! triangle of blocks, each product serving both of its rows; threads chosen per task with
 //! [`Retrieval::with_threads`]; `f32` embeddings borrowed with [`Embeddings::from_f32`]), a
-//! partitioned sort (a radix partition on the top key bits, then each bucket in cache) and one
-//! pass over tie groups for AUROC and AUPRC, Knight's O(n log n) τ-b. [`exact`] holds the
+//! hash-table count of the tie groups for AUROC and AUPRC when scores take few distinct values,
+//! else a partitioned sort (a radix partition on the top key bits, then each bucket in cache)
+//! and one pass over tie groups, Knight's O(n log n) τ-b. [`exact`] holds the
 //! definitions written out (full sorts, the O(n²) Mann–Whitney count, brute-force neighbours) with the same
 //! signatures; `proofs/metrics_*.rs` checks that they agree — exactly where a metric is a ratio
 //! of integers — and compares both with scikit-learn and SciPy on a committed reference set.
@@ -76,6 +77,7 @@ mod ood;
 mod retrieval;
 mod retrieval_task;
 mod score;
+mod score_counts;
 mod score_sort;
 mod sparsification;
 mod verification;

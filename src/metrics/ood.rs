@@ -1,9 +1,11 @@
 //! Out-of-distribution detection: AUROC and AUPRC of an uncertainty score, OOD as the positive
-//! class, by one sort of each class and one pass over the tie groups.
+//! class, by one pass over the tie groups: counted in a hash table when the scores take few
+//! distinct values, else read off one sort of each class.
 
 use crate::error::Result;
 use crate::metrics::checks;
 use crate::metrics::score::Score;
+use crate::metrics::score_counts;
 use crate::metrics::score_sort::{score_of_key, sorted_keys, tie_groups_descending};
 
 /// The ROC curve of an OOD detector (see [`roc_curve`]).
@@ -25,44 +27,104 @@ pub(crate) fn check_scores<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Resul
     checks::all_finite("ood_scores", ood_scores)
 }
 
-/// Twice the Mann–Whitney U of the positives over the negatives (an integer: ties count ½).
-pub(crate) fn twice_mann_whitney(negatives: &[u64], positives: &[u64]) -> u128 {
-    let mut at_or_above = 0u128;
-    let n_neg = negatives.len() as u128;
-    let mut u2 = 0u128;
-    tie_groups_descending(negatives, positives, |_, a, b| {
-        at_or_above += a as u128;
-        let below = n_neg - at_or_above;
-        u2 += b as u128 * (2 * below + a as u128);
-    });
-    u2
+/// Visits the tie groups of the two score sets from the highest score down, calling
+/// `visit(score_key, id_in_group, ood_in_group)` once per distinct score, after checking the
+/// sets as [`check_scores`] does (and returning its error).
+///
+/// Scores with few distinct values are counted in a table (one read of each set); otherwise
+/// both sets are sorted. The two give the same groups in the same order.
+fn visit_tie_groups<S: Score>(
+    id_scores: &[S],
+    ood_scores: &[S],
+    mut visit: impl FnMut(u64, usize, usize),
+) -> Result<()> {
+    checks::at_least("id_scores", id_scores, 1)?;
+    checks::at_least("ood_scores", ood_scores, 1)?;
+    if let Some(groups) = score_counts::tie_groups(id_scores, ood_scores) {
+        for group in groups.iter().rev() {
+            visit(group.key, group.negatives, group.positives);
+        }
+        return Ok(());
+    }
+    // The count gave up: many distinct scores, or one that is not finite (named here).
+    check_scores(id_scores, ood_scores)?;
+    let negatives = sorted_keys(id_scores);
+    let positives = sorted_keys(ood_scores);
+    tie_groups_descending(&negatives, &positives, visit);
+    Ok(())
+}
+
+/// Twice the Mann–Whitney U of the positives over the negatives (an integer: ties count ½),
+/// accumulated over the tie groups from the highest score down.
+struct TwiceMannWhitney {
+    negatives: u128,
+    at_or_above: u128,
+    u2: u128,
+}
+
+impl TwiceMannWhitney {
+    fn new(negatives: usize) -> Self {
+        Self {
+            negatives: negatives as u128,
+            at_or_above: 0,
+            u2: 0,
+        }
+    }
+
+    fn add(&mut self, negatives: usize, positives: usize) {
+        self.at_or_above += negatives as u128;
+        let below = self.negatives - self.at_or_above;
+        self.u2 += positives as u128 * (2 * below + negatives as u128);
+    }
 }
 
 /// Average precision of the positives, as scikit-learn's `average_precision_score` computes it:
 /// Σ over distinct thresholds (decreasing) of (R_t − R_{t−1}) · P_t, all tied scores entering
-/// at the same threshold.
-pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> f64 {
-    let n_pos = positives.len() as f64;
-    let (mut tp, mut fp) = (0usize, 0usize);
-    let (mut previous_recall, mut ap) = (0.0, 0.0);
-    tie_groups_descending(negatives, positives, |_, a, b| {
-        tp += b;
-        fp += a;
-        if b > 0 {
-            let recall = tp as f64 / n_pos;
-            let precision = tp as f64 / (tp + fp) as f64;
-            ap += (recall - previous_recall) * precision;
-            previous_recall = recall;
+/// at the same threshold; accumulated over the tie groups from the highest score down.
+struct AveragePrecision {
+    positives: f64,
+    tp: usize,
+    fp: usize,
+    previous_recall: f64,
+    ap: f64,
+}
+
+impl AveragePrecision {
+    fn new(positives: usize) -> Self {
+        Self {
+            positives: positives as f64,
+            tp: 0,
+            fp: 0,
+            previous_recall: 0.0,
+            ap: 0.0,
         }
-    });
-    ap
+    }
+
+    fn add(&mut self, negatives: usize, positives: usize) {
+        self.tp += positives;
+        self.fp += negatives;
+        if positives > 0 {
+            let recall = self.tp as f64 / self.positives;
+            let precision = self.tp as f64 / (self.tp + self.fp) as f64;
+            self.ap += (recall - self.previous_recall) * precision;
+            self.previous_recall = recall;
+        }
+    }
+}
+
+/// Average precision of the positives of two sorted key lists (see [`AveragePrecision`]).
+pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> f64 {
+    let mut ap = AveragePrecision::new(positives.len());
+    tie_groups_descending(negatives, positives, |_, a, b| ap.add(a, b));
+    ap.ap
 }
 
 /// AUROC of an uncertainty score for out-of-distribution detection, OOD the positive class.
 ///
-/// Fast twin of [`exact::auroc`](crate::metrics::exact::auroc) (O(n log n) by one partitioned
-/// sort per class and one pass over tie groups; exactly equal to it, both being one integer divided
-/// by n_ID·n_OOD). Equal to scikit-learn's `roc_auc_score(y, s)` with y = 1 for OOD.
+/// Fast twin of [`exact::auroc`](crate::metrics::exact::auroc) (one pass over the tie groups:
+/// O(n) by a hash-table count when there are at most min(2¹⁴, n/8) distinct scores, else
+/// O(n log n) by one partitioned sort per class; exactly equal to it, both being one integer
+/// divided by n_ID·n_OOD). Equal to scikit-learn's `roc_auc_score(y, s)` with y = 1 for OOD.
 ///
 /// # Formula
 ///
@@ -86,12 +148,10 @@ pub(crate) fn average_precision_sorted(negatives: &[u64], positives: &[u64]) -> 
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn auroc<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<f64> {
-    check_scores(id_scores, ood_scores)?;
-    let negatives = sorted_keys(id_scores);
-    let positives = sorted_keys(ood_scores);
-    let u2 = twice_mann_whitney(&negatives, &positives);
+    let mut u = TwiceMannWhitney::new(id_scores.len());
+    visit_tie_groups(id_scores, ood_scores, |_, a, b| u.add(a, b))?;
     let pairs = 2 * id_scores.len() as u128 * ood_scores.len() as u128;
-    Ok(u2 as f64 / pairs as f64)
+    Ok(u.u2 as f64 / pairs as f64)
 }
 
 /// AUPRC of an uncertainty score for out-of-distribution detection: the average precision of
@@ -122,10 +182,9 @@ pub fn auroc<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn auprc<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<f64> {
-    check_scores(id_scores, ood_scores)?;
-    let negatives = sorted_keys(id_scores);
-    let positives = sorted_keys(ood_scores);
-    Ok(average_precision_sorted(&negatives, &positives))
+    let mut ap = AveragePrecision::new(ood_scores.len());
+    visit_tie_groups(id_scores, ood_scores, |_, a, b| ap.add(a, b))?;
+    Ok(ap.ap)
 }
 
 /// The ROC curve of an OOD detector: one point per distinct score, from (0, 0) to (1, 1).
@@ -153,9 +212,6 @@ pub fn auprc<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn roc_curve<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<RocCurve> {
-    check_scores(id_scores, ood_scores)?;
-    let negatives = sorted_keys(id_scores);
-    let positives = sorted_keys(ood_scores);
     let (n_id, n_ood) = (id_scores.len() as f64, ood_scores.len() as f64);
     let mut curve = RocCurve {
         false_positive_rate: vec![0.0],
@@ -163,12 +219,12 @@ pub fn roc_curve<S: Score>(id_scores: &[S], ood_scores: &[S]) -> Result<RocCurve
         thresholds: vec![f64::INFINITY],
     };
     let (mut tp, mut fp) = (0usize, 0usize);
-    tie_groups_descending(&negatives, &positives, |key, a, b| {
+    visit_tie_groups(id_scores, ood_scores, |key, a, b| {
         fp += a;
         tp += b;
         curve.false_positive_rate.push(fp as f64 / n_id);
         curve.true_positive_rate.push(tp as f64 / n_ood);
         curve.thresholds.push(score_of_key(key));
-    });
+    })?;
     Ok(curve)
 }
