@@ -21,7 +21,7 @@
 //!
 //! # How a kernel is dispatched
 //!
-//! A public entry point hands its body, as an `#[inline(always)]` closure, to [`dispatch`]; the
+//! A public entry point hands its body, as an `#[inline(always)]` closure, to `dispatch`; the
 //! body calls `#[inline(always)]` kernels, so that the whole call tree is compiled into the
 //! AVX2+FMA trampoline (without the attribute on the closure, LLVM keeps a large body out of
 //! line, compiled for the baseline, and the trampoline only jumps to it). A kernel that is not inlined there is compiled for the baseline only: correct,
