@@ -208,15 +208,30 @@ fn scan_row(
             keys[l] = sc[l] - 2.0 * gc[l];
             hits |= u32::from(keys[l] <= thr) << l;
         }
-        while hits != 0 {
-            let l = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            let j = base + c * LANES + l;
-            // The threshold may have dropped since the compare.
-            if keys[l] <= thr && j != skip && j < end {
-                cand.push(keys[l], j as u32);
-                thr = cand.threshold();
-            }
+        offer_row(hits, &keys, base + c * LANES, (skip, end), cand, &mut thr);
+    }
+}
+
+/// Offers `cand` the lanes of `hits` (bit l: item `first + l`, key `keys[l]`) that still pass
+/// its threshold; shared by the portable and the AVX2 scans so that both push the same keys in
+/// the same order.
+#[inline(always)]
+pub(super) fn offer_row(
+    mut hits: u32,
+    keys: &[f32],
+    first: usize,
+    (skip, end): (usize, usize),
+    cand: &mut Candidates,
+    thr: &mut f32,
+) {
+    while hits != 0 {
+        let l = hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        let j = first + l;
+        // The threshold may have dropped since the compare.
+        if keys[l] <= *thr && j != skip && j < end {
+            cand.push(keys[l], j as u32);
+            *thr = cand.threshold();
         }
     }
 }
@@ -235,14 +250,27 @@ fn scan_column(g: &[f32], sq_i: f32, item: u32, cands: &mut [Candidates], thr: &
             keys[l] = sq_i - 2.0 * gc[l];
             hits |= u32::from(keys[l] <= tc[l]) << l;
         }
-        // Each lane is its own query: a passing lane's threshold has not changed since.
-        while hits != 0 {
-            let l = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            let j = c * LANES + l;
-            cands[j].push(keys[l], item);
-            thr[j] = cands[j].threshold();
-        }
+        offer_column(hits, &keys, c * LANES, item, cands, thr);
+    }
+}
+
+/// Offers `item` to the queries `first + l` of the lanes of `hits`, with key `keys[l]`. Each
+/// lane is its own query: a passing lane's threshold has not changed since the compare.
+#[inline(always)]
+pub(super) fn offer_column(
+    mut hits: u32,
+    keys: &[f32],
+    first: usize,
+    item: u32,
+    cands: &mut [Candidates],
+    thr: &mut [f32],
+) {
+    while hits != 0 {
+        let l = hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        let j = first + l;
+        cands[j].push(keys[l], item);
+        thr[j] = cands[j].threshold();
     }
 }
 

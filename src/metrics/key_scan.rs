@@ -19,6 +19,7 @@ use std::arch::x86_64::{
     _mm256_storeu_ps, _mm256_sub_ps, _CMP_LE_OQ,
 };
 
+use crate::metrics::candidate_search::{offer_column, offer_row};
 use crate::metrics::candidates::Candidates;
 
 /// Keys per step: two 8-lane registers.
@@ -72,7 +73,7 @@ pub(crate) unsafe fn scan_row(
     let mut keys = [0.0f32; STEP];
     for (c, (gc, sc)) in g.chunks_exact(STEP).zip(sq.chunks_exact(STEP)).enumerate() {
         // SAFETY: AVX2 (precondition); `gc` and `sc` hold `STEP` values each.
-        let mut hits = unsafe {
+        let hits = unsafe {
             let s = [
                 _mm256_loadu_ps(sc.as_ptr()),
                 _mm256_loadu_ps(sc[8..].as_ptr()),
@@ -80,16 +81,7 @@ pub(crate) unsafe fn scan_row(
             let t = _mm256_set1_ps(thr);
             keys_at_or_below(gc.as_ptr(), s, [t, t], &mut keys)
         };
-        while hits != 0 {
-            let l = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            let j = base + c * STEP + l;
-            // The threshold may have dropped since the compare.
-            if keys[l] <= thr && j != skip && j < end {
-                cand.push(keys[l], j as u32);
-                thr = cand.threshold();
-            }
-        }
+        offer_row(hits, &keys, base + c * STEP, (skip, end), cand, &mut thr);
     }
 }
 
@@ -112,7 +104,7 @@ pub(crate) unsafe fn scan_column(
     for (c, gc) in g.chunks_exact(STEP).enumerate() {
         let tc = &thr[c * STEP..(c + 1) * STEP];
         // SAFETY: AVX2 (precondition); `gc` and `tc` hold `STEP` values each.
-        let mut hits = unsafe {
+        let hits = unsafe {
             let s = _mm256_set1_ps(sq_i);
             let t = [
                 _mm256_loadu_ps(tc.as_ptr()),
@@ -120,13 +112,6 @@ pub(crate) unsafe fn scan_column(
             ];
             keys_at_or_below(gc.as_ptr(), [s, s], t, &mut keys)
         };
-        // Each lane is its own query: a passing lane's threshold has not changed since.
-        while hits != 0 {
-            let l = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            let j = c * STEP + l;
-            cands[j].push(keys[l], item);
-            thr[j] = cands[j].threshold();
-        }
+        offer_column(hits, &keys, c * STEP, item, cands, thr);
     }
 }
