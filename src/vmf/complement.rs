@@ -27,20 +27,41 @@
 //! with a cancellation factor of at most 2 instead of `κ`.
 //!
 //! The polynomials `u_k` (A&S 9.3.9–9.3.10) are the exact-rational table generated for the Bessel
-//! kernels (`special/debye_coefficients.rs`); fourteen terms are used, and the expansion is used
-//! only where `R_ν ≥ 50`, where the first omitted term is below `10⁻¹⁹`.
+//! kernels (`special/debye_coefficients.rs`); at most fourteen terms are used, fewer once the
+//! terms fall below `2⁻⁶⁰/R_ν`, and the expansion is used only where `R_ν ≥ 50`, where the
+//! fifteenth term is below `10⁻¹⁹`.
 
 use super::mean_resultant_length;
 use crate::special::debye_coefficients::SERIES_TERMS;
 
-/// Number of Debye terms.
+/// The most Debye terms summed.
 const TERMS: usize = 14;
 /// The expansion is used for `√(ν² + κ²) ≥ MIN_RADIUS` (and `κ ≥ ν/2`).
 const MIN_RADIUS: f64 = 50.0;
 
 /// `(S − 1, dS/dκ)` for `S = Σ_k u_k(p)/ν^k` at order `nu`.
+///
+/// The sum stops after the first term `k` at which both `q^k P_k` and its contribution
+/// `q^k (k P_k + 2p² P_k')` to the derivative are at most `2⁻⁶⁰q` ([`negligible`]), or after
+/// [`TERMS`]. For `R ≥ 50` the terms still decrease there, so what is left out is below
+/// `2⁻⁶⁰q`, against `1 − A ≳ q/2` and `A' ≳ q²/2` (with `dS/dκ = −κq²·Σ`): under `2⁻⁵⁹` of
+/// either. At `R = 10³` that is four terms rather than fourteen, the difference between a
+/// Newton step of `kappa_mle` at `M = 128` costing ~300 ns and ~180 ns.
 #[inline(always)]
 fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
+    debye_series_upto(nu, kappa, negligible)
+}
+
+/// The stopping rule of [`debye_series`]: `|term|, |dterm| ≤ 2⁻⁶⁰ q`.
+#[inline(always)]
+fn negligible(q: f64, term: f64, dterm: f64) -> bool {
+    const EPS: f64 = 1.0 / (1u64 << 60) as f64;
+    term.abs() <= EPS * q && dterm.abs() <= EPS * q
+}
+
+/// The series summed until `stop(q, term, dterm)` or [`TERMS`] terms.
+#[inline(always)]
+fn debye_series_upto(nu: f64, kappa: f64, stop: impl Fn(f64, f64, f64) -> bool) -> (f64, f64) {
     let r = nu.hypot(kappa);
     let q = r.recip();
     let p2 = (nu * q) * (nu * q);
@@ -56,8 +77,12 @@ fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
             dpk = dpk * p2 + pk;
             pk = pk * p2 + cj;
         }
-        sum += qk * pk;
-        dsum += qk * (k as f64 * pk + 2.0 * p2 * dpk);
+        let (term, dterm) = (qk * pk, qk * (k as f64 * pk + 2.0 * p2 * dpk));
+        sum += term;
+        dsum += dterm;
+        if stop(q, term, dterm) {
+            break;
+        }
     }
     // d(q^k P_k(p²))/dκ = −κ q^{k+2} [k P_k + 2 p² P_k'].
     (sum, -kappa * q * q * dsum)
@@ -201,6 +226,53 @@ mod tests {
             let want_slope = 1.0 / (k * k) - 1.0 / k.sinh().powi(2);
             assert!((slope / want_slope - 1.0).abs() < 1e-14, "κ = {k}: slope");
         }
+    }
+
+    /// The early stop of the series against all fourteen terms, over the Debye regime: the
+    /// complement and the slope agree to 2 ulps (what the stopping rule leaves out is below
+    /// `2⁻⁵⁹` of either). With the rule's `2⁻⁶⁰` raised to `2⁻²⁰` this fails.
+    #[test]
+    fn early_stop_matches_all_terms() {
+        let full = |nu: f64, kappa: f64| debye_series_upto(nu, kappa, |_, _, _| false);
+        let mut stopped_early = 0;
+        for dim in [2usize, 3, 10, 128, 512, 4096, 100_000] {
+            let nu = 0.5 * dim as f64 - 1.0;
+            for i in 0..400 {
+                let kappa = 10f64.powf(1.0 + 15.0 * i as f64 / 399.0);
+                if !use_debye(dim, kappa) {
+                    continue;
+                }
+                let (ln_a, dln_a) = debye_log_ratio(dim, kappa);
+                let (s0, ds0) = full(nu, kappa);
+                let (s1, ds1) = full(nu + 1.0, kappa);
+                let (t0, t1) = (debye_series(nu, kappa), debye_series(nu + 1.0, kappa));
+                let fired = std::cell::Cell::new(false);
+                debye_series_upto(nu, kappa, |q, t, dt| {
+                    fired.set(fired.get() || negligible(q, t, dt));
+                    fired.get()
+                });
+                stopped_early += usize::from(fired.get());
+                let (d, slope) = (-ln_a.exp_m1(), ln_a.exp() * dln_a);
+                // ln A and d ln A/dκ with the full sums: the same formula, terms p5 and dp5 swapped.
+                let p5 = t1.0.ln_1p() - t0.0.ln_1p();
+                let dp5 = t1.1 / (1.0 + t1.0) - t0.1 / (1.0 + t0.0);
+                let ln_full = ln_a - p5 + (s1.ln_1p() - s0.ln_1p());
+                let dln_full = dln_a - dp5 + (ds1 / (1.0 + s1) - ds0 / (1.0 + s0));
+                let (d_full, slope_full) = (-ln_full.exp_m1(), ln_full.exp() * dln_full);
+                assert!(
+                    (d - d_full).abs() <= 2.0 * f64::EPSILON * d_full,
+                    "M = {dim}, κ = {kappa}: 1 − A {d:e} vs {d_full:e}"
+                );
+                assert!(
+                    (slope - slope_full).abs() <= 2.0 * f64::EPSILON * slope_full,
+                    "M = {dim}, κ = {kappa}: A' {slope:e} vs {slope_full:e}"
+                );
+            }
+        }
+        assert!(
+            stopped_early > 1000,
+            "the rule stopped early {stopped_early} times"
+        );
     }
 
     #[test]

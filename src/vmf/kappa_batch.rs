@@ -12,14 +12,14 @@ use crate::instruction_set::dispatch;
 /// $$ A_M(\hat\kappa) = \bar R,\qquad A_M(\kappa) = \frac{I_{M/2}(\kappa)}{I_{M/2-1}(\kappa)} $$
 ///
 /// (LAM App. C; Sra 2012, eq. (4)), solved per value by [`kappa_mle`](super::kappa_mle)'s
-/// bracketed Newton iteration from Banerjee's start. The input is checked once for the batch,
+/// safeguarded Halley iteration from Banerjee's start. The input is checked once for the batch,
 /// and the instruction set is chosen once; each solve then runs inlined in that choice. The
-/// solves take different numbers of Newton steps, so they are not run in lanes.
+/// solves take different numbers of steps, so they are not run in lanes.
 ///
 /// # When to prefer it
 ///
 /// For many `R̄` of one dimension (LAM's per-class or per-embedding concentrations): it saves
-/// the per-call checks and instruction-set choice of the scalar loop; the Newton steps, which
+/// the per-call checks and instruction-set choice of the scalar loop; the Halley steps, which
 /// dominate, are the same.
 ///
 /// # Errors
