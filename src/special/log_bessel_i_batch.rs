@@ -129,13 +129,17 @@ fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64
 /// `ln`'s branch for the normal arguments the lanes hold).
 #[inline(always)]
 fn assemble(nu: f64, x: &[f64; DEBYE_LANES], g: &[DoubleDouble; DEBYE_LANES], out: &mut [f64]) {
-    for ((o, &xi), gi) in out.iter_mut().zip(x).zip(g) {
-        *o = DoubleDouble::from_f64(xi)
+    // Into a full array of lanes first: a loop over all DEBYE_LANES vectorises, one over a
+    // chunk of `out` (shorter at the end) ran scalar and cost as much as the Debye lanes.
+    let mut v = [0.0; DEBYE_LANES];
+    for ((vi, &xi), gi) in v.iter_mut().zip(x).zip(g) {
+        *vi = DoubleDouble::from_f64(xi)
             .ln_normal()
             .mul_f64(nu)
             .add(*gi)
             .to_f64();
     }
+    out.copy_from_slice(&v[..out.len()]);
 }
 
 /// The arguments outside the lanes' range (0, subnormals, x > 10¹⁵⁰), which the lanes clamped:
