@@ -45,8 +45,9 @@ const MIN_RADIUS: f64 = 50.0;
 /// `q^k (k P_k + 2p² P_k')` to the derivative are at most `2⁻⁶⁰q` ([`negligible`]), or after
 /// [`TERMS`]. For `R ≥ 50` the terms still decrease there, so what is left out is below
 /// `2⁻⁶⁰q`, against `1 − A ≳ q/2` and `A' ≳ q²/2` (with `dS/dκ = −κq²·Σ`): under `2⁻⁵⁹` of
-/// either. At `R = 10³` that is four terms rather than fourteen, the difference between a
-/// Newton step of `kappa_mle` at `M = 128` costing ~300 ns and ~180 ns.
+/// either. The larger `R`, the fewer terms (`q^k` falls): measured on a 2.5 GHz Xeon, one
+/// `kappa_mle` at `M = 128` (two evaluations) went from 660 to 542 ns on average over `R̄`
+/// from 0.01 to 0.999.
 #[inline(always)]
 fn debye_series(nu: f64, kappa: f64) -> (f64, f64) {
     debye_series_upto(nu, kappa, negligible)
