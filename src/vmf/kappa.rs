@@ -91,8 +91,9 @@ impl Residual for FastResidual {
 /// outside the bracket is replaced by the bracket's geometric mean (doubling or halving while
 /// one side is open). The solve stops, without evaluating again, once an accepted step is at
 /// most `10⁻⁹κ`: the error left is then of order the step squared even for Newton
-/// (`|κg''/2g'| ≲ 1` for `A_M`), below `2⁻⁵³`. From Banerjee's start (within 5 % for `M = 3`,
-/// 3·10⁻⁴ for `M = 128`) that is two or three evaluations.
+/// (`|κg''/2g'| ≲ 1` for `A_M`), below `2⁻⁵³`. From Banerjee's start (within 4 % for `M = 3`,
+/// 1.2·10⁻³ for `M = 128`: chapter 02's table) that is three evaluations for `M = 3` and two
+/// for `M ≥ 128` (counted by a test below).
 #[inline(always)]
 pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<f64> {
     const METHOD: &str = "kappa_mle (safeguarded Halley)";
