@@ -229,6 +229,27 @@ mod tests {
         }
     }
 
+    /// The stopping rule needs both the term and its derivative term below `2⁻⁶⁰q`: on the
+    /// grid below either one alone gives the same sums, so the rule is checked on its own, at
+    /// the `q` of the smallest and of a large radius (`R = 50`, `R = 10⁶`).
+    #[test]
+    fn the_stopping_rule_needs_both_terms_small() {
+        let tiny = |q: f64| q * (2.0f64).powi(-61);
+        let large = |q: f64| q * (2.0f64).powi(-50);
+        for q in [1.0 / 50.0, 1e-6] {
+            assert!(negligible(q, tiny(q), tiny(q)), "q = {q}");
+            assert!(negligible(q, -tiny(q), -tiny(q)), "q = {q}: signs");
+            assert!(
+                !negligible(q, large(q), 0.0),
+                "q = {q}: the term is not small"
+            );
+            assert!(
+                !negligible(q, 0.0, large(q)),
+                "q = {q}: the derivative term is not small"
+            );
+        }
+    }
+
     /// The early stop of the series against all fourteen terms, over the Debye regime: the
     /// complement and the slope agree to 2 ulps (what the stopping rule leaves out is below
     /// `2⁻⁵⁹` of either). With the rule's `2⁻⁶⁰` raised to `2⁻²⁰` this fails.
@@ -253,6 +274,13 @@ mod tests {
                     fired.get()
                 });
                 stopped_early += usize::from(fired.get());
+                // Stronger on this grid: what the rule leaves out is below half an ulp of the
+                // sums, so they are the fourteen terms' bits (either condition of the rule alone
+                // leaves up to 2⁻⁵⁶q out, which changes the last bit at some of these points).
+                assert!(
+                    t0 == (s0, ds0) && t1 == (s1, ds1),
+                    "M = {dim}, κ = {kappa}: the sums differ from all fourteen terms'"
+                );
                 let (d, slope) = (-ln_a.exp_m1(), ln_a.exp() * dln_a);
                 // ln A and d ln A/dκ with the full sums: the same formula, terms p5 and dp5 swapped.
                 let p5 = t1.0.ln_1p() - t0.0.ln_1p();
