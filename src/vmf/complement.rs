@@ -230,8 +230,9 @@ mod tests {
     }
 
     /// The stopping rule needs both the term and its derivative term below `2⁻⁶⁰q`: on the
-    /// grid below either one alone gives the same sums, so the rule is checked on its own, at
-    /// the `q` of the smallest and of a large radius (`R = 50`, `R = 10⁶`).
+    /// grid of the next test the derivative condition alone gives the same sums, so the rule is
+    /// checked on its own, at the `q` of the smallest and of a large radius (`R = 50`,
+    /// `R = 10⁶`).
     #[test]
     fn the_stopping_rule_needs_both_terms_small() {
         let tiny = |q: f64| q * (2.0f64).powi(-61);
