@@ -110,7 +110,11 @@ pub(crate) fn solve_increasing<R: Residual>(residual: &R, start: f64) -> Result<
         } else if g > 0.0 {
             hi = x;
         } else {
-            break; // NaN
+            // NaN: the count says where, not the cap.
+            return Err(Error::NoConvergence {
+                method: METHOD,
+                iterations: iteration,
+            });
         }
         let newton = g / dg;
         let t = g * ddg / (2.0 * dg * dg);
@@ -278,7 +282,7 @@ mod tests {
 
     /// A residual of one sign everywhere: the solve must give up with the count of its steps,
     /// not loop or panic: halvings for `g = 1` (every Newton step `κ − 1` leaves the bracket
-    /// `(0, κ)`; 1 → 2⁻¹⁰⁷⁴ → 0: 1075), unit Newton steps up to the cap for `g = −1` (2200).
+    /// `(0, κ)`; 1 → 2⁻¹⁰⁷⁴ → 0: 1075), unit Newton steps up to the cap for `g = −1` (2200), and at once for a NaN residual (1).
     struct Constant(f64);
 
     impl Residual for Constant {
@@ -339,7 +343,7 @@ mod tests {
 
     #[test]
     fn a_residual_without_a_root_is_an_error_with_the_bracket_count() {
-        for (sign, count) in [(1.0, 1075), (-1.0, 2200)] {
+        for (sign, count) in [(1.0, 1075), (-1.0, 2200), (f64::NAN, 1)] {
             match solve_increasing(&Constant(sign), 1.0) {
                 Err(Error::NoConvergence { iterations, .. }) => {
                     assert_eq!(iterations, count, "residual {sign}")
