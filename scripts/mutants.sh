@@ -11,9 +11,10 @@
 # [[test]] of Cargo.toml whose path is proofs/<module>_*.rs or tests/<module>_*.rs, the proofs
 # that src/registry.rs names for derivations defined in that file, and the targets named in
 # MUTANTS_EXTRA_TESTS (space-separated; for a file whose proofs live under another module's
-# prefix). Targets that need the `tch` feature are left out. Each mutant is built with the release profile
-# (`--profile release`: the proofs are slow unoptimised, and the release profile is what
-# `cargo test --release` already has compiled).
+# prefix). Targets that need the `tch` feature are left out. Each mutant is built with the `mutants` profile of
+# Cargo.toml (`--profile mutants`: release code, but incremental in many codegen units, so that a
+# mutant rebuilds the one function it changed, a few seconds, where a release rebuild of the
+# library and its test binaries takes about a minute).
 #
 # The per-file counts (caught / missed / unviable / timeout) and the missed mutants are written
 # to proofs/mutants/<module>.md, one section per file, replacing an earlier section for the same
@@ -21,9 +22,10 @@
 # Survivors that are equivalent to the original are listed with a reason in
 # proofs/EQUIVALENT_MUTANTS.md; every other survivor needs a test that kills it.
 #
-# Not part of CI: each mutant rebuilds the library and its test binaries (about a minute per
-# mutant on a 2-core machine). Environment: MUTANTS_JOBS (parallel mutants, default 1),
-# MUTANTS_TIMEOUT (seconds per mutant's tests, default 600), MUTANTS_FILTER (a regex passed to
+# Not part of CI: a module has hundreds of mutants, each a rebuild and a test run (3–20 s on a
+# 2-core machine, once the first build of the profile is done). Environment: MUTANTS_JOBS
+# (parallel mutants, default 1), MUTANTS_TIMEOUT (seconds per mutant's tests; by default
+# cargo-mutants sets it from the unmutated run, at least 20 s), MUTANTS_FILTER (a regex passed to
 # `--re`: only the mutants whose names match, e.g. `in auroc`), MUTANTS_SHARD=k/n (a systematic
 # sample: every n-th mutant of the file starting at the k-th, `--shard k/n --sharding round-robin`;
 # the report then estimates the file's score from that sample), MUTANTS_NO_LIB=1 (leave out the
@@ -93,11 +95,10 @@ for file in "$@"; do
     echo "== $file (module $module): cargo test --release ${args[*]}"
     start=$(date +%s)
     # Exit status 2 means "some mutants survived", 3 "some timed out": both are results.
-    options=("${files[@]}" --profile release --timeout "${MUTANTS_TIMEOUT:-600}" --output "$out")
+    options=("${files[@]}" --profile mutants --minimum-test-timeout 20 --output "$out")
+    [ -z "${MUTANTS_TIMEOUT:-}" ] || options+=(--timeout "$MUTANTS_TIMEOUT")
     [ -z "${MUTANTS_FILTER:-}" ] || options+=(--re "$MUTANTS_FILTER")
-    # A sample skips the unmutated baseline run (the same tests pass on main), so --timeout
-    # above is what bounds a mutant that loops.
-    [ -z "${MUTANTS_SHARD:-}" ] || options+=(--shard "$MUTANTS_SHARD" --sharding round-robin --baseline skip)
+    [ -z "${MUTANTS_SHARD:-}" ] || options+=(--shard "$MUTANTS_SHARD" --sharding round-robin)
     # In place there is one tree, so one mutant at a time.
     if [ "${MUTANTS_IN_PLACE:-0}" = 1 ]; then
         options+=(--in-place)
@@ -108,7 +109,15 @@ for file in "$@"; do
     # The targets go to every cargo invocation (-C), so that each mutant builds only these
     # test binaries, not every target of the crate.
     for arg in "${args[@]}"; do options+=("--cargo-arg=$arg"); done
-    cargo mutants "${options[@]}" || status=$?
+    # A proptest failure is a caught mutant: no shrinking (it only costs time here). Proptest
+    # records the failing seed in proofs/*.proptest-regressions; those records are of mutants,
+    # not of the code, so the files are put back afterwards.
+    regressions_before=$(git status --porcelain -- '*.proptest-regressions')
+    PROPTEST_MAX_SHRINK_ITERS=0 cargo mutants "${options[@]}" || status=$?
+    git status --porcelain -- '*.proptest-regressions' | while read -r state path; do
+        grep -qF "$path" <<<"$regressions_before" && continue
+        if [ "$state" = '??' ]; then rm -f -- "$path"; else git checkout -q -- "$path"; fi
+    done
     case "$status" in 0 | 2 | 3) ;; *) exit "$status" ;; esac
     minutes=$(( ($(date +%s) - start + 59) / 60 ))
     dir="$out/mutants.out"
@@ -125,7 +134,7 @@ for file in "$@"; do
     ' "$report" >"$report.tmp" && mv "$report.tmp" "$report"
     {
         printf '\n## `%s`\n\n' "$file"
-        printf 'Command: `%sbash scripts/mutants.sh %s` (cargo-mutants %s, `--profile release`), %s, %d min on %s.\n' \
+        printf 'Command: `%sbash scripts/mutants.sh %s` (cargo-mutants %s, `--profile mutants`), %s, %d min on %s.\n' \
             "${MUTANTS_FILTER:+MUTANTS_FILTER='$MUTANTS_FILTER' }${MUTANTS_SHARD:+MUTANTS_SHARD=$MUTANTS_SHARD }${MUTANTS_NO_LIB:+MUTANTS_NO_LIB=$MUTANTS_NO_LIB }" \
             "$file" "$(cargo mutants --version | awk '{print $2}')" \
             "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes')" \
