@@ -139,17 +139,31 @@ for file in "$@"; do
             "$file" "$(cargo mutants --version | awk '{print $2}')" \
             "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes')" \
             "$minutes" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(nproc) CPUs)"
-        printf 'Tests: `cargo test --release %s`.\n\n' "${args[*]}"
+        printf 'Tests: `cargo test --profile mutants %s`.\n\n' "${args[*]}"
         printf '| caught | missed | unviable | timeout | caught / viable |\n|---|---|---|---|---|\n'
         if [ "$viable" -gt 0 ]; then
             printf '| %d | %d | %d | %d | %d %% |\n' "$caught" "$missed" "$unviable" "$timeout" $((100 * caught / viable))
         else
             printf '| %d | %d | %d | %d | – |\n' "$caught" "$missed" "$unviable" "$timeout"
         fi
-        if [ "$missed" -gt 0 ]; then
-            printf '\nMissed:\n\n'
-            sed 's/^/- `/; s/$/`/' "$dir/missed.txt"
+        # A timeout counts as not caught. A sample estimates the share for all the file's
+        # mutants: the 95 % Wilson score interval of caught / viable.
+        if [ -n "${MUTANTS_SHARD:-}" ] && [ "$viable" -gt 0 ]; then
+            list=("${files[@]}")
+            [ -z "${MUTANTS_FILTER:-}" ] || list+=(--re "$MUTANTS_FILTER")
+            total=$(cargo mutants --list "${list[@]}" | grep -c .)
+            awk -v c="$caught" -v n="$viable" -v t="$total" -v s="$MUTANTS_SHARD" 'BEGIN {
+                z = 1.959964; p = c / n; d = 1 + z * z / n
+                mid = (p + z * z / (2 * n)) / d; half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+                printf "\nA sample (shard %s, round-robin) of the %d mutants of this path. 95 %% Wilson interval for the caught share of all its viable mutants: %.0f %% to %.0f %%.\n", s, t, 100 * (mid - half), 100 * (mid + half)
+            }'
         fi
+        for outcome in missed timeout; do
+            if [ -s "$dir/$outcome.txt" ]; then
+                printf '\n%s:\n\n' "$([ "$outcome" = missed ] && echo Missed || echo 'Timed out')"
+                sed 's/^/- `/; s/$/`/' "$dir/$outcome.txt"
+            fi
+        done
     } >>"$report"
     echo "   caught $caught, missed $missed, unviable $unviable, timeout $timeout -> $report"
 done
