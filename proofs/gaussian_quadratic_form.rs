@@ -28,6 +28,12 @@
 //!    is bounded and the plain integral converges without truncation).
 //! 9. **Degenerate cases and scaling**: a point mass; one-signed forms outside their support;
 //!    zero weights dropped; weights near `10^{±150}` give the law of the unit-scaled form.
+//! 10. **Moments**: `mean()` and `variance()` equal `∫x f` and `∫(x − m)² f` by quadrature of the
+//!     density, to `10⁻¹³`.
+//! 11. **Edge and atom densities**: at the edge `c` of a one-signed form, `f(c)` is the limit from
+//!     inside for two terms, `+∞` for one, 0 for three; a point mass has `+∞` at its atom.
+//! 12. **A mixed pair**: `Z₁² − Z₂² = 2UV` has the product-normal density `K₀(|x|/2)/(2π)`
+//!     (`K₀` by quadrature of `∫₀^∞ e^{−z cosh t} dt`), to `10⁻¹⁴` relative.
 //!
 //! Budget: `QUADRATIC_FORM` (registry), `|Δ ln P| ≤ 10⁻¹⁰·max(1, |ln P|)`: the contour integral is
 //! taken to relative `10⁻¹²`, and `ln P = A + ln I` adds the rounding of `K₀` over the terms.
@@ -413,4 +419,131 @@ fn bad_input_names_the_argument() {
     assert!(err.to_string().contains("offset"), "{err}");
     let err = GaussianQuadraticForm::new(&[1e300, 1e300], &[1e10, 0.0], 0.0).unwrap_err();
     assert!(err.to_string().contains("weights"), "{err}");
+}
+
+/// Claim 10: the mean and variance are those of the density, `∫x f` and `∫(x − m)² f` by
+/// quadrature over the support, for one-signed, mixed and normal-component forms (the density
+/// itself is checked against the CDF above, and the CDF against closed forms, mpmath and Imhof).
+#[test]
+fn moments_are_those_of_the_density() {
+    use probdml::quadrature::{integrate_breakpoints, Tolerance};
+    let forms = [
+        // (λ, δ, c, σ, support starts at c)
+        (vec![1.0, 2.0], vec![0.5, 0.0], -1.0, 0.0, true),
+        (vec![1.0, -0.7, 0.2], vec![0.4, 1.0, 0.0], 0.1, 0.0, false),
+        (vec![0.3, 0.3, 1.5], vec![2.0, -1.0, 0.2], 2.0, 0.8, false),
+    ];
+    for (weights, shifts, offset, sd, one_signed) in forms {
+        let q = GaussianQuadraticForm::with_normal(&weights, &shifts, offset, sd).unwrap();
+        // Wide enough that the tails beyond carry < 1e-30 of the mass (exponential decay at rate
+        // 1/(2 max|λ|) beyond the mean plus a Gaussian factor): 60 standard deviations.
+        let spread = 60.0 * q.variance().sqrt().max(1.0);
+        let lo = if one_signed {
+            offset
+        } else {
+            q.mean() - spread
+        };
+        let hi = q.mean() + spread;
+        let points = [lo, q.mean(), hi];
+        let tol = Tolerance::relative(1e-12);
+        let mass = integrate_breakpoints(|x| q.pdf(x), &points, tol)
+            .unwrap()
+            .value;
+        let first = integrate_breakpoints(|x| x * q.pdf(x), &points, tol)
+            .unwrap()
+            .value;
+        let mean = first / mass;
+        let second = integrate_breakpoints(|x| (x - mean) * (x - mean) * q.pdf(x), &points, tol)
+            .unwrap()
+            .value;
+        let variance = second / mass;
+        println!(
+            "λ = {weights:?}: mass {mass}, mean {} vs {mean}, variance {} vs {variance}",
+            q.mean(),
+            q.variance()
+        );
+        // Observed: |mass − 1| ≤ 2.3e-14, mean within 5e-16 sd, variance within 4e-15.
+        assert!((mass - 1.0).abs() <= 1e-12, "mass {mass}");
+        assert!(
+            (q.mean() - mean).abs() <= 1e-13 * q.variance().sqrt(),
+            "mean {} vs ∫x f = {mean}",
+            q.mean()
+        );
+        assert!(
+            (q.variance() - variance).abs() <= 1e-13 * variance,
+            "variance {} vs ∫(x − m)² f = {variance}",
+            q.variance()
+        );
+    }
+}
+
+/// Claim 11: the density at the edge `x = c` of a one-signed form is the limit from inside the
+/// support: finite for two terms (`e^{−(δ₁²+δ₂²)/2}/(2√(λ₁λ₂))`, here compared with the contour
+/// integral just inside), `+∞` for one, 0 for three; and a point mass has an infinite density at
+/// its atom and 0 elsewhere.
+#[test]
+fn edge_and_atom_densities_are_the_limits() {
+    for (weights, shifts, offset) in [
+        (vec![2.0, 0.5], vec![1.0, 0.3], 0.25),
+        (vec![-3.0, -0.2], vec![0.0, 1.5], -1.0),
+    ] {
+        let q = GaussianQuadraticForm::new(&weights, &shifts, offset).unwrap();
+        let sign = weights[0].signum();
+        let at_edge = q.pdf(offset);
+        // f(c + h) = f(c) + O(h): at h = 1e-8 the difference is 5e-9 and 1.5e-8 relative.
+        let inside = q.pdf(offset + sign * 1e-8);
+        println!("edge {at_edge} vs inside {inside}");
+        assert!(at_edge.is_finite() && at_edge > 0.0, "{at_edge}");
+        assert!(
+            (at_edge - inside).abs() <= 1e-6 * inside,
+            "{at_edge} vs {inside}"
+        );
+    }
+    let three = GaussianQuadraticForm::new(&[1.0, 2.0, 0.5], &[0.0, 1.0, 0.0], 0.0).unwrap();
+    assert_eq!(three.pdf(0.0), 0.0);
+    assert!(three.pdf(1e-3) > 0.0);
+    let one = GaussianQuadraticForm::new(&[2.0], &[0.7], 1.0).unwrap();
+    assert_eq!(one.pdf(1.0), f64::INFINITY);
+    for q in [
+        GaussianQuadraticForm::new(&[], &[], 1.5).unwrap(),
+        GaussianQuadraticForm::with_normal(&[0.0], &[2.0], 1.5, 0.0).unwrap(),
+    ] {
+        assert_eq!(q.pdf(1.5), f64::INFINITY);
+        assert_eq!(q.pdf(1.0), 0.0);
+        assert_eq!(q.pdf(2.0), 0.0);
+    }
+}
+
+/// Claim 12: a mixed pair `Z₁² − Z₂² = 2UV` (U, V independent standard normals) has the
+/// product-normal density `f(x) = K₀(|x|/2)/(2π)`, with `K₀(z) = ∫₀^∞ e^{−z cosh t} dt` by
+/// quadrature here; infinite (a logarithmic singularity) at 0.
+#[test]
+fn a_mixed_pair_has_the_product_normal_density() {
+    use probdml::quadrature::{integrate, Tolerance};
+    let q = GaussianQuadraticForm::new(&[1.0, -1.0], &[0.0, 0.0], 0.0).unwrap();
+    assert_eq!(q.pdf(0.0), f64::INFINITY);
+    for x in [-6.0f64, -0.5, 0.02, 0.7, 4.0] {
+        let z = 0.5 * x.abs();
+        // e^{−z cosh t} < e^{−800} beyond cosh t = 800/z.
+        let t_max = (800.0 / z).acosh();
+        let k0 = integrate(
+            |t| (-z * t.cosh()).exp(),
+            0.0,
+            t_max,
+            Tolerance::relative(1e-13),
+        )
+        .unwrap()
+        .value;
+        let want = k0 / (2.0 * std::f64::consts::PI);
+        let got = q.pdf(x);
+        println!(
+            "x = {x}: relative difference {:e}",
+            (got - want).abs() / want
+        );
+        assert!(
+            // Observed worst 1.1e-15 (x = −6).
+            (got - want).abs() <= 1e-14 * want,
+            "x = {x}: {got} vs K₀(|x|/2)/(2π) = {want}"
+        );
+    }
 }
