@@ -146,4 +146,11 @@ fn loss_and_elbo() {
         triplet::elbo(ll, &kl).unwrap(),
         -triplet::loss(-ll, &kl, 1.0).unwrap()
     );
+    // A posterior equal to its prior has KL exactly 0, a valid term; only a negative one is
+    // rejected.
+    let at_prior = triplet::gaussian_kl(&[0.0, 0.0], &[0.5, 0.5], 0.5).unwrap();
+    assert_eq!(at_prior, 0.0);
+    assert_eq!(triplet::loss(2.0, &[at_prior, 1.5], 1.0).unwrap(), 3.5);
+    assert_eq!(triplet::elbo(-2.0, &[at_prior]).unwrap(), -2.0);
+    assert!(triplet::loss(2.0, &[-1e-300], 1.0).is_err());
 }

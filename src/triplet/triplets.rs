@@ -159,3 +159,50 @@ impl<'a> Triplets<'a> {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batch methods give, row by row, the values of the one-triplet functions on that row's
+    /// slices (same bits), and the shape accessors describe the rows.
+    #[test]
+    fn batch_methods_are_the_rows_one_triplet_functions() {
+        let dim = 3;
+        let mu: Vec<f64> = (0..3 * 2 * dim).map(|k| (k as f64 * 0.37).sin()).collect();
+        let var: Vec<f64> = (0..3 * 2 * dim)
+            .map(|k| 0.05 + 0.1 * (k % 5) as f64)
+            .collect();
+        let rows = 2 * dim;
+        let role = |r: usize| {
+            Gaussians::new(
+                &mu[r * rows..(r + 1) * rows],
+                &var[r * rows..(r + 1) * rows],
+                dim,
+            )
+            .unwrap()
+        };
+        let batch = Triplets::new(role(0), role(1), role(2)).unwrap();
+        assert_eq!(
+            (batch.len(), batch.dim(), batch.is_empty()),
+            (2, dim, false)
+        );
+        let margin = 0.2;
+        let moments_all = batch.moments().unwrap();
+        let ll_all = batch.log_likelihood(margin).unwrap();
+        assert_eq!((moments_all.len(), ll_all.len()), (2, 2));
+        for b in 0..2 {
+            let [ma, va, mp, vp, mn, vn] = batch.row(b);
+            let one = moments(ma, va, mp, vp, mn, vn).unwrap();
+            assert_eq!(moments_all[b], one, "row {b}");
+            assert_eq!(
+                ll_all[b],
+                log_likelihood(ma, va, mp, vp, mn, vn, margin).unwrap(),
+                "row {b}"
+            );
+            // The rows are the roles' rows, not some other slicing.
+            assert_eq!(ma, &mu[b * dim..(b + 1) * dim]);
+            assert_eq!(vn, &var[2 * rows + b * dim..2 * rows + (b + 1) * dim]);
+        }
+    }
+}
