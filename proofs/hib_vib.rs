@@ -42,6 +42,20 @@ fn kl_against_mpmath_and_zero_at_the_prior() {
     let fast = hib::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0]).unwrap();
     let slow = exact::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0]).unwrap();
     assert!((fast - want).abs() <= 1e-15 * want, "{fast} vs {want}");
+    // The embedding's method is the same function of its one component; a mixture has no
+    // closed form and is an error naming `components`.
+    let embedding = hib::HedgedEmbedding::gaussian(&[0.5, -1.0], &[0.25, 2.0]).unwrap();
+    assert_eq!(embedding.kl_to_standard_normal().unwrap(), fast);
+    let mixture =
+        hib::HedgedEmbedding::mixture(&[0.5, -1.0, 0.0, 1.0], &[0.25, 2.0, 1.0, 1.0], 2).unwrap();
+    assert!(matches!(
+        mixture.kl_to_standard_normal(),
+        Err(probdml::Error::TooMany {
+            arg: "components",
+            max: 1,
+            got: 2
+        })
+    ));
     check_at(KL, "the quadrature against mpmath", slow, want);
     assert_eq!(
         hib::kl_to_standard_normal(&[0.0; 4], &[1.0; 4]).unwrap(),
