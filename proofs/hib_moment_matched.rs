@@ -11,6 +11,9 @@
 //!    numbers chapter 07 quotes (`3.6·10⁻⁵`, `4.9·10⁻³`, `4.36·10⁻²`), to the digits it quotes
 //!    them. The test prints them and where the largest occurs.
 //! 2. **Exact for point masses** (`θ₂ = 0`), and always a probability in `[0, 1]`.
+//! 3. **The log-normal limit** (`|h| < 10⁻⁴`) continues the power transform: across the band's
+//!    edge the probability moves by the change of the input only (`≤ 10⁻⁴`), and it is within
+//!    `HIB_MOMENT_MATCHED` of the exact probability.
 
 // derivation: hib::match_probability_moment_matched
 
@@ -107,4 +110,55 @@ fn exact_for_point_masses() {
         let want = exact::match_probability(&mu1, &[0.0; 3], &mu2, &[0.0; 3], a, b).unwrap();
         assert!((approx - want).abs() <= 1e-16, "{approx} vs {want}");
     }
+}
+
+/// Claim 3: the log-normal limit (`|h| < 10⁻⁴`, `h = 1 − 2θ₁θ₃/(3θ₂²)`) continues the power
+/// transform: one dominant variance and ten small ones give `h` through 0 as the small variance
+/// `s` grows, and the probability just inside the limit's band equals the one just outside to
+/// the change in `s`, and is within the registered error of the exact probability.
+#[test]
+fn the_log_normal_limit_continues_the_power_transform() {
+    const SMALL: usize = 10;
+    let embeddings = |s: f64| {
+        // Variances split evenly between the two embeddings; equal means (central form).
+        let var: Vec<f64> = std::iter::once(0.5)
+            .chain(std::iter::repeat(0.5 * s).take(SMALL))
+            .collect();
+        (vec![0.0; SMALL + 1], var)
+    };
+    let h = |s: f64| {
+        // θ_j = Σ λ^j for the central form, λ = (1, s, …, s).
+        let theta = |j: i32| 1.0 + SMALL as f64 * s.powi(j);
+        1.0 - 2.0 * theta(1) * theta(3) / (3.0 * theta(2) * theta(2))
+    };
+    // h falls through 0 on (0.05, 0.1): bisection for the s where h equals a target.
+    let s_at = |target: f64| {
+        let (mut lo, mut hi) = (0.05, 0.1);
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if h(mid) > target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    };
+    let (a, b) = (2.0, 1.0);
+    let probability = |s: f64| {
+        let (mu, var) = embeddings(s);
+        match_probability_moment_matched(&mu, &var, &mu, &var, a, b).unwrap()
+    };
+    let (inside, outside) = (s_at(0.9e-4), s_at(1.1e-4));
+    let (p_in, p_out) = (probability(inside), probability(outside));
+    let (mu, var) = embeddings(inside);
+    let exact = exact::match_probability(&mu, &var, &mu, &var, a, b).unwrap();
+    println!(
+        "s = {inside} (h = {:e}): {p_in}; s = {outside} (h = {:e}): {p_out}; exact {exact}",
+        h(inside),
+        h(outside)
+    );
+    // dp/ds is O(1) here and the two s differ by 5·10⁻⁶ (observed difference 8.6·10⁻⁶).
+    assert!((p_in - p_out).abs() <= 1e-4, "{p_in} vs {p_out}");
+    support::check_at(NAME, "the log-normal limit, h = 0.9e-4", p_in, exact);
 }
