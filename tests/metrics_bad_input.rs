@@ -414,6 +414,59 @@ fn sparsification_and_calibration_bad_input() {
         ),
         "{e:?}"
     );
+    // The verification form checks its own inputs: lengths, finiteness, the bin count.
+    let verification = |u: &[f64], m: &[f64], is_match: &[bool], bins| {
+        both(
+            metrics::binned_kendall_tau_verification(u, m, is_match, bins),
+            exact::binned_kendall_tau_verification(u, m, is_match, bins),
+        )
+    };
+    let u = [0.1, 0.2, 0.3, 0.4];
+    let e = verification(&u, &[0.5; 4], &[true, false, true], 2);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionMismatch {
+                arg: "is_match",
+                expected: 4,
+                got: 3
+            }
+        ),
+        "{e:?}"
+    );
+    let e = verification(&u, &[0.5; 3], &[true, false, true, false], 2);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionMismatch {
+                arg: "match_score",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let e = verification(
+        &u,
+        &[0.5, f64::NAN, 0.5, 0.5],
+        &[true, false, true, false],
+        2,
+    );
+    assert!(
+        matches!(
+            e,
+            Error::NotFiniteElement {
+                arg: "match_score",
+                index: 1,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    let e = verification(&u, &[0.5; 4], &[true, false, true, false], 5);
+    assert!(
+        matches!(e, Error::CountOutOfRange { arg: "bins", .. }),
+        "{e:?}"
+    );
     let e = both(
         metrics::query_neighbour_uncertainty(&[0.1], &[0.2], &[3]),
         exact::query_neighbour_uncertainty(&[0.1], &[0.2], &[3]),
