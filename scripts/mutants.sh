@@ -92,7 +92,7 @@ for file in "$@"; do
     done < <(test_targets)
     out="target/mutants/$(echo "$file" | tr '/' '_')"
     mkdir -p "$out"
-    echo "== $file (module $module): cargo test --release ${args[*]}"
+    echo "== $file (module $module): cargo test --profile mutants ${args[*]}"
     start=$(date +%s)
     # Exit status 2 means "some mutants survived", 3 "some timed out": both are results.
     options=("${files[@]}" --profile mutants --minimum-test-timeout 20 --output "$out")
