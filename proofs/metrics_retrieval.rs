@@ -638,6 +638,37 @@ proptest! {
 /// and a single coordinate: the fast twin still returns the exact twin's neighbours.
 #[test]
 fn candidate_search_on_extreme_scales() {
+    // Rows in general position at D = 64, near 10⁻¹⁶², where each of the exact twin's D squares
+    // is a few subnormal units: its keys then err by up to D·2⁻¹⁰⁷⁵ in given units, far more than
+    // the f32 part of the margin, and the candidate set must cover that error to hold the exact
+    // twin's neighbours.
+    let spread: Vec<f64> = near_tie_rows(300 * 64, 1, &[11])
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x + 1e-3 * (i % 97) as f64)
+        .collect();
+    for scale in [1e-163, 1e-162, 1e-161] {
+        let rows: Vec<f64> = spread.iter().map(|x| x * scale).collect();
+        let labels: Vec<usize> = (0..300).map(|i| i % 3).collect();
+        let task = Retrieval::leave_one_out(
+            Embeddings::new(&rows, 64).unwrap(),
+            &labels,
+            Distance::Euclidean,
+        )
+        .unwrap();
+        let (fast, slow) = (
+            metrics::nearest_neighbours(&task, 5).unwrap(),
+            exact::nearest_neighbours(&task, 5).unwrap(),
+        );
+        if let Some(q) = (0..300).find(|&q| fast.indices(q) != slow.indices(q)) {
+            panic!(
+                "D = 64, scale {scale:e}, query {q}: {:?} against the exact twin's {:?}",
+                fast.indices(q),
+                slow.indices(q)
+            );
+        }
+        assert_eq!(fast, slow, "D = 64, scale {scale:e}: the distances");
+    }
     let base = near_tie_rows(300, 3, &[7]);
     for scale in [1e-300, 1e-160, 1.0, 1e150, 1e153] {
         let rows: Vec<f64> = base.iter().map(|x| x * scale).collect();
