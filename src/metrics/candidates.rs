@@ -98,17 +98,26 @@ mod tests {
 
     #[test]
     fn round_up_never_rounds_down() {
+        // Fixed values, and a spread of both signs and many magnitudes (about half of which
+        // the cast rounds down, half up: every branch).
+        let spread = (-200..200).map(|k: i32| f64::from(k) * 0.123_456_789 * 1.37f64.powi(k % 40));
         for x in [
             0.0,
             1e-50,
             -1e-50,
             0.1,
             -0.1,
+            0.7,
+            -0.7,
             1.0 / 3.0,
             -1.0 / 3.0,
             1e30,
             3.0,
-        ] {
+            1e-40,
+        ]
+        .into_iter()
+        .chain(spread)
+        {
             let y = round_up(x);
             assert!(f64::from(y) >= x, "{x}");
             // And by at most one step.
