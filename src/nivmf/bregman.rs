@@ -359,6 +359,27 @@ pub(crate) fn mean_resultant_over_kappa_batch(dim: usize, kappas: &[f64], out: &
 mod tests {
     use super::*;
 
+    /// The series answers only inside its documented domain: at M = 128, b = 10 the growth
+    /// exponent (2A + (M−1)/(b − |δ|))|δ| passes L = 3 near |δ| = 0.23; just beyond (with the true
+    /// A, smaller than the Amos bound the code uses) it is `None`, inside it is a value.
+    #[test]
+    fn series_is_used_only_inside_its_domain() {
+        let (dim, b) = (128usize, 10.0);
+        let a = crate::vmf::mean_resultant_length(dim, b);
+        let growth = |d: f64| (2.0 * a + (dim as f64 - 1.0) / (b - d)) * d;
+        for d in [0.2, 0.235] {
+            for delta in [d, -d] {
+                let got = bregman_series(dim, b, delta);
+                if growth(d) > SERIES_GROWTH_LIMIT {
+                    assert!(got.is_none(), "δ = {delta}: growth {} > L", growth(d));
+                } else {
+                    assert!(got.is_some(), "δ = {delta}: growth {} ≤ L", growth(d));
+                }
+            }
+        }
+        assert!(growth(0.235) > SERIES_GROWTH_LIMIT && growth(0.2) < SERIES_GROWTH_LIMIT);
+    }
+
     #[test]
     fn slope_matches_the_256_bit_identity_on_s2() {
         // M = 3 against A_3(A_5 − A_3 + 1/κ) with the 256-bit ratios, the bracket in
