@@ -122,7 +122,7 @@ fn the_log_normal_limit_continues_the_power_transform() {
     let embeddings = |s: f64| {
         // Variances split evenly between the two embeddings; equal means (central form).
         let var: Vec<f64> = std::iter::once(0.5)
-            .chain(std::iter::repeat(0.5 * s).take(SMALL))
+            .chain(std::iter::repeat_n(0.5 * s, SMALL))
             .collect();
         (vec![0.0; SMALL + 1], var)
     };
