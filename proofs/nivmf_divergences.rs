@@ -250,6 +250,31 @@ fn direct_routes_match_the_256_bit_closed_forms() {
             }
         }
     }
+    // Beyond the lane kernel's range (κ > 10¹⁵⁰) the direct route must step aside for the
+    // Bregman route. There ln I_ν(κ) = κ − ½ln(2πκ) + O(ν²/κ) and A_M(κ) = 1 − (M−1)/(2κ) +
+    // O(κ⁻²), so to relative 10⁻¹⁴⁰ KL = (ν + ½) ln(κ_z/κ_p) − ((M−1)/2)(1 − κ_p/κ_z) +
+    // κ_p·½‖μ_z − μ_p‖² (the 256-bit twins do not reach κ = 10¹⁵¹).
+    for &kz in &[1e151_f64, 1e200] {
+        for &ratio in &[0.9_f64, 3.0] {
+            let (dim, kp) = (64, kz * ratio);
+            let (mz, mp) = pair(dim, 1.0);
+            let diffs: Vec<f64> = mz.iter().zip(&mp).map(|(a, b)| (a - b) * (a - b)).collect();
+            let half_sq = 0.5 * compensated_sum(&diffs);
+            let nu = 0.5 * dim as f64 - 1.0;
+            let want = compensated_sum(&[
+                (nu + 0.5) * (kz / kp).ln(),
+                -0.5 * (dim as f64 - 1.0) * (1.0 - ratio),
+                kp * half_sq,
+            ]);
+            let got = nivmf::kl_vmf(&mz, kz, &mp, kp).unwrap();
+            let err = (got - want).abs() / want;
+            worst_kl = worst_kl.max(err);
+            assert!(
+                err <= budget::NIVMF_KL_NEAR,
+                "KL M = {dim}, κ = ({kz:e}, {kp:e}): {got} vs {want}"
+            );
+        }
+    }
     println!("direct routes: largest relative error KL {worst_kl:.1e}, d_B {worst_b:.1e}");
 }
 

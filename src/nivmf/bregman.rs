@@ -75,6 +75,7 @@ use crate::special::debye::bessel_i_ratio_and_slope_debye;
 use crate::special::debye::{
     bessel_i_ratio_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
+use crate::special::x_minus_ln1p;
 use crate::vmf::{complement_and_slope, log_norm_const, mean_resultant_length};
 
 /// Positive half of the 10-point Gauss–Legendre rule on `[−1, 1]` (Abramowitz & Stegun,
@@ -166,6 +167,13 @@ pub(crate) fn log_partition_bregman(dim: usize, a: f64, b: f64) -> f64 {
     let radius = b.hypot(0.5 * dim as f64);
     if delta.abs() > 0.5 * radius {
         return direct;
+    }
+    if b > SERIES_MAX_ARGUMENT {
+        // Past the series, near b: the difference cancels to nothing and the quadrature of A'
+        // would underflow A' ≈ (ν + ½)/κ² while δ² overflows (NaN from ∞·0 near κ = 10¹⁵⁵).
+        // With ln I_ν(κ) = κ − ½ln(2πκ) + O(ν²/κ) and A_M(κ) = 1 − (ν + ½)/κ + O(ν²/κ²),
+        // B(a; b) = (ν + ½)(t − ln(1 + t)), t = δ/b, to relative O(ν²/b) < 10⁻¹³⁰.
+        return (0.5 * dim as f64 - 0.5) * x_minus_ln1p(delta / b);
     }
     // Near b the difference cancels. Its rounding error is at most the ln C_M budget
     // 4·10⁻¹⁵ on each summand; B is at least ~0.3·A_M'(b)δ²/2 here (A_M' varies by less than a

@@ -222,3 +222,26 @@ pub fn kl_vmf_paper(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> R
             + (kappa_z - kappa_p * cos),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `½‖a − b‖²` in four lanes and a tail, against the plain sum, for lengths that leave every
+    /// remainder and differences in every lane (the fused check computes the same quantity in
+    /// the common case, so only this test reaches every part of it).
+    #[test]
+    fn half_squared_distance_is_its_definition() {
+        for len in 1..=11usize {
+            let a: Vec<f64> = (0..len).map(|k| (k as f64 * 0.7).sin()).collect();
+            let b: Vec<f64> = (0..len).map(|k| (k as f64 * 1.3).cos()).collect();
+            let plain: f64 = a.iter().zip(&b).map(|(x, y)| (x - y) * (x - y)).sum();
+            let got = half_squared_distance(&a, &b);
+            assert!(
+                (got - 0.5 * plain).abs() <= 4.0 * f64::EPSILON * plain,
+                "len {len}: {got} vs {}",
+                0.5 * plain
+            );
+        }
+    }
+}

@@ -22,6 +22,7 @@ mod normal_cdf;
 mod recurrence;
 mod series;
 pub(crate) mod small_order_lanes;
+mod x_minus_ln1p;
 
 pub use bessel_ratio::bessel_i_ratio;
 pub(crate) use bessel_ratio::bessel_i_ratio_kernel;
@@ -30,3 +31,4 @@ pub use log_bessel_i::log_bessel_i;
 pub(crate) use log_bessel_i::log_bessel_i_scaled;
 pub use log_bessel_i_batch::log_bessel_i_batch;
 pub use normal_cdf::{ln_normal_cdf, normal_hazard};
+pub(crate) use x_minus_ln1p::x_minus_ln1p;
