@@ -254,7 +254,7 @@ fn direct_routes_match_the_256_bit_closed_forms() {
     // Bregman route. There ln I_ν(κ) = κ − ½ln(2πκ) + O(ν²/κ) and A_M(κ) = 1 − (M−1)/(2κ) +
     // O(κ⁻²), so to relative 10⁻¹⁴⁰ KL = (ν + ½) ln(κ_z/κ_p) − ((M−1)/2)(1 − κ_p/κ_z) +
     // κ_p·½‖μ_z − μ_p‖² (the 256-bit twins do not reach κ = 10¹⁵¹).
-    for &kz in &[1e151_f64, 1e200] {
+    for &kz in &[6e149_f64, 1e151, 1e200] {
         for &ratio in &[0.9_f64, 3.0] {
             let (dim, kp) = (64, kz * ratio);
             let (mz, mp) = pair(dim, 1.0);
