@@ -613,3 +613,41 @@ fn refutation_main_text_gradient_uses_the_proxys_own_weight() {
         }
     }
 }
+
+/// Claim 2 at M = 64 for the Bhattacharyya distance, where the loss takes the lane kernel's
+/// direct route (M ≥ 42) from `κ_m = ½‖z + p‖` computed in the loss: its distances are those
+/// of the public `nivmf::bhattacharyya_distance` of each (embedding, proxy) pair. The embeddings
+/// are longer than the proxies: a wrongly formed `κ_m` then stays finite, and only the values
+/// can show it (a NaN one would send the loss to the fallback route).
+#[test]
+fn bhattacharyya_distances_at_large_order() {
+    let dim = 64;
+    let labels = [1usize, 0];
+    let z: Vec<f64> = (0..2 * dim)
+        .map(|i| ((i as f64) * 0.37).sin() * 12.0 + 0.5)
+        .collect();
+    let p: Vec<f64> = (0..3 * dim)
+        .map(|i| ((i as f64) * 0.91 + 1.0).cos() * 3.0)
+        .collect();
+    let batch = ProxyBatch {
+        embeddings: &z,
+        labels: &labels,
+        proxies: &p,
+        concentrations: &[],
+        dim,
+    };
+    let out = nivmf::proxy_nca_loss(ProxyDistance::BVmf, &batch, 0.5).unwrap();
+    let want: Vec<f64> = z
+        .chunks(dim)
+        .flat_map(|zb| {
+            p.chunks(dim)
+                .map(move |pc| nivmf::bhattacharyya_distance(zb, pc).unwrap())
+        })
+        .collect();
+    support::check_slice(
+        "nivmf::proxy_nca_loss",
+        "BVmf at M = 64: distances",
+        &out.distances,
+        &want,
+    );
+}
