@@ -12,7 +12,7 @@
 //!    them. The test prints them and where the largest occurs.
 //! 2. **Exact for point masses** (`θ₂ = 0`), and always a probability in `[0, 1]`.
 //! 3. **The log-normal limit** (`|h| < 10⁻⁴`) continues the power transform: across the band's
-//!    edge the probability moves by the change of the input only (`≤ 10⁻⁴`), and it is within
+//!    edge the probability moves by the change of the input only (`≤ 8·10⁻⁵`, 10× the observed 8.6·10⁻⁶), and it is within
 //!    `HIB_MOMENT_MATCHED` of the exact probability.
 
 // derivation: hib::match_probability_moment_matched
@@ -159,6 +159,6 @@ fn the_log_normal_limit_continues_the_power_transform() {
         h(outside)
     );
     // dp/ds is O(1) here and the two s differ by 5·10⁻⁶ (observed difference 8.6·10⁻⁶).
-    assert!((p_in - p_out).abs() <= 1e-4, "{p_in} vs {p_out}");
+    assert!((p_in - p_out).abs() <= 8e-5, "{p_in} vs {p_out}");
     support::check_at(NAME, "the log-normal limit, h = 0.9e-4", p_in, exact);
 }
