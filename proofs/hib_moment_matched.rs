@@ -12,8 +12,8 @@
 //!    them. The test prints them and where the largest occurs.
 //! 2. **Exact for point masses** (`θ₂ = 0`), and always a probability in `[0, 1]`.
 //! 3. **The log-normal limit** (`|h| < 10⁻⁴`) continues the power transform: across the band's
-//!    edge the probability moves by the change of the input only (`≤ 8·10⁻⁵`, 10× the observed 8.6·10⁻⁶), and it is within
-//!    `HIB_MOMENT_MATCHED` of the exact probability.
+//!    edge the probability moves by the change of the input only (`≤ 8·10⁻⁵`, 10× the observed
+//!    8.6·10⁻⁶), and it is within `HIB_MOMENT_MATCHED` of the exact probability.
 
 // derivation: hib::match_probability_moment_matched
 
