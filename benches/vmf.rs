@@ -15,6 +15,7 @@
 // derivation: vmf::mean_resultant_length_batch
 // derivation: vmf::kappa_mle_batch
 // derivation: vmf::VonMisesFisher::sample_n_into
+// derivation: ziggurat::fill_standard_normal
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::vmf;
@@ -177,8 +178,16 @@ fn bench_sampler(c: &mut Criterion) {
     group.bench_function("exact/sample_cosine", |b| {
         b.iter(|| exact.sample_cosine(&mut rng))
     });
-    // The floor: the M standard normals (M − 1 for the tangent direction) any method draws.
+    // The floor: the M standard normals (M − 1 for the tangent direction) any method draws,
+    // by the crate's ziggurat (what the sampler uses) and by rand_distr's (what a user would
+    // call instead).
     group.bench_function("baseline/512_standard_normals", |b| {
+        b.iter(|| {
+            probdml::ziggurat::fill_standard_normal(&mut rng, &mut out);
+            black_box(out[0])
+        })
+    });
+    group.bench_function("baseline/512_standard_normals_rand_distr", |b| {
         b.iter(|| {
             for v in out.iter_mut() {
                 *v = rng.sample(StandardNormal);
@@ -191,6 +200,30 @@ fn bench_sampler(c: &mut Criterion) {
     });
     group.bench_function("construct/exact", |b| {
         b.iter(|| vmf::exact::VonMisesFisher::new(black_box(&mu), KAPPA))
+    });
+    group.finish();
+}
+
+/// The ziggurat against rand_distr's `StandardNormal` (the same algorithm, what a user would call
+/// instead), 4096 draws per call from the same generator.
+fn bench_standard_normal(c: &mut Criterion) {
+    let mut out = vec![0.0; 4096];
+    let mut group = c.benchmark_group("ziggurat::fill_standard_normal");
+    quick(&mut group);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    group.bench_function("fast/fill_standard_normal/4096", |b| {
+        b.iter(|| {
+            probdml::ziggurat::fill_standard_normal(&mut rng, &mut out);
+            black_box(out[0])
+        })
+    });
+    group.bench_function("peer/rand_distr_StandardNormal/4096", |b| {
+        b.iter(|| {
+            for v in out.iter_mut() {
+                *v = rng.sample(StandardNormal);
+            }
+            black_box(out[0])
+        })
     });
     group.finish();
 }
@@ -258,6 +291,12 @@ fn bench_batches(c: &mut Criterion) {
     });
     group.bench_function("baseline/128x10000_standard_normals", |b| {
         b.iter(|| {
+            probdml::ziggurat::fill_standard_normal(&mut rng, &mut rows);
+            black_box(rows[0])
+        })
+    });
+    group.bench_function("baseline/128x10000_standard_normals_rand_distr", |b| {
+        b.iter(|| {
             for v in rows.iter_mut() {
                 *v = rng.sample(StandardNormal);
             }
@@ -307,6 +346,7 @@ criterion_group!(
     bench_kappa,
     bench_mean_resultant,
     bench_sampler,
+    bench_standard_normal,
     bench_batches,
     bench_log_norm_const_peers
 );

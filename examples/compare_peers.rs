@@ -211,7 +211,15 @@ fn main() {
         u8::from(bits_equal(&batch, &draws))
     )
     .unwrap();
-    // The floor: n·M standard normals from the same generator.
+    // The floor: n·M standard normals from the same generator, by the crate's ziggurat (the
+    // normals the sampler draws) and by rand_distr's (what a user would call instead).
+    let (t, _) = best(3, || {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut out = vec![0.0; n_draws * dim];
+        probdml::ziggurat::fill_standard_normal(&mut rng, &mut out);
+        out
+    });
+    writeln!(times, "vmf_standard_normals {t}").unwrap();
     let (t, _) = best(3, || {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut out = vec![0.0; n_draws * dim];
@@ -220,7 +228,7 @@ fn main() {
         }
         out
     });
-    writeln!(times, "vmf_standard_normals {t}").unwrap();
+    writeln!(times, "vmf_standard_normals_rand_distr {t}").unwrap();
     let (t, (rbar, kappa_hat)) = best(5, || {
         let m = vmf::mean_resultant(&draws, dim).expect("valid draws");
         (m.rbar, vmf::kappa_mle(dim, m.rbar).expect("R̄ in (0, 1)"))

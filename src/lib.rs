@@ -77,6 +77,7 @@
 //! | $\ln I_\nu(x)$, $I_{\nu+1}/I_\nu$, $\ln\Phi(z)$ | [`special::log_bessel_i`], [`special::bessel_i_ratio`], [`special::ln_normal_cdf`] | 01 |
 //! | vMF normaliser $\ln C_M(\kappa)$, mean resultant length $A_M(\kappa)$ | [`vmf::log_norm_const`], [`vmf::mean_resultant_length`] | 01 |
 //! | sample a vMF, evaluate its density | [`vmf::VonMisesFisher`], [`vmf::log_density`] | 02 |
+//! | standard normal draws in bulk (the vMF sampler's tangent directions) | [`ziggurat::fill_standard_normal`] | 02 |
 //! | fit a vMF: $\bar R$ of unit vectors, then $\hat\kappa$ | [`vmf::mean_resultant`], [`vmf::kappa_mle`], [`vmf::kappa_sra`] | 02 |
 //! | entropy, KL to the uniform distribution | [`vmf::entropy`], [`vmf::kl_to_uniform`] (raw), [`vmf::checked::kl_to_uniform`] | 02 |
 //! | contrastive loss, its vMF likelihood, minibatch rescaling | [`contrastive::loss`], [`contrastive::negative_log_likelihood`], [`contrastive::rescaled_loss`] | 03 |
@@ -124,6 +125,7 @@ pub mod special;
 pub mod train;
 pub mod triplet;
 pub mod vmf;
+pub mod ziggurat;
 
 pub use error::{Error, Result};
 pub use gaussians::Gaussians;

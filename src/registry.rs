@@ -432,6 +432,20 @@ registry! {
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
+    ziggurat::fill_standard_normal => {
+        fast: crate::ziggurat::fill_standard_normal::<rand::rngs::StdRng>,
+        no_exact_because: "a sampler of a law known in closed form: the proof tests its draws against Φ (libm's erf and erfc), not against a second sampler; the ziggurat's tables against their defining equations in a unit test",
+        file: "src/ziggurat.rs",
+        source: "Marsaglia & Tsang (2000), J. Stat. Softw. 5(8); tail: Marsaglia (1964)",
+        budget: Budget::Statistical {
+            alpha: budget::SAMPLER_ALPHA,
+            sigmas: budget::MONTE_CARLO_SIGMAS,
+        },
+        reason: "a sampler: KS of 2²⁶ draws on x, |x| and consecutive pairs, the count beyond R and the tail's shape, with controls (scale × 1.02, correlation 0.03, the wedge test or the tail's acceptance left out) of power ≥ 0.999",
+        proof: "ziggurat_law.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
     vmf::mean_resultant_length_complement => {
         fast: crate::vmf::mean_resultant_length_complement,
         exact: crate::vmf::exact::mean_resultant_length_complement,

@@ -4,11 +4,11 @@
 //! sample by projecting a Gaussian onto μ^⊥ instead, so that the proofs compare this code too.
 
 use rand::Rng;
-use rand_distr::StandardNormal;
 
 #[cfg(test)]
 use crate::compensated::dot2;
 use crate::compensated::{norm2, sum_sq2, two_prod, two_sum, SumSqAndDot2};
+use crate::ziggurat::fill_standard_normal;
 
 /// Q = −s(I − τuuᵀ) with u = μ + s‖μ‖e₁ and s = sign(μ₀), so that Q e₁ = μ/‖μ‖; choosing the
 /// sign of μ₀ avoids cancellation in u₀.
@@ -44,39 +44,31 @@ impl ReflectionToMean {
     /// unit sphere once normalised): `r = √(1 − w²)` is passed in by the caller (who can form it
     /// without cancellation), and `out.len() = M ≥ 2`.
     ///
-    /// The normals are drawn four at a time and folded into `‖v‖²` and `u_{1:}ᵀv`
-    /// (compensated, Dot2) as they come, so that the compensated sums overlap with the
-    /// generator's work rather than costing a pass of their own, and so that
-    /// `uᵀy = u₀w + c·u_{1:}ᵀv` with `c = r/‖v‖` needs no pass over `y`; a second pass writes
-    /// `X_i = −s(c vᵢ − τ(uᵀy) uᵢ)`. (Scaling `v` first and reflecting it after costs three
-    /// passes where this costs one.) The products `u₀w` and `c·(u_{1:}ᵀv)` are summed error-free,
-    /// so `uᵀy` is as accurate as the compensated dot product over `y`.
+    /// The normals are drawn into `out[1..]` in one call of the ziggurat
+    /// ([`fill_standard_normal`]), then one pass folds them into `‖v‖²` and `u_{1:}ᵀv`
+    /// (compensated, Dot2, in four lanes), so that `uᵀy = u₀w + c·u_{1:}ᵀv` with `c = r/‖v‖`
+    /// needs no pass over `y`; a last pass writes `X_i = −s(c vᵢ − τ(uᵀy) uᵢ)`. (Scaling `v`
+    /// first and reflecting it after costs two more passes.) The products `u₀w` and
+    /// `c·(u_{1:}ᵀv)` are summed error-free, so `uᵀy` is as accurate as the compensated dot
+    /// product over `y`.
     #[inline(always)]
     pub(crate) fn place<R: Rng + ?Sized>(&self, rng: &mut R, w: f64, r: f64, out: &mut [f64]) {
         let tail = &mut out[1..];
         let u_tail = &self.u[1..];
         let (ss, dot) = loop {
+            fill_standard_normal(rng, tail);
             let mut lanes = SumSqAndDot2::new();
-            let mut blocks = tail.chunks_exact_mut(4);
-            let mut u_blocks = u_tail.chunks_exact(4);
-            for (x, u) in (&mut blocks).zip(&mut u_blocks) {
-                // An array expression evaluates left to right: the stream order of a loop.
-                let v: [f64; 4] = [
-                    rng.sample(StandardNormal),
-                    rng.sample(StandardNormal),
-                    rng.sample(StandardNormal),
-                    rng.sample(StandardNormal),
-                ];
-                x.copy_from_slice(&v);
-                lanes.push(&v, u.try_into().expect("4 entries"));
+            let (blocks, u_blocks) = (tail.chunks_exact(4), u_tail.chunks_exact(4));
+            let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
+            for (x, u) in blocks.zip(u_blocks) {
+                lanes.push(
+                    x.try_into().expect("4 entries"),
+                    u.try_into().expect("4 entries"),
+                );
             }
-            let (x_rest, u_rest) = (blocks.into_remainder(), u_blocks.remainder());
             if !x_rest.is_empty() {
                 let (mut v, mut u) = ([0.0; 4], [0.0; 4]);
-                for (x, slot) in x_rest.iter_mut().zip(&mut v) {
-                    *x = rng.sample(StandardNormal);
-                    *slot = *x;
-                }
+                v[..x_rest.len()].copy_from_slice(x_rest);
                 u[..u_rest.len()].copy_from_slice(u_rest);
                 lanes.push(&v, &u);
             }
@@ -104,9 +96,7 @@ impl ReflectionToMean {
 pub(crate) fn place_around_e1<R: Rng + ?Sized>(rng: &mut R, w: f64, r: f64, out: &mut [f64]) {
     let tail = &mut out[1..];
     let ss = loop {
-        for v in tail.iter_mut() {
-            *v = rng.sample(StandardNormal);
-        }
+        fill_standard_normal(rng, tail);
         let ss = sum_sq2(tail);
         if ss > 0.0 {
             break ss;

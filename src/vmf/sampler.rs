@@ -31,17 +31,19 @@
 //!
 //! **Random stream** (what the value-stability proofs reproduce): each proposal draws `G₁`,
 //! `G₂` (rand_distr `Gamma`) then `U` (`rng.random::<f64>()`); after acceptance, `M − 1`
-//! standard normals (`M > 2`) or one `bool` (`M = 2`). At `κ = 0`, `sample_into` draws `M`
-//! standard normals.
+//! standard normals by one [`fill_standard_normal`](crate::ziggurat::fill_standard_normal)
+//! call (`M > 2`) or one `bool` (`M = 2`). At `κ = 0`, `sample_into` draws `M` standard
+//! normals by one such call.
 
 use rand::distr::Distribution;
 use rand::Rng;
-use rand_distr::{Gamma, StandardNormal};
+use rand_distr::Gamma;
 
 use super::density::require_unit;
 use super::householder::ReflectionToMean;
 use crate::compensated::{norm2, sum_sq2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
+use crate::ziggurat::fill_standard_normal;
 
 /// Wood's constants, precomputed.
 #[derive(Debug, Clone)]
@@ -378,9 +380,7 @@ impl VonMisesFisher {
         let dim = self.mu.len();
         if self.kappa == 0.0 {
             loop {
-                for v in out.iter_mut() {
-                    *v = rng.sample(StandardNormal);
-                }
+                fill_standard_normal(rng, out);
                 let ss = sum_sq2(out);
                 if ss > 0.0 {
                     let inv = ss.sqrt().recip();
