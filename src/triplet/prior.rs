@@ -12,6 +12,7 @@
 //!   ([`DEFAULT_KL_SCALE`], [`loss`], [`elbo`]).
 
 use crate::error::{require_finite, require_nonnegative, Error, Result};
+use crate::special::x_minus_ln1p;
 
 /// The KL weight of the BTL experiments (§5: "a KL-scale factor 10⁻⁶ in all experiments").
 pub const DEFAULT_KL_SCALE: f64 = 1e-6;
@@ -36,23 +37,6 @@ pub fn gaussian_prior_variance(dim: usize) -> Result<f64> {
         });
     }
     Ok(1.0 / dim as f64)
-}
-
-/// `t − ln(1 + t)` without cancellation for small `|t|` (the series `Σ_{k≥2} (−t)^k/k`).
-fn t_minus_ln_1p(t: f64) -> f64 {
-    if t.abs() < 0.1 {
-        let mut term = t * t;
-        let mut sum = 0.0;
-        let mut k = 2.0;
-        while term.abs() > 1e-17 * (t * t) && k < 40.0 {
-            sum += term / k;
-            term *= -t;
-            k += 1.0;
-        }
-        sum
-    } else {
-        t - t.ln_1p()
-    }
 }
 
 /// `KL(N(μ, diag σ²) ‖ N(0, s²·I))`, the Gaussian-prior term of the BTL ELBO.
@@ -87,7 +71,7 @@ pub fn gaussian_kl(mu: &[f64], var: &[f64], prior_var: f64) -> Result<f64> {
     let sum: f64 = mu
         .iter()
         .zip(var)
-        .map(|(m, v)| m * m * inv + t_minus_ln_1p(v * inv - 1.0))
+        .map(|(m, v)| m * m * inv + x_minus_ln1p(v * inv - 1.0))
         .sum();
     Ok(0.5 * sum)
 }
