@@ -36,11 +36,17 @@
 //! `10⁻¹³` relative over 171 000 draws, in fills of several lengths and one draw at a time, and
 //! four pinned values.
 //!
+//! **Termination.** A ziggurat whose wedge or tail test can never accept loops for ever rather
+//! than fail; each test here runs under a 30 s deadline (`support/deadline.rs`), about 30× its
+//! run time, after which the test process ends with a failure naming it.
+//!
 //! Run time: about 10 s for the target (`cargo test --release --test ziggurat_law`, two shared
 //! cores); `-- --nocapture` prints the statistics and the power table.
 
 // derivation: ziggurat::fill_standard_normal
 
+#[path = "support/deadline.rs"]
+mod deadline;
 #[path = "support/ks.rs"]
 mod ks;
 #[path = "support/ks_power.rs"]
@@ -50,6 +56,7 @@ mod normal_law;
 #[path = "support/statistic.rs"]
 mod statistic;
 
+use deadline::Deadline;
 use ks::{ks_p_value, ks_test};
 use ks_power::{critical_value, distance_on_grid, power_lower_bound, smallest_n};
 use normal_law::normal_cdf;
@@ -68,6 +75,10 @@ const N_TAIL: usize = 1 << 27;
 const POWER: f64 = 0.999;
 /// Draws per `fill` call while streaming (the stream is that of a single call).
 const CHUNK: usize = 4096;
+
+/// Seconds a test may run before it counts as not terminating (each takes about a second
+/// in a release build).
+const DEADLINE: u64 = 30;
 
 /// The base layer's right edge (Marsaglia & Tsang 2000, 256 layers).
 const R: f64 = 3.654_152_885_361_008_8;
@@ -319,6 +330,7 @@ impl ByHand {
 /// Claim: the whole law of `fill_standard_normal`.
 #[test]
 fn fill_whole_law() {
+    let _deadline = Deadline::start("fill_whole_law", DEADLINE);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     accept(
         "fill_standard_normal",
@@ -329,6 +341,7 @@ fn fill_whole_law() {
 /// Claim: the whole law of `StandardNormal`, one draw per call.
 #[test]
 fn distribution_whole_law() {
+    let _deadline = Deadline::start("distribution_whole_law", DEADLINE);
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     accept(
         "StandardNormal",
@@ -342,6 +355,7 @@ fn distribution_whole_law() {
 /// Claim: the tail beyond `R`, with its control (the exponential proposal accepted whole).
 #[test]
 fn tail_law_and_its_control() {
+    let _deadline = Deadline::start("tail_law_and_its_control", DEADLINE);
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut tail = tail_excesses(|c| fill_standard_normal(&mut rng, c));
     accept("tail", &[tail_statistic(&mut tail)]);
@@ -366,6 +380,7 @@ fn tail_law_and_its_control() {
 /// Controls on the battery: a scale error, a correlation, and the wedge test left out.
 #[test]
 fn battery_controls() {
+    let _deadline = Deadline::start("battery_controls", DEADLINE);
     let x_grid = GridKs::new(-6.0, 6.0, 4801).points();
     let abs_grid = GridKs::new(0.0, 6.0, 4801).points();
 
@@ -420,6 +435,7 @@ fn whole_layers_cdf_is_a_cdf() {
 /// fills of several lengths and one `StandardNormal` draw at a time, and four pinned values.
 #[test]
 fn value_stability() {
+    let _deadline = Deadline::start("value_stability", DEADLINE);
     let by_hand = ByHand::new(true, true);
     let (mut crate_rng, mut hand_rng) =
         (ChaCha8Rng::seed_from_u64(8), ChaCha8Rng::seed_from_u64(8));
