@@ -322,8 +322,9 @@ impl VonMisesFisher {
     ///
     /// Whenever more than one draw of one `(μ, κ)` is wanted (Monte Carlo estimates, the
     /// peers table's 10⁵ draws): the cost per draw is then the `M − 1` standard normals plus a
-    /// few passes over the row (chapter 02 has the measurement). The draws are the same as a
-    /// loop of [`sample_into`](Self::sample_into), so switching changes no seeded result.
+    /// few passes over the row (the peers table of book chapter 08 times both). The draws are
+    /// the same as a loop of [`sample_into`](Self::sample_into), so switching changes no seeded
+    /// result.
     ///
     /// # Errors
     ///
