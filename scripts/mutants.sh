@@ -102,6 +102,12 @@ for file in "$@"; do
     # In place there is one tree, so one mutant at a time.
     if [ "${MUTANTS_IN_PLACE:-0}" = 1 ]; then
         options+=(--in-place)
+        # An interrupted in-place run can leave a mutant compiled into target/mutants: cargo
+        # judges freshness by modification times, and a build that read the mutated file but
+        # finished after the file was put back looks newer than the source. (Seen: a killed run
+        # left a mutated Debye ratio in the library, and the unmutated baseline failed
+        # special_bessel by 10⁻¹¹.) So the crate itself is rebuilt from clean first, about 30 s.
+        cargo clean --quiet --profile mutants --package probdml
     else
         options+=(--jobs "${MUTANTS_JOBS:-1}")
     fi
