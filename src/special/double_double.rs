@@ -346,6 +346,35 @@ mod tests {
         }
     }
 
+    /// The reduction table against astro-float at 256 bits (an arbitrary-precision library,
+    /// not mpmath, which generated the table): each −ln r_j, and ln 2, ln 2π, ½ ln 2π, as the
+    /// exact (nearest, nearest remainder) pair. A lost sign or digit in a low word changes a
+    /// logarithm by ~10⁻¹⁸, below what the outputs' tests can see.
+    #[test]
+    fn ln_table_is_the_256_bit_logarithm() {
+        use super::super::ln_table::{HALF_LN_2PI, LN_2PI};
+        use crate::special::exact::double_double::{big_from_f64, to_double_double};
+        use crate::special::exact::working_precision::{with_consts, RM};
+        let p = 256;
+        with_consts(|cc| {
+            for (j, &(r, hi, lo)) in LN_RECIPROCALS.iter().enumerate() {
+                // r_j is the double nearest 1/c_j, c_j = 1 + (2j + 1)/256 (exact in f64).
+                let c = 1.0 + (2 * j + 1) as f64 / 256.0;
+                assert_eq!(r, 1.0 / c, "r_{j}");
+                let neg_ln = big_from_f64(r, p).ln(p, RM, cc).neg();
+                assert_eq!(to_double_double(&neg_ln), (hi, lo), "−ln r_{j}");
+            }
+            let two = big_from_f64(2.0, p);
+            assert_eq!(to_double_double(&two.ln(p, RM, cc)), LN_2, "ln 2");
+            let two_pi = cc.pi(p, RM).mul(&two, p, RM);
+            let ln_two_pi = two_pi.ln(p, RM, cc);
+            assert_eq!(to_double_double(&ln_two_pi), LN_2PI, "ln 2π");
+            let half = ln_two_pi.div(&two, p, RM);
+            assert_eq!(to_double_double(&half), HALF_LN_2PI, "½ ln 2π");
+        })
+        .expect("astro-float constants");
+    }
+
     #[test]
     fn ln_of_exact_powers_of_two_and_e_squared() {
         // ln 2^k = k ln 2 exactly in double-double.
