@@ -348,7 +348,7 @@ mod tests {
 
     /// The reduction table against astro-float at 256 bits (an arbitrary-precision library,
     /// not mpmath, which generated the table): each −ln r_j, and ln 2, ln 2π, ½ ln 2π, as the
-    /// exact (nearest, nearest remainder) pair. A lost sign or digit in a low word changes a
+    /// exact (nearest, nearest remainder) pair; and ln in double-double at the ends of its range. A lost sign or digit in a low word changes a
     /// logarithm by ~10⁻¹⁸, below what the outputs' tests can see.
     #[test]
     fn ln_table_is_the_256_bit_logarithm() {
@@ -371,6 +371,25 @@ mod tests {
             assert_eq!(to_double_double(&ln_two_pi), LN_2PI, "ln 2π");
             let half = ln_two_pi.div(&two, p, RM);
             assert_eq!(to_double_double(&half), HALF_LN_2PI, "½ ln 2π");
+            // ln in double-double at the ends of the range, against the same library: the
+            // bottom normal binade (an odd mantissa: halving it would drop a bit), the
+            // subnormals, and the top binade (scaled in two steps).
+            let min = f64::MIN_POSITIVE;
+            for x in [
+                min * (1.0 + f64::EPSILON),
+                min * 1.75,
+                f64::from_bits(1),
+                min / 3.0,
+                f64::MAX,
+                1.5 * 2f64.powi(1023),
+            ] {
+                let (hi, lo) = to_double_double(&big_from_f64(x, p).ln(p, RM, cc));
+                let got = ln_dd(x);
+                let err = got.sub(DoubleDouble::new(hi, lo)).to_f64().abs();
+                // The bound of ln_of_exact_powers_of_two_and_e_squared: the table's pair, and
+                // the series bracket's f64 rounding (< 2·10⁻²¹).
+                assert!(err <= 1e-31 * hi.abs() + 2e-21, "ln {x:e}: error {err:e}");
+            }
         })
         .expect("astro-float constants");
     }
