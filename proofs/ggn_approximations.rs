@@ -158,7 +158,12 @@ fn prop_f3_refuted_by_search() {
         prop::collection::vec(-1.0..1.0f64, 6),
         prop::collection::vec(-1.0..1.0f64, 12),
     );
-    let mut runner = TestRunner::new(config(2000, 0x04_f3));
+    // The shrinking is the claim, so its budget is set here rather than taken from
+    // PROPTEST_MAX_SHRINK_ITERS (which scripts/mutants.sh sets to 0).
+    let mut runner = TestRunner::new(ProptestConfig {
+        max_shrink_iters: 4096,
+        ..config(2000, 0x04_f3)
+    });
     let result = runner.run(&strategy, |(labels, weights, features)| {
         let p = Problem {
             weights,

@@ -300,8 +300,11 @@ fn btl_kl_div_vmf(dim: usize, kappa: f64) -> f64 {
 #[test]
 fn refutation_btl_kl_is_negative_found_by_proptest() {
     // κ first, so that the shrinker drives κ to 0 and then D to its minimum.
+    // The shrinking is the claim, so its budget is set here rather than taken from
+    // PROPTEST_MAX_SHRINK_ITERS (which scripts/mutants.sh sets to 0).
     let mut runner = TestRunner::new(ProptestConfig {
         failure_persistence: None,
+        max_shrink_iters: 4096,
         ..config(256)
     });
     let strategy = (0.0f64..1e4, 2usize..=4096);
