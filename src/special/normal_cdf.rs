@@ -137,3 +137,25 @@ pub fn normal_hazard(z: f64) -> f64 {
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Below `ASYMPTOTIC_BELOW` the hazard is `−z` over the Mills series. Gordon's (1941)
+    /// inequality bounds the inverse Mills ratio, `x < φ(x)/(1 − Φ(x)) < x + 1/x` for `x > 0`,
+    /// i.e. `−z < h(z) < −z − 1/z` for `z < 0`; and the two branches meet at the switch.
+    #[test]
+    fn hazard_within_gordons_bounds_and_continuous_at_the_switch() {
+        for z in [-5.0, ASYMPTOTIC_BELOW, -20.5, -40.0, -1e3, -1e5] {
+            let (x, h) = (-z, normal_hazard(z));
+            // `≤` above: at x = 10⁵ the bound and h (10⁻¹⁵ apart) round to one double.
+            assert!(h > x && h <= x + 1.0 / x, "h({z}) = {h}");
+        }
+        let (at, below) = (
+            normal_hazard(ASYMPTOTIC_BELOW),
+            normal_hazard(ASYMPTOTIC_BELOW.next_down()),
+        );
+        assert!((at - below).abs() <= 1e-14 * at, "{at} vs {below}");
+    }
+}

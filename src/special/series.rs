@@ -17,6 +17,11 @@ use super::ln_table::LN_2;
 /// Relative size of the last term kept.
 const TRUNCATION: f64 = 1e-17;
 
+/// The most terms summed. The series is used for x < 32, where at most 53 terms reach
+/// `TRUNCATION` (ν = 0.5 at x = 40 takes 53); the bound only makes the loop finite whatever
+/// the arithmetic does (a term that stops falling would otherwise loop for ever).
+const MAX_TERMS: usize = 256;
+
 /// The factor `1/(k(k+ν))` of the term ratio `t_k/t_{k−1} = (x²/4)·1/(k(k+ν))`: it depends on
 /// the order only, so that arguments sharing one order (the lanes below) share it, and the
 /// terms cost a multiplication instead of a division.
@@ -33,7 +38,7 @@ pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
     let mut term = 1.0;
     let mut sum = 0.0;
     let mut k = 1.0;
-    loop {
+    for _ in 0..MAX_TERMS {
         term *= y * term_ratio_factor(nu, k);
         sum += term;
         if term <= TRUNCATION * (1.0 + sum) {
@@ -41,11 +46,13 @@ pub(crate) fn series_tail(nu: f64, x: f64) -> f64 {
         }
         k += 1.0;
     }
+    sum
 }
 
 /// [`series_tail`] at `L` arguments of one order, bit for bit: each lane runs the scalar
 /// recurrence and keeps its sum once its own stopping test has fired (a select, not a branch,
-/// so that the loop vectorises); the loop runs until every lane has stopped.
+/// so that the loop vectorises); the loop runs until every lane has stopped, or `MAX_TERMS`
+/// terms, as the scalar loop.
 #[inline(always)]
 pub(crate) fn series_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; L] {
     let mut y = [0.0; L];
@@ -56,7 +63,7 @@ pub(crate) fn series_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; 
     let mut sum = [0.0; L];
     let mut running = [true; L];
     let mut k = 1.0;
-    loop {
+    for _ in 0..MAX_TERMS {
         let factor = term_ratio_factor(nu, k);
         let mut any = false;
         for l in 0..L {
@@ -76,6 +83,7 @@ pub(crate) fn series_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; 
         }
         k += 1.0;
     }
+    sum
 }
 
 /// The order-dependent part of [`log_bessel_i_scaled_series`], `−ν ln 2 − ln Γ(ν+1)`: the
