@@ -63,7 +63,7 @@ use normal_law::normal_cdf;
 use probdml::registry::budget::SAMPLER_ALPHA;
 use probdml::ziggurat::{fill_standard_normal, StandardNormal};
 use rand::distr::Distribution;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use statistic::{describe, smallest_p, Statistic};
 
@@ -81,7 +81,7 @@ const CHUNK: usize = 4096;
 const DEADLINE: u64 = 30;
 
 /// The base layer's right edge (Marsaglia & Tsang 2000, 256 layers).
-const R: f64 = 3.654_152_885_361_008_8;
+const R: f64 = 3.654_152_885_361_009;
 
 fn half_normal_density(x: f64) -> f64 {
     (-0.5 * x * x).exp()
