@@ -1,29 +1,52 @@
-//! Claim: every kernel chosen at run time gives the same bits in its portable copy and in its
-//! AVX2+FMA copy, on the same inputs (`probdml::instruction_set`).
+//! Claim: every kernel chosen at run time gives the same bits in its portable copy, its
+//! AVX2+FMA copy and its AVX-512 copy, on the same inputs (`probdml::instruction_set`).
 //!
 //! Why it holds: both copies run the same IEEE-754 operations in the same order, every fused
 //! multiply-add is `f64::mul_add` (correctly rounded on both), and Rust never contracts a
 //! product and a sum on its own. Why it needs a proof anyway: a kernel that the compiler does
-//! not inline into the AVX2+FMA copy, or an intrinsic path written for one copy only, would
-//! silently break it.
+//! not inline into a wide copy, or an intrinsic path written for one copy only, would silently
+//! break it.
 //!
-//! Each property runs the public entry point under [`InstructionSet::Portable`] and under
-//! [`InstructionSet::Avx2Fma`] explicitly and compares `to_bits()`. On a CPU without AVX2 and
-//! FMA the second copy cannot run; the test then says so and checks nothing else (the portable
-//! copy is then the only one a caller can reach).
+//! Each property runs the public entry point under [`InstructionSet::Portable`] and under every
+//! wider instruction set of [`InstructionSet::ALL`] that this CPU has, explicitly, and compares
+//! `to_bits()`. A copy that this CPU cannot run is named on stderr and skipped (a caller on this
+//! CPU cannot reach it either); on a CPU without AVX2 and FMA only the portable copy runs, and
+//! the test says so and checks nothing else.
 use probdml::instruction_set::InstructionSet;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::{special, vmf};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Runs `f` on both copies; `None` when this CPU has only the portable one.
-fn both<T>(f: impl Fn() -> T) -> Option<(T, T)> {
+/// Runs `f` on the portable copy and on every wider copy this CPU has: `(portable, [(isa,
+/// result)])`.
+fn every_copy<T>(f: impl Fn() -> T) -> (T, Vec<(InstructionSet, T)>) {
     let portable = InstructionSet::Portable
         .run(&f)
         .expect("the portable copy always runs");
-    let wide = InstructionSet::Avx2Fma.run(&f)?;
-    Some((portable, wide))
+    let wide = InstructionSet::ALL
+        .into_iter()
+        .filter(|&isa| isa != InstructionSet::Portable)
+        .filter_map(|isa| {
+            let result = isa.run(&f);
+            if result.is_none() {
+                eprintln!(
+                    "this CPU lacks {}: that copy is not checked here",
+                    isa.name()
+                );
+            }
+            result.map(|r| (isa, r))
+        })
+        .collect();
+    (portable, wide)
+}
+
+/// Asserts that every wide copy's result equals the portable one.
+fn assert_every_copy_equal<T: PartialEq + std::fmt::Debug>(f: impl Fn() -> T, what: &str) {
+    let (portable, wide) = every_copy(f);
+    for (isa, result) in wide {
+        assert_eq!(portable, result, "{what}: portable vs {}", isa.name());
+    }
 }
 
 fn skip_without_avx2_fma() -> bool {
@@ -69,7 +92,8 @@ fn bits(values: &[f64]) -> Vec<u64> {
     values.iter().map(|v| v.to_bits()).collect()
 }
 
-/// ln I_ν(x) and I_{ν+1}/I_ν: the double-double arithmetic of every regime.
+/// ln I_ν(x) and I_{ν+1}/I_ν, and the batched ln I_ν: the double-double arithmetic of every
+/// regime, scalar and in lanes.
 #[test]
 fn bessel_functions_are_bit_identical_across_copies() {
     if skip_without_avx2_fma() {
@@ -85,11 +109,23 @@ fn bessel_functions_are_bit_identical_across_copies() {
             .iter()
             .map(|&(nu, x)| special::bessel_i_ratio(nu, x))
             .collect();
-        (bits(&logs), bits(&ratios))
+        // The batch per order, on its arguments as generated and sorted (the two visiting
+        // orders of the small-order lanes).
+        let mut batch = Vec::new();
+        for per_order in grid.chunk_by(|a, b| a.0 == b.0) {
+            let nu = per_order[0].0;
+            let mut xs: Vec<f64> = per_order.iter().map(|&(_, x)| x).collect();
+            for _ in 0..2 {
+                let finite: Vec<f64> = xs.iter().copied().filter(|x| x.is_finite()).collect();
+                let mut out = vec![0.0; finite.len()];
+                special::log_bessel_i_batch(nu, &finite, &mut out).expect("valid input");
+                batch.extend(bits(&out));
+                xs.sort_by(f64::total_cmp);
+            }
+        }
+        (bits(&logs), bits(&ratios), batch)
     };
-    let (portable, wide) = both(run).expect("AVX2+FMA is available");
-    assert_eq!(portable.0, wide.0, "ln I_ν(x)");
-    assert_eq!(portable.1, wide.1, "I_(ν+1)(x)/I_ν(x)");
+    assert_every_copy_equal(run, "(ln I_ν(x), I_(ν+1)(x)/I_ν(x), log_bessel_i_batch)");
 }
 
 fn dims() -> [usize; 9] {
@@ -128,9 +164,10 @@ fn vmf_normaliser_family_is_bit_identical_across_copies() {
             vmf::log_norm_const_batch(dim, &kappas, &mut batch).expect("valid input");
             (scalar, bits(&batch))
         };
-        let (portable, wide) = both(run).expect("AVX2+FMA is available");
-        assert_eq!(portable.0, wide.0, "M = {dim}: scalar vMF functions");
-        assert_eq!(portable.1, wide.1, "M = {dim}: log_norm_const_batch");
+        assert_every_copy_equal(
+            run,
+            &format!("M = {dim}: (scalar vMF functions, log_norm_const_batch)"),
+        );
     }
 }
 
@@ -156,8 +193,7 @@ fn kappa_estimates_are_bit_identical_across_copies() {
                 .collect();
             (bits(&mle), bits(&sra))
         };
-        let (portable, wide) = both(run).expect("AVX2+FMA is available");
-        assert_eq!(portable, wide, "M = {dim}");
+        assert_every_copy_equal(run, &format!("M = {dim}"));
     }
 }
 
@@ -195,8 +231,7 @@ fn retrieval_is_bit_identical_across_copies() {
                 flat.extend(report.map.iter().map(|v| v.to_bits()));
                 flat
             };
-            let (portable, wide) = both(run).expect("AVX2+FMA is available");
-            assert_eq!(portable, wide, "{distance:?}, {threads} thread(s)");
+            assert_every_copy_equal(run, &format!("{distance:?}, {threads} thread(s)"));
         }
     }
 }
@@ -241,8 +276,7 @@ fn retrieval_scans_are_bit_identical_across_copies() {
                 }
                 flat
             };
-            let (portable, wide) = both(run).expect("AVX2+FMA is available");
-            assert_eq!(portable, wide, "{distance:?}, task {t}");
+            assert_every_copy_equal(run, &format!("{distance:?}, task {t}"));
         }
     }
 }

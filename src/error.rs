@@ -243,6 +243,30 @@ pub(crate) fn require_sphere_dim(arg: &'static str, dim: usize) -> Result<usize>
     }
 }
 
+/// Whether every value is finite and in `[low, high)`, by lanes of running minima, maxima and
+/// sums of `v · 0` (NaN exactly when some `v` is infinite or NaN): no branch per element.
+fn all_finite_in(values: &[f64], low: f64, high: f64) -> bool {
+    const L: usize = 8;
+    let (mut min, mut max, mut nan) = ([f64::INFINITY; L], [f64::NEG_INFINITY; L], [0.0; L]);
+    let chunks = values.chunks_exact(L);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for l in 0..L {
+            let v = chunk[l];
+            nan[l] += v * 0.0;
+            min[l] = if v < min[l] { v } else { min[l] };
+            max[l] = if v > max[l] { v } else { max[l] };
+        }
+    }
+    for (l, &v) in rest.iter().enumerate() {
+        nan[l] += v * 0.0;
+        min[l] = if v < min[l] { v } else { min[l] };
+        max[l] = if v > max[l] { v } else { max[l] };
+    }
+    // A lane that saw no value keeps (∞, −∞), which passes.
+    (0..L).all(|l| nan[l] == 0.0 && min[l] >= low && max[l] < high)
+}
+
 /// The checks of a batch kernel that maps `values` into `out`: equal lengths (naming `out`),
 /// every value finite (naming `arg` and the index) and inside `[low, high)` (`rule` says so).
 pub(crate) fn require_batch(
@@ -259,6 +283,12 @@ pub(crate) fn require_batch(
             got: out_len,
         });
     }
+    // One pass without early exit first, which vectorises (the two searches below stop at the
+    // first offender and ran at a nanosecond per element, a tenth of a batched ln I_ν); they
+    // run only when something is wrong.
+    if all_finite_in(values, low, high) {
+        return Ok(());
+    }
     if let Some(index) = values.iter().position(|v| !v.is_finite()) {
         return Err(Error::NotFiniteElement {
             arg,
@@ -270,4 +300,56 @@ pub(crate) fn require_batch(
         return Err(Error::OutOfDomain { arg, value, rule });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The vectorised pre-check must let through exactly the valid batches: every kind of bad
+    /// value, at every position of the eight lanes and of a remainder, is reported as before.
+    #[test]
+    fn require_batch_finds_every_bad_value_at_every_position() {
+        let domain = (0.0, f64::INFINITY);
+        for len in [1, 7, 8, 9, 17, 64, 67] {
+            let good: Vec<f64> = (0..len).map(|i| i as f64 * 0.5).collect();
+            assert!(require_batch("xs", &good, len, domain, "rule").is_ok());
+            let mut signed_zero = good.clone();
+            signed_zero[len - 1] = -0.0;
+            assert!(require_batch("xs", &signed_zero, len, domain, "rule").is_ok());
+            for index in 0..len {
+                for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                    let mut xs = good.clone();
+                    xs[index] = bad;
+                    match require_batch("xs", &xs, len, domain, "rule") {
+                        Err(Error::NotFiniteElement { arg, index: i, .. }) => {
+                            assert_eq!((arg, i), ("xs", index), "{bad} at {index} of {len}");
+                        }
+                        other => panic!("{bad} at {index} of {len}: {other:?}"),
+                    }
+                }
+                let mut xs = good.clone();
+                xs[index] = -1e-300;
+                assert!(
+                    matches!(
+                        require_batch("xs", &xs, len, domain, "rule"),
+                        Err(Error::OutOfDomain { value, .. }) if value == -1e-300
+                    ),
+                    "negative at {index} of {len}"
+                );
+                // An upper bound: [0, 1) rejects 1.
+                let mut xs: Vec<f64> = vec![0.25; len];
+                xs[index] = 1.0;
+                assert!(
+                    require_batch("xs", &xs, len, (0.0, 1.0), "rule").is_err(),
+                    "1 at {index} of {len}"
+                );
+            }
+        }
+        assert!(matches!(
+            require_batch("xs", &[1.0], 2, domain, "rule"),
+            Err(Error::DimensionMismatch { arg: "out", .. })
+        ));
+        assert!(require_batch("xs", &[], 0, domain, "rule").is_ok());
+    }
 }

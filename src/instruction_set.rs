@@ -4,30 +4,34 @@
 //! so that a binary or a Python wheel runs on any CPU of that target. The kernels that gain
 //! from wider vectors and fused multiply-add — the double-double arithmetic of
 //! [`crate::special`], the lanes of the batched normalisers and Bessel functions, the retrieval
-//! scans of [`crate::metrics`] — are compiled a second time with AVX2 and FMA enabled, and each
-//! call picks one of the two copies by what the CPU reports (`is_x86_feature_detected!`, cached
-//! by the standard library after the first query).
+//! scans of [`crate::metrics`] — are compiled twice more: with AVX2 and FMA enabled, and with
+//! AVX-512 (F, DQ, VL, BW) on top of those, whose 512-bit registers hold exactly the eight
+//! `f64` lanes of the batched kernels. Each call picks one of the three copies by what the CPU
+//! reports (`is_x86_feature_detected!`, cached by the standard library after the first query).
 //!
-//! # Why the two copies give the same bits
+//! # Why the copies give the same bits
 //!
-//! Both copies run the same source: the same IEEE-754 operations in the same order, and Rust
+//! Every copy runs the same source: the same IEEE-754 operations in the same order, and Rust
 //! never contracts `a·b + c` into a fused operation on its own. Every fused multiply-add is
-//! written as `f64::mul_add`, which is correctly rounded on both copies: one instruction in the
-//! AVX2+FMA copy, the C library's `fma` in the portable one (itself one instruction on a CPU
+//! written as `f64::mul_add`, which is correctly rounded in every copy: one instruction in the
+//! AVX2+FMA and AVX-512 copies, the C library's `fma` in the portable one (itself one instruction on a CPU
 //! that has FMA, an exact software emulation on one that does not). Vectorisation across lanes
 //! changes which register holds a value, never the operations on it. So the results are the
 //! same bits, and `proofs/dispatch_bit_identity.rs` checks that they are, on every dispatched
-//! entry point, by running both copies on the same inputs ([`InstructionSet::run`]).
+//! entry point, by running every copy that the CPU has on the same inputs
+//! ([`InstructionSet::run`]).
 //!
 //! # How a kernel is dispatched
 //!
 //! A public entry point hands its body, as an `#[inline(always)]` closure, to `dispatch`; the
 //! body calls `#[inline(always)]` kernels, so that the whole call tree is compiled into the
-//! AVX2+FMA trampoline (without the attribute on the closure, LLVM keeps a large body out of
-//! line, compiled for the baseline, and the trampoline only jumps to it). A kernel that is not inlined there is compiled for the baseline only: correct,
-//! but each of its `mul_add` becomes a call into the C library.
+//! trampoline of each instruction set (without the attribute on the closure, LLVM keeps a large
+//! body out of line, compiled for the baseline, and the trampoline only jumps to it). A kernel
+//! that is not inlined there is compiled for the baseline only: correct, but each of its
+//! `mul_add` becomes a call into the C library.
 
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 /// An instruction set that the dispatched kernels are compiled for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,6 +41,9 @@ pub enum InstructionSet {
     Portable,
     /// x86-64 with AVX2 and FMA (Haswell, 2013, and Zen, 2017, onwards).
     Avx2Fma,
+    /// [`Avx2Fma`](Self::Avx2Fma) plus AVX-512 F, DQ, VL and BW (x86-64-v4: Skylake-SP, 2017,
+    /// and Zen 4, 2022, onwards): eight `f64` lanes per register.
+    Avx512,
 }
 
 thread_local! {
@@ -54,11 +61,40 @@ impl InstructionSet {
     /// assert!(InstructionSet::detected().is_available());
     /// ```
     pub fn detected() -> Self {
-        if Self::Avx2Fma.is_available() {
-            Self::Avx2Fma
-        } else {
-            Self::Portable
+        // Queried once: `active()` runs on every dispatched call, including scalar ones.
+        static DETECTED: OnceLock<InstructionSet> = OnceLock::new();
+        *DETECTED.get_or_init(|| {
+            Self::ALL
+                .into_iter()
+                .rev()
+                .find(|isa| isa.is_available())
+                .unwrap_or(Self::Portable)
+        })
+    }
+
+    /// Every instruction set that kernels are compiled for, narrowest first.
+    pub const ALL: [Self; 3] = [Self::Portable, Self::Avx2Fma, Self::Avx512];
+
+    /// The name used in reports and by the Python package: `"portable"`, `"avx2-fma"` or
+    /// `"avx512"`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use probdml::instruction_set::InstructionSet;
+    /// assert_eq!(InstructionSet::Avx2Fma.name(), "avx2-fma");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Portable => "portable",
+            Self::Avx2Fma => "avx2-fma",
+            Self::Avx512 => "avx512",
         }
+    }
+
+    /// Whether the kernels compiled for `self` may use AVX2 (the retrieval scans' intrinsics).
+    pub(crate) fn has_avx2(self) -> bool {
+        matches!(self, Self::Avx2Fma | Self::Avx512)
     }
 
     /// Whether this CPU can run the kernels compiled for `self`.
@@ -69,8 +105,16 @@ impl InstructionSet {
             Self::Avx2Fma => {
                 std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
             }
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx512 => {
+                Self::Avx2Fma.is_available()
+                    && std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512dq")
+                    && std::is_x86_feature_detected!("avx512vl")
+                    && std::is_x86_feature_detected!("avx512bw")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Self::Avx2Fma => false,
+            Self::Avx2Fma | Self::Avx512 => false,
         }
     }
 
@@ -132,6 +176,9 @@ pub(crate) fn dispatch_on<R>(isa: InstructionSet, kernel: impl FnOnce() -> R) ->
         // SAFETY: `isa` came from `active()` or a caller that checked `is_available()`, so the
         // CPU has AVX2 and FMA.
         InstructionSet::Avx2Fma => unsafe { avx2_fma(kernel) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, the CPU has AVX-512 F, DQ, VL, BW, AVX2 and FMA.
+        InstructionSet::Avx512 => unsafe { avx512(kernel) },
         _ => kernel(),
     }
 }
@@ -145,5 +192,18 @@ pub(crate) fn dispatch_on<R>(isa: InstructionSet, kernel: impl FnOnce() -> R) ->
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 unsafe fn avx2_fma<R>(kernel: impl FnOnce() -> R) -> R {
+    kernel()
+}
+
+/// The AVX-512 copy of `kernel` (with AVX2 and FMA): the target features apply to everything
+/// inlined here.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 F, DQ, VL and BW, AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,avx512f,avx512dq,avx512vl,avx512bw")]
+#[inline]
+unsafe fn avx512<R>(kernel: impl FnOnce() -> R) -> R {
     kernel()
 }

@@ -21,10 +21,7 @@ mod vmf;
 /// The instruction set the kernels run on here (chosen at run time, not at build time).
 #[pyfunction]
 fn instruction_set() -> &'static str {
-    match probdml::instruction_set::InstructionSet::active() {
-        probdml::instruction_set::InstructionSet::Avx2Fma => "avx2-fma",
-        _ => "portable",
-    }
+    probdml::instruction_set::InstructionSet::active().name()
 }
 
 /// Whether this extension was compiled with AVX2 enabled for every function (a

@@ -19,5 +19,5 @@ __all__ = ["hib", "laplace", "metrics", "nivmf", "special", "triplet", "vmf", "i
 
 
 def instruction_set() -> str:
-    """The instruction set the kernels chose at run time: ``"avx2-fma"`` or ``"portable"``."""
+    """The instruction set the kernels chose at run time: ``"avx512"``, ``"avx2-fma"`` or ``"portable"``."""
     return _probdml.instruction_set()

@@ -286,9 +286,9 @@ fn scan_row_on(
     skip: usize,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if isa == InstructionSet::Avx2Fma {
+    if isa.has_avx2() {
         // SAFETY: `isa` is available on this CPU (`candidates` takes it from `active()`), and
-        // `Avx2Fma` includes AVX2.
+        // it includes AVX2.
         unsafe { key_scan::scan_row(g, sq, span, cand, skip) };
         return;
     }
@@ -307,7 +307,7 @@ fn scan_column_on(
     thr: &mut [f32],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if isa == InstructionSet::Avx2Fma {
+    if isa.has_avx2() {
         // SAFETY: as in `scan_row_on`.
         unsafe { key_scan::scan_column(g, sq_i, item, cands, thr) };
         return;
@@ -504,14 +504,19 @@ mod tests {
                         .expect("available")
                 };
                 let portable = run(InstructionSet::Portable);
-                let wide = run(InstructionSet::Avx2Fma);
                 assert!(portable.iter().all(|c| !c.is_empty()));
-                assert_eq!(
-                    portable,
-                    wide,
-                    "{distance:?}, separate queries: {}",
-                    q.is_some()
-                );
+                for isa in [InstructionSet::Avx2Fma, InstructionSet::Avx512] {
+                    if !isa.is_available() {
+                        continue;
+                    }
+                    assert_eq!(
+                        portable,
+                        run(isa),
+                        "{distance:?}, separate queries: {}, {}",
+                        q.is_some(),
+                        isa.name()
+                    );
+                }
             }
         }
     }

@@ -4,14 +4,17 @@
 //!
 //! ν = ½ is the order of the vMF on S² (M = 3: LAM's Fashion-MNIST embeddings), where the
 //! general route would sum up to 47 series terms. Accuracy: for x < ½, ln(sinh x/x) =
-//! ln_1p(x²/3! + x⁴/5! + …) with no cancellation; for x ≥ ½,
-//! ln(sinh x/x) = x − ln 2x + ln(−expm1(−2x)), the first two terms in double-double.
+//! ln(1 + x²/3! + x⁴/5! + …) with no cancellation; for x ≥ ½,
+//! ln(sinh x/x) = x − ln 2x + ln(1 − e^{−2x}), the first two terms in double-double. Both are
+//! straight-line ([`ln_sinhc_dd_lanes`]), so the batched ln I_{1/2} runs in lanes with the
+//! scalar bits.
 //!
 //! [`ln_sinhc_lanes`] is the `f64` twin for loops over lanes (the batched `M = 3` normaliser):
 //! the same series below ½ and `x + ln((1 − e^{−2x})/(2x))` above, both computed and one
 //! selected, with the in-house branch-free `exp` and `ln`.
 
-use super::double_double::{ln_dd, ln_normal_f64, DoubleDouble};
+use super::debye::DEBYE_LANES_MAX_ARGUMENT;
+use super::double_double::{ln_1p_lanes, ln_dd, ln_normal_f64, DoubleDouble};
 use super::exp_lanes::exp_nonpositive;
 
 /// ½ ln(2/π) as a double-double (mpmath, 50 digits).
@@ -33,21 +36,44 @@ fn sinhc_minus_one(x: f64) -> f64 {
 
 /// ln(sinh x / x) for x ≥ 0, as a double-double: for large x it is ≈ x − ln 2x, and the
 /// Bessel ratio differences two such values, so the O(x) terms must not be rounded to `f64`.
+/// Up to `x ≤ 10¹⁵⁰` this is [`ln_sinhc_dd_lanes`] (so that the batched `ν = ½` gives the
+/// scalar bits); above, `e^{−2x}` is 0 and `2x` may overflow.
 #[inline(always)]
 fn ln_sinhc(x: f64) -> DoubleDouble {
-    if x < 0.5 {
-        DoubleDouble::from_f64(sinhc_minus_one(x).ln_1p())
+    if x <= DEBYE_LANES_MAX_ARGUMENT {
+        return ln_sinhc_dd_lanes(x);
+    }
+    // 2x overflows for x > f64::MAX/2 (ln C_3 at κ = f64::MAX was NaN): there ln 2x is
+    // ln x + ln 2.
+    let ln_2x = if x > f64::MAX / 2.0 {
+        ln_dd(x).add(DoubleDouble::from_pair(super::ln_table::LN_2))
     } else {
-        // 2x overflows for x > f64::MAX/2 (ln C_3 at κ = f64::MAX was NaN): there ln 2x is
-        // ln x + ln 2.
-        let ln_2x = if x > f64::MAX / 2.0 {
-            ln_dd(x).add(DoubleDouble::from_pair(super::ln_table::LN_2))
-        } else {
-            ln_dd(2.0 * x)
-        };
-        DoubleDouble::from_f64(x)
-            .sub(ln_2x)
-            .add_f64((-(-2.0 * x).exp_m1()).ln())
+        ln_dd(2.0 * x)
+    };
+    DoubleDouble::from_f64(x).sub(ln_2x)
+}
+
+/// ln(sinh x / x) as a double-double for `0 ≤ x ≤ 10¹⁵⁰`, straight-line (both branches
+/// computed, one selected) so that a loop over lanes vectorises:
+///
+/// - `x < ½`: `ln(1 + s)`, `s = sinh x/x − 1 ∈ [0, 0.042]` by its positive series, through the
+///   branch-free `ln(1 + s)` (absolute error `< 2·10⁻¹⁶`, no cancellation);
+/// - `x ≥ ½`: `x − ln 2x` in double-double plus `ln(1 − e^{−2x})` in `f64`: that term lies in
+///   `[−0.46, 0]`, `1 − e^{−2x} ≥ 0.63` has no cancellation, and `e^{−2x}` (branch-free, a few
+///   ulps) and the logarithm add `< 5·10⁻¹⁶` absolute.
+#[inline(always)]
+pub(crate) fn ln_sinhc_dd_lanes(x: f64) -> DoubleDouble {
+    let small = x < 0.5;
+    let series = ln_1p_lanes(sinhc_minus_one(x));
+    // Clamped so that the unselected lanes stay finite: 2x ≥ 1 where the value is used, and
+    // e^{−2x} rounds to 0 in `1 − e^{−2x}` long before −700.
+    let ln_2x = DoubleDouble::from_f64((2.0 * x).max(1.0)).ln_normal();
+    let tail = ln_1p_lanes(-exp_nonpositive((-2.0 * x).max(-700.0)));
+    let large = DoubleDouble::from_f64(x).sub(ln_2x).add_f64(tail);
+    if small {
+        DoubleDouble::from_f64(series)
+    } else {
+        large
     }
 }
 
@@ -55,6 +81,12 @@ fn ln_sinhc(x: f64) -> DoubleDouble {
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
     DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc(x))
+}
+
+/// [`log_bessel_i_scaled_half`] for `0 ≤ x ≤ 10¹⁵⁰`, straight-line: the same bits.
+#[inline(always)]
+pub(crate) fn log_bessel_i_scaled_half_lanes(x: f64) -> DoubleDouble {
+    DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc_dd_lanes(x))
 }
 
 /// ln(sinh x / x) in `f64` for `0 ≤ x ≤ 10¹⁵⁰`, straight-line so that a loop over lanes

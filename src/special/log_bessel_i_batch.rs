@@ -4,6 +4,7 @@ use super::debye::{
     log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
 use super::double_double::DoubleDouble;
+use super::half_order::log_bessel_i_scaled_half_lanes;
 use super::log_bessel_i::log_bessel_i_kernel;
 use super::small_order_lanes::SmallOrderLanes;
 use crate::error::{require_batch, require_nonnegative, Result};
@@ -26,8 +27,9 @@ use crate::instruction_set::dispatch;
 /// the Hankel expansion's (`x ≥ max(32, ¾ν²)`) go through that expansion in lanes, its
 /// order-dependent prefactor `−ν ln 2 − ln Γ(ν+1)` formed once for the batch (the scalar call
 /// forms it at every argument); the other chunks (a regime boundary, the order recurrence at
-/// `32 ≤ x < ¾ν²`) and `ν = ½` (its closed form) cost one scalar evaluation per value. The
-/// lanes perform the scalar kernels' operations, so every value is the scalar call's bits.
+/// `32 ≤ x < ¾ν²`) cost one scalar evaluation per value. `ν = ½` runs its closed form in
+/// lanes. The lanes perform the scalar kernels' operations, so every value is the scalar
+/// call's bits.
 ///
 /// # When to prefer it
 ///
@@ -78,6 +80,10 @@ pub fn log_bessel_i_batch(nu: f64, xs: &[f64], out: &mut [f64]) -> Result<()> {
 #[inline(always)]
 fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
     let order = DoubleDouble::from_f64(nu);
+    if nu == 0.5 {
+        half_order_batch(xs, out);
+        return;
+    }
     if nu < DEBYE_MIN_ORDER {
         match SmallOrderLanes::new(order) {
             Some(small) => small_order_batch(nu, small, xs, out),
@@ -104,21 +110,66 @@ fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
     fix_up_range_edges(nu, xs, out);
 }
 
-/// `ν < 20` (not ½): chunks whose arguments share the series or the Hankel regime in lanes, the
-/// others per value.
+/// `ν = ½`: the closed form in lanes (`half_order.rs`).
 #[inline(always)]
-fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64]) {
+fn half_order_batch(xs: &[f64], out: &mut [f64]) {
     let mut x = [1.0; DEBYE_LANES];
     let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
     for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
         for (xi, &v) in x.iter_mut().zip(xc) {
             *xi = v.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
         }
-        if small.scaled(&x, &mut g) {
-            assemble(nu, &x, &g, oc);
-        } else {
-            for (o, &v) in oc.iter_mut().zip(xc) {
-                *o = log_bessel_i_kernel(nu, v);
+        for (gi, &xi) in g.iter_mut().zip(&x) {
+            *gi = log_bessel_i_scaled_half_lanes(xi);
+        }
+        assemble(0.5, &x, &g, oc);
+    }
+    fix_up_range_edges(0.5, xs, out);
+}
+
+/// `ν < 20` (not ½): chunks whose arguments share a regime of the scalar kernel go through
+/// that regime's lanes, the others per value. Arguments in runs of one regime (a sorted grid)
+/// meet a boundary once per regime; unsorted ones go through
+/// [`SmallOrderLanes::scaled_by_regime`], which visits them sorted by regime.
+#[inline(always)]
+fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64]) {
+    let mut x = [1.0; DEBYE_LANES];
+    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    let mut v = [0.0; DEBYE_LANES];
+    if !xs
+        .windows(2)
+        .all(|w| small.regime(w[0]) <= small.regime(w[1]))
+    {
+        small.scaled_by_regime(
+            xs,
+            #[inline(always)]
+            |chunk, xc, gc| {
+                for (c, &xi) in x.iter_mut().zip(xc) {
+                    *c = xi.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
+                }
+                assemble(nu, &x, gc, &mut v);
+                for (&i, &vi) in chunk.iter().zip(&v) {
+                    out[i] = vi;
+                }
+            },
+        );
+    } else {
+        for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
+            // Sorted by regime: the chunk's first and last arguments bound its regimes.
+            let regime = small.regime(xc[0]);
+            if regime == small.regime(xc[xc.len() - 1]) {
+                for (xi, &a) in x.iter_mut().zip(xc) {
+                    *xi = a;
+                }
+                small.scaled_in(regime, &x, &mut g);
+                for xi in x.iter_mut() {
+                    *xi = xi.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
+                }
+                assemble(nu, &x, &g, oc);
+            } else {
+                for (o, &a) in oc.iter_mut().zip(xc) {
+                    *o = log_bessel_i_kernel(nu, a);
+                }
             }
         }
     }
@@ -139,7 +190,8 @@ fn assemble(nu: f64, x: &[f64; DEBYE_LANES], g: &[DoubleDouble; DEBYE_LANES], ou
             .add(*gi)
             .to_f64();
     }
-    out.copy_from_slice(&v[..out.len()]);
+    let n = out.len();
+    out.copy_from_slice(&v[..n]);
 }
 
 /// The arguments outside the lanes' range (0, subnormals, x > 10¹⁵⁰), which the lanes clamped:

@@ -11,7 +11,7 @@
 //! arguments meets each regime as one run ([`SmallOrderRegime`]). Every lane performs the scalar
 //! kernel's operations, so the values are its bits (`proofs/batch_kernels.rs`).
 
-use super::debye::{DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER};
+use super::debye::{DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER};
 use super::double_double::DoubleDouble;
 use super::hankel::{hankel_applies, log_bessel_i_scaled_hankel_lanes, HANKEL_MIN_ARGUMENT};
 use super::log_bessel_i::log_bessel_i_scaled;
@@ -92,23 +92,73 @@ impl SmallOrderLanes {
         }
     }
 
-    /// g(ν, x_l) for every lane when all `x_l` (finite, `≥ 0`) share the series or the Hankel
-    /// regime (the latter up to `x ≤ 10¹⁵⁰`), the same bits as `log_bessel_i_scaled`; `false`,
-    /// with `out` unspecified, otherwise.
+    /// g(ν, x_i) for every `x_i` of `xs` (finite, `≥ 0`), handed to `emit` one chunk of lanes
+    /// at a time as `(indices, x, g)`: `g[l]` is the scalar kernel's value at `x[l] = xs[i_l]`
+    /// for each index `i_l` of the chunk (a short chunk repeats its last argument in the
+    /// spare lanes).
+    ///
+    /// The arguments are visited in the order of a stable counting sort by regime and, within
+    /// the series, by binary exponent, so that each regime — the series (`x < 32 = 2⁵`), the
+    /// recurrence, the Hankel expansion, each an interval of `x` — is one run, cut into chunks
+    /// of [`DEBYE_LANES`] that go through that regime's lanes ([`scaled_in`](Self::scaled_in));
+    /// within the series, a chunk's arguments share an octave and so nearly the number of
+    /// terms that the slowest lane needs. Unsorted arguments visited in their own order
+    /// straddle a regime boundary in most chunks, which would then cost one scalar call per
+    /// value; a comparison sort costs more than the lanes save.
     #[inline(always)]
-    pub(crate) fn scaled<const L: usize>(&self, x: &[f64; L], out: &mut [DoubleDouble; L]) -> bool {
-        let nu = self.order.hi;
-        if x.iter().all(|&v| v < HANKEL_MIN_ARGUMENT) {
-            log_bessel_i_scaled_series_lanes(self.prefactor, nu, x, out);
-            true
-        } else if x
-            .iter()
-            .all(|&v| hankel_applies(nu, v) && v <= DEBYE_LANES_MAX_ARGUMENT)
-        {
-            log_bessel_i_scaled_hankel_lanes(self.order, x, out);
-            true
+    pub(crate) fn scaled_by_regime(
+        &self,
+        xs: &[f64],
+        mut emit: impl FnMut(&[usize], &[f64; DEBYE_LANES], &[DoubleDouble; DEBYE_LANES]),
+    ) {
+        // Buckets 0..=16: the series by octave (2⁻¹² and below share the first; 2⁴ ≤ x < 2⁵
+        // is the last); 17, 18, 19: the recurrence, the Hankel expansion, x > 10¹⁵⁰.
+        const BUCKETS: usize = 20;
+        let bucket = |x: f64| match self.regime(x) {
+            SmallOrderRegime::Series => {
+                let exponent = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+                (exponent.clamp(-12, 4) + 12) as usize
+            }
+            SmallOrderRegime::Recurrence => 17,
+            SmallOrderRegime::Hankel => 18,
+            SmallOrderRegime::Scalar => 19,
+        };
+        // Arguments already in bucket order (a sorted grid) keep their order: the sort would
+        // only add its passes.
+        let in_order = xs.windows(2).all(|w| bucket(w[0]) <= bucket(w[1]));
+        let index: Vec<usize> = if in_order {
+            (0..xs.len()).collect()
         } else {
-            false
+            let mut start = [0usize; BUCKETS + 1];
+            for &x in xs {
+                start[bucket(x) + 1] += 1;
+            }
+            for b in 0..BUCKETS {
+                start[b + 1] += start[b];
+            }
+            let mut index = vec![0usize; xs.len()];
+            for (i, &x) in xs.iter().enumerate() {
+                let b = bucket(x);
+                index[start[b]] = i;
+                start[b] += 1;
+            }
+            index
+        };
+        let mut x = [0.0; DEBYE_LANES];
+        let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+        let mut begin = 0;
+        while begin < index.len() {
+            let regime = self.regime(xs[index[begin]]);
+            let end = begin + index[begin..].partition_point(|&i| self.regime(xs[i]) == regime);
+            for chunk in index[begin..end].chunks(DEBYE_LANES) {
+                let last = chunk.len() - 1;
+                for (l, xl) in x.iter_mut().enumerate() {
+                    *xl = xs[chunk[l.min(last)]];
+                }
+                self.scaled_in(regime, &x, &mut g);
+                emit(chunk, &x, &g);
+            }
+            begin = end;
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::special::debye::{
 };
 use crate::special::double_double::DoubleDouble;
 use crate::special::half_order::ln_sinhc_lanes;
-use crate::special::small_order_lanes::{SmallOrderLanes, SmallOrderRegime};
+use crate::special::small_order_lanes::SmallOrderLanes;
 use crate::special::{log_bessel_i_scaled, LN_2PI};
 
 /// Writes `ln C_M(κ_i)` into `out[i]` for every `κ_i` of `kappas`.
@@ -125,14 +125,8 @@ pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &m
     }
 }
 
-/// `M < 42`, `M ≠ 3`: the concentrations visited in the order of a stable counting sort by
-/// regime and, within the series, by binary exponent, so that each regime of the scalar
-/// kernel — the series (`κ < 32 = 2⁵`), the recurrence, the Hankel expansion, each an interval
-/// of `κ` — is one run, cut into chunks of [`DEBYE_LANES`] (a short last chunk repeats its
-/// last value) that go through that regime's lanes; within the series, a chunk's arguments
-/// share an octave and so nearly the number of terms that the slowest lane needs. Unsorted
-/// concentrations visited in their own order straddle a regime boundary in most chunks, which
-/// then cost one scalar call per value; a comparison sort costs more than the lanes save.
+/// `M < 42`, `M ≠ 3`: every regime of the scalar kernel as one run of lanes
+/// ([`SmallOrderLanes::scaled_by_regime`]), `ln C_M = −(M/2) ln 2π − g` per value.
 #[inline(always)]
 fn small_order_by_regime(
     small: SmallOrderLanes,
@@ -140,49 +134,15 @@ fn small_order_by_regime(
     kappas: &[f64],
     out: &mut [f64],
 ) {
-    // Buckets 0..=16: the series by octave (2⁻¹² and below share the first; 2⁴ ≤ κ < 2⁵ is
-    // the last); 17, 18, 19: the recurrence, the Hankel expansion, κ > 10¹⁵⁰.
-    const BUCKETS: usize = 20;
-    let bucket = |k: f64| match small.regime(k) {
-        SmallOrderRegime::Series => {
-            let exponent = ((k.to_bits() >> 52) & 0x7ff) as i64 - 1023;
-            (exponent.clamp(-12, 4) + 12) as usize
-        }
-        SmallOrderRegime::Recurrence => 17,
-        SmallOrderRegime::Hankel => 18,
-        SmallOrderRegime::Scalar => 19,
-    };
-    let mut start = [0usize; BUCKETS + 1];
-    for &k in kappas {
-        start[bucket(k) + 1] += 1;
-    }
-    for b in 0..BUCKETS {
-        start[b + 1] += start[b];
-    }
-    let mut index = vec![0usize; kappas.len()];
-    for (i, &k) in kappas.iter().enumerate() {
-        let b = bucket(k);
-        index[start[b]] = i;
-        start[b] += 1;
-    }
-    let mut x = [0.0; DEBYE_LANES];
-    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
-    let mut begin = 0;
-    while begin < index.len() {
-        let regime = small.regime(kappas[index[begin]]);
-        let end = begin + index[begin..].partition_point(|&i| small.regime(kappas[i]) == regime);
-        for chunk in index[begin..end].chunks(DEBYE_LANES) {
-            let last = chunk.len() - 1;
-            for (l, xi) in x.iter_mut().enumerate() {
-                *xi = kappas[chunk[l.min(last)]];
-            }
-            small.scaled_in(regime, &x, &mut g);
-            for (&i, gi) in chunk.iter().zip(&g) {
+    small.scaled_by_regime(
+        kappas,
+        #[inline(always)]
+        |chunk, _, g| {
+            for (&i, gi) in chunk.iter().zip(g) {
                 out[i] = constant.sub(*gi).to_f64();
             }
-        }
-        begin = end;
-    }
+        },
+    );
 }
 
 /// `−ln 4π` as a double-double (mpmath, 40 digits): `ln C_3(0)`.
