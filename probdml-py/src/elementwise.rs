@@ -1,7 +1,7 @@
 //! Element-wise kernels with numpy broadcasting, in the manner of `scipy.special`: an element
 //! outside the domain gives NaN (the crate's raw kernels already do), never an exception.
 
-use numpy::ndarray::{ArrayD, IxDyn, Zip};
+use numpy::ndarray::{ArrayD, ArrayViewD, IxDyn, Zip};
 use numpy::{IntoPyArray, PyArrayDyn, PyReadonlyArrayDyn};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -33,6 +33,28 @@ pub fn broadcast_shape(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
         };
     }
     Ok(out)
+}
+
+/// The elements of `view` broadcast to `shape` (which [`broadcast_shape`] accepted), in C
+/// order: a copy of its slice when it already has that shape in C order, its one value
+/// repeated when it has one element, else ndarray's broadcast iteration (a dynamic-rank
+/// iterator, which costs more per element than the batch kernels that read the result).
+pub fn broadcast_vec<T: Copy>(view: &ArrayViewD<'_, T>, shape: &[usize]) -> Vec<T> {
+    let len: usize = shape.iter().product();
+    if view.shape() == shape {
+        if let Some(slice) = view.as_slice() {
+            return slice.to_vec();
+        }
+    }
+    if view.len() == 1 {
+        let v = *view.iter().next().expect("one element");
+        return vec![v; len];
+    }
+    view.broadcast(IxDyn(shape))
+        .expect("shape checked by broadcast_shape")
+        .iter()
+        .copied()
+        .collect()
 }
 
 /// `f(a, b)` over the broadcast shape of `a` and `b`, with the GIL released.
