@@ -1,7 +1,7 @@
 //! ln C_M(κ) for one dimension and many concentrations (the ProxyNCA++ training path): the per-pair
 //! normalisers of the PPK and KL distances of ProxyNCA++ (`B·C` values of `κ` per batch, one `M`).
 
-use crate::error::{require_sphere_dim, Error, Result};
+use crate::error::{require_batch, require_sphere_dim, Error, Result};
 use crate::special::debye::{
     log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
@@ -55,20 +55,13 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
                     got: out.len(),
                 });
             }
-            if let Some(index) = kappas.iter().position(|k| !k.is_finite()) {
-                return Err(Error::NotFiniteElement {
-                    arg: "kappas",
-                    index,
-                    value: kappas[index],
-                });
-            }
-            if let Some(&value) = kappas.iter().find(|&&k| k < 0.0) {
-                return Err(Error::OutOfDomain {
-                    arg: "kappas",
-                    value,
-                    rule: "every concentration must be >= 0",
-                });
-            }
+            require_batch(
+                "kappas",
+                kappas,
+                out.len(),
+                (0.0, f64::INFINITY),
+                "every concentration must be >= 0",
+            )?;
             log_norm_const_batch_unchecked(dim, kappas, out);
             Ok(())
         },
