@@ -129,8 +129,8 @@ fn bench_exact_vs_fast(c: &mut Criterion) {
 }
 
 /// One order, 4096 log-spaced arguments in [10⁻³, 10⁵]: the batch kernel against the loop of
-/// scalar calls it replaces, below (ν = 0, 1.5, 10: the series and Hankel lanes, and the
-/// recurrence per value) and above (ν = 63, 255, Debye lanes) the Debye threshold.
+/// scalar calls it replaces, below (ν = 0, 1.5, 10: the series, Hankel and recurrence lanes;
+/// ν = ½: the closed form in lanes) and above (ν = 63, 255, Debye lanes) the Debye threshold.
 fn bench_log_bessel_i_batch(c: &mut Criterion) {
     let xs: Vec<f64> = (0..4096)
         .map(|i| 10f64.powf(-3.0 + 8.0 * i as f64 / 4095.0))
@@ -142,7 +142,7 @@ fn bench_log_bessel_i_batch(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(2))
         .throughput(Throughput::Elements(xs.len() as u64));
-    for nu in [0.0, 1.5, 10.0, 63.0, 255.0] {
+    for nu in [0.0, 0.5, 1.5, 10.0, 63.0, 255.0] {
         group.bench_with_input(BenchmarkId::new("log_bessel_i_batch", nu), &nu, |b, &nu| {
             b.iter(|| special::log_bessel_i_batch(nu, black_box(&xs), &mut out).unwrap())
         });

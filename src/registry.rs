@@ -1099,7 +1099,7 @@ registry! {
         fast: crate::special::log_bessel_i_batch,
         no_exact_because: "bit-identical to the registered special::log_bessel_i on every input (proved), which carries the budget against special::exact::log_bessel_i; a few points are also checked against it directly",
         file: "src/special/log_bessel_i_batch.rs",
-        source: "A&S 9.7.7 (uniform asymptotic expansion) for ν ≥ 20, the scalar regimes below",
+        source: "A&S 9.7.7 (uniform asymptotic expansion) for ν ≥ 20, A&S 10.2.13 for ν = ½, the scalar regimes below",
         budget: Budget::AbsOrRel(budget::LOG_BESSEL_I),
         reason: "the scalar kernel's operations in vectorised lanes: the same bits, hence the scalar budget",
         proof: "batch_kernels.rs",
