@@ -308,7 +308,7 @@ fn bench_batches(c: &mut Criterion) {
 
 /// `vmf::log_norm_const_batch` on the inputs of `examples/compare_peers.rs` (2500 κ log-spaced
 /// over 10⁻³ … 10⁴ per M, sorted) and the same κ shuffled, where the small orders' regimes
-/// (series, recurrence, Hankel) would otherwise straddle most chunks of eight; the scalar loop
+/// (series, recurrence, Hankel) would otherwise straddle most chunks of lanes; the scalar loop
 /// beside them. Per value: divide the median by 2500.
 fn bench_log_norm_const_peers(c: &mut Criterion) {
     let n = 2500;

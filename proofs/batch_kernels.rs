@@ -12,7 +12,7 @@
 //! Inputs by category: every regime boundary of `special/log_bessel_i.rs` (x = 32, x = ¾ν²,
 //! ν = 20), the lane kernels' range edges (0, the smallest subnormal, `MIN_POSITIVE`, 10¹⁵⁰
 //! and just above), log-spaced grids, seeded random values, and lengths that are not a multiple
-//! of the eight lanes.
+//! of the sixteen lanes.
 // derivation: special::log_bessel_i_batch
 // derivation: vmf::mean_resultant_length_batch
 // derivation: vmf::kappa_mle_batch
@@ -26,7 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Arguments for one order: every regime and range edge, a grid and random values; 203 values
-/// (not a multiple of 8).
+/// (not a multiple of 16).
 fn arguments(nu: f64, seed: u64) -> Vec<f64> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut xs = vec![

@@ -307,7 +307,7 @@ mod tests {
     use super::*;
 
     /// The vectorised pre-check must let through exactly the valid batches: every kind of bad
-    /// value, at every position of the eight lanes and of a remainder, is reported as before.
+    /// value, at every position of the eight check lanes and of a remainder, is reported as before.
     #[test]
     fn require_batch_finds_every_bad_value_at_every_position() {
         let domain = (0.0, f64::INFINITY);

@@ -5,9 +5,10 @@
 //! from wider vectors and fused multiply-add — the double-double arithmetic of
 //! [`crate::special`], the lanes of the batched normalisers and Bessel functions, the retrieval
 //! scans of [`crate::metrics`] — are compiled twice more: with AVX2 and FMA enabled, and with
-//! AVX-512 (F, DQ, VL, BW) on top of those, whose 512-bit registers hold exactly the eight
-//! `f64` lanes of the batched kernels. Each call picks one of the three copies by what the CPU
-//! reports (`is_x86_feature_detected!`, cached by the standard library after the first query).
+//! AVX-512 (F, DQ, VL, BW) on top of those, whose 512-bit registers hold eight `f64` lanes
+//! (the batched kernels run sixteen, two registers). Each call picks one of the three copies
+//! by what the CPU reports (`is_x86_feature_detected!`, cached by the standard library after
+//! the first query).
 //!
 //! # Why the copies give the same bits
 //!

