@@ -1,15 +1,16 @@
 //! g(ν, x) = ln I_ν(x) − ν ln x for one order ν < 20 at many arguments, in lanes: the power
-//! series (x < 32) and the Hankel expansion (x ≥ max(32, ¾ν²)) of `log_bessel_i.rs`, each run
-//! across the lanes of a chunk whose arguments all fall in it.
+//! series (x < 32), the order recurrence (32 ≤ x < ¾ν²) and the Hankel expansion
+//! (x ≥ max(32, ¾ν²)) of `log_bessel_i.rs`, each run across the lanes of a chunk whose
+//! arguments all fall in it.
 //!
 //! Below ν = 20 the scalar kernel picks its regime per argument, so a loop of scalar calls
 //! cannot vectorise; and it recomputes the order's part of the series, −ν ln 2 − ln Γ(ν+1), at
 //! every call (a double-double ln Γ: most of the cost at small x). Here that part is formed once,
-//! and a chunk of arguments that share a regime goes through it in straight-line lanes; a chunk
-//! that straddles a boundary is left to the scalar kernel. The recurrence regime
-//! (32 ≤ x < ¾ν²) runs in lanes too ([`SmallOrderLanes::scaled_in`]): a caller that sorts its
-//! arguments meets each regime as one run ([`SmallOrderRegime`]). Every lane performs the scalar
-//! kernel's operations, so the values are its bits (`proofs/batch_kernels.rs`).
+//! and a chunk of arguments that share a regime goes through it in straight-line lanes
+//! ([`SmallOrderLanes::scaled_in`]). A caller whose arguments are sorted meets each regime as
+//! one run ([`SmallOrderRegime`]); [`SmallOrderLanes::scaled_by_regime`] visits unsorted ones in
+//! that order. Every lane performs the scalar kernel's operations, so the values are its bits
+//! (`proofs/batch_kernels.rs`).
 
 use super::debye::{DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER};
 use super::double_double::DoubleDouble;
