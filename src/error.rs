@@ -243,6 +243,19 @@ pub(crate) fn require_sphere_dim(arg: &'static str, dim: usize) -> Result<usize>
     }
 }
 
+/// The checks of a vMF batch kernel over one dimension: `dim ≥ 2`, then [`require_batch`]
+/// on `kappas` (finite, `≥ 0`, one per element of `out`).
+pub(crate) fn require_concentrations(dim: usize, kappas: &[f64], out_len: usize) -> Result<()> {
+    require_sphere_dim("dim", dim)?;
+    require_batch(
+        "kappas",
+        kappas,
+        out_len,
+        (0.0, f64::INFINITY),
+        "every concentration must be >= 0",
+    )
+}
+
 /// Whether every value is finite and in `[low, high)`, by lanes of running minima, maxima and
 /// sums of `v · 0` (NaN exactly when some `v` is infinite or NaN): no branch per element.
 fn all_finite_in(values: &[f64], low: f64, high: f64) -> bool {

@@ -95,6 +95,24 @@ fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
         }
         return;
     }
+    every_chunk_in_lanes(
+        nu,
+        xs,
+        out,
+        #[inline(always)]
+        |x, g| log_bessel_i_scaled_debye_lanes(order, x, g),
+    );
+}
+
+/// Every chunk of arguments through one regime's lanes (`scaled` writes g for the chunk's
+/// clamped arguments), assembled into ln I_ν, then the range edges by the scalar kernel.
+#[inline(always)]
+fn every_chunk_in_lanes(
+    nu: f64,
+    xs: &[f64],
+    out: &mut [f64],
+    mut scaled: impl FnMut(&[f64; DEBYE_LANES], &mut [DoubleDouble; DEBYE_LANES]),
+) {
     let mut x = [1.0; DEBYE_LANES];
     let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
     for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
@@ -104,7 +122,7 @@ fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
         for (xi, &v) in x.iter_mut().zip(xc) {
             *xi = v.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
         }
-        log_bessel_i_scaled_debye_lanes(order, &x, &mut g);
+        scaled(&x, &mut g);
         assemble(nu, &x, &g, oc);
     }
     fix_up_range_edges(nu, xs, out);
@@ -113,18 +131,17 @@ fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
 /// `ν = ½`: the closed form in lanes (`half_order.rs`).
 #[inline(always)]
 fn half_order_batch(xs: &[f64], out: &mut [f64]) {
-    let mut x = [1.0; DEBYE_LANES];
-    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
-    for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
-        for (xi, &v) in x.iter_mut().zip(xc) {
-            *xi = v.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
-        }
-        for (gi, &xi) in g.iter_mut().zip(&x) {
-            *gi = log_bessel_i_scaled_half_lanes(xi);
-        }
-        assemble(0.5, &x, &g, oc);
-    }
-    fix_up_range_edges(0.5, xs, out);
+    every_chunk_in_lanes(
+        0.5,
+        xs,
+        out,
+        #[inline(always)]
+        |x, g| {
+            for (gi, &xi) in g.iter_mut().zip(x) {
+                *gi = log_bessel_i_scaled_half_lanes(xi);
+            }
+        },
+    );
 }
 
 /// `ν < 20` (not ½): chunks whose arguments share a regime of the scalar kernel go through

@@ -1,7 +1,7 @@
 //! A_M(κ) for one dimension and many concentrations: the Debye regime in vectorised lanes.
 
 use super::mean_resultant_length::mean_resultant_length_kernel;
-use crate::error::{require_batch, require_sphere_dim, Result};
+use crate::error::{require_concentrations, Result};
 use crate::instruction_set::dispatch;
 use crate::special::debye::{
     bessel_i_ratio_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
@@ -47,14 +47,7 @@ use crate::special::debye::{
 /// assert!(mean_resultant_length_batch(128, &[-1.0], &mut [0.0]).is_err());
 /// ```
 pub fn mean_resultant_length_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
-    require_sphere_dim("dim", dim)?;
-    require_batch(
-        "kappas",
-        kappas,
-        out.len(),
-        (0.0, f64::INFINITY),
-        "every concentration must be >= 0",
-    )?;
+    require_concentrations(dim, kappas, out.len())?;
     dispatch(
         #[inline(always)]
         || mean_resultant_length_batch_kernel(dim, kappas, out),

@@ -1,7 +1,7 @@
 //! ln C_M(κ) for one dimension and many concentrations (the ProxyNCA++ training path): the per-pair
 //! normalisers of the PPK and KL distances of ProxyNCA++ (`B·C` values of `κ` per batch, one `M`).
 
-use crate::error::{require_batch, require_sphere_dim, Error, Result};
+use crate::error::{require_concentrations, Result};
 use crate::special::debye::{
     log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
@@ -44,28 +44,12 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// assert!(log_norm_const_batch(128, &[-1.0], &mut [0.0]).is_err());
 /// ```
 pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
+    require_concentrations(dim, kappas, out.len())?;
     crate::instruction_set::dispatch(
         #[inline(always)]
-        || {
-            require_sphere_dim("dim", dim)?;
-            if out.len() != kappas.len() {
-                return Err(Error::DimensionMismatch {
-                    arg: "out",
-                    expected: kappas.len(),
-                    got: out.len(),
-                });
-            }
-            require_batch(
-                "kappas",
-                kappas,
-                out.len(),
-                (0.0, f64::INFINITY),
-                "every concentration must be >= 0",
-            )?;
-            log_norm_const_batch_unchecked(dim, kappas, out);
-            Ok(())
-        },
-    )
+        || log_norm_const_batch_unchecked(dim, kappas, out),
+    );
+    Ok(())
 }
 
 /// The kernel of [`log_norm_const_batch`] without checks (`dim ≥ 2`, `κ` finite and `≥ 0`,
