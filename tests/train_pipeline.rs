@@ -482,6 +482,57 @@ fn the_program_reports_bad_flags_and_missing_data() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `reproduce --first-seed k --seeds n` trains seeds k … k + n − 1 (a schedule's seeds sharded
+/// over processes): the folders and the recorded configurations carry those seeds, and a range
+/// past the last u64 is refused naming the flag.
+#[test]
+fn reproduce_takes_a_range_of_seeds() {
+    let _guard = serial();
+    let dir = scratch("train-pipeline", "reproduce-seeds");
+    let d = dir.to_str().unwrap();
+    let args = [
+        "reproduce",
+        "--dataset",
+        "synthetic",
+        "--epochs",
+        "1",
+        "--train-limit",
+        "320",
+        "--test-limit",
+        "100",
+        "--protocol",
+        "ours",
+        "--first-seed",
+        "3",
+        "--seeds",
+        "2",
+        "--out",
+        d,
+    ];
+    let o = probdml(&args);
+    assert!(o.success(), "{}", o.stderr);
+    for seed in [3, 4] {
+        let config =
+            std::fs::read_to_string(dir.join(format!("lam-online-seed{seed}/config.json")))
+                .unwrap_or_else(|e| panic!("lam-online-seed{seed}: {e}"));
+        let config: serde_json::Value = serde_json::from_str(&config).unwrap();
+        assert_eq!(config["seed"], seed, "{config}");
+    }
+    for absent in ["lam-online-seed0", "lam-online-seed5"] {
+        assert!(!dir.join(absent).exists(), "{absent} was trained");
+    }
+    let mut past = args.to_vec();
+    let at = past.iter().position(|a| *a == "3").unwrap();
+    past[at] = "18446744073709551615";
+    let o = probdml(&past);
+    assert!(
+        !o.success() && o.stderr.contains("first-seed"),
+        "{}",
+        o.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `reproduce` without `--protocol` (the main command's short schedule) trains LAM online under
 /// both protocols, each in its own folder, and prints one row for each; a repeated protocol runs
 /// once, an empty list is refused naming the flag, and a second call resumes instead of

@@ -202,6 +202,10 @@ struct ReproduceArgs {
     /// Seeds per method (default: from the schedule).
     #[arg(long)]
     seeds: Option<u64>,
+    /// The first seed: runs take seeds first-seed .. first-seed + seeds (shard a schedule's
+    /// seeds over processes, each with its own --out; `summarise` joins them).
+    #[arg(long, default_value_t = 0)]
+    first_seed: u64,
     /// Comma-separated methods (default: from the schedule).
     #[arg(long, value_enum, value_delimiter = ',')]
     methods: Option<Vec<MethodKind>>,
@@ -335,6 +339,7 @@ fn real_main() -> TrainResult<()> {
                 schedule,
                 epochs: a.epochs,
                 seeds: a.seeds,
+                first_seed: a.first_seed,
                 methods: a.methods,
                 protocols: a.protocol,
                 model: a.model,

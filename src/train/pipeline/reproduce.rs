@@ -29,6 +29,9 @@ pub struct ReproduceRequest {
     pub epochs: Option<usize>,
     /// Seeds per method (None: 5 for the paper's schedule, 1 for the short one).
     pub seeds: Option<u64>,
+    /// The first seed: the runs take seeds `first_seed .. first_seed + seeds`, so that several
+    /// processes (or machines) can share one schedule's seeds, each writing its own folders.
+    pub first_seed: u64,
     /// Methods (None: the schedule's).
     pub methods: Option<Vec<MethodKind>>,
     /// Protocols; every method runs under each (None: the schedule's).
@@ -56,6 +59,14 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     if !(1..=1000).contains(&seeds) {
         return Err(TrainError::config("seeds", seeds, "must lie in [1, 1000]"));
     }
+    let first_seed = request.first_seed;
+    let Some(end_seed) = first_seed.checked_add(seeds) else {
+        return Err(TrainError::config(
+            "first-seed",
+            first_seed,
+            "first-seed + seeds must not exceed 2^64 - 1",
+        ));
+    };
     let methods: Vec<MethodKind> = match &request.methods {
         Some(list) if list.is_empty() => {
             return Err(TrainError::config(
@@ -120,7 +131,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     // Every configuration and the output folder are checked before the first step.
     for &method in &methods {
         for &protocol in &protocols {
-            config_of(method, protocol, 0)?;
+            config_of(method, protocol, first_seed)?;
         }
     }
     let _lock = prepare_out(&request.out, OutPolicy::Resume)?;
@@ -130,7 +141,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     for &method in &methods {
         for &protocol in &protocols {
             let mut runs: Vec<RunSummary> = Vec::new();
-            for seed in 0..seeds {
+            for seed in first_seed..end_seed {
                 let config = config_of(method, protocol, seed)?;
                 let out = folder(method, protocol, seed);
                 eprintln!(
