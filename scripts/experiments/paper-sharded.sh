@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # LAM Table 2's schedule (`probdml reproduce --paper`: every method, 20 epochs, seeds 0 … S−1)
-# sharded over processes on one machine, for a GPU that one small model leaves mostly idle: one
-# `probdml reproduce --paper --first-seed k --seeds 1 --methods GROUP` per seed and group of
-# methods, all at once, each in its own folder; then every run gathered as
-# <out>/all/<method>-seed<k> and the table printed by `probdml summarise`.
+# sharded over processes: one `probdml reproduce --paper --first-seed k --seeds 1 --methods GROUP`
+# per seed and group of methods, all at once, each in its own folder, spread round-robin over the
+# devices in DEVICES; then every run gathered as <out>/all/<method>-seed<k> and the table printed
+# by `probdml summarise`.
 #
 #   bash scripts/experiments/paper-sharded.sh <out> [seeds]     (seeds: default 5)
+#
+# Worth it over several GPUs, not on one: on one H200, 20 processes kept it 99 % busy and each
+# ran 12–17 times slower than alone (the deterministic model's epoch 9.2 s against 0.73 s, LAM
+# online's 60 s against 4.2 s), so one GPU trains them no faster than one process at a time
+# (book chapter 10).
 #
 # The groups keep each post-hoc method with the deterministic run it starts from (post-hoc LAM
 # and PFE read <group folder>/deterministic-seed<k>); the rest are split so that no process
 # holds much more work than LAM online alone.
-# Environment: PROBDML (default target/release/probdml), DEVICE (default cuda), THREADS (CPU
-# threads per process, default 1), LIMIT_S (stop every process after this many seconds; runs
-# finished by then are gathered; default: no limit), FLAGS (more flags for every process, e.g.
-# "--epochs 1 --dataset synthetic" for a smoke test).
+# Environment: PROBDML (default target/release/probdml), DEVICES (space-separated, default
+# "cuda"; e.g. "cuda:0 cuda:1 cuda:2 cuda:3"), THREADS (CPU threads per process, default 1),
+# LIMIT_S (stop every process after this many seconds; runs finished by then are gathered;
+# default: no limit), FLAGS (more flags for every process, e.g. "--epochs 1 --dataset synthetic"
+# for a smoke test).
 set -uo pipefail
 if [[ $# -lt 1 || $# -gt 2 ]]; then
     echo "usage: $0 <out> [seeds]" >&2
@@ -22,7 +28,7 @@ fi
 out="$1"
 seeds="${2:-5}"
 probdml="${PROBDML:-target/release/probdml}"
-device="${DEVICE:-cuda}"
+read -r -a devices <<<"${DEVICES:-cuda}"
 threads="${THREADS:-1}"
 limit="${LIMIT_S:-0}"
 [[ -x "$probdml" ]] || { echo "error: $probdml not built (bash scripts/cargo-tch.sh build --release --bin probdml)" >&2; exit 1; }
@@ -38,12 +44,12 @@ pids=()
 for ((k = 0; k < seeds; k++)); do
     for g in "${!groups[@]}"; do
         timeout "${limit}" "$probdml" reproduce --paper --first-seed "$k" --seeds 1 \
-            --methods "${groups[$g]}" --device "$device" --threads "$threads" ${FLAGS:-} \
+            --methods "${groups[$g]}" --device "${devices[${#pids[@]} % ${#devices[@]}]}" --threads "$threads" ${FLAGS:-} \
             --out "$out/seed$k-group$g" >"$out/logs/seed$k-group$g.log" 2>&1 &
         pids+=($!)
     done
 done
-echo "paper-sharded: ${#pids[@]} processes ($seeds seeds × ${#groups[@]} groups) on $device"
+echo "paper-sharded: ${#pids[@]} processes ($seeds seeds × ${#groups[@]} groups) on ${devices[*]}"
 failed=0
 for p in "${pids[@]}"; do
     wait "$p" || failed=$((failed + 1))
