@@ -13,6 +13,8 @@ use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
 use probdml::rand::{rngs::StdRng, Rng, SeedableRng};
 use probdml::{hib, laplace, special, triplet, vmf};
+// The Python package's generator behind every `seed` (probdml-py/src/generator.rs).
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn hex(label: &str, values: &[f64]) -> String {
     let mut s = label.to_string();
@@ -90,7 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mu = unit_rows(&mut rng, 1, 5);
     let mut draws = vec![0.0; 16 * 5];
     vmf::VonMisesFisher::new(&mu, 20.0)?.sample_n_into(
-        &mut StdRng::seed_from_u64(42),
+        &mut Xoshiro256PlusPlus::seed_from_u64(42),
         16,
         &mut draws,
     )?;
@@ -200,7 +202,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let x1 = hib::HedgedEmbedding::gaussian(&mu1, &var1)?;
     let x2 = hib::HedgedEmbedding::gaussian(&mu2, &var2)?;
-    let p = hib::match_probability(&x1, &x2, 2.0, 1.0, 8, &mut StdRng::seed_from_u64(7))?;
+    let p = hib::match_probability(
+        &x1,
+        &x2,
+        2.0,
+        1.0,
+        8,
+        &mut Xoshiro256PlusPlus::seed_from_u64(7),
+    )?;
     out += "case hib_match_probability\n";
     for (name, v) in [
         ("mu1", &mu1),

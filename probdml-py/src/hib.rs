@@ -1,16 +1,16 @@
 //! `probdml.hib` and `probdml.hib.exact`: hedged instance embeddings.
 
 use crate::compute::{compute, compute_named, named};
+use crate::generator::generator;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use probdml::hib::{self, HedgedEmbedding, VibPair};
-use probdml::rand::{rngs::StdRng, SeedableRng};
 use pyo3::prelude::*;
 
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
 
 /// P(match) of two mixtures of `len/dim` Gaussian components: Monte Carlo with `n_samples`
-/// draws per component from `StdRng::seed_from_u64(seed)`, or by quadrature (`exact`).
+/// draws per component from `generator(seed)`, or by quadrature (`exact`).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 pub fn match_probability(
@@ -43,7 +43,7 @@ pub fn match_probability(
         Ok(if exact {
             hib::exact::mixture_match_probability(&x1, &x2, a, b)?
         } else {
-            hib::match_probability(&x1, &x2, a, b, n_samples, &mut StdRng::seed_from_u64(seed))?
+            hib::match_probability(&x1, &x2, a, b, n_samples, &mut generator(seed))?
         })
     })
 }
@@ -89,7 +89,7 @@ pub fn self_mismatch(
         Ok(if exact {
             hib::exact::self_mismatch(&x, a, b)?
         } else {
-            hib::self_mismatch(&x, a, b, n_samples, &mut StdRng::seed_from_u64(seed))?
+            hib::self_mismatch(&x, a, b, n_samples, &mut generator(seed))?
         })
     })
 }

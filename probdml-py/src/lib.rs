@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 
 mod compute;
 mod elementwise;
+mod generator;
 mod hib;
 mod laplace;
 mod metrics;

@@ -2,9 +2,9 @@
 //! ProxyNCA++.
 
 use crate::compute::compute;
+use crate::generator::generator;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
-use probdml::rand::{rngs::StdRng, SeedableRng};
 use probdml::Error;
 use pyo3::prelude::*;
 
@@ -104,7 +104,7 @@ pub fn sample<'py>(
     let dim = mu.len();
     let out = compute(py, || {
         let v = nivmf::NonIsotropicVmf::new(mu, kappas)?;
-        let mut rng = StdRng::seed_from_u64(seed);
+        let mut rng = generator(seed);
         let mut out = Vec::with_capacity(n * dim);
         for _ in 0..n {
             out.extend(v.sample(&mut rng));
