@@ -118,7 +118,7 @@ fn bench_vib_loss(c: &mut Criterion) {
         var2: &variances[(2 * i + 1) * D..(2 * i + 2) * D],
         noise1: &noise[2 * i * K * D..(2 * i + 1) * K * D],
         noise2: &noise[(2 * i + 1) * K * D..(2 * i + 2) * K * D],
-        is_match: i % 2 == 0,
+        is_match: i.is_multiple_of(2),
     };
     let mut group = c.benchmark_group("hib::vib_loss");
     group.sample_size(20);

@@ -60,7 +60,7 @@ impl<'a> Gaussians<'a> {
                 rule: "a batch needs at least one Gaussian",
             });
         }
-        if mu.len() % dim != 0 {
+        if !mu.len().is_multiple_of(dim) {
             return Err(Error::RaggedRows {
                 arg: "mu",
                 len: mu.len(),

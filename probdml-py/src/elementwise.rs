@@ -5,6 +5,7 @@ use numpy::ndarray::{ArrayD, ArrayViewD, IxDyn, Zip};
 use numpy::{IntoPyArray, PyArrayDyn, PyReadonlyArrayDyn};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::borrow::Cow;
 
 /// numpy's rule: align the shapes on the right; each pair of sizes must be equal or one.
 pub fn broadcast_shape(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
@@ -36,25 +37,27 @@ pub fn broadcast_shape(a: &[usize], b: &[usize]) -> PyResult<Vec<usize>> {
 }
 
 /// The elements of `view` broadcast to `shape` (which [`broadcast_shape`] accepted), in C
-/// order: a copy of its slice when it already has that shape in C order, its one value
-/// repeated when it has one element, else ndarray's broadcast iteration (a dynamic-rank
+/// order: its own slice, borrowed, when it already has that shape in C order; its one value
+/// repeated when it has one element; else ndarray's broadcast iteration (a dynamic-rank
 /// iterator, which costs more per element than the batch kernels that read the result).
-pub fn broadcast_vec<T: Copy>(view: &ArrayViewD<'_, T>, shape: &[usize]) -> Vec<T> {
-    let len: usize = shape.iter().product();
+pub fn broadcast<'a, T: Copy>(view: &'a ArrayViewD<'_, T>, shape: &[usize]) -> Cow<'a, [T]> {
     if view.shape() == shape {
         if let Some(slice) = view.as_slice() {
-            return slice.to_vec();
+            return Cow::Borrowed(slice);
         }
     }
+    let len: usize = shape.iter().product();
     if view.len() == 1 {
         let v = *view.iter().next().expect("one element");
-        return vec![v; len];
+        return Cow::Owned(vec![v; len]);
     }
-    view.broadcast(IxDyn(shape))
-        .expect("shape checked by broadcast_shape")
-        .iter()
-        .copied()
-        .collect()
+    Cow::Owned(
+        view.broadcast(IxDyn(shape))
+            .expect("shape checked by broadcast_shape")
+            .iter()
+            .copied()
+            .collect(),
+    )
 }
 
 /// `f(a, b)` over the broadcast shape of `a` and `b`, with the GIL released.

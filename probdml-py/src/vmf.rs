@@ -1,7 +1,7 @@
 //! `probdml.vmf` and `probdml.vmf.exact`.
 
 use crate::compute::compute;
-use crate::elementwise::{broadcast_shape, broadcast_vec, dim_of, map2, try_map2};
+use crate::elementwise::{broadcast, broadcast_shape, dim_of, map2, try_map2};
 use crate::generator::generator;
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{
@@ -33,73 +33,82 @@ pub fn log_norm_const<'py>(py: Python<'py>, dim: Dims<'py>, kappa: In<'py>) -> O
     let (dv, kv) = (dim.as_array(), kappa.as_array());
     let shape = broadcast_shape(dv.shape(), kv.shape())?;
     let out = compute(py, || {
-        let dims: Vec<usize> = broadcast_vec(&dv, &shape).into_iter().map(dim_of).collect();
-        let kappas = broadcast_vec(&kv, &shape);
-        let values = log_norm_const_grouped(&dims, &kappas);
+        let kappas = broadcast(&kv, &shape);
+        let mut values = vec![0.0; kappas.len()];
+        if dv.len() == 1 {
+            let d = *dv.iter().next().expect("one element");
+            log_norm_const_of_one_dim(dim_of(d), &kappas, &mut values);
+        } else {
+            log_norm_const_grouped(&broadcast(&dv, &shape), &kappas, &mut values);
+        }
         Ok(ArrayD::from_shape_vec(IxDyn(&shape), values).expect("one value per element"))
     })?;
     Ok(out.into_pyarray(py))
 }
 
-/// `ln C_{dims[i]}(kappas[i])` for every `i`. The batch kernel takes one dimension per call, so
-/// the pairs are grouped by dimension (one group when `dim` was a scalar; otherwise a counting
-/// sort, stable, or a sort when the dimensions are sparse) and scattered back. A group the batch
-/// kernel refuses (`dim < 2`, or a negative or NaN `κ` in it) goes element by element through the
-/// scalar kernel, which gives NaN exactly where the element is outside the domain, as
-/// `scipy.special` would.
-fn log_norm_const_grouped(dims: &[usize], kappas: &[f64]) -> Vec<f64> {
-    let mut out = vec![0.0; kappas.len()];
-    let batch_or_scalar = |dim: usize, kappas: &[f64], out: &mut [f64]| {
-        if vmf::log_norm_const_batch(dim, kappas, out).is_err() {
-            for (o, &k) in out.iter_mut().zip(kappas) {
-                *o = vmf::log_norm_const(dim, k);
-            }
+/// `ln C_dim(κ)` for every κ by the batch kernel; a call it refuses (`dim < 2`, or a negative
+/// or NaN `κ`) goes element by element through the scalar kernel, which gives NaN exactly where
+/// the element is outside the domain, as `scipy.special` would.
+fn log_norm_const_of_one_dim(dim: usize, kappas: &[f64], out: &mut [f64]) {
+    if vmf::log_norm_const_batch(dim, kappas, out).is_err() {
+        for (o, &k) in out.iter_mut().zip(kappas) {
+            *o = vmf::log_norm_const(dim, k);
         }
-    };
+    }
+}
+
+/// `out[i] = ln C_{dims[i]}(kappas[i])`. The batch kernel takes one dimension per call, so the
+/// pairs are grouped by dimension (a stable counting sort whose bounds are the groups, or a sort
+/// when the dimensions are sparse), gathered, computed group by group and scattered back.
+fn log_norm_const_grouped(dims: &[i64], kappas: &[f64], out: &mut [f64]) {
     let Some(&first) = dims.first() else {
-        return out;
+        return;
     };
     if dims.iter().all(|&d| d == first) {
-        batch_or_scalar(first, kappas, &mut out);
-        return out;
+        log_norm_const_of_one_dim(dim_of(first), kappas, out);
+        return;
     }
-    let max = dims.iter().copied().max().unwrap_or(0);
-    let order: Vec<usize> = if max <= 4 * dims.len() {
-        let mut start = vec![0usize; max + 2];
-        for &d in dims {
-            start[d + 1] += 1;
-        }
-        for d in 0..=max {
-            start[d + 1] += start[d];
-        }
-        let mut order = vec![0; dims.len()];
-        for (i, &d) in dims.iter().enumerate() {
-            order[start[d]] = i;
-            start[d] += 1;
-        }
-        order
-    } else {
-        let mut order: Vec<usize> = (0..dims.len()).collect();
-        order.sort_by_key(|&i| dims[i]);
-        order
-    };
+    let max = dims.iter().map(|&d| dim_of(d)).max().unwrap_or(0);
+    let (order, groups): (Vec<usize>, Vec<(usize, std::ops::Range<usize>)>) =
+        if max <= 4 * dims.len() {
+            // start[d]..start[d + 1] is the group of dimension d in sorted order.
+            let mut start = vec![0usize; max + 2];
+            for &d in dims {
+                start[dim_of(d) + 1] += 1;
+            }
+            for d in 0..=max {
+                start[d + 1] += start[d];
+            }
+            let groups = (0..=max)
+                .filter(|&d| start[d + 1] > start[d])
+                .map(|d| (d, start[d]..start[d + 1]))
+                .collect();
+            let mut order = vec![0; dims.len()];
+            for (i, &d) in dims.iter().enumerate() {
+                let slot = &mut start[dim_of(d)];
+                order[*slot] = i;
+                *slot += 1;
+            }
+            (order, groups)
+        } else {
+            let mut order: Vec<usize> = (0..dims.len()).collect();
+            order.sort_by_key(|&i| dim_of(dims[i]));
+            let mut groups = Vec::new();
+            let mut begin = 0;
+            for run in order.chunk_by(|&a, &b| dim_of(dims[a]) == dim_of(dims[b])) {
+                groups.push((dim_of(dims[run[0]]), begin..begin + run.len()));
+                begin += run.len();
+            }
+            (order, groups)
+        };
     let gathered: Vec<f64> = order.iter().map(|&i| kappas[i]).collect();
-    let sorted_dims: Vec<usize> = order.iter().map(|&i| dims[i]).collect();
     let mut values = vec![0.0; order.len()];
-    // Each group is the run of one dimension in `sorted_dims`, found by a forward scan (a
-    // binary search per group went through `order` and missed the cache at every step: a
-    // fifth of the call at 700 groups of 10⁵ pairs).
-    for (group, range) in sorted_dims.chunk_by(|a, b| a == b).scan(0, |begin, run| {
-        let range = *begin..*begin + run.len();
-        *begin = range.end;
-        Some((run[0], range))
-    }) {
-        batch_or_scalar(group, &gathered[range.clone()], &mut values[range]);
+    for (dim, range) in groups {
+        log_norm_const_of_one_dim(dim, &gathered[range.clone()], &mut values[range]);
     }
     for (&i, &v) in order.iter().zip(&values) {
         out[i] = v;
     }
-    out
 }
 
 dim_kappa_kernel!(exact_log_norm_const, vmf::exact::log_norm_const);

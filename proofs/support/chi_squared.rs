@@ -7,7 +7,7 @@
 /// `P(χ²_k > x)` for even `k ≥ 2`.
 pub fn chi_squared_survival_even(k: usize, x: f64) -> f64 {
     assert!(
-        k >= 2 && k % 2 == 0,
+        k >= 2 && k.is_multiple_of(2),
         "even degrees of freedom only, got {k}"
     );
     if x <= 0.0 {

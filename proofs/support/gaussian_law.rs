@@ -53,7 +53,10 @@ pub fn gaussian_statistics(
     precision: &[f64],
 ) -> Vec<Statistic> {
     let p = mean.len();
-    assert!(p % 2 == 0, "the χ² reference needs an even dimension");
+    assert!(
+        p.is_multiple_of(2),
+        "the χ² reference needs an even dimension"
+    );
     let centred: Vec<Vec<f64>> = draws
         .iter()
         .map(|x| x.iter().zip(mean).map(|(a, b)| a - b).collect())

@@ -163,7 +163,7 @@ pub(crate) fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<Pai
             rule: "embeddings need dim >= 1",
         });
     }
-    if z.len() % dim != 0 {
+    if !z.len().is_multiple_of(dim) {
         return Err(Error::RaggedRows {
             arg: "z",
             len: z.len(),

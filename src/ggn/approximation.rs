@@ -22,7 +22,7 @@ pub fn apply_approximation(
 ) -> Result<()> {
     crate::error::require_finite("target", target)?;
     let n = (pair_hessian.len() as f64).sqrt().round() as usize;
-    if n == 0 || n * n != pair_hessian.len() || n % 2 != 0 {
+    if n == 0 || n * n != pair_hessian.len() || !n.is_multiple_of(2) {
         return Err(Error::DimensionMismatch {
             arg: "pair_hessian",
             expected: 4 * (n / 2).max(1) * (n / 2).max(1),

@@ -64,14 +64,14 @@ pub fn last_layer_ggn_diagonal_with_bias(
             rule: "the last layer needs at least one feature (F >= 1)",
         });
     }
-    if weights.len() % n_features != 0 {
+    if !weights.len().is_multiple_of(n_features) {
         return Err(Error::RaggedRows {
             arg: "weights",
             len: weights.len(),
             dim: n_features,
         });
     }
-    if features.len() % n_features != 0 {
+    if !features.len().is_multiple_of(n_features) {
         return Err(Error::RaggedRows {
             arg: "features",
             len: features.len(),

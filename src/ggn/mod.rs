@@ -96,14 +96,14 @@ pub(crate) fn check_last_layer_shapes(
             rule: "the last layer needs at least one input feature",
         });
     }
-    if weights.is_empty() || weights.len() % n_features != 0 {
+    if weights.is_empty() || !weights.len().is_multiple_of(n_features) {
         return Err(Error::RaggedRows {
             arg: "weights",
             len: weights.len(),
             dim: n_features,
         });
     }
-    if features.len() % n_features != 0 {
+    if !features.len().is_multiple_of(n_features) {
         return Err(Error::RaggedRows {
             arg: "features",
             len: features.len(),

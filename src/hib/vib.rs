@@ -88,7 +88,7 @@ pub(crate) fn check_vib(
                 got: 0,
             });
         }
-        if noise.len() % dim != 0 {
+        if !noise.len().is_multiple_of(dim) {
             return Err(Error::RaggedRows {
                 arg,
                 len: noise.len(),

@@ -80,7 +80,7 @@ pub fn predictive_summary(
         });
     }
     let width = m * f;
-    if weight_samples.len() % width != 0 {
+    if !weight_samples.len().is_multiple_of(width) {
         return Err(Error::RaggedRows {
             arg: "weight_samples",
             len: weight_samples.len(),

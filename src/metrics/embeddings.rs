@@ -143,7 +143,7 @@ impl<'a> Embeddings<'a> {
                 got: 0,
             });
         }
-        if len % dim != 0 {
+        if !len.is_multiple_of(dim) {
             return Err(Error::RaggedRows {
                 arg: "data",
                 len,

@@ -65,7 +65,7 @@ pub(crate) fn check_batch(slices: [&[f64]; 6], dim: usize) -> Result<usize> {
     }
     check_triplet(slices)?;
     let len = slices[0].len();
-    if len % dim != 0 {
+    if !len.is_multiple_of(dim) {
         return Err(Error::RaggedRows {
             arg: NAMES[0],
             len,

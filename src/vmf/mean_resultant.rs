@@ -30,7 +30,7 @@ pub(crate) fn check_samples(samples: &[f64], dim: usize) -> Result<usize> {
             got: 0,
         });
     }
-    if samples.len() % dim != 0 {
+    if !samples.len().is_multiple_of(dim) {
         return Err(Error::DimensionMismatch {
             arg: "samples",
             expected: dim * (samples.len() / dim).max(1),

@@ -121,14 +121,14 @@ impl HiddenLayerNetwork {
                 got: hidden.len(),
             });
         }
-        if out.is_empty() || out.len() % n_hidden != 0 {
+        if out.is_empty() || !out.len().is_multiple_of(n_hidden) {
             return Err(Error::RaggedRows {
                 arg: "out",
                 len: out.len(),
                 dim: n_hidden,
             });
         }
-        if inputs.len() % n_inputs != 0 {
+        if !inputs.len().is_multiple_of(n_inputs) {
             return Err(Error::RaggedRows {
                 arg: "inputs",
                 len: inputs.len(),

@@ -39,7 +39,7 @@ use crate::special::exact::log_bessel_i_dd;
 /// `ln Γ(μ + 1)` for `μ = ν/2 − 1`, `ν ≥ 2`: a factorial or a half-integer Gamma,
 /// `Γ(m + ½) = √π Π_{k<m} (k + ½)`, summed as logarithms.
 fn ln_gamma_of_order_plus_one(nu: usize) -> f64 {
-    if nu % 2 == 0 {
+    if nu.is_multiple_of(2) {
         // Γ(ν/2) = (ν/2 − 1)!
         (1..nu / 2).map(|k| (k as f64).ln()).sum()
     } else {

@@ -45,7 +45,7 @@ pub fn log_sphere_area(dim: usize) -> f64 {
     let (p, e) = two_prod(half, LN_PI);
     acc.add_pair((p, e + half * LN_PI_LO));
     // − ln Γ(M/2)
-    if dim % 2 == 0 {
+    if dim.is_multiple_of(2) {
         for k in 2..dim / 2 {
             acc.add(-(k as f64).ln());
         }
