@@ -46,13 +46,27 @@ pub fn log_norm_const<'py>(py: Python<'py>, dim: Dims<'py>, kappa: In<'py>) -> O
     Ok(out.into_pyarray(py))
 }
 
-/// `ln C_dim(κ)` for every κ by the batch kernel; a call it refuses (`dim < 2`, or a negative
-/// or NaN `κ`) goes element by element through the scalar kernel, which gives NaN exactly where
-/// the element is outside the domain, as `scipy.special` would.
+/// `ln C_dim(κ)` for every κ by the batch kernel. When it refuses the call (`dim < 2`, or a κ
+/// that is NaN, negative or infinite), the κ it takes still go through it, so that a value's
+/// bits never depend on its neighbours (at `M = 3` the batch's closed form and the scalar kernel
+/// differ in the last bit); the others go through the scalar kernel, which gives NaN exactly
+/// where the element is outside the domain, as `scipy.special` would.
 fn log_norm_const_of_one_dim(dim: usize, kappas: &[f64], out: &mut [f64]) {
-    if vmf::log_norm_const_batch(dim, kappas, out).is_err() {
-        for (o, &k) in out.iter_mut().zip(kappas) {
-            *o = vmf::log_norm_const(dim, k);
+    if vmf::log_norm_const_batch(dim, kappas, out).is_ok() {
+        return;
+    }
+    let taken: Vec<usize> = (0..kappas.len())
+        .filter(|&i| kappas[i].is_finite() && kappas[i] >= 0.0)
+        .collect();
+    let some: Vec<f64> = taken.iter().map(|&i| kappas[i]).collect();
+    let mut values = vec![0.0; some.len()];
+    let batched = dim >= 2 && vmf::log_norm_const_batch(dim, &some, &mut values).is_ok();
+    for (o, &k) in out.iter_mut().zip(kappas) {
+        *o = vmf::log_norm_const(dim, k);
+    }
+    if batched {
+        for (&i, &v) in taken.iter().zip(&values) {
+            out[i] = v;
         }
     }
 }

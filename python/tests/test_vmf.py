@@ -69,6 +69,20 @@ def test_log_norm_const_of_mixed_dimensions_is_each_elements_value(pairs):
     assert np.array_equal(np.isnan(together), (dims < 2) | ~(kappas >= 0))
 
 
+def test_log_norm_const_groups_dense_and_sparse_dimensions():
+    # The grouping takes a counting sort when the dimensions are dense (max ≤ 4n) and a sort
+    # otherwise; both must put every value back in its place, NaN outside the domain.
+    rng = np.random.default_rng(5)
+    for dims in (rng.integers(-2, 60, 5000), rng.choice([2, 3, 10**6, 77, 10**5], 300)):
+        kappas = 10 ** rng.uniform(-3, 4, len(dims))
+        kappas[::97] = np.nan
+        kappas[5::89] = -1.0
+        together = vmf.log_norm_const(dims, kappas)
+        alone = np.array([vmf.log_norm_const(int(d), float(k)) for d, k in zip(dims, kappas)])
+        assert np.array_equal(together, alone, equal_nan=True)
+        assert np.array_equal(np.isnan(together), (dims < 2) | ~(kappas >= 0))
+
+
 @given(st.integers(2, 300), st.floats(1e-3, 1e3))
 def test_kappa_mle_inverts_the_mean_resultant_length(dim, kappa):
     rbar = vmf.mean_resultant_length(dim, kappa)
