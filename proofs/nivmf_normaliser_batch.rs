@@ -7,7 +7,9 @@
 //! it agrees with `vmf::exact::log_norm_const` within `LOG_SPECIAL·max(1, |·|)` on
 //! `M ∈ {2, 3, 4, 41, 42, 128, 512}` and `κ ∈ [10⁻³, 10⁵]` plus `κ = 0` (and, at `M = 3`, on a
 //! dense grid over `[0, 10¹⁵⁰]` and around the switch of its two formulas at `κ = ½`), and for
-//! `M < 42` on unsorted concentrations that cover every regime of the scalar kernel.
+//! `M < 42` on unsorted concentrations that cover every regime of the scalar kernel. At `M = 3`
+//! a value's bits do not depend on its neighbours: a chunk of lanes on one side of `κ = ½`
+//! computes that side's formula alone, a mixed chunk both, with the same bits.
 
 // derivation: vmf::log_norm_const_batch
 
@@ -121,6 +123,29 @@ proptest! {
 /// shuffled with repeats and zeros: the batch visits them sorted by `κ`, each regime in its own
 /// lanes, and writes each value back to its place — the scalar call's bits at every index, and
 /// the 256-bit reference within the budget on a sample.
+/// At `M = 3` each κ of a sorted grid (chunks of lanes all below ½, all above, one mixed) has
+/// the bits of the same κ in a two-element call whose other κ lies across ½ (a mixed chunk):
+/// the one-sided chunks compute the mixed chunk's formula, not a neighbour-dependent one.
+#[test]
+fn s2_lanes_do_not_depend_on_the_neighbours() {
+    let grid: Vec<f64> = (0..4000)
+        .map(|i| 10f64.powf(-4.0 + 9.0 * i as f64 / 3999.0))
+        .collect();
+    let mut sorted = vec![0.0; grid.len()];
+    vmf::log_norm_const_batch(3, &grid, &mut sorted).unwrap();
+    for (&k, &v) in grid.iter().zip(&sorted) {
+        let across = if k < 0.5 { 0.75 } else { 0.25 };
+        let mut pair = [0.0; 2];
+        vmf::log_norm_const_batch(3, &[k, across], &mut pair).unwrap();
+        assert_eq!(
+            v.to_bits(),
+            pair[0].to_bits(),
+            "{NAME}: M = 3, κ = {k:e}: {v:e} in the grid, {:e} beside κ = {across}",
+            pair[0]
+        );
+    }
+}
+
 #[test]
 fn small_orders_unsorted_every_regime() {
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;

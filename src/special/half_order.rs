@@ -63,18 +63,31 @@ fn ln_sinhc(x: f64) -> DoubleDouble {
 ///   ulps) and the logarithm add `< 5·10⁻¹⁶` absolute.
 #[inline(always)]
 pub(crate) fn ln_sinhc_dd_lanes(x: f64) -> DoubleDouble {
-    let small = x < 0.5;
-    let series = ln_1p_lanes(sinhc_minus_one(x));
+    let series = ln_sinhc_dd_small(x);
+    let large = ln_sinhc_dd_large(x);
+    if x < 0.5 {
+        series
+    } else {
+        large
+    }
+}
+
+/// The `x < ½` branch of [`ln_sinhc_dd_lanes`] alone (any `x` gives a finite value): for a
+/// chunk of lanes that all lie below ½.
+#[inline(always)]
+pub(crate) fn ln_sinhc_dd_small(x: f64) -> DoubleDouble {
+    DoubleDouble::from_f64(ln_1p_lanes(sinhc_minus_one(x)))
+}
+
+/// The `x ≥ ½` branch of [`ln_sinhc_dd_lanes`] alone (any `x ≤ 10¹⁵⁰` gives a finite value):
+/// for a chunk of lanes that all lie at or above ½.
+#[inline(always)]
+pub(crate) fn ln_sinhc_dd_large(x: f64) -> DoubleDouble {
     // Clamped so that the unselected lanes stay finite: 2x ≥ 1 where the value is used, and
     // e^{−2x} rounds to 0 in `1 − e^{−2x}` long before −700.
     let ln_2x = DoubleDouble::from_f64((2.0 * x).max(1.0)).ln_normal();
     let tail = ln_1p_lanes(-exp_nonpositive((-2.0 * x).max(-700.0)));
-    let large = DoubleDouble::from_f64(x).sub(ln_2x).add_f64(tail);
-    if small {
-        DoubleDouble::from_f64(series)
-    } else {
-        large
-    }
+    DoubleDouble::from_f64(x).sub(ln_2x).add_f64(tail)
 }
 
 /// g(½, x) = ln I_{1/2}(x) − ½ ln x for finite x ≥ 0.
@@ -83,10 +96,28 @@ pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
     DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc(x))
 }
 
-/// [`log_bessel_i_scaled_half`] for `0 ≤ x ≤ 10¹⁵⁰`, straight-line: the same bits.
+/// [`log_bessel_i_scaled_half`] for `0 ≤ x ≤ 10¹⁵⁰` on a chunk of lanes, straight-line: the
+/// same bits. A chunk whose arguments all lie on one side of ½ (every chunk of a sorted grid
+/// but one) computes that side's branch only; a mixed one computes both and selects.
 #[inline(always)]
-pub(crate) fn log_bessel_i_scaled_half_lanes(x: f64) -> DoubleDouble {
-    DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc_dd_lanes(x))
+pub(crate) fn log_bessel_i_scaled_half_lanes<const L: usize>(
+    x: &[f64; L],
+    g: &mut [DoubleDouble; L],
+) {
+    let offset = DoubleDouble::from_pair(HALF_LN_2_OVER_PI);
+    if x.iter().all(|&v| v < 0.5) {
+        for (gi, &xi) in g.iter_mut().zip(x) {
+            *gi = offset.add(ln_sinhc_dd_small(xi));
+        }
+    } else if x.iter().all(|&v| v >= 0.5) {
+        for (gi, &xi) in g.iter_mut().zip(x) {
+            *gi = offset.add(ln_sinhc_dd_large(xi));
+        }
+    } else {
+        for (gi, &xi) in g.iter_mut().zip(x) {
+            *gi = offset.add(ln_sinhc_dd_lanes(xi));
+        }
+    }
 }
 
 /// ln(sinh x / x) in `f64` for `0 ≤ x ≤ 10¹⁵⁰`, straight-line so that a loop over lanes
@@ -110,4 +141,17 @@ pub(crate) fn ln_sinhc_lanes(x: f64) -> f64 {
     } else {
         x + log
     }
+}
+
+/// [`ln_sinhc_lanes`] for `x < ½` alone (the series): its bits there.
+#[inline(always)]
+pub(crate) fn ln_sinhc_small_lanes(x: f64) -> f64 {
+    ln_normal_f64(1.0 + sinhc_minus_one(x))
+}
+
+/// [`ln_sinhc_lanes`] for `½ ≤ x ≤ 10¹⁵⁰` alone: its bits there.
+#[inline(always)]
+pub(crate) fn ln_sinhc_large_lanes(x: f64) -> f64 {
+    let e = exp_nonpositive((-2.0 * x).max(-700.0));
+    x + ln_normal_f64((1.0 - e) / (2.0 * x))
 }
