@@ -482,15 +482,9 @@ fn the_program_reports_bad_flags_and_missing_data() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `reproduce --first-seed k --seeds n` trains seeds k … k + n − 1 (a schedule's seeds sharded
-/// over processes): the folders and the recorded configurations carry those seeds, and a range
-/// past the last u64 is refused naming the flag.
-#[test]
-fn reproduce_takes_a_range_of_seeds() {
-    let _guard = serial();
-    let dir = scratch("train-pipeline", "reproduce-seeds");
-    let d = dir.to_str().unwrap();
-    let args = [
+/// `probdml reproduce` on the synthetic set, one epoch on 320 images, into `out`.
+fn small_reproduce(out: &str) -> Vec<&str> {
+    vec![
         "reproduce",
         "--dataset",
         "synthetic",
@@ -500,15 +494,21 @@ fn reproduce_takes_a_range_of_seeds() {
         "320",
         "--test-limit",
         "100",
-        "--protocol",
-        "ours",
-        "--first-seed",
-        "3",
-        "--seeds",
-        "2",
         "--out",
-        d,
-    ];
+        out,
+    ]
+}
+
+/// `reproduce --first-seed k --seeds n` trains seeds k … k + n − 1 (a schedule's seeds sharded
+/// over processes): the folders and the recorded configurations carry those seeds, and a range
+/// past the last u64 is refused naming the flag.
+#[test]
+fn reproduce_takes_a_range_of_seeds() {
+    let _guard = serial();
+    let dir = scratch("train-pipeline", "reproduce-seeds");
+    let d = dir.to_str().unwrap();
+    let mut args = small_reproduce(d);
+    args.extend(["--protocol", "ours", "--first-seed", "3", "--seeds", "2"]);
     let o = probdml(&args);
     assert!(o.success(), "{}", o.stderr);
     for seed in [3, 4] {
@@ -521,7 +521,7 @@ fn reproduce_takes_a_range_of_seeds() {
     for absent in ["lam-online-seed0", "lam-online-seed5"] {
         assert!(!dir.join(absent).exists(), "{absent} was trained");
     }
-    let mut past = args.to_vec();
+    let mut past = args.clone();
     let at = past.iter().position(|a| *a == "3").unwrap();
     past[at] = "18446744073709551615";
     let o = probdml(&past);
@@ -542,19 +542,7 @@ fn reproduce_runs_each_protocol_in_its_own_folder() {
     let _guard = serial();
     let dir = scratch("train-pipeline", "reproduce");
     let d = dir.to_str().unwrap();
-    let small = [
-        "reproduce",
-        "--dataset",
-        "synthetic",
-        "--epochs",
-        "1",
-        "--train-limit",
-        "320",
-        "--test-limit",
-        "100",
-        "--out",
-        d,
-    ];
+    let small = small_reproduce(d);
     let o = probdml(&small);
     assert!(o.success(), "{}", o.stderr);
     for folder in ["lam-online-seed0", "lam-online-reference-seed0"] {
