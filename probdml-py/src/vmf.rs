@@ -83,39 +83,43 @@ fn log_norm_const_grouped(dims: &[i64], kappas: &[f64], out: &mut [f64]) {
         return;
     }
     let max = dims.iter().map(|&d| dim_of(d)).max().unwrap_or(0);
-    let (order, groups): (Vec<usize>, Vec<(usize, std::ops::Range<usize>)>) =
-        if max <= 4 * dims.len() {
-            // start[d]..start[d + 1] is the group of dimension d in sorted order.
-            let mut start = vec![0usize; max + 2];
-            for &d in dims {
-                start[dim_of(d) + 1] += 1;
-            }
-            for d in 0..=max {
-                start[d + 1] += start[d];
-            }
-            let groups = (0..=max)
-                .filter(|&d| start[d + 1] > start[d])
-                .map(|d| (d, start[d]..start[d + 1]))
-                .collect();
-            let mut order = vec![0; dims.len()];
-            for (i, &d) in dims.iter().enumerate() {
-                let slot = &mut start[dim_of(d)];
-                order[*slot] = i;
-                *slot += 1;
-            }
-            (order, groups)
-        } else {
-            let mut order: Vec<usize> = (0..dims.len()).collect();
-            order.sort_by_key(|&i| dim_of(dims[i]));
-            let mut groups = Vec::new();
-            let mut begin = 0;
-            for run in order.chunk_by(|&a, &b| dim_of(dims[a]) == dim_of(dims[b])) {
-                groups.push((dim_of(dims[run[0]]), begin..begin + run.len()));
-                begin += run.len();
-            }
-            (order, groups)
-        };
-    let gathered: Vec<f64> = order.iter().map(|&i| kappas[i]).collect();
+    // The order of the pairs sorted by dimension, the κ in that order, and each dimension's
+    // range in it.
+    type Groups = Vec<(usize, std::ops::Range<usize>)>;
+    let (order, gathered, groups): (Vec<usize>, Vec<f64>, Groups) = if max <= 4 * dims.len() {
+        // start[d]..start[d + 1] is the group of dimension d in sorted order.
+        let mut start = vec![0usize; max + 2];
+        for &d in dims {
+            start[dim_of(d) + 1] += 1;
+        }
+        for d in 0..=max {
+            start[d + 1] += start[d];
+        }
+        let groups = (0..=max)
+            .filter(|&d| start[d + 1] > start[d])
+            .map(|d| (d, start[d]..start[d + 1]))
+            .collect();
+        let mut order = vec![0; dims.len()];
+        let mut gathered = vec![0.0; dims.len()];
+        for (i, (&d, &k)) in dims.iter().zip(kappas).enumerate() {
+            let slot = &mut start[dim_of(d)];
+            order[*slot] = i;
+            gathered[*slot] = k;
+            *slot += 1;
+        }
+        (order, gathered, groups)
+    } else {
+        let mut order: Vec<usize> = (0..dims.len()).collect();
+        order.sort_by_key(|&i| dim_of(dims[i]));
+        let mut groups = Vec::new();
+        let mut begin = 0;
+        for run in order.chunk_by(|&a, &b| dim_of(dims[a]) == dim_of(dims[b])) {
+            groups.push((dim_of(dims[run[0]]), begin..begin + run.len()));
+            begin += run.len();
+        }
+        let gathered = order.iter().map(|&i| kappas[i]).collect();
+        (order, gathered, groups)
+    };
     let mut values = vec![0.0; order.len()];
     for (dim, range) in groups {
         log_norm_const_of_one_dim(dim, &gathered[range.clone()], &mut values[range]);
