@@ -9,9 +9,10 @@
 //! straight-line ([`ln_sinhc_dd_lanes`]), so the batched ln I_{1/2} runs in lanes with the
 //! scalar bits.
 //!
-//! [`ln_sinhc_lanes`] is the `f64` twin for loops over lanes (the batched `M = 3` normaliser):
-//! the same series below ½ and `x + ln((1 − e^{−2x})/(2x))` above, both computed and one
-//! selected, with the in-house branch-free `exp` and `ln`.
+//! [`ln_sinhc_small_lanes`] and [`ln_sinhc_large_lanes`] are the `f64` twins for loops over
+//! lanes (the batched `M = 3` normaliser): the same series below ½ and
+//! `x + ln((1 − e^{−2x})/(2x))` above, with the in-house branch-free `exp` and `ln`; a chunk of
+//! lanes takes them through [`by_side_of_half`], as the batched ln I_{1/2} does.
 
 use super::debye::DEBYE_LANES_MAX_ARGUMENT;
 use super::double_double::{ln_1p_lanes, ln_dd, ln_normal_f64, DoubleDouble};
@@ -97,59 +98,67 @@ pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
 }
 
 /// [`log_bessel_i_scaled_half`] for `0 ≤ x ≤ 10¹⁵⁰` on a chunk of lanes, straight-line: the
-/// same bits. A chunk whose arguments all lie on one side of ½ (every chunk of a sorted grid
-/// but one) computes that side's branch only; a mixed one computes both and selects.
+/// same bits ([`by_side_of_half`]).
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_half_lanes<const L: usize>(
     x: &[f64; L],
     g: &mut [DoubleDouble; L],
 ) {
     let offset = DoubleDouble::from_pair(HALF_LN_2_OVER_PI);
+    by_side_of_half(
+        x,
+        g,
+        #[inline(always)]
+        |v| offset.add(ln_sinhc_dd_small(v)),
+        #[inline(always)]
+        |v| offset.add(ln_sinhc_dd_large(v)),
+    );
+}
+
+/// `out_i = small(x_i)` for `x_i < ½`, else `large(x_i)`, on a chunk of lanes (both functions
+/// finite everywhere on the chunk's range). A chunk whose lanes all lie on one side of ½ (every
+/// chunk of a sorted grid but one) computes that side alone; a mixed chunk computes both in
+/// every lane and selects, so that the loop stays straight-line and vectorises. Either way a
+/// lane gets the same bits.
+#[inline(always)]
+pub(crate) fn by_side_of_half<T: Copy, const L: usize>(
+    x: &[f64; L],
+    out: &mut [T; L],
+    small: impl Fn(f64) -> T,
+    large: impl Fn(f64) -> T,
+) {
     if x.iter().all(|&v| v < 0.5) {
-        for (gi, &xi) in g.iter_mut().zip(x) {
-            *gi = offset.add(ln_sinhc_dd_small(xi));
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = small(v);
         }
     } else if x.iter().all(|&v| v >= 0.5) {
-        for (gi, &xi) in g.iter_mut().zip(x) {
-            *gi = offset.add(ln_sinhc_dd_large(xi));
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = large(v);
         }
     } else {
-        for (gi, &xi) in g.iter_mut().zip(x) {
-            *gi = offset.add(ln_sinhc_dd_lanes(xi));
+        for (o, &v) in out.iter_mut().zip(x) {
+            let (below, above) = (small(v), large(v));
+            *o = if v < 0.5 { below } else { above };
         }
     }
 }
 
-/// ln(sinh x / x) in `f64` for `0 ≤ x ≤ 10¹⁵⁰`, straight-line so that a loop over lanes
-/// vectorises: `ln(1 + s)` with the series `s = Σ_{k≥1} x^{2k}/(2k+1)!` of [`ln_sinhc`] for
-/// `x < ½`, else `x + ln q` with `q = (1 − e^{−2x})/(2x) ∈ (10⁻¹⁵¹, 0.64]` (one logarithm, and
-/// `1 − e^{−2x} ≥ 0.63` has no cancellation). Error: the `ln` is within `2·10⁻¹⁶` absolute plus
-/// half an ulp, `1 + s` and `q` are rounded (`≤ 3` ulps of `q`, i.e. `≤ 7·10⁻¹⁶` absolute in
-/// `ln q`), `e^{−2x}` is within 4 ulps (relative to `1 − e^{−2x}` that is `≤ 3·10⁻¹⁶`), plus
-/// the final sum's rounding: absolute `≤ 1.3·10⁻¹⁵` plus half an ulp of the result.
-#[inline(always)]
-pub(crate) fn ln_sinhc_lanes(x: f64) -> f64 {
-    let s = sinhc_minus_one(x);
-    // e^{−2x} underflows to 0 (in f64, ln(1 − e^{−2x}) rounds to 0) long before −700.
-    let e = exp_nonpositive((-2.0 * x).max(-700.0));
-    let q = (1.0 - e) / (2.0 * x);
-    let small = x < 0.5;
-    let argument = if small { 1.0 + s } else { q };
-    let log = ln_normal_f64(argument);
-    if small {
-        log
-    } else {
-        x + log
-    }
-}
-
-/// [`ln_sinhc_lanes`] for `x < ½` alone (the series): its bits there.
+/// ln(sinh x / x) in `f64` for `0 ≤ x < ½`, straight-line so that a loop over lanes
+/// vectorises: `ln(1 + s)` with the series `s = Σ_{k≥1} x^{2k}/(2k+1)!` of [`ln_sinhc`]; with
+/// [`ln_sinhc_large_lanes`] above ½ (through [`by_side_of_half`]). Error of the pair: the `ln`
+/// is within `2·10⁻¹⁶` absolute plus half an ulp, `1 + s` and `q` are rounded (`≤ 3` ulps of
+/// `q`, i.e. `≤ 7·10⁻¹⁶` absolute in `ln q`), `e^{−2x}` is within 4 ulps (relative to
+/// `1 − e^{−2x}` that is `≤ 3·10⁻¹⁶`), plus the final sum's rounding: absolute `≤ 1.3·10⁻¹⁵`
+/// plus half an ulp of the result. Any `x ≥ 0` gives a finite value.
 #[inline(always)]
 pub(crate) fn ln_sinhc_small_lanes(x: f64) -> f64 {
     ln_normal_f64(1.0 + sinhc_minus_one(x))
 }
 
-/// [`ln_sinhc_lanes`] for `½ ≤ x ≤ 10¹⁵⁰` alone: its bits there.
+/// ln(sinh x / x) in `f64` for `½ ≤ x ≤ 10¹⁵⁰`: `x + ln q`, `q = (1 − e^{−2x})/(2x) ∈
+/// (10⁻¹⁵¹, 0.64]` (one logarithm; `1 − e^{−2x} ≥ 0.63` has no cancellation, and `e^{−2x}`
+/// underflows to 0 long before −700). Error: see [`ln_sinhc_small_lanes`]. Finite for every
+/// `0 < x ≤ 10¹⁵⁰`.
 #[inline(always)]
 pub(crate) fn ln_sinhc_large_lanes(x: f64) -> f64 {
     let e = exp_nonpositive((-2.0 * x).max(-700.0));

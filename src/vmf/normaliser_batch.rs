@@ -6,7 +6,7 @@ use crate::special::debye::{
     log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
 use crate::special::double_double::DoubleDouble;
-use crate::special::half_order::{ln_sinhc_lanes, ln_sinhc_large_lanes, ln_sinhc_small_lanes};
+use crate::special::half_order::{by_side_of_half, ln_sinhc_large_lanes, ln_sinhc_small_lanes};
 use crate::special::small_order_lanes::SmallOrderLanes;
 use crate::special::{log_bessel_i_scaled, LN_2PI};
 
@@ -140,20 +140,14 @@ fn log_norm_const_s2_lanes(kappas: &[f64], out: &mut [f64]) {
         for (xi, &k) in x.iter_mut().zip(kc) {
             *xi = k.min(DEBYE_LANES_MAX_ARGUMENT);
         }
-        // A chunk on one side of ½ (all but one of a sorted grid) computes that side alone.
-        if x.iter().all(|&xi| xi < 0.5) {
-            for (vi, &xi) in v.iter_mut().zip(&x) {
-                *vi = (LN_C3_AT_ZERO.0 - ln_sinhc_small_lanes(xi)) + LN_C3_AT_ZERO.1;
-            }
-        } else if x.iter().all(|&xi| xi >= 0.5) {
-            for (vi, &xi) in v.iter_mut().zip(&x) {
-                *vi = (LN_C3_AT_ZERO.0 - ln_sinhc_large_lanes(xi)) + LN_C3_AT_ZERO.1;
-            }
-        } else {
-            for (vi, &xi) in v.iter_mut().zip(&x) {
-                *vi = (LN_C3_AT_ZERO.0 - ln_sinhc_lanes(xi)) + LN_C3_AT_ZERO.1;
-            }
-        }
+        by_side_of_half(
+            &x,
+            &mut v,
+            #[inline(always)]
+            |k| (LN_C3_AT_ZERO.0 - ln_sinhc_small_lanes(k)) + LN_C3_AT_ZERO.1,
+            #[inline(always)]
+            |k| (LN_C3_AT_ZERO.0 - ln_sinhc_large_lanes(k)) + LN_C3_AT_ZERO.1,
+        );
         oc.copy_from_slice(&v[..oc.len()]);
     }
     // κ > 10¹⁵⁰: the scalar kernel.
