@@ -133,7 +133,8 @@ impl DoubleDouble {
     #[inline(always)]
     pub(crate) fn mul(self, b: Self) -> Self {
         let (p, e) = two_prod(self.hi, b.hi);
-        let e = e + (self.hi * b.lo + self.lo * b.hi);
+        // The cross terms by one fused multiply-add: one rounding and one operation fewer.
+        let e = self.lo.mul_add(b.hi, self.hi * b.lo) + e;
         let (hi, lo) = fast_two_sum(p, e);
         Self { hi, lo }
     }
@@ -141,7 +142,7 @@ impl DoubleDouble {
     #[inline(always)]
     pub(crate) fn mul_f64(self, b: f64) -> Self {
         let (p, e) = two_prod(self.hi, b);
-        let (hi, lo) = fast_two_sum(p, e + self.lo * b);
+        let (hi, lo) = fast_two_sum(p, self.lo.mul_add(b, e));
         Self { hi, lo }
     }
 
@@ -256,18 +257,26 @@ fn ln_reduced(m: DoubleDouble, exponent: f64) -> DoubleDouble {
     let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
     let (p, p_err) = two_prod(m.hi, r);
     // p − 1 is exact (Sterbenz), and q = (p − 1) + p_err + m.lo·r.
-    let (q_hi, q_lo) = two_sum(p - 1.0, p_err + m.lo * r);
+    let (q_hi, q_lo) = two_sum(p - 1.0, m.lo.mul_add(r, p_err));
     let qf = q_hi;
-    let bracket = qf
-        * qf
-        * (-0.5
-            + qf * (1.0 / 3.0
-                + qf * (-0.25
-                    + qf * (0.2
-                        + qf * (-1.0 / 6.0
-                            + qf * (1.0 / 7.0 + qf * (-0.125 + qf * (1.0 / 9.0 + qf * -0.1))))))));
+    // Horner by fused multiply-adds: one rounding per step instead of two, and half the
+    // operations (the lanes are bound by floating-point throughput).
+    let mut poly: f64 = -0.1;
+    for c in [
+        1.0 / 9.0,
+        -0.125,
+        1.0 / 7.0,
+        -1.0 / 6.0,
+        0.2,
+        -0.25,
+        1.0 / 3.0,
+        -0.5,
+    ] {
+        poly = poly.mul_add(qf, c);
+    }
+    let bracket = qf * qf * poly;
     // d/dq of the bracket is ≈ −q, so the q_lo part of q contributes −q_hi·q_lo.
-    let (hi, lo) = fast_two_sum(q_hi, q_lo + (bracket - q_hi * q_lo));
+    let (hi, lo) = fast_two_sum(q_hi, q_lo + (-q_hi).mul_add(q_lo, bracket));
     let e_ln2 = DoubleDouble::from_pair(LN_2).mul_f64(exponent);
     e_ln2
         .add(DoubleDouble::new(neg_ln_r_hi, neg_ln_r_lo))
@@ -289,9 +298,12 @@ pub(crate) fn ln_1_to_2(y: f64) -> f64 {
     };
     let (r, neg_ln_r_hi, neg_ln_r_lo) = LN_RECIPROCALS[j];
     let q = y.mul_add(r, -1.0);
-    let poly = q
-        * q
-        * (-0.5 + q * (1.0 / 3.0 + q * (-0.25 + q * (0.2 + q * (-1.0 / 6.0 + q * (1.0 / 7.0))))));
+    // Horner by fused multiply-adds, as in `ln_reduced`.
+    let mut poly: f64 = 1.0 / 7.0;
+    for c in [-1.0 / 6.0, 0.2, -0.25, 1.0 / 3.0, -0.5] {
+        poly = poly.mul_add(q, c);
+    }
+    let poly = q * q * poly;
     neg_ln_r_hi + (q + (poly + neg_ln_r_lo))
 }
 
