@@ -199,12 +199,21 @@ fn assemble(nu: f64, x: &[f64; DEBYE_LANES], g: &[DoubleDouble; DEBYE_LANES], ou
     // Into a full array of lanes first: a loop over all DEBYE_LANES vectorises, one over a
     // chunk of `out` (shorter at the end) ran scalar and cost as much as the Debye lanes.
     let mut v = [0.0; DEBYE_LANES];
-    for ((vi, &xi), gi) in v.iter_mut().zip(x).zip(g) {
-        *vi = DoubleDouble::from_f64(xi)
-            .ln_normal()
-            .mul_f64(nu)
-            .add(*gi)
-            .to_f64();
+    if nu == 0.0 {
+        // ν ln x is then ±0 exactly, and (±0 + g) rounds to the double nearest g, as g does on
+        // its own (its `hi` and `lo` summed once either way): the scalar call's bits without its
+        // double-double logarithm (I₀, the vMF normaliser at M = 2).
+        for (vi, gi) in v.iter_mut().zip(g) {
+            *vi = gi.to_f64();
+        }
+    } else {
+        for ((vi, &xi), gi) in v.iter_mut().zip(x).zip(g) {
+            *vi = DoubleDouble::from_f64(xi)
+                .ln_normal()
+                .mul_f64(nu)
+                .add(*gi)
+                .to_f64();
+        }
     }
     let n = out.len();
     out.copy_from_slice(&v[..n]);
