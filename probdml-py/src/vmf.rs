@@ -34,13 +34,14 @@ pub fn log_norm_const<'py>(py: Python<'py>, dim: Dims<'py>, kappa: In<'py>) -> O
     let shape = broadcast_shape(dv.shape(), kv.shape())?;
     let out = compute(py, || {
         let kappas = broadcast(&kv, &shape);
-        let mut values = vec![0.0; kappas.len()];
-        if dv.len() == 1 {
+        let values = if dv.len() == 1 {
             let d = *dv.iter().next().expect("one element");
+            let mut values = vec![0.0; kappas.len()];
             log_norm_const_of_one_dim(dim_of(d), &kappas, &mut values);
+            values
         } else {
-            log_norm_const_grouped(&broadcast(&dv, &shape), &kappas, &mut values);
-        }
+            log_norm_const_grouped(&broadcast(&dv, &shape), &kappas)
+        };
         Ok(ArrayD::from_shape_vec(IxDyn(&shape), values).expect("one value per element"))
     })?;
     Ok(out.into_pyarray(py))
@@ -71,27 +72,34 @@ fn log_norm_const_of_one_dim(dim: usize, kappas: &[f64], out: &mut [f64]) {
     }
 }
 
-/// `out[i] = ln C_{dims[i]}(kappas[i])`. The batch kernel takes one dimension per call, so the
-/// pairs are grouped by dimension (a stable counting sort whose bounds are the groups, or a sort
-/// when the dimensions are sparse), gathered, computed group by group and scattered back.
-fn log_norm_const_grouped(dims: &[i64], kappas: &[f64], out: &mut [f64]) {
+/// `ln C_{dims[i]}(kappas[i])` for every pair. The batch kernel takes one dimension per call,
+/// so the pairs are grouped by dimension (a stable counting sort whose bounds are the groups, or
+/// a sort when the dimensions are sparse), gathered, computed group by group, and read back in
+/// the pairs' order: each pair records its slot in the sorted order, so that the sort writes
+/// one stream at random (the gathered κ) and the result is filled in order from random reads,
+/// with nothing to zero first.
+fn log_norm_const_grouped(dims: &[i64], kappas: &[f64]) -> Vec<f64> {
     let Some(&first) = dims.first() else {
-        return;
+        return Vec::new();
     };
     if dims.iter().all(|&d| d == first) {
-        log_norm_const_of_one_dim(dim_of(first), kappas, out);
-        return;
+        let mut out = vec![0.0; kappas.len()];
+        log_norm_const_of_one_dim(dim_of(first), kappas, &mut out);
+        return out;
     }
     let max = dims.iter().map(|&d| dim_of(d)).max().unwrap_or(0);
     SCRATCH.with_borrow_mut(|scratch| {
         let Scratch {
-            order,
+            slot_of,
             gathered,
             values,
         } = scratch;
         let n = dims.len();
-        order.clear();
-        gathered.clear();
+        // Every slot of the three buffers is written below before it is read: they are sized,
+        // not cleared (zeroing them cost as much as the final pass).
+        slot_of.resize(n, 0);
+        gathered.resize(n, 0.0);
+        values.resize(n, 0.0);
         // Each dimension's range in the sorted order.
         let mut groups: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
         if max <= 4 * n {
@@ -108,44 +116,42 @@ fn log_norm_const_grouped(dims: &[i64], kappas: &[f64], out: &mut [f64]) {
                     .filter(|&d| start[d + 1] > start[d])
                     .map(|d| (d, start[d]..start[d + 1])),
             );
-            order.resize(n, 0);
-            gathered.resize(n, 0.0);
-            for (i, (&d, &k)) in dims.iter().zip(kappas).enumerate() {
+            for ((s, &d), &k) in slot_of.iter_mut().zip(dims).zip(kappas) {
                 let slot = &mut start[dim_of(d)];
-                order[*slot] = i;
+                *s = *slot;
                 gathered[*slot] = k;
                 *slot += 1;
             }
         } else {
-            order.extend(0..n);
+            let mut order: Vec<usize> = (0..n).collect();
             order.sort_by_key(|&i| dim_of(dims[i]));
             let mut begin = 0;
             for run in order.chunk_by(|&a, &b| dim_of(dims[a]) == dim_of(dims[b])) {
                 groups.push((dim_of(dims[run[0]]), begin..begin + run.len()));
                 begin += run.len();
             }
-            gathered.extend(order.iter().map(|&i| kappas[i]));
+            for (slot, &i) in order.iter().enumerate() {
+                slot_of[i] = slot;
+                gathered[slot] = kappas[i];
+            }
         }
-        values.clear();
-        values.resize(n, 0.0);
         for (dim, range) in groups {
             log_norm_const_of_one_dim(dim, &gathered[range.clone()], &mut values[range]);
         }
-        for (&i, &v) in order.iter().zip(values.iter()) {
-            out[i] = v;
-        }
-        if order.capacity() > SCRATCH_KEEP {
+        let out = slot_of.iter().map(|&s| values[s]).collect();
+        if slot_of.capacity() > SCRATCH_KEEP {
             *scratch = Scratch::default();
         }
-    });
+        out
+    })
 }
 
-/// The buffers of [`log_norm_const_grouped`]: the pairs' order sorted by dimension, their κ
-/// in that order, and the values. Kept between the calls of a thread: fresh, their first touch
+/// The buffers of [`log_norm_const_grouped`]: each pair's slot in the order sorted by
+/// dimension, the κ in that order, and the values. Kept between the calls of a thread: fresh, their first touch
 /// (page faults) cost about a third of a call on 10⁵ pairs.
 #[derive(Default)]
 struct Scratch {
-    order: Vec<usize>,
+    slot_of: Vec<usize>,
     gathered: Vec<f64>,
     values: Vec<f64>,
 }
