@@ -116,11 +116,15 @@ fn log_norm_const_grouped(dims: &[i64], kappas: &[f64]) -> Vec<f64> {
                     .filter(|&d| start[d + 1] > start[d])
                     .map(|d| (d, start[d]..start[d + 1])),
             );
-            for ((s, &d), &k) in slot_of.iter_mut().zip(dims).zip(kappas) {
+            // The slots first, then the κ scattered to them: two tight loops ran faster than
+            // one that did both (measured).
+            for (s, &d) in slot_of.iter_mut().zip(dims) {
                 let slot = &mut start[dim_of(d)];
                 *s = *slot;
-                gathered[*slot] = k;
                 *slot += 1;
+            }
+            for (&s, &k) in slot_of.iter().zip(kappas) {
+                gathered[s] = k;
             }
         } else {
             let mut order: Vec<usize> = (0..n).collect();
