@@ -5,7 +5,7 @@ use super::parameters::{natural_norm, require_gamma, require_len};
 use crate::compensated::square_sums_lanes;
 use crate::error::Result;
 use crate::special::debye::DEBYE_LANES_MAX_ARGUMENT;
-use crate::vmf::{log_bessel_scaled_lanes, log_norm_const_offset, mean_resultant_length};
+use crate::vmf::{log_bessel_scaled_lanes, log_norm_const_lanes, mean_resultant_length};
 
 /// `(‖ν_z‖², ‖ν_p‖², ‖ν_z + ν_p‖²)` in one pass ([`square_sums_lanes`]: the same lane-wise
 /// recurrence for the three, so that `ν_z = ν_p` gives `‖ν_z + ν_p‖² = 4‖ν_z‖²` exactly and
@@ -179,7 +179,7 @@ pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 }
 
 /// `ln PPK_γ` for `γ ≠ ½` from `(κ_z, κ_p, ‖ν_z + ν_p‖)`; no checks. The three normalisers
-/// share one call of the lane kernel (`ln C_M = −(M/2) ln 2π − g`, the scalar bits).
+/// share one call of the lane kernel (`vmf::log_norm_const_lanes`: the scalar function's bits).
 #[inline]
 pub(crate) fn log_ppk_kernel(
     dim: usize,
@@ -188,10 +188,8 @@ pub(crate) fn log_ppk_kernel(
     kappa_p: f64,
     kappa_sum: f64,
 ) -> f64 {
-    let g = log_bessel_scaled_lanes::<4>(dim, &[kappa_z, kappa_p, gamma * kappa_sum, 0.0]);
-    let offset = log_norm_const_offset(dim);
-    let log_c = |i: usize| offset.sub(g[i]).to_f64();
-    gamma * (log_c(0) + log_c(1)) - log_c(2)
+    let log_c = log_norm_const_lanes::<4>(dim, &[kappa_z, kappa_p, gamma * kappa_sum, 0.0]);
+    gamma * (log_c[0] + log_c[1]) - log_c[2]
 }
 
 /// `d_B` from the norms; no checks.

@@ -75,12 +75,29 @@ fn expansion_sum_fixed<const K: usize>(
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
+    debye_scalar::<true>(order, x)
+}
+
+/// `g(ν, x) + ½ ln 2π` for ν ≥ 20, x ≥ 0 finite: [`log_bessel_i_scaled_debye`] without the
+/// double-double addition of its constant `−½ ln 2π` (one of its dozen), for a caller that
+/// folds the constant into its own: `ln C_M = −(M/2) ln 2π − g = −((M−1)/2) ln 2π − (g + ½ ln 2π)`.
+#[inline(always)]
+pub(crate) fn log_bessel_i_scaled_debye_plus_half_ln_2pi(
+    order: DoubleDouble,
+    x: f64,
+) -> DoubleDouble {
+    debye_scalar::<false>(order, x)
+}
+
+/// The scalar expansion with the term count of the order; `WITH_2PI` adds `−½ ln 2π`.
+#[inline(always)]
+fn debye_scalar<const WITH_2PI: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
     match terms_for_order(order.hi) {
-        5 => debye_scaled::<5, false>(order, x),
-        6 => debye_scaled::<6, false>(order, x),
-        8 => debye_scaled::<8, false>(order, x),
-        10 => debye_scaled::<10, false>(order, x),
-        _ => debye_scaled::<DEBYE_TERMS, false>(order, x),
+        5 => debye_scaled::<5, false, WITH_2PI>(order, x),
+        6 => debye_scaled::<6, false, WITH_2PI>(order, x),
+        8 => debye_scaled::<8, false, WITH_2PI>(order, x),
+        10 => debye_scaled::<10, false, WITH_2PI>(order, x),
+        _ => debye_scaled::<DEBYE_TERMS, false, WITH_2PI>(order, x),
     }
 }
 
@@ -106,29 +123,54 @@ pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
     x: &[f64; L],
     out: &mut [DoubleDouble; L],
 ) {
+    debye_lanes::<L, true>(order, x, out);
+}
+
+/// [`log_bessel_i_scaled_debye_plus_half_ln_2pi`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one
+/// order `ν ≥ 20`, bit for bit, as [`log_bessel_i_scaled_debye_lanes`] is to its scalar.
+#[inline(always)]
+pub(crate) fn log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes<const L: usize>(
+    order: DoubleDouble,
+    x: &[f64; L],
+    out: &mut [DoubleDouble; L],
+) {
+    debye_lanes::<L, false>(order, x, out);
+}
+
+/// The lanes with the term count of the order; `WITH_2PI` adds `−½ ln 2π`.
+#[inline(always)]
+fn debye_lanes<const L: usize, const WITH_2PI: bool>(
+    order: DoubleDouble,
+    x: &[f64; L],
+    out: &mut [DoubleDouble; L],
+) {
     #[inline(always)]
-    fn lanes<const K: usize, const L: usize>(
+    fn lanes<const K: usize, const L: usize, const WITH_2PI: bool>(
         order: DoubleDouble,
         x: &[f64; L],
         out: &mut [DoubleDouble; L],
     ) {
         for (o, &v) in out.iter_mut().zip(x) {
-            *o = debye_scaled::<K, true>(order, v);
+            *o = debye_scaled::<K, true, WITH_2PI>(order, v);
         }
     }
     match terms_for_order(order.hi) {
-        5 => lanes::<5, L>(order, x, out),
-        6 => lanes::<6, L>(order, x, out),
-        8 => lanes::<8, L>(order, x, out),
-        10 => lanes::<10, L>(order, x, out),
-        _ => lanes::<DEBYE_TERMS, L>(order, x, out),
+        5 => lanes::<5, L, WITH_2PI>(order, x, out),
+        6 => lanes::<6, L, WITH_2PI>(order, x, out),
+        8 => lanes::<8, L, WITH_2PI>(order, x, out),
+        10 => lanes::<10, L, WITH_2PI>(order, x, out),
+        _ => lanes::<DEBYE_TERMS, L, WITH_2PI>(order, x, out),
     }
 }
 
 /// The expansion with `K` correction terms; `LANES` picks the branch-free `sqrt` and `ln`
-/// (valid for `x ≤ 10¹⁵⁰`, identical results there).
+/// (valid for `x ≤ 10¹⁵⁰`, identical results there); `WITH_2PI` adds the constant `−½ ln 2π`
+/// (without it the value is `g + ½ ln 2π`).
 #[inline(always)]
-fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
+fn debye_scaled<const K: usize, const LANES: bool, const WITH_2PI: bool>(
+    order: DoubleDouble,
+    x: f64,
+) -> DoubleDouble {
     let nu = order.hi;
     // s = √(ν² + x²) and r ≈ 1/s (within two ulps) from one division: p = ν/s and the
     // expansion variable u = p/ν = 1/s are formed from r (an error of a few ulps in p moves
@@ -160,10 +202,13 @@ fn debye_scaled<const K: usize, const LANES: bool>(order: DoubleDouble, x: f64) 
     } else {
         nu_plus_s.ln()
     };
-    let logs = ln_nu_plus_s
-        .mul(order.add_f64(0.5))
-        .add(DoubleDouble::from_pair(HALF_LN_2PI))
-        .add_f64(-0.5 * ln_1_to_2(1.0 + p));
+    let logs = ln_nu_plus_s.mul(order.add_f64(0.5));
+    let logs = if WITH_2PI {
+        logs.add(DoubleDouble::from_pair(HALF_LN_2PI))
+    } else {
+        logs
+    };
+    let logs = logs.add_f64(-0.5 * ln_1_to_2(1.0 + p));
     let correction = expansion_sum_fixed::<K>(&LOG_TERMS, r, p * p);
     s.sub(logs).add_f64(correction)
 }

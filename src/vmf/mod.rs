@@ -79,7 +79,7 @@ pub use mean_resultant_length_batch::mean_resultant_length_batch;
 pub use normaliser::log_norm_const;
 pub use normaliser_batch::log_norm_const_batch;
 pub(crate) use normaliser_batch::{
-    log_bessel_scaled_lanes, log_norm_const_batch_unchecked, log_norm_const_offset,
+    log_bessel_scaled_lanes, log_norm_const_batch_unchecked, log_norm_const_lanes,
 };
 pub use sampler::VonMisesFisher;
 pub use sphere_area::log_sphere_area;

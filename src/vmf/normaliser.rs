@@ -10,8 +10,7 @@
 //! special case: g(ν, 0) = −ν ln 2 − ln Γ(ν+1) gives ln C_M(0) = ln Γ(M/2) − ln 2 − (M/2) ln π,
 //! the uniform density, continuously.
 
-use crate::special::double_double::DoubleDouble;
-use crate::special::{log_bessel_i_scaled, LN_2PI};
+use super::normaliser_batch::log_norm_const_kernel;
 
 /// ln C_M(κ), the logarithm of the vMF normalising constant on S^{M−1} ⊂ ℝ^M.
 ///
@@ -57,14 +56,7 @@ pub fn log_norm_const(dim: usize, kappa: f64) -> f64 {
             if kappa == f64::INFINITY {
                 return f64::NEG_INFINITY;
             }
-            let half_dim = dim as f64 / 2.0;
-            DoubleDouble::from_pair(LN_2PI)
-                .mul_f64(-half_dim)
-                .sub(log_bessel_i_scaled(
-                    DoubleDouble::from_f64(half_dim - 1.0),
-                    kappa,
-                ))
-                .to_f64()
+            log_norm_const_kernel(dim, kappa)
         },
     )
 }

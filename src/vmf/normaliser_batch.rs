@@ -3,7 +3,9 @@
 
 use crate::error::{require_concentrations, Result};
 use crate::special::debye::{
-    log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
+    log_bessel_i_scaled_debye_lanes, log_bessel_i_scaled_debye_plus_half_ln_2pi,
+    log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT,
+    DEBYE_MIN_ORDER,
 };
 use crate::special::double_double::DoubleDouble;
 use crate::special::half_order::{by_side_of_half, ln_sinhc_large_lanes, ln_sinhc_small_lanes};
@@ -18,8 +20,9 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 ///    g(\nu,\kappa) = \ln I_\nu(\kappa) - \nu\ln\kappa $$
 ///
 /// (nivMF eq. (2)): the same kernels as [`log_norm_const`](super::log_norm_const), with
-/// the order `ν = M/2 − 1` and the double-double constant `−(M/2) ln 2π` formed once for the
-/// batch and the input checked once. The values are bit-identical to the scalar call for
+/// the order `ν = M/2 − 1` and the double-double constant formed once for the batch (for
+/// `ν ≥ 20`, `−((M−1)/2) ln 2π`, which takes in the expansion's own `−½ ln 2π`) and the input
+/// checked once. The values are bit-identical to the scalar call for
 /// `M ≠ 3`; at `M = 3` the closed form `ln C_3(κ) = −ln 4π − ln(sinh κ/κ)` is evaluated in
 /// vectorised lanes, within 4 ulps of the scalar call (measured: 1) and within the same budget
 /// of the 256-bit reference (`proofs/nivmf_normaliser_batch.rs`); the criterion bench
@@ -65,13 +68,13 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 /// (`special/small_order_lanes.rs`, the same bits; `small_order_by_regime`).
 #[inline(always)]
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
-    let constant = log_norm_const_offset(dim);
     let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
     if dim == 3 {
         log_norm_const_s2_lanes(kappas, out);
         return;
     }
     if order.hi < DEBYE_MIN_ORDER {
+        let constant = log_norm_const_offset(dim);
         match SmallOrderLanes::new(order) {
             Some(small) => small_order_by_regime(small, constant, kappas, out),
             None => {
@@ -82,24 +85,73 @@ pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &m
         }
         return;
     }
+    // ν ≥ 20: the scalar kernel's route, −((M−1)/2) ln 2π − (g + ½ ln 2π).
+    let constant = log_norm_const_offset_debye(dim);
     let mut x = [0.0; DEBYE_LANES];
-    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    let mut h = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
     for (oc, kc) in out.chunks_mut(DEBYE_LANES).zip(kappas.chunks(DEBYE_LANES)) {
         // A short last chunk leaves earlier (valid) arguments in the spare lanes.
         for (xi, &k) in x.iter_mut().zip(kc) {
             *xi = k.min(DEBYE_LANES_MAX_ARGUMENT);
         }
-        log_bessel_i_scaled_debye_lanes(order, &x, &mut g);
-        for (o, gi) in oc.iter_mut().zip(&g) {
-            *o = constant.sub(*gi).to_f64();
+        log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, &x, &mut h);
+        for (o, hi) in oc.iter_mut().zip(&h) {
+            *o = constant.sub(*hi).to_f64();
         }
     }
     // κ > 10¹⁵⁰ (x² near overflow): the scalar kernel, with its range branches.
     for (o, &k) in out.iter_mut().zip(kappas) {
         if k > DEBYE_LANES_MAX_ARGUMENT {
-            *o = constant.sub(log_bessel_i_scaled(order, k)).to_f64();
+            *o = log_norm_const_kernel(dim, k);
         }
     }
+}
+
+/// ln C_M(κ) for `M ≥ 2` and finite `κ ≥ 0`: the scalar function's kernel. For `ν ≥ 20` the
+/// Debye expansion's own constant `−½ ln 2π` is folded into the normaliser's,
+/// `ln C_M = −((M−1)/2) ln 2π − (g + ½ ln 2π)`: one double-double addition fewer per value,
+/// which the batch kernel's lanes repeat; below, `−(M/2) ln 2π − g` with `g` by regime.
+#[inline(always)]
+pub(crate) fn log_norm_const_kernel(dim: usize, kappa: f64) -> f64 {
+    let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
+    if order.hi >= DEBYE_MIN_ORDER {
+        log_norm_const_offset_debye(dim)
+            .sub(log_bessel_i_scaled_debye_plus_half_ln_2pi(order, kappa))
+            .to_f64()
+    } else {
+        log_norm_const_offset(dim)
+            .sub(log_bessel_i_scaled(order, kappa))
+            .to_f64()
+    }
+}
+
+/// ln C_M(κ_i) for a few `κ_i` of one `M` (finite, `≥ 0`): the scalar function's bits. For
+/// `ν ≥ 20` and `κ_i ≤ 10¹⁵⁰` the `L` values share one vectorised Debye call (the two or three
+/// normalisers of a PPK cost about one); otherwise one scalar call each.
+#[inline(always)]
+pub(crate) fn log_norm_const_lanes<const L: usize>(dim: usize, kappas: &[f64; L]) -> [f64; L] {
+    let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
+    let mut out = [0.0; L];
+    if order.hi >= DEBYE_MIN_ORDER && kappas.iter().all(|&k| k <= DEBYE_LANES_MAX_ARGUMENT) {
+        let mut h = [DoubleDouble::from_f64(0.0); L];
+        log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, kappas, &mut h);
+        let constant = log_norm_const_offset_debye(dim);
+        for (o, hi) in out.iter_mut().zip(&h) {
+            *o = constant.sub(*hi).to_f64();
+        }
+    } else {
+        for (o, &k) in out.iter_mut().zip(kappas) {
+            *o = log_norm_const_kernel(dim, k);
+        }
+    }
+    out
+}
+
+/// `−((M−1)/2) ln 2π` in double-double, the constant of `ln C_M = −((M−1)/2) ln 2π − (g + ½ ln 2π)`
+/// for `ν = M/2 − 1 ≥ 20` (`(M−1)/2` is exact).
+#[inline(always)]
+fn log_norm_const_offset_debye(dim: usize) -> DoubleDouble {
+    DoubleDouble::from_pair(LN_2PI).mul_f64(-((dim - 1) as f64 / 2.0))
 }
 
 /// `M < 42`, `M ≠ 3`: every regime of the scalar kernel as one run of lanes
@@ -161,8 +213,9 @@ fn log_norm_const_s2_lanes(kappas: &[f64], out: &mut [f64]) {
 }
 
 /// `g(M/2 − 1, κ_i) = ln I_ν(κ_i) − ν ln κ_i` as double-doubles for a few `κ_i` of one `M`
-/// (finite, `≥ 0`), so that `ln C_M(κ_i) = −(M/2) ln 2π − g_i` — the same bits as the scalar
-/// kernel. For `ν ≥ 20` and `κ_i ≤ 10¹⁵⁰` the `L` values share one vectorised Debye call (the
+/// (finite, `≥ 0`): the scalar kernel's bits of `g`, for callers that combine several `g` of
+/// one order (differences of normalisers, in which `ln 2π` cancels); ln C_M itself, with the
+/// scalar function's bits, is [`log_norm_const_lanes`]. For `ν ≥ 20` and `κ_i ≤ 10¹⁵⁰` the `L` values share one vectorised Debye call (the
 /// two or three normalisers of a KL or PPK cost about one); otherwise one scalar call each.
 #[inline(always)]
 pub(crate) fn log_bessel_scaled_lanes<const L: usize>(
@@ -185,4 +238,31 @@ pub(crate) fn log_bessel_scaled_lanes<const L: usize>(
 #[inline(always)]
 pub(crate) fn log_norm_const_offset(dim: usize) -> DoubleDouble {
     DoubleDouble::from_pair(LN_2PI).mul_f64(-(dim as f64 / 2.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The few-κ lanes (the normalisers of a PPK) are the scalar function's bits, on both sides
+    /// of the Debye threshold (M = 41, 42), at κ = 0, in every regime and past 10¹⁵⁰, where the
+    /// lanes hand over to the scalar kernel.
+    #[test]
+    fn log_norm_const_lanes_are_the_scalar_bits() {
+        let kappas = [0.0, 1e-300, 1e-3, 0.7, 31.9, 50.0, 700.0, 1e6, 1e150, 1e200];
+        for dim in [2, 3, 4, 16, 41, 42, 43, 128, 512, 2001, 2002, 100_000] {
+            for window in kappas.windows(4) {
+                let lanes: [f64; 4] = window.try_into().expect("four κ");
+                let got = log_norm_const_lanes(dim, &lanes);
+                for (&k, v) in lanes.iter().zip(got) {
+                    let want = crate::vmf::log_norm_const(dim, k);
+                    assert_eq!(
+                        v.to_bits(),
+                        want.to_bits(),
+                        "M = {dim}, κ = {k}: {v} vs {want}"
+                    );
+                }
+            }
+        }
+    }
 }
