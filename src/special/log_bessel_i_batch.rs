@@ -152,10 +152,7 @@ fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64
     let mut x = [1.0; DEBYE_LANES];
     let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
     let mut v = [0.0; DEBYE_LANES];
-    if !xs
-        .windows(2)
-        .all(|w| small.regime(w[0]) <= small.regime(w[1]))
-    {
+    if !small.regimes_in_order(xs) {
         small.scaled_by_regime(
             xs,
             #[inline(always)]

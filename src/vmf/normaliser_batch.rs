@@ -163,12 +163,17 @@ fn small_order_by_regime(
     kappas: &[f64],
     out: &mut [f64],
 ) {
+    let mut v = [0.0; DEBYE_LANES];
     small.scaled_by_regime(
         kappas,
         #[inline(always)]
         |chunk, _, g| {
-            for (&i, gi) in chunk.iter().zip(g) {
-                out[i] = constant.sub(*gi).to_f64();
+            // Every lane first (vectorised), then the chunk's values to their places.
+            for (vi, gi) in v.iter_mut().zip(g) {
+                *vi = constant.sub(*gi).to_f64();
+            }
+            for (&i, &vi) in chunk.iter().zip(&v) {
+                out[i] = vi;
             }
         },
     );
