@@ -86,7 +86,7 @@ fn main() {
     }
     write_f64(&dir, "bessel_nu", &nu);
     write_f64(&dir, "bessel_x", &x);
-    let (t, out) = best(5, || {
+    let (t, out) = best(20, || {
         nu.iter()
             .zip(&x)
             .map(|(&n, &v)| special::log_bessel_i(n, v))
@@ -96,7 +96,7 @@ fn main() {
     write_f64(&dir, "crate_log_bessel_i", &out);
     // The same points through the batch kernel, one call per order (they share one ν each):
     // what a user with many arguments calls. The values must be the scalar ones, bit for bit.
-    let (t, batch) = best(5, || {
+    let (t, batch) = best(20, || {
         let mut batch = vec![0.0; x.len()];
         for (i, (xc, oc)) in x.chunks(3000).zip(batch.chunks_mut(3000)).enumerate() {
             special::log_bessel_i_batch(nus[i], xc, oc).expect("valid arguments");
@@ -121,7 +121,7 @@ fn main() {
     }
     write_f64(&dir, "normconst_dim", &dims);
     write_f64(&dir, "normconst_kappa", &kappas);
-    let (t, out) = best(5, || {
+    let (t, out) = best(20, || {
         dims.iter()
             .zip(&kappas)
             .map(|(&m, &k)| vmf::log_norm_const(m as usize, k))
@@ -129,7 +129,7 @@ fn main() {
     });
     writeln!(times, "log_norm_const {t}").unwrap();
     write_f64(&dir, "crate_log_norm_const", &out);
-    let (t, batch) = best(5, || {
+    let (t, batch) = best(20, || {
         let mut batch = vec![0.0; kappas.len()];
         for (i, (kc, oc)) in kappas.chunks(2500).zip(batch.chunks_mut(2500)).enumerate() {
             vmf::log_norm_const_batch(dims[i * 2500] as usize, kc, oc).expect("valid κ");

@@ -18,7 +18,8 @@
 # `examples/compare_peers.rs` writes the inputs and the crate's outputs and timings to
 # target/peers/; scripts/peers/compare.py reads the same files, times the peers and prints the
 # table. The peers live in their own virtual environment, .venv-peers/ (git-ignored), created
-# once with the pinned versions below. Timings are the best of 3–5 runs (1 for the scipy κ
+# once with the pinned versions below. Timings are the best of 3–5 runs (20 for the ln I_ν and
+# ln C_M rows on both sides, which take milliseconds or less; 1 for the scipy κ
 # solver and the crate's exact twin); the retrieval rows are run at 1 and 2 threads on both
 # sides (Retrieval::with_threads; faiss.omp_set_num_threads and threadpoolctl for the peers).
 #
@@ -91,7 +92,7 @@ wheel=(target/wheels/probdml-*.whl)
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall "${wheel[0]}" >&2
 echo
 echo "<!-- ANCHOR: python -->"
-echo "From Python (time: best of 3–5 calls; one thread):"
+echo "From Python (time: best of 3–5 calls, 20 for ln C_M; one thread):"
 echo
 RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1 "$venv/bin/python" -W ignore scripts/peers/python_view.py
 echo "<!-- ANCHOR_END: python -->"
