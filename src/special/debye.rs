@@ -116,7 +116,8 @@ pub(crate) const DEBYE_LANES: usize = 16;
 /// [`log_bessel_i_scaled_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
 /// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
 /// out (they never fire here) so that the lane loop is straight-line code that the compiler
-/// vectorises (ln C_M for one M and many κ, the ProxyNCA++ training path).
+/// vectorises (ln I_ν for one order and many arguments; the few `g` of one order that the nivMF
+/// divergences combine). ln C_M takes [`log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes`].
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
     order: DoubleDouble,
