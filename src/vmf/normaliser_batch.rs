@@ -30,9 +30,10 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 ///
 /// # Errors
 ///
-/// [`Error::InvalidDimension`] for `dim < 2`; [`Error::DimensionMismatch`] if
-/// `out.len() ≠ kappas.len()`; [`Error::NotFiniteElement`] for a NaN or infinite `κ_i`,
-/// [`Error::OutOfDomain`] for a negative one.
+/// [`Error::InvalidDimension`](crate::Error::InvalidDimension) for `dim < 2`;
+/// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if `out.len() ≠ kappas.len()`;
+/// [`Error::NotFiniteElement`](crate::Error::NotFiniteElement) for a NaN or infinite `κ_i`,
+/// [`Error::OutOfDomain`](crate::Error::OutOfDomain) for a negative one.
 ///
 /// # Examples
 ///
