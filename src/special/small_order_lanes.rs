@@ -54,28 +54,27 @@ impl SmallOrderLanes {
         })
     }
 
-    /// The scalar kernel's regime at `x` (finite, `≥ 0`).
+    /// The scalar kernel's regime at `x` (finite, `≥ 0`): the enum of
+    /// [`regime_rank`](Self::regime_rank).
     #[inline(always)]
     pub(crate) fn regime(&self, x: f64) -> SmallOrderRegime {
-        if x < HANKEL_MIN_ARGUMENT {
-            SmallOrderRegime::Series
-        } else if !hankel_applies(self.order.hi, x) {
-            SmallOrderRegime::Recurrence
-        } else if x <= DEBYE_LANES_MAX_ARGUMENT {
-            SmallOrderRegime::Hankel
-        } else {
-            SmallOrderRegime::Scalar
+        match self.regime_rank(x) {
+            0 => SmallOrderRegime::Series,
+            1 => SmallOrderRegime::Recurrence,
+            2 => SmallOrderRegime::Hankel,
+            _ => SmallOrderRegime::Scalar,
         }
     }
 
-    /// [`regime`](Self::regime) as its rank `0..=3` in [`SmallOrderRegime`]'s order, by
-    /// comparisons summed instead of branches, so that a pass over many arguments (the order
-    /// checks of the batch kernels) vectorises: past the series' range, past the recurrence's
-    /// (Hankel applies), past `10¹⁵⁰` (where Hankel applies too, `ν < 20`).
+    /// The scalar kernel's regime at `x` (finite, `≥ 0`) as its rank `0..=3` in
+    /// [`SmallOrderRegime`]'s order, by comparisons summed instead of branches, so that a pass
+    /// over many arguments (the order checks of the batch kernels) vectorises: past the series'
+    /// range (`x ≥ 32`), past the recurrence's (the Hankel expansion applies), past `10¹⁵⁰`
+    /// (where Hankel applies too, `ν < 20`).
     #[inline(always)]
     pub(crate) fn regime_rank(&self, x: f64) -> u8 {
         let past_series = x >= HANKEL_MIN_ARGUMENT;
-        let hankel = past_series & (x >= 0.75 * self.order.hi * self.order.hi);
+        let hankel = hankel_applies(self.order.hi, x);
         let scalar = hankel & (x > DEBYE_LANES_MAX_ARGUMENT);
         u8::from(past_series) + u8::from(hankel) + u8::from(scalar)
     }
@@ -195,8 +194,10 @@ impl SmallOrderLanes {
 mod tests {
     use super::*;
 
-    /// The branch-free rank is the regime's place in the enum at every threshold and beside it:
-    /// the series' end (32), the recurrence's (¾ν², above 32 from ν ≈ 6.5 on) and 10¹⁵⁰.
+    /// The branch-free rank is the scalar kernel's choice (`log_bessel_i_scaled`: the series
+    /// below 32, else the recurrence where Hankel does not apply, else Hankel up to 10¹⁵⁰, else
+    /// the scalar path) at every threshold and beside it: the series' end (32), the
+    /// recurrence's (¾ν², above 32 from ν ≈ 6.5 on) and 10¹⁵⁰.
     #[test]
     fn regime_rank_is_the_regimes_order() {
         let beside = |x: f64| [x.next_down(), x, x.next_up()];
@@ -211,11 +212,17 @@ mod tests {
                 xs.extend(beside(edge).into_iter().filter(|&x| x > 0.0));
             }
             for x in xs {
-                assert_eq!(
-                    small.regime_rank(x),
-                    small.regime(x) as u8,
-                    "ν = {nu}, x = {x}"
-                );
+                let want = if x < HANKEL_MIN_ARGUMENT {
+                    SmallOrderRegime::Series
+                } else if !hankel_applies(nu, x) {
+                    SmallOrderRegime::Recurrence
+                } else if x <= DEBYE_LANES_MAX_ARGUMENT {
+                    SmallOrderRegime::Hankel
+                } else {
+                    SmallOrderRegime::Scalar
+                };
+                assert_eq!(small.regime_rank(x), want as u8, "ν = {nu}, x = {x}");
+                assert_eq!(small.regime(x), want, "ν = {nu}, x = {x}");
             }
         }
     }
