@@ -225,6 +225,22 @@ fn bench_standard_normal(c: &mut Criterion) {
             black_box(out[0])
         })
     });
+    // The same two with the crate's eight-lane generator, whose words come in bulk.
+    let mut lanes = probdml::xoshiro_x8::Xoshiro256PlusPlusX8::seed_from_u64(9);
+    group.bench_function("fast/fill_standard_normal/eight_lanes/4096", |b| {
+        b.iter(|| {
+            probdml::ziggurat::fill_standard_normal(&mut lanes, &mut out);
+            black_box(out[0])
+        })
+    });
+    group.bench_function("peer/rand_distr_StandardNormal/eight_lanes/4096", |b| {
+        b.iter(|| {
+            for v in out.iter_mut() {
+                *v = lanes.sample(StandardNormal);
+            }
+            black_box(out[0])
+        })
+    });
     group.finish();
 }
 

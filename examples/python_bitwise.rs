@@ -14,7 +14,7 @@ use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
 use probdml::rand::{rngs::StdRng, Rng, SeedableRng};
 use probdml::{hib, laplace, special, triplet, vmf};
 // The Python package's generator behind every `seed` (probdml-py/src/generator.rs).
-use rand_xoshiro::Xoshiro256PlusPlus;
+use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
 
 fn hex(label: &str, values: &[f64]) -> String {
     let mut s = label.to_string();
@@ -92,7 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mu = unit_rows(&mut rng, 1, 5);
     let mut draws = vec![0.0; 16 * 5];
     vmf::VonMisesFisher::new(&mu, 20.0)?.sample_n_into(
-        &mut Xoshiro256PlusPlus::seed_from_u64(42),
+        &mut Xoshiro256PlusPlusX8::seed_from_u64(42),
         16,
         &mut draws,
     )?;
@@ -208,7 +208,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         2.0,
         1.0,
         8,
-        &mut Xoshiro256PlusPlus::seed_from_u64(7),
+        &mut Xoshiro256PlusPlusX8::seed_from_u64(7),
     )?;
     out += "case hib_match_probability\n";
     for (name, v) in [

@@ -197,6 +197,44 @@ fn kappa_estimates_are_bit_identical_across_copies() {
     }
 }
 
+/// The ziggurat's block fast path (gathers in the AVX-512 copy) and the vMF sampler built on
+/// it, on fills that end inside a block of eight, at a block boundary and past one, from two
+/// generators (one word at a time, and eight lanes in bulk): the same draws.
+#[test]
+fn normals_and_vmf_draws_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    for len in [1usize, 7, 127, 256, 257, 100_003] {
+        let chacha = || {
+            let mut x = vec![0.0; len];
+            probdml::ziggurat::fill_standard_normal(&mut ChaCha8Rng::seed_from_u64(4), &mut x);
+            bits(&x)
+        };
+        assert_every_copy_equal(chacha, &format!("normals, ChaCha8, {len}"));
+        let lanes = || {
+            let mut x = vec![0.0; len];
+            let mut rng = probdml::xoshiro_x8::Xoshiro256PlusPlusX8::seed_from_u64(4);
+            probdml::ziggurat::fill_standard_normal(&mut rng, &mut x);
+            bits(&x)
+        };
+        assert_every_copy_equal(lanes, &format!("normals, eight lanes, {len}"));
+    }
+    for (dim, kappa) in [(3usize, 5.0), (128, 50.0), (300, 0.0), (1000, 1e4)] {
+        let mut mu = vec![0.0; dim];
+        mu[dim / 2] = -1.0;
+        let vmf = vmf::VonMisesFisher::new(&mu, kappa).expect("valid vMF");
+        let run = || {
+            let mut rows = vec![0.0; 400 * dim];
+            let mut rng = probdml::xoshiro_x8::Xoshiro256PlusPlusX8::seed_from_u64(9);
+            vmf.sample_n_into(&mut rng, 400, &mut rows)
+                .expect("n·M entries");
+            bits(&rows)
+        };
+        assert_every_copy_equal(run, &format!("vMF draws, M = {dim}, κ = {kappa}"));
+    }
+}
+
 /// The retrieval scans (candidate filter of `metrics/candidate_search.rs`) at one and two
 /// threads: the same neighbours and distances, ties included.
 #[test]

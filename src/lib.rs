@@ -125,6 +125,7 @@ pub mod special;
 pub mod train;
 pub mod triplet;
 pub mod vmf;
+pub mod xoshiro_x8;
 pub mod ziggurat;
 
 pub use error::{Error, Result};

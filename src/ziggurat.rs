@@ -16,18 +16,25 @@
 //! rejected wedge starts again from a fresh word. The sign is a bit of its own, so the law is
 //! exactly symmetric (the common `u ∈ [−1, 1)` includes `−X_i` but not `+X_i`).
 //!
-//! **Why a ziggurat of our own.** rand_distr's `StandardNormal` is the same algorithm; this one
-//! keeps the rare branches out of line, so that the fast path is a few instructions after the
-//! generator's word, and takes the sign from a bit of its own. The vMF sampler draws `M − 1`
-//! normals per sample with it; the peers table of book chapter 08 times both ziggurats on the
-//! same generator, and `cargo bench --bench vmf -- ziggurat` compares them.
+//! **Why a ziggurat of our own.** rand_distr's `StandardNormal` is the same algorithm, drawn one
+//! word at a time. [`fill_standard_normal`] takes the first words of a block of 256 draws in
+//! one `fill` call, so that a generator that makes words in bulk (such as
+//! [`Xoshiro256PlusPlusX8`](crate::xoshiro_x8::Xoshiro256PlusPlusX8), eight streams in vector
+//! lanes) serves them at its bulk speed, then runs the fast path of the whole block free of
+//! branches (with AVX-512, eight draws per instruction and two gathers for the layer widths),
+//! and finishes the few draws that left it. The sign is a bit of its own. The vMF sampler draws
+//! `M − 1` normals per sample with it; the peers table of book chapter 08 times both
+//! ziggurats on the same generator, and `cargo bench --bench vmf -- ziggurat` compares them.
 //!
-//! **Random stream** (what the value-stability proofs reproduce): a draw takes its first word
-//! with `next_u64`; a draw that leaves the fast path takes its extra words with `next_u64` at
-//! that point (wedge: one word for `y`, then a fresh first word if rejected; tail: two words per
-//! attempt). So [`fill_standard_normal`] on a slice draws what a loop of
-//! [`StandardNormal`] samples draws, in the same order.
+//! **Random stream** (what the value-stability proofs reproduce). A [`StandardNormal`] draw
+//! takes its first word with `next_u64`, and a draw that leaves the fast path takes its extra
+//! words with `next_u64` right after (wedge: one word for `y`, then a fresh first word if
+//! rejected; tail: two words per attempt). [`fill_standard_normal`] works in blocks of
+//! [`BLOCK`] draws (the last one shorter): the block's first words by one `fill` of
+//! `[u64]`, then, in order, the extra words of each of the block's draws that need them, as
+//! above. A slice of one draw is thus drawn as one [`StandardNormal`] sample.
 
+mod fast_path_avx512;
 mod tables;
 
 use rand::distr::Distribution;
@@ -35,11 +42,15 @@ use rand::Rng;
 
 use tables::{F, R, X};
 
+/// Draws per block of [`fill_standard_normal`]: their first words are drawn together.
+pub const BLOCK: usize = 256;
+
 /// `2⁻⁵³`.
 const EPS_53: f64 = 1.0 / 9_007_199_254_740_992.0;
 
 /// The standard normal law `N(0, 1)` drawn by the ziggurat (module docs); one draw per
-/// [`sample`](Distribution::sample) call, the same draws as [`fill_standard_normal`].
+/// [`sample`](Distribution::sample) call, each reading its words as it goes (for many draws,
+/// [`fill_standard_normal`] is faster and reads them by blocks).
 ///
 /// # Examples
 ///
@@ -62,8 +73,8 @@ impl Distribution<f64> for StandardNormal {
     }
 }
 
-/// Fills `out` with independent standard normal draws: the draws of `out.len()` calls of
-/// [`StandardNormal`]'s `sample`, in order (module docs: the ziggurat and its random stream).
+/// Fills `out` with independent standard normal draws, in blocks of [`BLOCK`] (module docs:
+/// the ziggurat and its random stream).
 ///
 /// # Formula
 ///
@@ -82,9 +93,57 @@ impl Distribution<f64> for StandardNormal {
 /// ```
 #[inline(always)]
 pub fn fill_standard_normal<G: Rng + ?Sized>(rng: &mut G, out: &mut [f64]) {
-    for x in out.iter_mut() {
-        let word = rng.next_u64();
-        *x = from_word(rng, word);
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || fill_blocks(rng, out, &mut [0; BLOCK]),
+    );
+}
+
+/// [`fill_standard_normal`]'s body, for callers already inside a dispatched kernel; `words`
+/// holds a block's first words (its contents do not matter: a caller that fills many short
+/// slices passes the same array each time rather than zeroing a new one).
+#[inline(always)]
+pub(crate) fn fill_blocks<G: Rng + ?Sized>(rng: &mut G, out: &mut [f64], words: &mut [u64; BLOCK]) {
+    for block in out.chunks_mut(BLOCK) {
+        let words = &mut words[..block.len()];
+        rng.fill(words);
+        let mut missed = [0u64; BLOCK / 64];
+        fast_path(words, block, &mut missed);
+        // The draws that left the fast path, in order, each finished with further words.
+        for (m, &bits) in missed.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let j = 64 * m + bits.trailing_zeros() as usize;
+                block[j] = from_word(rng, words[j]);
+                bits &= bits - 1;
+            }
+        }
+    }
+}
+
+/// The fast path of every draw of a block from its first word, free of branches: writes
+/// `out[j]` (meaningful only if the draw stays on the fast path) and sets bit `j` of
+/// `missed[j / 64]` for a draw that leaves it. AVX-512 runs a copy with gathers
+/// (`fast_path_avx512.rs`, the same bits).
+#[inline(always)]
+fn fast_path(words: &[u64], out: &mut [f64], missed: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::instruction_set::InstructionSet::active()
+        == crate::instruction_set::InstructionSet::Avx512
+    {
+        // SAFETY: the active instruction set is one that this CPU has, so AVX-512 F; the
+        // lengths are this function's.
+        unsafe { fast_path_avx512::fast_path(words, out, missed) };
+        return;
+    }
+    for (j, (x, &word)) in out.iter_mut().zip(words).enumerate() {
+        let i = (word & 0xff) as usize;
+        let sign = (word & 0x100) << 55;
+        let u = f64::from_bits(0x3ff0_0000_0000_0000 | (word >> 12)) - 1.0;
+        let v = u * X[i];
+        *x = f64::from_bits(v.to_bits() | sign);
+        // `v` is never NaN (u ∈ [0, 1), X finite), so ≥ is the negation of the fast path's <.
+        missed[j / 64] |= u64::from(v >= X[i + 1]) << (j % 64);
     }
 }
 

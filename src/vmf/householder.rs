@@ -8,7 +8,9 @@ use rand::Rng;
 #[cfg(test)]
 use crate::compensated::dot2;
 use crate::compensated::{norm2, sum_sq2, two_prod, two_sum, SumSqAndDot2};
+#[cfg(test)]
 use crate::ziggurat::fill_standard_normal;
+use crate::ziggurat::{fill_blocks, BLOCK};
 
 /// Q = −s(I − τuuᵀ) with u = μ + s‖μ‖e₁ and s = sign(μ₀), so that Q e₁ = μ/‖μ‖; choosing the
 /// sign of μ₀ avoids cancellation in u₀.
@@ -52,11 +54,17 @@ impl ReflectionToMean {
     /// `c·(u_{1:}ᵀv)` are summed error-free, so `uᵀy` is as accurate as the compensated dot
     /// product over `y`.
     #[inline(always)]
-    pub(crate) fn place<R: Rng + ?Sized>(&self, rng: &mut R, w: f64, r: f64, out: &mut [f64]) {
+    pub(crate) fn place<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        (w, r): (f64, f64),
+        out: &mut [f64],
+        words: &mut [u64; BLOCK],
+    ) {
         let tail = &mut out[1..];
         let u_tail = &self.u[1..];
         let (ss, dot) = loop {
-            fill_standard_normal(rng, tail);
+            fill_blocks(rng, tail, words);
             let mut lanes = SumSqAndDot2::new();
             let (blocks, u_blocks) = (tail.chunks_exact(4), u_tail.chunks_exact(4));
             let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
@@ -128,7 +136,12 @@ mod tests {
                 .enumerate()
             {
                 let r = ((1.0 - w) * (1.0 + w)).sqrt();
-                reflection.place(&mut ChaCha8Rng::seed_from_u64(i as u64), w, r, &mut fused);
+                reflection.place(
+                    &mut ChaCha8Rng::seed_from_u64(i as u64),
+                    (w, r),
+                    &mut fused,
+                    &mut [0; BLOCK],
+                );
                 place_around_e1(&mut ChaCha8Rng::seed_from_u64(i as u64), w, r, &mut passes);
                 reflection.apply(&mut passes);
                 for (a, b) in fused.iter().zip(&passes) {

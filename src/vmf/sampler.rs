@@ -43,7 +43,7 @@ use super::density::require_unit;
 use super::householder::ReflectionToMean;
 use crate::compensated::{norm2, sum_sq2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
-use crate::ziggurat::fill_standard_normal;
+use crate::ziggurat::{fill_blocks, BLOCK};
 
 /// Wood's constants, precomputed.
 #[derive(Debug, Clone)]
@@ -301,7 +301,7 @@ impl VonMisesFisher {
                         got: out.len(),
                     });
                 }
-                self.fill(rng, out);
+                self.fill(rng, out, &mut [0; BLOCK]);
                 Ok(())
             },
         )
@@ -368,8 +368,9 @@ impl VonMisesFisher {
         crate::instruction_set::dispatch(
             #[inline(always)]
             || {
+                let mut words = [0; BLOCK];
                 for row in out.chunks_exact_mut(dim) {
-                    self.fill(rng, row);
+                    self.fill(rng, row, &mut words);
                 }
             },
         );
@@ -377,11 +378,11 @@ impl VonMisesFisher {
     }
 
     #[inline(always)]
-    fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64]) {
+    fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut [f64], words: &mut [u64; BLOCK]) {
         let dim = self.mu.len();
         if self.kappa == 0.0 {
             loop {
-                fill_standard_normal(rng, out);
+                fill_blocks(rng, out, words);
                 let ss = sum_sq2(out);
                 if ss > 0.0 {
                     let inv = ss.sqrt().recip();
@@ -398,7 +399,7 @@ impl VonMisesFisher {
             out[1] = w.mul_add(m1, s * m0);
             return;
         }
-        self.reflection.place(rng, w, r, out);
+        self.reflection.place(rng, (w, r), out, words);
     }
 
     /// Draws one sample (allocates the output; see [`sample_into`](Self::sample_into)).
@@ -420,7 +421,7 @@ impl VonMisesFisher {
             #[inline(always)]
             || {
                 let mut out = vec![0.0; self.mu.len()];
-                self.fill(rng, &mut out);
+                self.fill(rng, &mut out, &mut [0; BLOCK]);
                 out
             },
         )

@@ -99,7 +99,7 @@ class NonIsotropicVmfBase:
         return log_density(x, self._mu, self._kappas, False, self._exact)
 
     def rvs(self, size: int | None = None, seed: int | None = None) -> np.ndarray:
-        """``size`` draws as rows (Rust ``NonIsotropicVmf::sample`` on ``Xoshiro256PlusPlus::seed_from_u64(seed)``, crate ``rand_xoshiro``)."""
+        """``size`` draws as rows (Rust ``NonIsotropicVmf::sample`` on ``Xoshiro256PlusPlusX8::seed_from_u64(seed)``, module ``probdml::xoshiro_x8``)."""
         n = 1 if size is None else count("size", size)
         out = _rust.sample(self._mu, self._kappas, n, seed_of(seed))
         return out[0] if size is None else out

@@ -94,8 +94,8 @@ class VonMisesFisherBase:
 
     def rvs(self, size: int | None = None, seed: int | None = None) -> np.ndarray:
         """``size`` draws as rows of shape ``(size, M)`` (one draw of shape ``(M,)`` when ``size``
-        is None), from Rust's ``Xoshiro256PlusPlus::seed_from_u64(seed)`` (crate
-        ``rand_xoshiro``): a given seed gives the draws of the Rust crate's ``sample_n_into`` on
+        is None), from Rust's ``Xoshiro256PlusPlusX8::seed_from_u64(seed)`` (module
+        ``probdml::xoshiro_x8``): a given seed gives the draws of the Rust crate's ``sample_n_into`` on
         that generator."""
         n = 1 if size is None else count("size", size)
         out = _rust.sample(self._mu, self._kappa, n, seed_of(seed), self._exact)
