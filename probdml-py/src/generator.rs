@@ -10,7 +10,8 @@
 //! `probdml::xoshiro_x8::Xoshiro256PlusPlusX8::seed_from_u64(seed)`. It is chosen over rand's
 //! `StdRng` (ChaCha12, a cryptographic generator whose algorithm rand may change) and over one
 //! Xoshiro256++ stream for speed: its words cost about a quarter of one stream's, whose chain
-//! of dependent steps bounds how fast it can go (book chapter 11).
+//! of dependent steps bounds how fast it can go (the peers table of book chapter 08 times
+//! `rvs` on it).
 
 use probdml::rand::SeedableRng;
 pub use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;

@@ -217,7 +217,7 @@ row(
 )
 normals = crate_times["vmf_standard_normals"]
 row(
-    f"vMF sampling, the same {n_draws} draws by one `sample_n_into` call",
+    f"vMF sampling, the same {n_draws} draws by one `sample_n_into` call into a buffer allocated once (the row above allocates its output in every run, as scipy does)",
     "scipy vonmises_fisher.rvs",
     crate_times["vmf_sample_batch"],
     t_scipy,

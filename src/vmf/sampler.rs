@@ -322,7 +322,10 @@ impl VonMisesFisher {
     ///
     /// Whenever more than one draw of one `(μ, κ)` is wanted (Monte Carlo estimates, the
     /// peers table's 10⁵ draws): the cost per draw is then the `M − 1` standard normals plus a
-    /// few passes over the row (the peers table of book chapter 08 times both). The draws are
+    /// few passes over the row (the peers table of book chapter 08 times both). The normals'
+    /// words come by blocks through `fill`, so a generator that makes words in bulk, such as
+    /// [`Xoshiro256PlusPlusX8`](crate::xoshiro_x8::Xoshiro256PlusPlusX8), serves them at its
+    /// bulk speed. The draws are
     /// the same as a loop of [`sample_into`](Self::sample_into), so switching changes no seeded
     /// result.
     ///
