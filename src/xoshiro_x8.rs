@@ -184,11 +184,19 @@ impl RngCore for Xoshiro256PlusPlusX8 {
         } else {
             dest.split_at_mut(0)
         };
-        // The spent buffer holds the words on their way into `dest`.
-        for chunk in body.chunks_mut(8 * BUFFER) {
-            let words = &mut self.buffer[..chunk.len() / 8];
-            generate(&mut self.state, words);
-            copy_words(words, chunk);
+        // SAFETY: every bit pattern is a valid `u64`; `align_to_mut` only reinterprets.
+        let (before, aligned, _) = unsafe { body.align_to_mut::<u64>() };
+        if cfg!(target_endian = "little") && before.is_empty() {
+            // Words in memory are their little-endian bytes: generated in place (`body` is
+            // whole words, so `aligned` covers it).
+            generate(&mut self.state, aligned);
+        } else {
+            // The spent buffer holds the words on their way into `dest`.
+            for chunk in body.chunks_mut(8 * BUFFER) {
+                let words = &mut self.buffer[..chunk.len() / 8];
+                generate(&mut self.state, words);
+                copy_words(words, chunk);
+            }
         }
         let mut tail = tail.chunks_exact_mut(8);
         for bytes in &mut tail {
