@@ -205,19 +205,35 @@ fn bench_sampler(c: &mut Criterion) {
 }
 
 /// The ziggurat against rand_distr's `StandardNormal` (the same algorithm, what a user would call
-/// instead), 4096 draws per call from the same generator.
+/// instead), 4096 draws per call from the same generator: ChaCha8, and the crate's eight-lane
+/// generator, whose words come in bulk.
 fn bench_standard_normal(c: &mut Criterion) {
-    let mut out = vec![0.0; 4096];
     let mut group = c.benchmark_group("ziggurat::fill_standard_normal");
     quick(&mut group);
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
-    group.bench_function("fast/fill_standard_normal/4096", |b| {
+    normals_against_rand_distr(&mut group, "", ChaCha8Rng::seed_from_u64(9));
+    normals_against_rand_distr(
+        &mut group,
+        "eight_lanes/",
+        probdml::xoshiro_x8::Xoshiro256PlusPlusX8::seed_from_u64(9),
+    );
+    group.finish();
+}
+
+/// The two normal samplers of [`bench_standard_normal`] on one generator (`label` names it in
+/// the bench ids).
+fn normals_against_rand_distr<G: Rng>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    label: &str,
+    mut rng: G,
+) {
+    let mut out = vec![0.0; 4096];
+    group.bench_function(format!("fast/fill_standard_normal/{label}4096"), |b| {
         b.iter(|| {
             probdml::ziggurat::fill_standard_normal(&mut rng, &mut out);
             black_box(out[0])
         })
     });
-    group.bench_function("peer/rand_distr_StandardNormal/4096", |b| {
+    group.bench_function(format!("peer/rand_distr_StandardNormal/{label}4096"), |b| {
         b.iter(|| {
             for v in out.iter_mut() {
                 *v = rng.sample(StandardNormal);
@@ -225,23 +241,6 @@ fn bench_standard_normal(c: &mut Criterion) {
             black_box(out[0])
         })
     });
-    // The same two with the crate's eight-lane generator, whose words come in bulk.
-    let mut lanes = probdml::xoshiro_x8::Xoshiro256PlusPlusX8::seed_from_u64(9);
-    group.bench_function("fast/fill_standard_normal/eight_lanes/4096", |b| {
-        b.iter(|| {
-            probdml::ziggurat::fill_standard_normal(&mut lanes, &mut out);
-            black_box(out[0])
-        })
-    });
-    group.bench_function("peer/rand_distr_StandardNormal/eight_lanes/4096", |b| {
-        b.iter(|| {
-            for v in out.iter_mut() {
-                *v = lanes.sample(StandardNormal);
-            }
-            black_box(out[0])
-        })
-    });
-    group.finish();
 }
 
 /// The batch kernels against the loops of scalar calls they replace: 4096 κ (A_M) or R̄ (κ̂)

@@ -75,18 +75,6 @@ impl std::fmt::Debug for Xoshiro256PlusPlusX8 {
     }
 }
 
-/// One step of one Xoshiro256++ state (the output is not formed).
-#[inline(always)]
-fn advance(s: &mut [u64; 4]) {
-    let t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = s[3].rotate_left(45);
-}
-
 /// Writes the next `out.len()` words of the lanes' sequence (a multiple of eight), advancing
 /// `state`.
 #[inline(always)]
@@ -122,23 +110,27 @@ fn step(state: &mut [[u64; LANES]; 4], out: &mut [u64; LANES]) {
 }
 
 impl Xoshiro256PlusPlusX8 {
-    /// The eight lanes from lane 0's state (not all zero): lane `k` is `k` jumps ahead.
-    fn from_lane0(mut s: [u64; 4]) -> Self {
+    /// The eight lanes from lane 0's state (not all zero): lane `k` is `k` jumps ahead. A jump
+    /// xors together the states that the polynomial's set bits select along 256 steps (run
+    /// here by the lanes' own `step`, every lane holding the same state).
+    fn from_lane0(s: [u64; 4]) -> Self {
         let mut state = [[0; LANES]; 4];
+        let mut lane = s;
         for k in 0..LANES {
-            for (lane_word, &w) in state.iter_mut().zip(&s) {
+            for (lane_word, &w) in state.iter_mut().zip(&lane) {
                 lane_word[k] = w;
             }
+            let mut walk = lane.map(|w| [w; LANES]);
             let mut jumped = [0; 4];
             for word in JUMP {
                 for bit in 0..64 {
                     if word >> bit & 1 == 1 {
-                        jumped.iter_mut().zip(&s).for_each(|(a, &w)| *a ^= w);
+                        jumped.iter_mut().zip(&walk).for_each(|(a, w)| *a ^= w[0]);
                     }
-                    advance(&mut s);
+                    step(&mut walk, &mut [0; LANES]);
                 }
             }
-            s = jumped;
+            lane = jumped;
         }
         Self {
             state,

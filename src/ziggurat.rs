@@ -137,26 +137,27 @@ fn fast_path(words: &[u64], out: &mut [f64], missed: &mut [u64]) {
         return;
     }
     for (j, (x, &word)) in out.iter_mut().zip(words).enumerate() {
-        let i = (word & 0xff) as usize;
-        let sign = (word & 0x100) << 55;
-        let u = f64::from_bits(0x3ff0_0000_0000_0000 | (word >> 12)) - 1.0;
-        let v = u * X[i];
+        let (i, sign, v) = candidate(word);
         *x = f64::from_bits(v.to_bits() | sign);
         // `v` is never NaN (u ∈ [0, 1), X finite), so ≥ is the negation of the fast path's <.
         missed[j / 64] |= u64::from(v >= X[i + 1]) << (j % 64);
     }
 }
 
+/// A word's layer `i`, sign bit (bit 8 moved to bit 63) and candidate `|x| = u·X_i`, with
+/// `u ∈ [0, 1)` exact from the top 52 bits (`[1, 2)` minus one).
+#[inline(always)]
+fn candidate(word: u64) -> (usize, u64, f64) {
+    let i = (word & 0xff) as usize;
+    let u = f64::from_bits(0x3ff0_0000_0000_0000 | (word >> 12)) - 1.0;
+    (i, (word & 0x100) << 55, u * X[i])
+}
+
 /// One draw from its first word; further words, if needed, from `rng`.
 #[inline(always)]
 fn from_word<G: Rng + ?Sized>(rng: &mut G, mut word: u64) -> f64 {
     loop {
-        let i = (word & 0xff) as usize;
-        // Bit 8 moved to the sign bit.
-        let sign = (word & 0x100) << 55;
-        // [1, 2) from the top 52 bits, minus one: u ∈ [0, 1), exact.
-        let u = f64::from_bits(0x3ff0_0000_0000_0000 | (word >> 12)) - 1.0;
-        let x = u * X[i];
+        let (i, sign, x) = candidate(word);
         if x < X[i + 1] {
             return f64::from_bits(x.to_bits() | sign);
         }
