@@ -97,59 +97,86 @@ pub(crate) fn dot2(a: &[f64], b: &[f64]) -> f64 {
     acc.total()
 }
 
-/// `(Σ xᵢ², Σ xᵢuᵢ)`, each by [`dot2`]'s algorithm (four Dot2 lanes combined by a compensated
-/// sum, the same error bound), fed four entries at a time by whoever produces them: Wood's
-/// sampler accumulates its normals, their norm and their projection on the Householder vector
-/// as it draws them, instead of in a second pass over the row. The `n mod 4` last entries go
-/// through the lanes as one more zero-padded block rather than into lane 0 as in [`dot2`]: a
-/// loop-carried scalar tail keeps the compiler from vectorising the lanes.
+/// Lanes of [`ExtractedSumSqAndDot`]: one AVX-512 register of `f64`.
+pub(crate) const EXTRACTION_LANES: usize = 8;
+
+/// `(Σ xᵢ², Σ xᵢuᵢ)` by error-free extraction against a power-of-two offset (the idea of Rump,
+/// Ogita & Oishi 2008, "Accurate floating-point summation part I", `ExtractScalar`), fed eight
+/// entries at a time, entry `8k + l` into lane `l`: Wood's sampler folds its normals into their
+/// norm and their projection on the Householder vector with it.
+///
+/// Each lane's running sum starts at a power of two `K` and stays within a factor of two of it,
+/// so that every step is exact in two pieces: with `s' = fl(s + x²)` (one fused multiply-add),
+/// `z = s' − s` is exact (Sterbenz: `s ≤ s' ≤ 2s`), and the step's rounding error
+/// `x² − z` is at most half an ulp of `s'`; a fused multiply-add gives it to one more rounding,
+/// and a plain sum `c` collects it. So `Σ x² = (s − K) + Σ (x² − z)` with `s − K` exact, and
+/// the result carries the error `u·|Σ|` of its last rounding plus `γ_n` times the collected
+/// errors (`≤ n·ulp(2K)/2` each): about `n²u²K`, negligible against `u·|Σ|` for the sampler's
+/// sums. That is Dot2's accuracy ([`dot2`], `u|Σ| + γ²_n Σ|xᵢuᵢ|`) at four floating-point
+/// operations per entry and sum instead of ten, which matters where the normals themselves
+/// cost about a nanosecond each.
+///
+/// **What it needs** (debug-asserted in [`finish`](Self::finish)): `k_sq` and `k_dot` powers of
+/// two with every `xᵢ² ≤ k_sq` (Sterbenz for the squares, whose sum only grows), and
+/// `Σ |xᵢuᵢ| ≤ k_dot/2` within every lane, so that the dot product's running sum stays in
+/// `[k_dot/2, 3k_dot/2]`.
 #[derive(Clone, Copy)]
-pub(crate) struct SumSqAndDot2 {
-    s: [f64; 4],
-    c: [f64; 4],
-    t: [f64; 4],
-    d: [f64; 4],
+pub(crate) struct ExtractedSumSqAndDot {
+    s: [f64; EXTRACTION_LANES],
+    c: [f64; EXTRACTION_LANES],
+    t: [f64; EXTRACTION_LANES],
+    d: [f64; EXTRACTION_LANES],
+    k_sq: f64,
+    k_dot: f64,
 }
 
-impl SumSqAndDot2 {
+impl ExtractedSumSqAndDot {
+    /// Empty sums with the offsets `k_sq` and `k_dot` (type docs).
     #[inline(always)]
-    pub(crate) const fn new() -> Self {
+    pub(crate) const fn new(k_sq: f64, k_dot: f64) -> Self {
         Self {
-            s: [0.0; 4],
-            c: [0.0; 4],
-            t: [0.0; 4],
-            d: [0.0; 4],
+            s: [k_sq; EXTRACTION_LANES],
+            c: [0.0; EXTRACTION_LANES],
+            t: [k_dot; EXTRACTION_LANES],
+            d: [0.0; EXTRACTION_LANES],
+            k_sq,
+            k_dot,
         }
     }
 
-    /// Entries `x[4k..4k+4]`, `u[4k..4k+4]` (a short last block zero-padded: `0·0` and `s + 0`
-    /// are exact, so the padding changes nothing).
+    /// Entries `x[8k..8k+8]`, `u[8k..8k+8]` (a short last block zero-padded: a zero entry
+    /// leaves every sum as it was).
     #[inline(always)]
-    pub(crate) fn push(&mut self, a: &[f64; 4], b: &[f64; 4]) {
-        for l in 0..4 {
-            let (p, e) = two_prod(a[l], a[l]);
-            let (v, e2) = two_sum(self.s[l], p);
-            self.s[l] = v;
-            self.c[l] += e + e2;
-            let (p, e) = two_prod(a[l], b[l]);
-            let (v, e2) = two_sum(self.t[l], p);
-            self.t[l] = v;
-            self.d[l] += e + e2;
+    pub(crate) fn push(&mut self, x: &[f64; EXTRACTION_LANES], u: &[f64; EXTRACTION_LANES]) {
+        for l in 0..EXTRACTION_LANES {
+            let s = x[l].mul_add(x[l], self.s[l]);
+            self.c[l] += x[l].mul_add(x[l], -(s - self.s[l]));
+            self.s[l] = s;
+            let t = x[l].mul_add(u[l], self.t[l]);
+            self.d[l] += x[l].mul_add(u[l], -(t - self.t[l]));
+            self.t[l] = t;
         }
     }
 
-    /// `(Σ xᵢ², Σ xᵢuᵢ)`: the lanes combined by a compensated sum.
+    /// `(Σ xᵢ², Σ xᵢuᵢ)`: each lane's exact high part `s − K` and its collected errors, the
+    /// lanes combined by a compensated sum.
     #[inline(always)]
     pub(crate) fn finish(self) -> (f64, f64) {
-        // Reading the lanes one by one below made LLVM keep them in scalar registers throughout
-        // the loop (measured: the loop cost as much as drawing the normals); passing them
-        // through `black_box` (an identity) once, after the loop, lets the loop body use 4-wide
-        // vectors.
-        let Self { s, c, t, d } = std::hint::black_box(self);
+        let Self {
+            s,
+            c,
+            t,
+            d,
+            k_sq,
+            k_dot,
+        } = self;
         let (mut squares, mut dot) = (Neumaier::new(), Neumaier::new());
-        for l in 0..4 {
-            squares.add_pair((s[l], c[l]));
-            dot.add_pair((t[l], d[l]));
+        for l in 0..EXTRACTION_LANES {
+            debug_assert!(s[l] >= k_sq && (0.5 * k_dot..=1.5 * k_dot).contains(&t[l]));
+            // Exact: K is a power of two no larger than s (so a multiple of s's ulp), and
+            // t ∈ [K/2, 3K/2] (Sterbenz).
+            squares.add_pair((s[l] - k_sq, c[l]));
+            dot.add_pair((t[l] - k_dot, d[l]));
         }
         (squares.total(), dot.total())
     }
@@ -335,34 +362,66 @@ mod tests {
         assert_eq!(cc, 4.0 * aa);
     }
 
-    /// Powers of two, so that the exact sums are known: `x₁u₁ = 1` shares a lane with
-    /// `±2⁶⁰` products that cancel (a lane without its compensation term returns 0), and the
-    /// squares `2²²..2⁵⁸` sum exactly in i128; fed in blocks of four with a zero-padded tail
-    /// of three.
+    /// Dyadic data whose sums are exact in i128: `xᵢ = kᵢ/2²⁶` (`|xᵢ| < 14`, the ziggurat's
+    /// bound) and `uᵢ = jᵢ/2³⁰`, 203 entries (a zero-padded last block of three); the last `u`
+    /// is chosen so that `Σ xᵢuᵢ` cancels to about `2⁻³⁰` against terms near 1, which a plain
+    /// sum misses by orders of magnitude. Both results must be within the type's bound of the
+    /// exact sums: `2u|Σ|` plus `γ_n` times `n` errors of at most half an ulp of `2K`.
     #[test]
-    fn sum_sq_and_dot2_lanes_keep_what_cancellation_hides() {
-        let x: Vec<f64> = (0..19).map(|i| (1u64 << (i + 11)) as f64).collect();
-        let mut u: Vec<f64> = vec![0.0; 19];
-        u[1] = 1.0 / 4096.0;
-        u[5] = (1u64 << 44) as f64;
-        u[9] = -((1u64 << 40) as f64);
-        u[6] = -((1u64 << 43) as f64);
-        u[10] = (1u64 << 39) as f64;
-        let naive: f64 = x.iter().zip(&u).map(|(a, b)| a * b).sum();
-        assert_ne!(naive, 1.0, "the data must defeat naive summation");
-        let exact_sq: i128 = x.iter().map(|&a| a as i128 * a as i128).sum();
-        let mut lanes = SumSqAndDot2::new();
-        let (blocks, u_blocks) = (x.chunks_exact(4), u.chunks_exact(4));
+    fn extracted_sums_match_exact_dyadic_sums() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let n = 203;
+        let k: Vec<i128> = (0..n)
+            .map(|_| rng.random_range(-13 * (1i128 << 26)..=13 * (1i128 << 26)))
+            .collect();
+        let mut k = k;
+        k[n - 1] = 13 * (1 << 26) - 1;
+        let mut j: Vec<i128> = (0..n)
+            .map(|_| rng.random_range(-(1i128 << 30)..=(1i128 << 30)))
+            .collect();
+        let rest: i128 = (0..n - 1).map(|i| k[i] * j[i]).sum();
+        j[n - 1] = -(rest / k[n - 1]);
+        let dot_exact = (rest + k[n - 1] * j[n - 1]) as f64 * 2f64.powi(-56);
+        let sq_exact = k.iter().map(|&v| v * v).sum::<i128>() as f64 * 2f64.powi(-52);
+        let x: Vec<f64> = k.iter().map(|&v| v as f64 * 2f64.powi(-26)).collect();
+        let u: Vec<f64> = j.iter().map(|&v| v as f64 * 2f64.powi(-30)).collect();
+        assert!(
+            u[n - 1].abs() <= 8.0,
+            "the data keep Σ|xu| far below K/2 in every lane"
+        );
+
+        // A larger offset for the squares than the sampler's 256 (any power of two ≥ max xᵢ²
+        // will do): the residuals grow with it, so that dropping them fails the bound below.
+        let (k_sq, k_dot) = (2f64.powi(20), 4096.0);
+        let mut lanes = ExtractedSumSqAndDot::new(k_sq, k_dot);
+        let (blocks, u_blocks) = (x.chunks_exact(8), u.chunks_exact(8));
         let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
         for (a, b) in blocks.zip(u_blocks) {
             lanes.push(a.try_into().unwrap(), b.try_into().unwrap());
         }
-        let (mut a, mut b) = ([0.0; 4], [0.0; 4]);
+        let (mut a, mut b) = ([0.0; 8], [0.0; 8]);
         a[..x_rest.len()].copy_from_slice(x_rest);
         b[..u_rest.len()].copy_from_slice(u_rest);
         lanes.push(&a, &b);
         let (squares, dot) = lanes.finish();
-        assert_eq!(dot, 1.0);
-        assert_eq!(squares, exact_sq as f64);
+
+        let unit = f64::EPSILON / 2.0;
+        let gamma = n as f64 * unit / (1.0 - n as f64 * unit);
+        let collected = |k: f64| n as f64 * (2.0 * k) * f64::EPSILON / 2.0;
+        let dot_tolerance = 2.0 * unit * dot_exact.abs() + gamma * collected(k_dot);
+        let naive: f64 = x.iter().zip(&u).map(|(a, b)| a * b).sum();
+        assert!(
+            (naive - dot_exact).abs() > 1e3 * dot_tolerance,
+            "the data must defeat a plain sum: {naive} vs {dot_exact}"
+        );
+        assert!(
+            (dot - dot_exact).abs() <= dot_tolerance,
+            "dot {dot} vs {dot_exact}"
+        );
+        assert!(
+            (squares - sq_exact).abs() <= 2.0 * unit * sq_exact + gamma * collected(k_sq),
+            "squares {squares} vs {sq_exact}"
+        );
     }
 }

@@ -48,6 +48,11 @@ pub const BLOCK: usize = 256;
 /// `2⁻⁵³`.
 const EPS_53: f64 = 1.0 / 9_007_199_254_740_992.0;
 
+/// A bound on every draw's magnitude: the fast path and the wedges stay below `x_1 = R`, and a
+/// tail draw is `R + t` with `t = −ln U₁/R ≤ 54 ln 2/R ≈ 10.24`, as [`open_unit`] is at least
+/// `2⁻⁵⁴`. The vMF sampler's sums rely on it (`compensated::ExtractedSumSqAndDot`).
+pub(crate) const MAX_ABS: f64 = 14.0;
+
 /// The standard normal law `N(0, 1)` drawn by the ziggurat (module docs); one draw per
 /// [`sample`](Distribution::sample) call, each reading its words as it goes (for many draws,
 /// [`fill_standard_normal`] is faster and reads them by blocks).
@@ -203,6 +208,31 @@ mod tests {
     /// The tables against their defining equations (module docs), in `f64`: every layer has
     /// area `V`, `F = f(X)`, the base layer's width is `V/f(R)`, the widths decrease to 0, and
     /// `V` is the base rectangle plus the tail, `R f(R) + √(π/2) erfc(R/√2)`.
+    /// [`super::MAX_ABS`] against the largest tail draw: `open_unit` of a zero word is its
+    /// smallest value, `2⁻⁵⁴`, and `R − ln(2⁻⁵⁴)/R` lies below the bound.
+    #[test]
+    fn max_abs_bounds_the_largest_tail_draw() {
+        struct Zeros;
+        impl rand::RngCore for Zeros {
+            fn next_u32(&mut self) -> u32 {
+                0
+            }
+            fn next_u64(&mut self) -> u64 {
+                0
+            }
+            fn fill_bytes(&mut self, dst: &mut [u8]) {
+                dst.fill(0);
+            }
+        }
+        let smallest = super::open_unit(&mut Zeros);
+        assert_eq!(smallest, 2f64.powi(-54));
+        assert!(R - smallest.ln() / R < super::MAX_ABS);
+        assert!(
+            X[0] > R && X[1] == R,
+            "fast-path and wedge draws stay below R"
+        );
+    }
+
     #[test]
     fn tables_satisfy_their_definitions() {
         let f = |x: f64| (-0.5 * x * x).exp();

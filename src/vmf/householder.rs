@@ -7,10 +7,12 @@ use rand::Rng;
 
 #[cfg(test)]
 use crate::compensated::dot2;
-use crate::compensated::{norm2, sum_sq2, two_prod, two_sum, SumSqAndDot2};
+use crate::compensated::{
+    norm2, sum_sq2, two_prod, two_sum, ExtractedSumSqAndDot, EXTRACTION_LANES as LANES,
+};
 #[cfg(test)]
 use crate::ziggurat::fill_standard_normal;
-use crate::ziggurat::{fill_blocks, BLOCK};
+use crate::ziggurat::{fill_blocks, BLOCK, MAX_ABS};
 
 /// Q = −s(I − τuuᵀ) with u = μ + s‖μ‖e₁ and s = sign(μ₀), so that Q e₁ = μ/‖μ‖; choosing the
 /// sign of μ₀ avoids cancellation in u₀.
@@ -19,7 +21,14 @@ pub(crate) struct ReflectionToMean {
     u: Vec<f64>,
     tau: f64,
     sign: f64,
+    /// The offset of the dot product `u_{1:}ᵀv` in [`ExtractedSumSqAndDot`]: a power of two at
+    /// least twice the largest `Σ|vᵢuᵢ|` a lane can hold, `MAX_ABS·√(lane length)·‖u_{1:}‖`.
+    k_dot: f64,
 }
+
+/// The offset of `‖v‖²` in [`ExtractedSumSqAndDot`]: a power of two at least `MAX_ABS²`.
+const K_SQ: f64 = 256.0;
+const _: () = assert!(MAX_ABS * MAX_ABS <= K_SQ);
 
 impl ReflectionToMean {
     /// For a unit (or nearly unit) `mu` with at least one entry.
@@ -29,7 +38,17 @@ impl ReflectionToMean {
         let mut u = mu.to_vec();
         u[0] += sign * norm2(mu);
         let tau = 2.0 / sum_sq2(&u);
-        Self { u, tau, sign }
+        // Cauchy–Schwarz in each lane, with a margin for the rounding of the norm; the smallest
+        // power of two above (doubling the exponent field).
+        let lane_len = (mu.len() - 1).div_ceil(LANES).max(1) as f64;
+        let bound = 2.0 * MAX_ABS * lane_len.sqrt() * norm2(&u[1..]).max(1.0) * 1.01;
+        let k_dot = f64::from_bits(((bound.to_bits() >> 52) + 1) << 52);
+        Self {
+            u,
+            tau,
+            sign,
+            k_dot,
+        }
     }
 
     /// `out ← Q out`.
@@ -48,7 +67,8 @@ impl ReflectionToMean {
     ///
     /// The normals are drawn into `out[1..]` in one call of the ziggurat
     /// ([`fill_standard_normal`]), then one pass folds them into `‖v‖²` and `u_{1:}ᵀv`
-    /// (compensated, Dot2, in four lanes), so that `uᵀy = u₀w + c·u_{1:}ᵀv` with `c = r/‖v‖`
+    /// (compensated to Dot2's accuracy by error-free extraction, [`ExtractedSumSqAndDot`], in
+    /// eight lanes: every normal is below `MAX_ABS`), so that `uᵀy = u₀w + c·u_{1:}ᵀv` with `c = r/‖v‖`
     /// needs no pass over `y`; a last pass writes `X_i = −s(c vᵢ − τ(uᵀy) uᵢ)`. (Scaling `v`
     /// first and reflecting it after costs two more passes.) The products `u₀w` and
     /// `c·(u_{1:}ᵀv)` are summed error-free, so `uᵀy` is as accurate as the compensated dot
@@ -65,17 +85,17 @@ impl ReflectionToMean {
         let u_tail = &self.u[1..];
         let (ss, dot) = loop {
             fill_blocks(rng, tail, words);
-            let mut lanes = SumSqAndDot2::new();
-            let (blocks, u_blocks) = (tail.chunks_exact(4), u_tail.chunks_exact(4));
+            let mut lanes = ExtractedSumSqAndDot::new(K_SQ, self.k_dot);
+            let (blocks, u_blocks) = (tail.chunks_exact(LANES), u_tail.chunks_exact(LANES));
             let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
             for (x, u) in blocks.zip(u_blocks) {
                 lanes.push(
-                    x.try_into().expect("4 entries"),
-                    u.try_into().expect("4 entries"),
+                    x.try_into().expect("LANES entries"),
+                    u.try_into().expect("LANES entries"),
                 );
             }
             if !x_rest.is_empty() {
-                let (mut v, mut u) = ([0.0; 4], [0.0; 4]);
+                let (mut v, mut u) = ([0.0; LANES], [0.0; LANES]);
                 v[..x_rest.len()].copy_from_slice(x_rest);
                 u[..u_rest.len()].copy_from_slice(u_rest);
                 lanes.push(&v, &u);
@@ -151,6 +171,28 @@ mod tests {
                     );
                 }
                 assert!((norm2(&fused) - 1.0).abs() <= 1e-15, "M = {dim}, w = {w}");
+            }
+        }
+    }
+
+    /// The dot product's offset: a power of two, at least twice the Cauchy–Schwarz bound
+    /// `MAX_ABS·√(lane length)·‖u_{1:}‖` of a lane's `Σ|vᵢuᵢ|` (and never below it when the
+    /// bound is itself a power of two), for short, long and odd dimensions.
+    #[test]
+    fn dot_offset_is_a_power_of_two_above_the_lane_bound() {
+        for dim in [2, 3, 9, 10, 128, 2048, 100_001] {
+            for mu0 in [1.0_f64, 0.6, 0.0, -0.8] {
+                let mut mu = vec![0.0; dim];
+                mu[0] = mu0;
+                mu[dim - 1] += (1.0 - mu0 * mu0).sqrt();
+                let k = ReflectionToMean::new(&mu).k_dot;
+                assert_eq!(k.to_bits() & ((1u64 << 52) - 1), 0, "M = {dim}: {k}");
+                let lane_len = (dim - 1).div_ceil(LANES).max(1) as f64;
+                let bound = MAX_ABS * lane_len.sqrt() * norm2(&mu[1..]).max(1.0);
+                assert!(
+                    k >= 2.0 * bound && k <= 8.0 * bound,
+                    "M = {dim}: {k} vs {bound}"
+                );
             }
         }
     }
