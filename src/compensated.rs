@@ -158,6 +158,30 @@ impl ExtractedSumSqAndDot {
         }
     }
 
+    /// All of `x` and `u` (equal lengths), eight entries at a time, the `len mod 8` last ones as
+    /// one more zero-padded block.
+    #[inline(always)]
+    pub(crate) fn push_slices(&mut self, x: &[f64], u: &[f64]) {
+        debug_assert_eq!(x.len(), u.len());
+        let (blocks, u_blocks) = (
+            x.chunks_exact(EXTRACTION_LANES),
+            u.chunks_exact(EXTRACTION_LANES),
+        );
+        let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
+        for (x, u) in blocks.zip(u_blocks) {
+            self.push(
+                x.try_into().expect("EXTRACTION_LANES entries"),
+                u.try_into().expect("EXTRACTION_LANES entries"),
+            );
+        }
+        if !x_rest.is_empty() {
+            let (mut x, mut u) = ([0.0; EXTRACTION_LANES], [0.0; EXTRACTION_LANES]);
+            x[..x_rest.len()].copy_from_slice(x_rest);
+            u[..u_rest.len()].copy_from_slice(u_rest);
+            self.push(&x, &u);
+        }
+    }
+
     /// `(Σ xᵢ², Σ xᵢuᵢ)`: each lane's exact high part `s − K` and its collected errors, the
     /// lanes combined by a compensated sum.
     #[inline(always)]
@@ -372,10 +396,9 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let n = 203;
-        let k: Vec<i128> = (0..n)
+        let mut k: Vec<i128> = (0..n)
             .map(|_| rng.random_range(-13 * (1i128 << 26)..=13 * (1i128 << 26)))
             .collect();
-        let mut k = k;
         k[n - 1] = 13 * (1 << 26) - 1;
         let mut j: Vec<i128> = (0..n)
             .map(|_| rng.random_range(-(1i128 << 30)..=(1i128 << 30)))
@@ -395,15 +418,7 @@ mod tests {
         // will do): the residuals grow with it, so that dropping them fails the bound below.
         let (k_sq, k_dot) = (2f64.powi(20), 4096.0);
         let mut lanes = ExtractedSumSqAndDot::new(k_sq, k_dot);
-        let (blocks, u_blocks) = (x.chunks_exact(8), u.chunks_exact(8));
-        let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
-        for (a, b) in blocks.zip(u_blocks) {
-            lanes.push(a.try_into().unwrap(), b.try_into().unwrap());
-        }
-        let (mut a, mut b) = ([0.0; 8], [0.0; 8]);
-        a[..x_rest.len()].copy_from_slice(x_rest);
-        b[..u_rest.len()].copy_from_slice(u_rest);
-        lanes.push(&a, &b);
+        lanes.push_slices(&x, &u);
         let (squares, dot) = lanes.finish();
 
         let unit = f64::EPSILON / 2.0;

@@ -66,10 +66,10 @@ impl ReflectionToMean {
     /// without cancellation), and `out.len() = M ≥ 2`.
     ///
     /// The normals are drawn into `out[1..]` in one call of the ziggurat
-    /// ([`fill_standard_normal`]), then one pass folds them into `‖v‖²` and `u_{1:}ᵀv`
+    /// ([`fill_standard_normal`]'s body), then one pass folds them into `‖v‖²` and `u_{1:}ᵀv`
     /// (compensated to Dot2's accuracy by error-free extraction, [`ExtractedSumSqAndDot`], in
-    /// eight lanes: every normal is below `MAX_ABS`), so that `uᵀy = u₀w + c·u_{1:}ᵀv` with `c = r/‖v‖`
-    /// needs no pass over `y`; a last pass writes `X_i = −s(c vᵢ − τ(uᵀy) uᵢ)`. (Scaling `v`
+    /// eight lanes: every normal is below `MAX_ABS`), so that `uᵀy = u₀w + c·u_{1:}ᵀv` with
+    /// `c = r/‖v‖` needs no pass over `y`; a last pass writes `X_i = −s(c vᵢ − τ(uᵀy) uᵢ)`. (Scaling `v`
     /// first and reflecting it after costs two more passes.) The products `u₀w` and
     /// `c·(u_{1:}ᵀv)` are summed error-free, so `uᵀy` is as accurate as the compensated dot
     /// product over `y`.
@@ -86,20 +86,7 @@ impl ReflectionToMean {
         let (ss, dot) = loop {
             fill_blocks(rng, tail, words);
             let mut lanes = ExtractedSumSqAndDot::new(K_SQ, self.k_dot);
-            let (blocks, u_blocks) = (tail.chunks_exact(LANES), u_tail.chunks_exact(LANES));
-            let (x_rest, u_rest) = (blocks.remainder(), u_blocks.remainder());
-            for (x, u) in blocks.zip(u_blocks) {
-                lanes.push(
-                    x.try_into().expect("LANES entries"),
-                    u.try_into().expect("LANES entries"),
-                );
-            }
-            if !x_rest.is_empty() {
-                let (mut v, mut u) = ([0.0; LANES], [0.0; LANES]);
-                v[..x_rest.len()].copy_from_slice(x_rest);
-                u[..u_rest.len()].copy_from_slice(u_rest);
-                lanes.push(&v, &u);
-            }
+            lanes.push_slices(tail, u_tail);
             let (ss, dot) = lanes.finish();
             if ss > 0.0 {
                 break (ss, dot);
