@@ -166,11 +166,13 @@ fn kappa_mle_batch_is_the_scalar_function() {
     }
 }
 
+/// Where `sample_n_into` has no cosines to draw in lanes (`M = 2`, its own rotation; `κ = 0`,
+/// normalised normals), it draws what a loop of `sample_into` draws. For `M ≥ 3`, `κ > 0` its
+/// stream is its own (Wood's test eight proposals at a time, `vmf/wood.rs`), and its law is
+/// tested by `proofs/vmf_sampler_law.rs` (`sample_n_into_whole_law`).
 #[test]
 fn sample_n_into_draws_what_a_loop_of_sample_into_draws() {
-    // M = 2 (its own rotation), κ = 0 (normalised normals), and Wood's sampler in 3 and 128
-    // dimensions, with a mean direction that is not e₁.
-    for (dim, kappa) in [(2, 3.0), (3, 0.0), (3, 20.0), (128, 50.0), (128, 1e6)] {
+    for (dim, kappa) in [(2, 3.0), (2, 1e6), (3, 0.0), (128, 0.0)] {
         let mut mu: Vec<f64> = (0..dim).map(|i| (i as f64 + 1.0).sin()).collect();
         let norm = mu.iter().map(|v| v * v).sum::<f64>().sqrt();
         mu.iter_mut().for_each(|v| *v /= norm);

@@ -64,6 +64,7 @@ mod normaliser;
 mod normaliser_batch;
 mod sampler;
 mod sphere_area;
+mod wood;
 
 pub use complement::mean_resultant_length_complement;
 // `(1 − A_M, A_M')` and the unit check, for the vMF divergences of `nivmf`.

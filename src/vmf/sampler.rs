@@ -29,80 +29,23 @@
 //! **Special cases.** `κ = 0`: `X` is a normalised Gaussian vector. `M = 2`: the tangent
 //! sphere `S⁰ = {±1}`, so `X = Wμ ± √(1 − W²)μ^⊥` with a fair sign.
 //!
-//! **Random stream** (what the value-stability proofs reproduce): each proposal draws `G₁`,
-//! `G₂` (rand_distr `Gamma`) then `U` (`rng.random::<f64>()`); after acceptance, `M − 1`
-//! standard normals by one [`fill_standard_normal`](crate::ziggurat::fill_standard_normal)
-//! call (`M > 2`) or one `bool` (`M = 2`). At `κ = 0`, `sample_into` draws `M` standard
-//! normals by one such call.
+//! **Random stream** of a single draw (what the value-stability proofs reproduce): each
+//! proposal draws `G₁`, `G₂` (rand_distr `Gamma`) then `U` (`rng.random::<f64>()`); after
+//! acceptance, `M − 1` standard normals by one
+//! [`fill_standard_normal`](crate::ziggurat::fill_standard_normal) call (`M > 2`) or one
+//! `bool` (`M = 2`). At `κ = 0`, `sample_into` draws `M` standard normals by one such call.
+//! [`VonMisesFisher::sample_n_into`] draws its cosines eight proposals at a time instead
+//! (`vmf/wood.rs`, and its own docs).
 
 use rand::distr::Distribution;
 use rand::Rng;
-use rand_distr::Gamma;
 
 use super::density::require_unit;
 use super::householder::ReflectionToMean;
+use super::wood::{Cosines, Wood};
 use crate::compensated::{norm2, sum_sq2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 use crate::ziggurat::{fill_blocks, BLOCK};
-
-/// Wood's constants, precomputed.
-#[derive(Debug, Clone)]
-struct Wood {
-    b: f64,
-    /// `2κb/(1 + b)`.
-    slope: f64,
-    /// `M − 1`.
-    m1: f64,
-    /// `ln((1 + b)/2)`.
-    ln_half_one_plus_b: f64,
-    gamma: Gamma<f64>,
-}
-
-impl Wood {
-    #[inline(always)]
-    fn new(dim: usize, kappa: f64) -> Self {
-        let m1 = (dim - 1) as f64;
-        // b = (M−1)/(2κ + √((M−1)² + 4κ²)) and κb; above 10³⁰⁰ the same quantities are written
-        // with t = (M−1)/(2κ) ≤ 1 so that 2κ cannot overflow (at κ = f64::MAX the first form
-        // gives b = 0, κb = NaN, and the rejection loop would never accept).
-        let (b, kappa_b) = if kappa < 1e300 {
-            let b = m1 / (2.0 * kappa + m1.hypot(2.0 * kappa));
-            (b, kappa * b)
-        } else {
-            let t = 0.5 * m1 / kappa;
-            let d = 1.0 + t.hypot(1.0);
-            (t / d, 0.5 * m1 / d)
-        };
-        Self {
-            b,
-            slope: 2.0 * kappa_b / (1.0 + b),
-            m1,
-            ln_half_one_plus_b: b.ln_1p() - std::f64::consts::LN_2,
-            gamma: Gamma::new(0.5 * m1, 1.0).expect("shape (M−1)/2 > 0"),
-        }
-    }
-
-    /// One accepted `(W, √(1 − W²))`.
-    #[inline(always)]
-    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> (f64, f64) {
-        loop {
-            let g1 = self.gamma.sample(rng);
-            let g2 = self.gamma.sample(rng);
-            let u: f64 = rng.random();
-            let den = self.b.mul_add(g1, g2);
-            if den.is_nan() || den <= 0.0 {
-                continue;
-            }
-            let exponent = self.slope * (g2 - g1) / den
-                + self.m1 * (self.ln_half_one_plus_b + ((g1 + g2) / den).ln());
-            if exponent >= u.ln() {
-                let w = (-self.b).mul_add(g1, g2) / den;
-                let r = 2.0 * (self.b * g1 * g2).sqrt() / den;
-                return (w, r);
-            }
-        }
-    }
-}
 
 /// A von Mises–Fisher distribution `vMF(μ, κ)` on `S^{M−1}`, sampled by Wood's algorithm.
 ///
@@ -308,26 +251,34 @@ impl VonMisesFisher {
     }
 
     /// The sampler proper; `out.len() == self.dim()` is the caller's to guarantee.
-    /// Draws `n` samples into the rows of `out` (`n × M`, row-major) without allocating: the
-    /// same bits, in the same order, as `n` calls of [`sample_into`](Self::sample_into) with
-    /// the same generator.
+    /// Draws `n` samples into the rows of `out` (`n × M`, row-major) without allocating, from
+    /// the law of [`sample_into`](Self::sample_into), with Wood's rejection step run on eight
+    /// proposals at a time.
     ///
     /// The Householder reflection to `μ` and Wood's constants are formed once at construction
-    /// and shared by every draw, as in the single-draw call; this entry point adds the choice
-    /// of instruction set once for all `n` draws, so that the reflection, the compensated
-    /// norms and Wood's acceptance test of every draw run inlined in AVX2+FMA code where the
-    /// CPU has it.
+    /// and shared by every draw, as in the single-draw call. This entry point chooses the
+    /// instruction set once for all `n` draws, and draws the cosines `w = μᵀX` by rounds of
+    /// eight proposals: sixteen Gamma variates by Marsaglia & Tsang's method and Wood's
+    /// acceptance test, both in lanes, the test decided as the single-draw sampler's scalar test
+    /// decides it (`vmf/wood.rs`).
+    ///
+    /// **Random stream.** For `M = 2` or `κ = 0`, the same bits, in the same order, as `n`
+    /// calls of [`sample_into`](Self::sample_into) with the same generator. Otherwise a stream
+    /// of its own: each row takes the next accepted cosine, running a round (sixteen normals
+    /// by one call of the crate's ziggurat, then 24 words) when none is left, then draws its
+    /// `M − 1` normals as [`sample_into`](Self::sample_into) does; cosines left at the end of
+    /// the call are dropped. A seed thus gives other draws here than through a loop of
+    /// `sample_into`, from the same law (`proofs/vmf_sampler_law.rs` tests both).
     ///
     /// # When to prefer it
     ///
     /// Whenever more than one draw of one `(μ, κ)` is wanted (Monte Carlo estimates, the
     /// peers table's 10⁵ draws): the cost per draw is then the `M − 1` standard normals plus a
-    /// few passes over the row (the peers table of book chapter 08 times both). The normals'
-    /// words come by blocks through `fill`, so a generator that makes words in bulk, such as
+    /// few passes over the row and an eighth of a round (the peers table of book chapter 08
+    /// times both). The normals' words come by blocks through `fill`, so a generator that makes
+    /// words in bulk, such as
     /// [`Xoshiro256PlusPlusX8`](crate::xoshiro_x8::Xoshiro256PlusPlusX8), serves them at its
-    /// bulk speed. The draws are
-    /// the same as a loop of [`sample_into`](Self::sample_into), so switching changes no seeded
-    /// result.
+    /// bulk speed.
     ///
     /// # Errors
     ///
@@ -339,15 +290,15 @@ impl VonMisesFisher {
     /// use probdml::vmf::VonMisesFisher;
     /// use probdml::rand::SeedableRng;
     /// let vmf = VonMisesFisher::new(&[0.6, 0.8, 0.0], 20.0).unwrap();
-    /// let mut rows = vec![0.0; 4 * 3];
-    /// vmf.sample_n_into(&mut probdml::rand::rngs::StdRng::seed_from_u64(3), 4, &mut rows).unwrap();
-    /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut rows = vec![0.0; 1000 * 3];
+    /// vmf.sample_n_into(&mut probdml::rand::rngs::StdRng::seed_from_u64(3), 1000, &mut rows).unwrap();
     /// for row in rows.chunks_exact(3) {
-    ///     let mut one = [0.0; 3];
-    ///     vmf.sample_into(&mut rng, &mut one).unwrap();
-    ///     assert_eq!(row, one);
+    ///     assert!((row.iter().map(|v| v * v).sum::<f64>().sqrt() - 1.0).abs() < 1e-15);
     /// }
-    /// assert!(vmf.sample_n_into(&mut rng, 4, &mut [0.0; 11]).is_err());
+    /// // E[μᵀX] = A_3(20) = coth 20 − 1/20 = 0.95; the standard error is about 1.6·10⁻³.
+    /// let mean = rows.chunks_exact(3).map(|x| 0.6 * x[0] + 0.8 * x[1]).sum::<f64>() / 1000.0;
+    /// assert!((mean - 0.95).abs() < 0.01);
+    /// assert!(vmf.sample_n_into(&mut probdml::rand::rngs::StdRng::seed_from_u64(3), 4, &mut [0.0; 11]).is_err());
     /// ```
     pub fn sample_n_into<R: Rng + ?Sized>(
         &self,
@@ -372,8 +323,16 @@ impl VonMisesFisher {
             #[inline(always)]
             || {
                 let mut words = [0; BLOCK];
+                if self.kappa == 0.0 || dim == 2 {
+                    for row in out.chunks_exact_mut(dim) {
+                        self.fill(rng, row, &mut words);
+                    }
+                    return;
+                }
+                let mut cosines = Cosines::new();
                 for row in out.chunks_exact_mut(dim) {
-                    self.fill(rng, row, &mut words);
+                    let cosine = cosines.next(&self.wood, rng, &mut words);
+                    self.reflection.place(rng, cosine, row, &mut words);
                 }
             },
         );
