@@ -223,7 +223,7 @@ row(
 normals = crate_times["vmf_standard_normals"]
 batch = crate_times["vmf_sample_batch"]
 row(
-    f"vMF sampling, the same {n_draws} draws by one `sample_n_into` call into a buffer allocated once (the row above allocates its output in every run, as scipy does)",
+    f"vMF sampling, {n_draws} draws by one `sample_n_into` call into a buffer allocated once (the row above allocates its output in every run, as scipy does)",
     "scipy vonmises_fisher.rvs",
     batch,
     t_scipy,
