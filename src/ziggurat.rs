@@ -190,9 +190,15 @@ fn off_the_fast_path<G: Rng + ?Sized>(rng: &mut G, i: usize, x: f64) -> Option<f
         }
     }
     // y uniform in [f(x_i), f(x_{i+1})) (F increases with i: the layers stack upwards).
-    let u = (rng.next_u64() >> 11) as f64 * EPS_53;
+    let u = uniform(rng.next_u64());
     let y = (F[i + 1] - F[i]).mul_add(u, F[i]);
     (y < (-0.5 * x * x).exp()).then_some(x)
+}
+
+/// A word's top 53 bits as a uniform in `[0, 1)`, as `rand`'s `f64` is: `(word >> 11)·2⁻⁵³`.
+#[inline(always)]
+pub(crate) fn uniform(word: u64) -> f64 {
+    (word >> 11) as f64 * EPS_53
 }
 
 /// A uniform draw in the open interval `(0, 1)`: the midpoints `(k + ½)·2⁻⁵³`.

@@ -32,13 +32,10 @@ use rand::Rng;
 use rand_distr::Gamma;
 
 use crate::special::double_double::ln_normal_f64;
-use crate::ziggurat::{fill_blocks, BLOCK};
+use crate::ziggurat::{fill_blocks, uniform, BLOCK};
 
 /// Proposals per round of [`Cosines`].
 const LANES: usize = 8;
-
-/// `2⁻⁵³`: a word's top 53 bits as a uniform in `[0, 1)`, as `rand`'s `f64` is.
-const EPS_53: f64 = 1.0 / 9_007_199_254_740_992.0;
 
 /// The relative margin within which the lanes leave Wood's decision to the scalar test: far
 /// above the logarithms' error (`ln_normal_f64`, `2·10⁻¹⁶` absolute plus half an ulp) times
@@ -166,31 +163,30 @@ impl Cosines {
         fill_blocks(rng, &mut x, words);
         let mut bits = [0u64; 3 * LANES];
         rng.fill(&mut bits);
-        let unit = |word: u64| (word >> 11) as f64 * EPS_53;
+        let u: [f64; 3 * LANES] = bits.map(uniform);
 
         // The Gamma variates: the squeeze in lanes, its rare misses by the full test.
-        let (mut g, mut gamma_ok) = ([0.0; 2 * LANES], [false; 2 * LANES]);
+        let (mut v, mut x_sqr) = ([0.0; 2 * LANES], [0.0; 2 * LANES]);
+        let (mut positive, mut gamma_ok) = ([false; 2 * LANES], [false; 2 * LANES]);
         for k in 0..2 * LANES {
             let v_cbrt = wood.mt_c.mul_add(x[k], 1.0);
-            let v = v_cbrt * v_cbrt * v_cbrt;
-            let x_sqr = x[k] * x[k];
-            g[k] = wood.mt_d * v;
-            gamma_ok[k] = v_cbrt > 0.0 && unit(bits[k]) < 1.0 - 0.0331 * x_sqr * x_sqr;
+            v[k] = v_cbrt * v_cbrt * v_cbrt;
+            x_sqr[k] = x[k] * x[k];
+            positive[k] = v_cbrt > 0.0;
+            gamma_ok[k] = positive[k] && u[k] < 1.0 - 0.0331 * x_sqr[k] * x_sqr[k];
         }
         for k in 0..2 * LANES {
-            let v_cbrt = wood.mt_c.mul_add(x[k], 1.0);
-            if !gamma_ok[k] && v_cbrt > 0.0 {
-                let v = v_cbrt * v_cbrt * v_cbrt;
-                let x_sqr = x[k] * x[k];
-                gamma_ok[k] = unit(bits[k]).ln() < 0.5 * x_sqr + wood.mt_d * (1.0 - v + v.ln());
+            if !gamma_ok[k] && positive[k] {
+                gamma_ok[k] = u[k].ln() < 0.5 * x_sqr[k] + wood.mt_d * (1.0 - v[k] + v[k].ln());
             }
         }
+        let g = v.map(|v| wood.mt_d * v);
 
         // Wood's test in lanes: `lhs − ln u` against the margin (module docs).
         let (mut w, mut r) = ([0.0; LANES], [0.0; LANES]);
         let (mut accept, mut decided) = ([false; LANES], [false; LANES]);
         for l in 0..LANES {
-            let (g1, g2, u) = (g[l], g[l + LANES], unit(bits[2 * LANES + l]));
+            let (g1, g2, u) = (g[l], g[l + LANES], u[2 * LANES + l]);
             let den = wood.b.mul_add(g1, g2);
             let linear = wood.slope * (g2 - g1) / den;
             let ln_q = ln_normal_f64((g1 + g2) / den);
@@ -212,7 +208,7 @@ impl Cosines {
             if !(gamma_ok[l] && gamma_ok[l + LANES]) {
                 continue;
             }
-            let (g1, g2, u) = (g[l], g[l + LANES], unit(bits[2 * LANES + l]));
+            let (g1, g2, u) = (g[l], g[l + LANES], u[2 * LANES + l]);
             // u = 0 (ln u = −∞ accepts) is below `ln_normal_f64`'s domain: the scalar test.
             let accepted = if decided[l] && u > 0.0 {
                 accept[l]
@@ -253,11 +249,10 @@ mod tests {
                 fill_blocks(&mut replay, &mut x, &mut words);
                 let mut bits = [0u64; 3 * LANES];
                 replay.fill(&mut bits);
-                let unit = |word: u64| (word >> 11) as f64 * EPS_53;
                 let gamma = |k: usize| {
                     let v_cbrt = wood.mt_c.mul_add(x[k], 1.0);
                     let v = v_cbrt * v_cbrt * v_cbrt;
-                    let (x_sqr, u) = (x[k] * x[k], unit(bits[k]));
+                    let (x_sqr, u) = (x[k] * x[k], uniform(bits[k]));
                     let ok = v_cbrt > 0.0
                         && (u < 1.0 - 0.0331 * x_sqr * x_sqr
                             || u.ln() < 0.5 * x_sqr + wood.mt_d * (1.0 - v + v.ln()));
@@ -268,7 +263,7 @@ mod tests {
                     let (Some(g1), Some(g2)) = (gamma(l), gamma(l + LANES)) else {
                         continue;
                     };
-                    match wood.try_proposal(g1, g2, unit(bits[2 * LANES + l])) {
+                    match wood.try_proposal(g1, g2, uniform(bits[2 * LANES + l])) {
                         Some(wr) => want.push(wr),
                         None => rejected += 1,
                     }
