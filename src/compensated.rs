@@ -175,9 +175,8 @@ impl ExtractedSumSqAndDot {
             );
         }
         if !x_rest.is_empty() {
-            let (mut x, mut u) = ([0.0; EXTRACTION_LANES], [0.0; EXTRACTION_LANES]);
-            x[..x_rest.len()].copy_from_slice(x_rest);
-            u[..u_rest.len()].copy_from_slice(u_rest);
+            let x = std::array::from_fn(|l| x_rest.get(l).copied().unwrap_or(0.0));
+            let u = std::array::from_fn(|l| u_rest.get(l).copied().unwrap_or(0.0));
             self.push(&x, &u);
         }
     }

@@ -97,10 +97,12 @@ impl ReflectionToMean {
         let (p1, e1) = two_prod(c, dot);
         let (h, l) = two_sum(p0, p1);
         let alpha = self.tau * (h + (l + (e0 + e1)));
-        let s = self.sign;
-        out[0] = -s * (-alpha).mul_add(self.u[0], w);
+        // X = −s(y − αu) with s = ±1, written as `(sα)uᵢ + (−sc)vᵢ`: negating an operand of a
+        // correctly rounded operation negates its result, so these are the same bits.
+        let (s_alpha, minus_s_c) = (self.sign * alpha, -self.sign * c);
+        out[0] = s_alpha.mul_add(self.u[0], -self.sign * w);
         for (x, &u) in out[1..].iter_mut().zip(u_tail) {
-            *x = -s * (-alpha).mul_add(u, c * *x);
+            *x = s_alpha.mul_add(u, minus_s_c * *x);
         }
     }
 }
