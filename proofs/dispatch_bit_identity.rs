@@ -235,6 +235,51 @@ fn normals_and_vmf_draws_are_bit_identical_across_copies() {
     }
 }
 
+/// The nivMF divergences and densities (their one-pass lane sums, `compensated.rs`
+/// `square_sums_lanes`, and the normalisers they call), at near and far pairs of means, for
+/// concentrations from 0 to 10⁴ and every dimension of [`dims`].
+#[test]
+fn nivmf_divergences_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    use probdml::nivmf;
+    let mut rng = ChaCha8Rng::seed_from_u64(22);
+    for dim in dims() {
+        let mut unit = || {
+            let v: Vec<f64> = (0..dim).map(|_| rng.random_range(-1.0..1.0)).collect();
+            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+            v.into_iter().map(|x| x / norm).collect::<Vec<f64>>()
+        };
+        let (mu_z, far) = (unit(), unit());
+        // A near pair: μ_z nudged and renormalised (1 − μ_pᵀμ_z ~ 10⁻⁸).
+        let nudged: Vec<f64> = mu_z.iter().zip(&far).map(|(a, b)| a + 1e-4 * b).collect();
+        let norm = nudged.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let near: Vec<f64> = nudged.iter().map(|x| x / norm).collect();
+        let kappas: Vec<f64> = (0..dim).map(|i| 0.5 + (i % 7) as f64 * 30.0).collect();
+        for mu_p in [&far, &near] {
+            let run = || {
+                let mut out = vec![];
+                for (kz, kp) in [(0.5, 2.0), (50.0, 60.0), (1e4, 1e3), (50.0, 0.0)] {
+                    out.push(nivmf::kl_vmf(&mu_z, kz, mu_p, kp).expect("valid KL arguments"));
+                    out.push(nivmf::kl_vmf_paper(&mu_z, kz, mu_p, kp).expect("valid arguments"));
+                    let nu_z: Vec<f64> = mu_z.iter().map(|m| m * kz).collect();
+                    let nu_p: Vec<f64> = mu_p.iter().map(|m| m * kp.max(0.1)).collect();
+                    for gamma in [0.5, 1.0, 2.0] {
+                        out.push(nivmf::log_ppk(&nu_z, &nu_p, gamma).expect("valid PPK"));
+                    }
+                    out.push(nivmf::bhattacharyya_distance(&nu_z, &nu_p).expect("valid pair"));
+                    out.push(nivmf::expected_likelihood_distance(&nu_z, &nu_p).expect("valid"));
+                }
+                out.push(nivmf::log_density(mu_p, &mu_z, &kappas).expect("valid density"));
+                out.push(nivmf::log_density_heuristic(mu_p, &mu_z, &kappas).expect("valid"));
+                bits(&out)
+            };
+            assert_every_copy_equal(run, &format!("nivMF, M = {dim}"));
+        }
+    }
+}
+
 /// The retrieval scans (candidate filter of `metrics/candidate_search.rs`) at one and two
 /// threads: the same neighbours and distances, ties included.
 #[test]

@@ -278,45 +278,12 @@ pub(crate) fn square_sums_lanes(a: &[f64], b: &[f64], alpha: f64, beta: f64) -> 
     let mut acc = [[0.0_f64; L]; 3];
     let (ca, cb) = (a.chunks_exact(L), b.chunks_exact(L));
     let (ra, rb) = (ca.remainder(), cb.remainder());
-    let (mut x_tail, mut y_tail) = ([0.0; L], [0.0; L]);
-    x_tail[..ra.len()].copy_from_slice(ra);
-    y_tail[..rb.len()].copy_from_slice(rb);
+    // The zero-padded last block built in registers (a `copy_from_slice` of its variable
+    // length is a call to `memcpy`).
+    let x_tail: [f64; L] = std::array::from_fn(|l| ra.get(l).copied().unwrap_or(0.0));
+    let y_tail: [f64; L] = std::array::from_fn(|l| rb.get(l).copied().unwrap_or(0.0));
     let tail = (!ra.is_empty()).then_some((&x_tail[..], &y_tail[..]));
     let blocks = ca.zip(cb).chain(tail);
-    #[cfg(all(target_feature = "avx2", target_feature = "fma"))]
-    {
-        // Two 4-wide registers per sum, lanes 0–3 and 4–7 (LLVM's own vectorisation of the
-        // array form shuffled lanes between narrower registers and cost twice as much; AVX2
-        // rather than AVX-512 intrinsics for the crate's minimum Rust version). Same operations
-        // per lane as the portable loop below: x², y², c = αx + βy (two products, one sum), c².
-        use std::arch::x86_64::{
-            __m256d, _mm256_add_pd, _mm256_fmadd_pd, _mm256_loadu_pd, _mm256_mul_pd,
-            _mm256_set1_pd, _mm256_setzero_pd, _mm256_storeu_pd,
-        };
-        // SAFETY: the target has AVX2 and FMA (this block is compiled only then); every load
-        // reads four f64 inside a block of exactly L = 8, every store writes four of a row of
-        // `acc`.
-        unsafe {
-            let (va, vb) = (_mm256_set1_pd(alpha), _mm256_set1_pd(beta));
-            let zero = _mm256_setzero_pd();
-            let mut sums: [[__m256d; 2]; 3] = [[zero; 2]; 3];
-            for (x, y) in blocks {
-                for half in 0..2 {
-                    let xv = _mm256_loadu_pd(x[4 * half..].as_ptr());
-                    let yv = _mm256_loadu_pd(y[4 * half..].as_ptr());
-                    sums[0][half] = _mm256_fmadd_pd(xv, xv, sums[0][half]);
-                    sums[1][half] = _mm256_fmadd_pd(yv, yv, sums[1][half]);
-                    let c = _mm256_add_pd(_mm256_mul_pd(va, xv), _mm256_mul_pd(vb, yv));
-                    sums[2][half] = _mm256_fmadd_pd(c, c, sums[2][half]);
-                }
-            }
-            for (row, sum) in acc.iter_mut().zip(&sums) {
-                _mm256_storeu_pd(row[..4].as_mut_ptr(), sum[0]);
-                _mm256_storeu_pd(row[4..].as_mut_ptr(), sum[1]);
-            }
-        }
-    }
-    #[cfg(not(all(target_feature = "avx2", target_feature = "fma")))]
     for (x, y) in blocks {
         for l in 0..L {
             acc[0][l] = x[l].mul_add(x[l], acc[0][l]);

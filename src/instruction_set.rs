@@ -3,8 +3,9 @@
 //! The crate is compiled for the baseline of its target (x86-64: SSE2, no fused multiply-add),
 //! so that a binary or a Python wheel runs on any CPU of that target. The kernels that gain
 //! from wider vectors and fused multiply-add — the double-double arithmetic of
-//! [`crate::special`], the lanes of the batched normalisers and Bessel functions, the retrieval
-//! scans of [`crate::metrics`] — are compiled twice more: with AVX2 and FMA enabled, and with
+//! [`crate::special`], the lanes of the batched normalisers and Bessel functions, the one-pass
+//! sums of the nivMF divergences, the retrieval scans of [`crate::metrics`] — are compiled twice
+//! more: with AVX2 and FMA enabled, and with
 //! AVX-512 (F, DQ, VL, BW) on top of those, whose 512-bit registers hold eight `f64` lanes
 //! (the batched kernels run sixteen, two registers). Each call picks one of the three copies
 //! by what the CPU reports (`is_x86_feature_detected!`, cached by the standard library after

@@ -30,6 +30,7 @@ impl NivmfTerms {
     /// Computes the terms. The log Jacobian is summed as `Σ ln(κ_m/‖Kx‖)`, so that
     /// `M ln κ` never appears on its own (at `K = cI` every term is exactly 0); outside
     /// `κ_m ∈ [10⁻¹⁴⁰, 10¹⁴⁰]` the norms are taken with the overflow-safe scaled sums.
+    #[inline(always)]
     pub(crate) fn new(x: &[f64], mu: &[f64], kappas: &[f64]) -> Self {
         let (kmin, kmax) = kappas
             .iter()
@@ -114,7 +115,10 @@ impl NivmfTerms {
 /// ```
 pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let dim = check_nivmf_args(x, mu, kappas)?;
-    let t = NivmfTerms::new(x, mu, kappas);
+    let t = crate::instruction_set::dispatch(
+        #[inline(always)]
+        || NivmfTerms::new(x, mu, kappas),
+    );
     Ok(log_norm_const(dim, t.kappa_tilde) + t.log_jacobian + t.exponent)
 }
 
@@ -153,7 +157,10 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 /// ```
 pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let dim = check_nivmf_args(x, mu, kappas)?;
-    let t = NivmfTerms::new(x, mu, kappas);
+    let t = crate::instruction_set::dispatch(
+        #[inline(always)]
+        || NivmfTerms::new(x, mu, kappas),
+    );
     // ln D(K) = ln det K − ln κ̃ = log_jacobian + M ln‖Kx‖ − ln κ̃, summed without forming
     // the large ln det K on its own: Σ ln(κ_m/κ̃) + (M − 1) ln κ̃.
     let ln_kt = t.kappa_tilde.ln();

@@ -97,13 +97,19 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 /// assert!(kl_vmf(&mu_z, -1.0, &mu_p, 2.0).is_err());
 /// ```
 pub fn kl_vmf(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> Result<f64> {
-    let (dim, one_minus_cos) = check_kl_args_fused(mu_z, kappa_z, mu_p, kappa_p)?;
-    Ok(kl_vmf_kernel(dim, kappa_z, kappa_p, one_minus_cos))
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            let (dim, one_minus_cos) = check_kl_args_fused(mu_z, kappa_z, mu_p, kappa_p)?;
+            Ok(kl_vmf_kernel(dim, kappa_z, kappa_p, one_minus_cos))
+        },
+    )
 }
 
 /// [`check_kl_args`] and `½‖μ_z − μ_p‖²` from one pass in the common case (equal lengths,
 /// finite sums: then every entry is finite); any failure is re-diagnosed by `check_kl_args`,
 /// which names the argument and the rule.
+#[inline(always)]
 fn check_kl_args_fused(
     mu_z: &[f64],
     kappa_z: f64,
@@ -216,7 +222,10 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
 /// ```
 pub fn kl_vmf_paper(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> Result<f64> {
     let dim = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
-    let cos = dot_lanes(mu_z, mu_p);
+    let cos = crate::instruction_set::dispatch(
+        #[inline(always)]
+        || dot_lanes(mu_z, mu_p),
+    );
     Ok(
         crate::vmf::log_norm_const(dim, kappa_z) - crate::vmf::log_norm_const(dim, kappa_p)
             + (kappa_z - kappa_p * cos),

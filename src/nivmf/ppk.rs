@@ -10,6 +10,7 @@ use crate::vmf::{log_bessel_scaled_lanes, log_norm_const_lanes, mean_resultant_l
 /// `(‖ν_z‖², ‖ν_p‖², ‖ν_z + ν_p‖²)` in one pass ([`square_sums_lanes`]: the same lane-wise
 /// recurrence for the three, so that `ν_z = ν_p` gives `‖ν_z + ν_p‖² = 4‖ν_z‖²` exactly and
 /// `d_B = 0` exactly; swapping `ν_z` and `ν_p` swaps the first two and leaves the third).
+#[inline(always)]
 fn squared_norms(nu_z: &[f64], nu_p: &[f64]) -> (f64, f64, f64) {
     square_sums_lanes(nu_z, nu_p, 1.0, 1.0)
 }
@@ -25,6 +26,7 @@ pub(crate) struct PairNorms {
 
 /// `(κ_z, κ_p, ‖ν_z + ν_p‖)` for finite entries; `kappa_z`, `kappa_p` are the overflow-safe
 /// norms, used only when a sum of squares overflows (entries beyond ~10¹⁵⁴).
+#[inline(always)]
 fn pair_norms(nu_z: &[f64], nu_p: &[f64], kappa_z: f64, kappa_p: f64) -> (f64, f64, f64) {
     let (zz, pp, sum) = squared_norms(nu_z, nu_p);
     if sum.is_finite() && zz.is_finite() && pp.is_finite() {
@@ -36,6 +38,7 @@ fn pair_norms(nu_z: &[f64], nu_p: &[f64], kappa_z: f64, kappa_p: f64) -> (f64, f
 }
 
 impl PairNorms {
+    #[inline(always)]
     pub(crate) fn new(nu_z: &[f64], nu_p: &[f64], kappa_z: f64, kappa_p: f64) -> Self {
         let (kappa_z, kappa_p, kappa_sum) = pair_norms(nu_z, nu_p, kappa_z, kappa_p);
         // κ_z + κ_p − ‖ν_z + ν_p‖ = 2(κ_zκ_p − ν_zᵀν_p)/(κ_z + κ_p + ‖ν_z + ν_p‖), and
@@ -58,6 +61,7 @@ impl PairNorms {
 /// Validates `(ν_z, ν_p)` and returns `(M, κ_z, κ_p)`, the overflow-safe norms. The common
 /// case (equal lengths, finite sums of squares, which implies finite entries) takes one pass
 /// of [`squared_norms`]; otherwise the entry-by-entry checks name the offending argument.
+#[inline(always)]
 fn check_pair_norms(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64, f64, f64)> {
     if nu_z.len() == nu_p.len() && nu_z.len() >= 2 {
         let (zz, pp, sum) = squared_norms(nu_z, nu_p);
@@ -110,6 +114,7 @@ fn bhattacharyya_direct(dim: usize, kappa_z: f64, kappa_p: f64, kappa_sum: f64) 
 }
 
 /// Validates `(ν_z, ν_p)` and returns `(M, d_B)`.
+#[inline(always)]
 fn check_pair_bhattacharyya(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64)> {
     let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
     let d = bhattacharyya_from_norms(dim, nu_z, nu_p, kappa_z, kappa_p, kappa_sum);
@@ -157,11 +162,16 @@ fn check_pair_bhattacharyya(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64)> 
 /// ```
 pub fn log_ppk(nu_z: &[f64], nu_p: &[f64], gamma: f64) -> Result<f64> {
     require_gamma(gamma)?;
-    if gamma == 0.5 {
-        return Ok(-check_pair_bhattacharyya(nu_z, nu_p)?.1);
-    }
-    let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
-    Ok(log_ppk_kernel(dim, gamma, kappa_z, kappa_p, kappa_sum))
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if gamma == 0.5 {
+                return Ok(-check_pair_bhattacharyya(nu_z, nu_p)?.1);
+            }
+            let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
+            Ok(log_ppk_kernel(dim, gamma, kappa_z, kappa_p, kappa_sum))
+        },
+    )
 }
 
 /// [`log_ppk`] with the exponent first: its former name and argument order.
@@ -228,7 +238,10 @@ pub(crate) fn bhattacharyya_kernel(dim: usize, n: &PairNorms) -> f64 {
 /// assert_eq!(d, -log_ppk(&nu_z, &nu_p, 0.5).unwrap());
 /// ```
 pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
-    Ok(check_pair_bhattacharyya(nu_z, nu_p)?.1)
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || Ok(check_pair_bhattacharyya(nu_z, nu_p)?.1),
+    )
 }
 
 /// The expected-likelihood distance `d_EL = −ln PPK_1` (the mutual likelihood score) between two
@@ -256,6 +269,11 @@ pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 /// assert!((d - want).abs() < 1e-14);
 /// ```
 pub fn expected_likelihood_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
-    let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
-    Ok(-log_ppk_kernel(dim, 1.0, kappa_z, kappa_p, kappa_sum))
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            let (dim, kappa_z, kappa_p, kappa_sum) = check_pair_norms(nu_z, nu_p)?;
+            Ok(-log_ppk_kernel(dim, 1.0, kappa_z, kappa_p, kappa_sum))
+        },
+    )
 }
