@@ -280,6 +280,48 @@ fn nivmf_divergences_are_bit_identical_across_copies() {
     }
 }
 
+/// The contrastive loss family on a batch (every Gram entry through the dispatched lane dot
+/// product of `contrastive/gram.rs`): the losses of both forms, the gradient, the pair counts
+/// and targets, the vMF likelihood, for dimensions on both sides of a lane block.
+#[test]
+fn contrastive_losses_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    use probdml::contrastive::{self, LossForm};
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    for dim in dims() {
+        let n = 24;
+        let mut z = vec![0.0; n * dim];
+        for row in z.chunks_exact_mut(dim) {
+            row.iter_mut()
+                .for_each(|v| *v = rng.random_range(-1.0..1.0));
+            let norm = row.iter().map(|v| v * v).sum::<f64>().sqrt();
+            row.iter_mut().for_each(|v| *v /= norm);
+        }
+        let labels: Vec<usize> = (0..n).map(|i| i % 4).collect();
+        let run = || {
+            let mut out = vec![];
+            for margin in [0.5, 1.2, 2.0] {
+                out.push(contrastive::loss(&z, dim, &labels, margin, LossForm::Squared).unwrap());
+                out.push(contrastive::loss(&z, dim, &labels, margin, LossForm::Linear).unwrap());
+                out.extend(contrastive::loss_gradient(&z, dim, &labels, margin).unwrap());
+                let counts = contrastive::pair_counts(&z, dim, &labels, margin).unwrap();
+                out.push(counts.negatives_inside as f64);
+                out.extend(
+                    contrastive::pair_targets(&z, dim, &labels, margin)
+                        .unwrap()
+                        .iter()
+                        .map(|t| t.target),
+                );
+                out.push(contrastive::negative_log_likelihood(&z, dim, &labels, margin).unwrap());
+            }
+            bits(&out)
+        };
+        assert_every_copy_equal(run, &format!("contrastive, M = {dim}"));
+    }
+}
+
 /// The retrieval scans (candidate filter of `metrics/candidate_search.rs`) at one and two
 /// threads: the same neighbours and distances, ties included.
 #[test]

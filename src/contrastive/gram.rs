@@ -6,14 +6,26 @@
 //! becomes ε/(2d) in d = √(d²). Distances that need the square root are therefore recomputed
 //! from the explicit difference below d² = ¼, where ε/(2d) ≤ ε.
 
+use crate::compensated::dot_lanes;
+
 /// Row `i` of the row-major `n × dim` matrix `z`.
 #[inline]
 pub(crate) fn row(z: &[f64], dim: usize, i: usize) -> &[f64] {
     &z[i * dim..(i + 1) * dim]
 }
 
-/// `aᵀb` with four independent fused accumulators (the crate's one lane dot product).
-pub(crate) use crate::compensated::dot_lanes as dot;
+/// `aᵀb` with four independent fused accumulators (the crate's one lane dot product,
+/// [`dot_lanes`]), on the CPU's widest instruction set: the contrastive entry points are
+/// compiled for the baseline, where each fused multiply-add would be a call into the C library,
+/// and every Gram entry of a batch goes through here. The same bits on every copy
+/// (`proofs/dispatch_bit_identity.rs`).
+#[inline(always)]
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || dot_lanes(a, b),
+    )
+}
 
 /// d² = 2 − 2G_ij for unit rows (clamped at 0).
 #[inline]
