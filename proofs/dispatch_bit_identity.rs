@@ -235,6 +235,17 @@ fn normals_and_vmf_draws_are_bit_identical_across_copies() {
     }
 }
 
+/// `v/‖v‖`.
+fn normalised(v: Vec<f64>) -> Vec<f64> {
+    let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.into_iter().map(|x| x / norm).collect()
+}
+
+/// A unit vector of `dim` entries, from uniform entries in `[−1, 1)` normalised.
+fn random_unit(rng: &mut ChaCha8Rng, dim: usize) -> Vec<f64> {
+    normalised((0..dim).map(|_| rng.random_range(-1.0..1.0)).collect())
+}
+
 /// The nivMF divergences and densities (their one-pass lane sums, `compensated.rs`
 /// `square_sums_lanes`, and the normalisers they call), at near and far pairs of means, for
 /// concentrations from 0 to 10⁴ and every dimension of [`dims`].
@@ -246,16 +257,9 @@ fn nivmf_divergences_are_bit_identical_across_copies() {
     use probdml::nivmf;
     let mut rng = ChaCha8Rng::seed_from_u64(22);
     for dim in dims() {
-        let mut unit = || {
-            let v: Vec<f64> = (0..dim).map(|_| rng.random_range(-1.0..1.0)).collect();
-            let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-            v.into_iter().map(|x| x / norm).collect::<Vec<f64>>()
-        };
-        let (mu_z, far) = (unit(), unit());
+        let (mu_z, far) = (random_unit(&mut rng, dim), random_unit(&mut rng, dim));
         // A near pair: μ_z nudged and renormalised (1 − μ_pᵀμ_z ~ 10⁻⁸).
-        let nudged: Vec<f64> = mu_z.iter().zip(&far).map(|(a, b)| a + 1e-4 * b).collect();
-        let norm = nudged.iter().map(|x| x * x).sum::<f64>().sqrt();
-        let near: Vec<f64> = nudged.iter().map(|x| x / norm).collect();
+        let near = normalised(mu_z.iter().zip(&far).map(|(a, b)| a + 1e-4 * b).collect());
         let kappas: Vec<f64> = (0..dim).map(|i| 0.5 + (i % 7) as f64 * 30.0).collect();
         for mu_p in [&far, &near] {
             let run = || {
@@ -292,13 +296,7 @@ fn contrastive_losses_are_bit_identical_across_copies() {
     let mut rng = ChaCha8Rng::seed_from_u64(23);
     for dim in dims() {
         let n = 24;
-        let mut z = vec![0.0; n * dim];
-        for row in z.chunks_exact_mut(dim) {
-            row.iter_mut()
-                .for_each(|v| *v = rng.random_range(-1.0..1.0));
-            let norm = row.iter().map(|v| v * v).sum::<f64>().sqrt();
-            row.iter_mut().for_each(|v| *v /= norm);
-        }
+        let z: Vec<f64> = (0..n).flat_map(|_| random_unit(&mut rng, dim)).collect();
         let labels: Vec<usize> = (0..n).map(|i| i % 4).collect();
         let run = || {
             let mut out = vec![];

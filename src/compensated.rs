@@ -175,9 +175,7 @@ impl ExtractedSumSqAndDot {
             );
         }
         if !x_rest.is_empty() {
-            let x = std::array::from_fn(|l| x_rest.get(l).copied().unwrap_or(0.0));
-            let u = std::array::from_fn(|l| u_rest.get(l).copied().unwrap_or(0.0));
-            self.push(&x, &u);
+            self.push(&zero_padded(x_rest), &zero_padded(u_rest));
         }
     }
 
@@ -203,6 +201,15 @@ impl ExtractedSumSqAndDot {
         }
         (squares.total(), dot.total())
     }
+}
+
+/// The last, short block of a lane loop (`rest.len() ≤ L`) padded with zeros, built in
+/// registers: a `copy_from_slice` of its variable length into a zeroed array is a call to
+/// `memcpy`, once per row in the sampler.
+#[inline(always)]
+fn zero_padded<const L: usize>(rest: &[f64]) -> [f64; L] {
+    debug_assert!(rest.len() <= L);
+    std::array::from_fn(|l| rest.get(l).copied().unwrap_or(0.0))
 }
 
 /// `Σ xᵢ²` as accurate as if computed in twice the working precision.
@@ -278,10 +285,7 @@ pub(crate) fn square_sums_lanes(a: &[f64], b: &[f64], alpha: f64, beta: f64) -> 
     let mut acc = [[0.0_f64; L]; 3];
     let (ca, cb) = (a.chunks_exact(L), b.chunks_exact(L));
     let (ra, rb) = (ca.remainder(), cb.remainder());
-    // The zero-padded last block built in registers (a `copy_from_slice` of its variable
-    // length is a call to `memcpy`).
-    let x_tail: [f64; L] = std::array::from_fn(|l| ra.get(l).copied().unwrap_or(0.0));
-    let y_tail: [f64; L] = std::array::from_fn(|l| rb.get(l).copied().unwrap_or(0.0));
+    let (x_tail, y_tail): ([f64; L], [f64; L]) = (zero_padded(ra), zero_padded(rb));
     let tail = (!ra.is_empty()).then_some((&x_tail[..], &y_tail[..]));
     let blocks = ca.zip(cb).chain(tail);
     for (x, y) in blocks {
