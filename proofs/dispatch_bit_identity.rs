@@ -284,6 +284,83 @@ fn nivmf_divergences_are_bit_identical_across_copies() {
     }
 }
 
+/// The nivMF proxy losses on a batch (their per-pair kernels: the KL and Bhattacharyya direct
+/// routes in Debye lanes, the Bregman route near `κ_z = κ_p`, the nivMF density and its
+/// gradient, the batched normalisers of EL-vMF, the Monte Carlo draws of EL-nivMF), and
+/// ProxyAnchor and the joint loss: the loss, the distances and every gradient, for every
+/// dimension of [`dims`].
+#[test]
+fn nivmf_proxy_losses_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
+    let mut rng = ChaCha8Rng::seed_from_u64(24);
+    for dim in dims() {
+        let scaled = |v: Vec<f64>, k: f64| -> Vec<f64> { v.into_iter().map(|x| x * k).collect() };
+        let rows: Vec<Vec<f64>> = [0.5, 3.0, 30.0, 60.0, 300.0, 3000.0]
+            .into_iter()
+            .map(|k| scaled(random_unit(&mut rng, dim), k))
+            .collect();
+        // Proxies near two embeddings (κ_p ≈ κ_z, where KL and Bhattacharyya take the Bregman
+        // route) and two far ones.
+        let nudged = normalised(
+            rows[3]
+                .iter()
+                .zip(random_unit(&mut rng, dim))
+                .map(|(a, b)| a / 60.0 + 1e-3 * b)
+                .collect(),
+        );
+        let proxies: Vec<f64> = [
+            scaled(rows[2].clone(), 1.001),
+            scaled(nudged, 60.0),
+            scaled(random_unit(&mut rng, dim), 60.0),
+            scaled(random_unit(&mut rng, dim), 0.7),
+        ]
+        .concat();
+        let embeddings = rows.concat();
+        let concentrations: Vec<f64> = (0..4 * dim).map(|i| 0.5 + (i % 7) as f64 * 3.0).collect();
+        let batch = ProxyBatch {
+            embeddings: &embeddings,
+            labels: &[0, 1, 2, 3, 0, 1],
+            proxies: &proxies,
+            concentrations: &concentrations,
+            dim,
+        };
+        let run = || {
+            let mut out = vec![];
+            let mut push = |loss: nivmf::ProxyLoss| {
+                out.push(loss.loss);
+                out.extend(loss.distances);
+                out.extend(loss.grad_embeddings);
+                out.extend(loss.grad_proxies);
+                out.extend(loss.grad_concentrations);
+            };
+            for distance in [
+                ProxyDistance::Cosine,
+                ProxyDistance::L2,
+                ProxyDistance::NivMf,
+                ProxyDistance::NivMfHeuristic,
+                ProxyDistance::ElVmf,
+                ProxyDistance::BVmf,
+                ProxyDistance::KlVmf,
+                ProxyDistance::ElNivMf {
+                    samples: 3,
+                    seed: 5,
+                },
+            ] {
+                push(nivmf::proxy_nca_loss(distance, &batch, 0.5).expect("a valid batch"));
+            }
+            push(nivmf::proxy_anchor_loss(&batch, 32.0, 0.1).expect("a valid batch"));
+            push(
+                nivmf::joint_proxy_loss(&batch, 3, 5, 0.5, 0.3, 32.0, 0.1).expect("a valid batch"),
+            );
+            bits(&out)
+        };
+        assert_every_copy_equal(run, &format!("nivMF proxy losses, M = {dim}"));
+    }
+}
+
 /// The contrastive loss family on a batch (every Gram entry through the dispatched lane dot
 /// product of `contrastive/gram.rs`): the losses of both forms, the gradient, the pair counts
 /// and targets, the vMF likelihood, for dimensions on both sides of a lane block.

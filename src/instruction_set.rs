@@ -4,7 +4,8 @@
 //! so that a binary or a Python wheel runs on any CPU of that target. The kernels that gain
 //! from wider vectors and fused multiply-add — the double-double arithmetic of
 //! [`crate::special`], the lanes of the batched normalisers and Bessel functions, the one-pass
-//! sums of the nivMF divergences, the retrieval scans of [`crate::metrics`] — are compiled twice
+//! sums of the nivMF divergences and the nivMF proxy losses, the Gram entries of the contrastive
+//! losses, the retrieval scans of [`crate::metrics`] — are compiled twice
 //! more: with AVX2 and FMA enabled, and with
 //! AVX-512 (F, DQ, VL, BW) on top of those, whose 512-bit registers hold eight `f64` lanes
 //! (the batched kernels run sixteen, two registers). Each call picks one of the three copies
@@ -30,7 +31,9 @@
 //! trampoline of each instruction set (without the attribute on the closure, LLVM keeps a large
 //! body out of line, compiled for the baseline, and the trampoline only jumps to it). A kernel
 //! that is not inlined there is compiled for the baseline only: correct, but each of its
-//! `mul_add` becomes a call into the C library.
+//! `mul_add` becomes a call into the C library. A kernel too large to inline into every caller
+//! (the Bregman route of the nivMF divergences) hands its own body to `dispatch`; called from a
+//! copy that is already dispatched, it only chooses the same copy again.
 
 use std::cell::Cell;
 use std::sync::OnceLock;

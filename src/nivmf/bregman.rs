@@ -127,7 +127,18 @@ const GAUSS_LEGENDRE_5: [(f64, f64); 3] = [
 /// Langevin function `coth κ − 1/κ`), whose two terms cancel by at most a factor 2.5 for
 /// `κ > ¾`; otherwise the `vmf` slope (Debye expansion of `ln A_M` where `√(ν²+κ²) ≥ 50`,
 /// Riccati below, which can lose `~10⁻¹³` relative for small `M` and `κ` near 10–50).
+///
+/// It chooses its instruction set itself, as [`log_partition_bregman`] does.
 pub(crate) fn mean_resultant_slope(dim: usize, kappa: f64) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || mean_resultant_slope_kernel(dim, kappa),
+    )
+}
+
+/// [`mean_resultant_slope`] in the caller's instruction set.
+#[inline(always)]
+fn mean_resultant_slope_kernel(dim: usize, kappa: f64) -> f64 {
     let m = dim as f64;
     if kappa < 1e-150 {
         return 1.0 / m;
@@ -153,7 +164,20 @@ fn slope_is_accurate(dim: usize) -> bool {
 }
 
 /// `B(a; b) = Φ(a) − Φ(b) − A_M(b)(a − b)` with `Φ = −ln C_M` (module docs); `a, b ≥ 0` finite.
+///
+/// Too large to inline into every caller, it chooses its instruction set itself: its series
+/// recursion and quadrature are chains of fused multiply-adds, each a call into the C library
+/// in the baseline copy.
 pub(crate) fn log_partition_bregman(dim: usize, a: f64, b: f64) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || log_partition_bregman_kernel(dim, a, b),
+    )
+}
+
+/// [`log_partition_bregman`] in the caller's instruction set.
+#[inline(always)]
+fn log_partition_bregman_kernel(dim: usize, a: f64, b: f64) -> f64 {
     let delta = a - b;
     if delta == 0.0 {
         return 0.0;
@@ -208,6 +232,7 @@ pub(crate) fn log_partition_bregman(dim: usize, a: f64, b: f64) -> f64 {
 /// `(A_M(κ), A_M'(κ))` for `κ > 0` finite, both relatively accurate: for `ν = M/2 − 1 ≥ 20`
 /// from one Debye expansion of the ratio and its derivative (the same `A_M` as
 /// [`mean_resultant_length`]), else [`mean_resultant_length`] and [`mean_resultant_slope`].
+#[inline(always)]
 pub(crate) fn mean_resultant_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
     let nu = 0.5 * dim as f64 - 1.0;
     if nu >= DEBYE_MIN_ORDER {
@@ -256,6 +281,7 @@ const SERIES_MIN_ARGUMENT: f64 = 1e-150;
 /// recursion for the Taylor coefficients `a_j` of `A_M` at `b`, or `None` outside the domain
 /// `|δ| ≤ b/4`, `(2A + (M−1)/(b − |δ|))|δ| ≤ L`, `|δ| ≤ R₁/4` (or if the remainder bound is
 /// not met within [`SERIES_MAX_TERMS`]).
+#[inline(always)]
 fn bregman_series(dim: usize, b: f64, delta: f64) -> Option<f64> {
     let c = dim as f64 - 1.0;
     let nu = 0.5 * dim as f64 - 1.0;
@@ -324,6 +350,7 @@ fn bregman_series(dim: usize, b: f64, delta: f64) -> Option<f64> {
 
 /// `A_M(κ)/κ`, continuous at `κ = 0` where it is `1/M` (the gradient of `ln C_M(‖ν‖)` is
 /// `−(A_M(κ)/κ)ν`).
+#[inline(always)]
 pub(crate) fn mean_resultant_over_kappa(dim: usize, kappa: f64) -> f64 {
     let m = dim as f64;
     if kappa * kappa < 1e-8 * m {
@@ -335,7 +362,9 @@ pub(crate) fn mean_resultant_over_kappa(dim: usize, kappa: f64) -> f64 {
 
 /// [`mean_resultant_over_kappa`] at every `κ` of `kappas` (finite, `≥ 0`) into `out`, the same
 /// values: for `ν = M/2 − 1 ≥ 20` the Bessel ratio goes through the vectorised Debye lanes
-/// (bit-identical to the scalar ratio), else the scalar function per value.
+/// (bit-identical to the scalar ratio), else the scalar function per value. Inlined into the
+/// caller's instruction-set copy: its lanes are fused multiply-adds.
+#[inline(always)]
 pub(crate) fn mean_resultant_over_kappa_batch(dim: usize, kappas: &[f64], out: &mut [f64]) {
     let nu = 0.5 * dim as f64 - 1.0;
     if nu < DEBYE_MIN_ORDER {

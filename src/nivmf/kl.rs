@@ -149,7 +149,7 @@ fn check_kl_args_fused(
 ///   `κ_p − κ_z` near `κ_z` (one `(A_M, A_M')` evaluation and a Riccati recursion; error that of
 ///   `A_M'` times at most `e^L`), else by Gauss–Legendre on its integral form, else as the
 ///   difference of normalisers where that is accurate.
-#[inline]
+#[inline(always)]
 pub(crate) fn kl_vmf_kernel(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> f64 {
     if let Some(kl) = kl_vmf_direct(dim, kappa_z, kappa_p, one_minus_cos) {
         return kl;
@@ -163,7 +163,7 @@ pub(crate) fn kl_vmf_kernel(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_co
 
 /// The direct route of [`kl_vmf_kernel`], or `None` where its error bound exceeds `2·10⁻¹⁴`
 /// of the result (or `ν < 20`, or a `κ` outside the lane kernel's range).
-#[inline]
+#[inline(always)]
 fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> Option<f64> {
     const G_ERROR: f64 = 2.5e-16;
     const RATIO_BUDGET: f64 = 1e-14;

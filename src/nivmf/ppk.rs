@@ -79,6 +79,7 @@ fn check_pair_norms(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64, f64, f64)
 /// `d_B` for checked `(ν_z, ν_p)` with their norms `(κ_z, κ_p, ‖ν_z + ν_p‖)`: the direct
 /// route where its error bound allows, else the sum of non-negative terms of
 /// [`bhattacharyya_kernel`] (which needs a second pass over the vectors).
+#[inline(always)]
 pub(crate) fn bhattacharyya_from_norms(
     dim: usize,
     nu_z: &[f64],
@@ -99,7 +100,7 @@ pub(crate) fn bhattacharyya_from_norms(
 /// `(½ + ½ + 1)·2.5·10⁻¹⁶` from the `f64` parts of the `g` (the bound of `nivmf::kl`'s direct
 /// route) plus one rounding of the result; `None` where that exceeds `10⁻¹⁴·d_B` (the
 /// accuracy the Bregman route keeps), i.e. where `ν_z ≈ ν_p` and the terms cancel.
-#[inline]
+#[inline(always)]
 fn bhattacharyya_direct(dim: usize, kappa_z: f64, kappa_p: f64, kappa_sum: f64) -> Option<f64> {
     const G_ERROR: f64 = 2.5e-16;
     const TARGET: f64 = 1e-14;
@@ -190,7 +191,7 @@ pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 
 /// `ln PPK_γ` for `γ ≠ ½` from `(κ_z, κ_p, ‖ν_z + ν_p‖)`; no checks. The three normalisers
 /// share one call of the lane kernel (`vmf::log_norm_const_lanes`: the scalar function's bits).
-#[inline]
+#[inline(always)]
 pub(crate) fn log_ppk_kernel(
     dim: usize,
     gamma: f64,
@@ -203,7 +204,7 @@ pub(crate) fn log_ppk_kernel(
 }
 
 /// `d_B` from the norms; no checks.
-#[inline]
+#[inline(always)]
 pub(crate) fn bhattacharyya_kernel(dim: usize, n: &PairNorms) -> f64 {
     let kappa_m = 0.5 * n.kappa_sum;
     0.5 * (mean_resultant_length(dim, kappa_m) * n.norm_gap

@@ -1,7 +1,9 @@
 //! ProxyAnchor (Kim et al., CVPR 2020) on the directions of the embeddings and proxies, and the
 //! joint loss `L^{EL-nivMF} + ω·L_ProxyAnchor` (nivMF eq. (7)).
 
-use super::proxy_nca::{check_batch, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
+use super::proxy_nca::{
+    check_batch, dot, norm, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss,
+};
 use crate::error::{require_finite, Error, Result};
 
 /// Validates `α > 0` and `δ` finite.
@@ -19,6 +21,7 @@ pub(crate) fn check_anchor(alpha: f64, delta: f64) -> Result<()> {
 }
 
 /// `ln(1 + Σ_i e^{a_i})` and the weights `e^{a_i}/(1 + Σ e^{a})`, stably.
+#[inline(always)]
 pub(crate) fn log1p_sum_exp(a: &[f64]) -> (f64, Vec<f64>) {
     let top = a.iter().fold(0.0_f64, |m, &v| m.max(v));
     let w: Vec<f64> = a.iter().map(|v| (v - top).exp()).collect();
@@ -61,11 +64,26 @@ pub(crate) fn log1p_sum_exp(a: &[f64]) -> (f64, Vec<f64>) {
 pub fn proxy_anchor_loss(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Result<ProxyLoss> {
     let (b, c) = check_batch(ProxyDistance::Cosine, batch, 1.0)?;
     check_anchor(alpha, delta)?;
+    Ok(crate::instruction_set::dispatch(
+        #[inline(always)]
+        || proxy_anchor_kernel(batch, alpha, delta, (b, c)),
+    ))
+}
+
+/// [`proxy_anchor_loss`] on a checked batch of `B` embeddings and `C` proxies, inlined into each
+/// instruction set's copy.
+#[inline(always)]
+fn proxy_anchor_kernel(
+    batch: &ProxyBatch<'_>,
+    alpha: f64,
+    delta: f64,
+    (b, c): (usize, usize),
+) -> ProxyLoss {
     let dim = batch.dim;
     let units = |data: &[f64]| -> (Vec<Vec<f64>>, Vec<f64>) {
         data.chunks_exact(dim)
             .map(|r| {
-                let n = r.iter().map(|v| v * v).sum::<f64>().sqrt();
+                let n = norm(r);
                 (r.iter().map(|v| v / n).collect(), n)
             })
             .unzip()
@@ -75,7 +93,7 @@ pub fn proxy_anchor_loss(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Resu
     let mut cos = vec![0.0; b * c];
     for bi in 0..b {
         for ci in 0..c {
-            cos[bi * c + ci] = uz[bi].iter().zip(&up[ci]).map(|(x, y)| x * y).sum();
+            cos[bi * c + ci] = dot(&uz[bi], &up[ci]);
         }
     }
     // ∂L/∂s_{bc}.
@@ -111,23 +129,26 @@ pub fn proxy_anchor_loss(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Resu
     }
     let mut grad_embeddings = vec![0.0; b * dim];
     let mut grad_proxies = vec![0.0; c * dim];
-    for bi in 0..b {
-        for ci in 0..c {
+    // Row slices zipped rather than indexed, so that the inner loop has no bounds checks and
+    // vectorises.
+    for (bi, gz) in grad_embeddings.chunks_exact_mut(dim).enumerate() {
+        for (ci, gp) in grad_proxies.chunks_exact_mut(dim).enumerate() {
             let (g, s) = (ds[bi * c + ci], cos[bi * c + ci]);
+            let (zb, pc, nzb, npc) = (&uz[bi], &up[ci], nz[bi], np[ci]);
             // ∂s/∂z = (p̂ − s ẑ)/‖z‖, ∂s/∂p = (ẑ − s p̂)/‖p‖.
-            for i in 0..dim {
-                grad_embeddings[bi * dim + i] += g * (up[ci][i] - s * uz[bi][i]) / nz[bi];
-                grad_proxies[ci * dim + i] += g * (uz[bi][i] - s * up[ci][i]) / np[ci];
+            for (((gzi, gpi), &zi), &pi) in gz.iter_mut().zip(gp.iter_mut()).zip(zb).zip(pc) {
+                *gzi += g * (pi - s * zi) / nzb;
+                *gpi += g * (zi - s * pi) / npc;
             }
         }
     }
-    Ok(ProxyLoss {
+    ProxyLoss {
         loss,
         distances: cos.iter().map(|s| -s).collect(),
         grad_embeddings,
         grad_proxies,
         grad_concentrations: Vec::new(),
-    })
+    }
 }
 
 /// The joint loss `L^{EL-nivMF}_{NCA++}(ρ, ζ) + ω·L_ProxyAnchor(μ_ρ, μ_ζ)` with shared directions.

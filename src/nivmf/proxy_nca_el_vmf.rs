@@ -31,7 +31,9 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
 /// The EL-vMF ProxyNCA++ loss and gradients for checked `B × M` embeddings `z`, labels and
-/// `C × M` proxies `p` (natural parameters), temperature `t > 0`.
+/// `C × M` proxies `p` (natural parameters), temperature `t > 0`. Inlined into the caller's
+/// instruction-set copy (`proxy_nca_loss`), with the batched kernels it calls.
+#[inline(always)]
 pub(crate) fn el_vmf_proxy_nca(
     z: &[f64],
     labels: &[usize],
