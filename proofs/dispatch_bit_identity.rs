@@ -361,6 +361,66 @@ fn nivmf_proxy_losses_are_bit_identical_across_copies() {
     }
 }
 
+/// The last-layer GGN diagonals (`ggn/diagonal.rs`: the per-point coefficients, the sparse
+/// cross-term loop and the dense route's quadratic forms) for both splits and every
+/// approximation, one at a time and all six at once, with few pairs (the sparse route) and with
+/// every pair (the dense one).
+#[test]
+fn ggn_diagonals_are_bit_identical_across_copies() {
+    if skip_without_avx2_fma() {
+        return;
+    }
+    use probdml::contrastive::PairTarget;
+    use probdml::ggn::{self, Approximation, Split};
+    let mut rng = ChaCha8Rng::seed_from_u64(25);
+    for (b, m, f) in [(12, 3, 9), (12, 16, 70), (20, 5, 131)] {
+        let weights: Vec<f64> = (0..m * f).map(|_| rng.random_range(-1.0..1.0)).collect();
+        let features: Vec<f64> = (0..b * f).map(|_| rng.random_range(-1.0..1.0)).collect();
+        let every: Vec<PairTarget> = (0..b)
+            .flat_map(|i| (i + 1..b).map(move |j| (i, j)))
+            .map(|(i, j)| PairTarget {
+                i,
+                j,
+                target: if (i + j) % 3 == 0 { 1.0 } else { -0.5 },
+            })
+            .collect();
+        let few: Vec<PairTarget> = every.iter().step_by(9).copied().collect();
+        for pairs in [&few, &every] {
+            let run = || {
+                let mut out = vec![];
+                for split in Split::ALL {
+                    for approximation in Approximation::ALL {
+                        out.extend(
+                            ggn::last_layer_ggn_diagonal(
+                                &weights,
+                                &features,
+                                f,
+                                pairs,
+                                split,
+                                approximation,
+                            )
+                            .expect("a valid problem"),
+                        );
+                    }
+                }
+                let all = ggn::last_layer_ggn_diagonals(&weights, &features, f, pairs)
+                    .expect("a valid problem");
+                for split in Split::ALL {
+                    for approximation in Approximation::ALL {
+                        out.extend_from_slice(all.get(split, approximation));
+                    }
+                }
+                bits(&out)
+            };
+            let what = format!(
+                "GGN diagonals, B = {b}, M = {m}, F = {f}, {} pairs",
+                pairs.len()
+            );
+            assert_every_copy_equal(run, &what);
+        }
+    }
+}
+
 /// The contrastive loss family on a batch (every Gram entry through the dispatched lane dot
 /// product of `contrastive/gram.rs`): the losses of both forms, the gradient, the pair counts
 /// and targets, the vMF likelihood, for dimensions on both sides of a lane block.

@@ -5,7 +5,8 @@
 //! from wider vectors and fused multiply-add — the double-double arithmetic of
 //! [`crate::special`], the lanes of the batched normalisers and Bessel functions, the one-pass
 //! sums of the nivMF divergences and the nivMF proxy losses, the Gram entries of the contrastive
-//! losses, the retrieval scans of [`crate::metrics`] — are compiled twice
+//! losses, the last-layer GGN diagonals, the retrieval scans of [`crate::metrics`] — are
+//! compiled twice
 //! more: with AVX2 and FMA enabled, and with
 //! AVX-512 (F, DQ, VL, BW) on top of those, whose 512-bit registers hold eight `f64` lanes
 //! (the batched kernels run sixteen, two registers). Each call picks one of the three copies

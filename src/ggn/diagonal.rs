@@ -93,6 +93,23 @@ pub fn last_layer_ggn_diagonal(
     split: Split,
     approximation: Approximation,
 ) -> Result<Vec<f64>> {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || diagonal_kernel(weights, features, n_features, pairs, split, approximation),
+    )
+}
+
+/// [`last_layer_ggn_diagonal`] in the caller's instruction set: its axpy loops run as wide as
+/// the CPU allows (the GEMM of the dense route chooses its own).
+#[inline(always)]
+fn diagonal_kernel(
+    weights: &[f64],
+    features: &[f64],
+    n_features: usize,
+    pairs: &[PairTarget],
+    split: Split,
+    approximation: Approximation,
+) -> Result<Vec<f64>> {
     let pre = Precomputed::checked(weights, features, n_features, pairs)?;
     let (f, m) = (n_features, pre.m);
     let mut out = vec![0.0; m * f];
@@ -121,6 +138,20 @@ pub fn last_layer_ggn_diagonal(
 ///
 /// As [`last_layer_ggn_diagonal`].
 pub fn last_layer_ggn_diagonals(
+    weights: &[f64],
+    features: &[f64],
+    n_features: usize,
+    pairs: &[PairTarget],
+) -> Result<GgnDiagonals> {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || diagonals_kernel(weights, features, n_features, pairs),
+    )
+}
+
+/// [`last_layer_ggn_diagonals`] in the caller's instruction set.
+#[inline(always)]
+fn diagonals_kernel(
     weights: &[f64],
     features: &[f64],
     n_features: usize,
@@ -178,6 +209,7 @@ struct Precomputed {
 impl Precomputed {
     /// Validates the problem exactly as `super::check_last_layer` does (same checks, same
     /// order, same errors) while computing y = Wx once, then normalises.
+    #[inline(always)]
     fn checked(
         weights: &[f64],
         features: &[f64],
@@ -210,6 +242,7 @@ impl Precomputed {
         })
     }
 
+    #[inline(always)]
     fn cosine(&self, i: usize, j: usize) -> f64 {
         let m = self.m;
         self.unit[i * m..(i + 1) * m]
@@ -220,6 +253,7 @@ impl Precomputed {
     }
 
     /// D_ik (B×M): the per-point coefficient of x_il² from the diagonal blocks of every pair.
+    #[inline(always)]
     fn diagonal_coefficients(
         &self,
         pairs: &[PairTarget],
@@ -264,6 +298,7 @@ impl Precomputed {
     /// Adds 2 Σ_{(i,j) selected} C_ijk x_il x_jl to `out` (positive pairs) and to `negative`
     /// when given (negative pairs; otherwise they go to `out` too). Pairs are grouped by i and
     /// the features walked in cache-sized chunks, so the inner loop is a vectorised axpy.
+    #[inline(always)]
     fn add_cross_terms(
         &self,
         out: &mut [f64],
@@ -393,6 +428,7 @@ const GEMM_BLOCK_ENTRIES: usize = 32 * 1024;
 /// and, with two blocks, negative_l += the same for the last B rows; X is B×F row-major. The
 /// features are walked in blocks of columns so that C·X[:, block] (faer, sequential) stays in
 /// cache; `z` is scratch.
+#[inline(always)]
 fn add_quadratic_form_diagonal(
     out: &mut [f64],
     mut negative: Option<&mut [f64]>,
@@ -430,6 +466,7 @@ fn add_quadratic_form_diagonal(
 }
 
 /// Σ_l a_l b_l with eight independent accumulators (vectorises; the summation order is fixed).
+#[inline(always)]
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
@@ -448,6 +485,7 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// out_kl += Σ_i D_ik x_il².
+#[inline(always)]
 fn add_weighted_squares(out: &mut [f64], features: &[f64], f: usize, m: usize, d: &[f64]) {
     let b = d.len() / m;
     for i in 0..b {
