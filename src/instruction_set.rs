@@ -33,8 +33,10 @@
 //! body out of line, compiled for the baseline, and the trampoline only jumps to it). A kernel
 //! that is not inlined there is compiled for the baseline only: correct, but each of its
 //! `mul_add` becomes a call into the C library. A kernel too large to inline into every caller
-//! (the Bregman route of the nivMF divergences) hands its own body to `dispatch`; called from a
-//! copy that is already dispatched, it only chooses the same copy again.
+//! (the per-pair kernels of the nivMF divergences and proxy losses) stays out of line and hands
+//! its own body to `dispatch`: compiled once per instruction set rather than into every caller's
+//! copy, and, called from a copy that is already dispatched, it only chooses the same copy
+//! again.
 
 use std::cell::Cell;
 use std::sync::OnceLock;

@@ -362,10 +362,18 @@ pub(crate) fn mean_resultant_over_kappa(dim: usize, kappa: f64) -> f64 {
 
 /// [`mean_resultant_over_kappa`] at every `κ` of `kappas` (finite, `≥ 0`) into `out`, the same
 /// values: for `ν = M/2 − 1 ≥ 20` the Bessel ratio goes through the vectorised Debye lanes
-/// (bit-identical to the scalar ratio), else the scalar function per value. Inlined into the
-/// caller's instruction-set copy: its lanes are fused multiply-adds.
-#[inline(always)]
+/// (bit-identical to the scalar ratio), else the scalar function per value. Its lanes are fused
+/// multiply-adds: it chooses its instruction set itself.
 pub(crate) fn mean_resultant_over_kappa_batch(dim: usize, kappas: &[f64], out: &mut [f64]) {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || mean_resultant_over_kappa_batch_in_place(dim, kappas, out),
+    )
+}
+
+/// [`mean_resultant_over_kappa_batch`] in the caller's instruction set.
+#[inline(always)]
+fn mean_resultant_over_kappa_batch_in_place(dim: usize, kappas: &[f64], out: &mut [f64]) {
     let nu = 0.5 * dim as f64 - 1.0;
     if nu < DEBYE_MIN_ORDER {
         for (o, &k) in out.iter_mut().zip(kappas) {

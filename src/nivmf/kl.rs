@@ -149,8 +149,20 @@ fn check_kl_args_fused(
 ///   `κ_p − κ_z` near `κ_z` (one `(A_M, A_M')` evaluation and a Riccati recursion; error that of
 ///   `A_M'` times at most `e^L`), else by Gauss–Legendre on its integral form, else as the
 ///   difference of normalisers where that is accurate.
-#[inline(always)]
+///
+/// Out of line, it chooses its instruction set itself: compiled once per instruction set
+/// rather than into every dispatched caller's copy.
+#[inline(never)]
 pub(crate) fn kl_vmf_kernel(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> f64 {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || kl_vmf_in_place(dim, kappa_z, kappa_p, one_minus_cos),
+    )
+}
+
+/// [`kl_vmf_kernel`] in the caller's instruction set.
+#[inline(always)]
+fn kl_vmf_in_place(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> f64 {
     if let Some(kl) = kl_vmf_direct(dim, kappa_z, kappa_p, one_minus_cos) {
         return kl;
     }

@@ -78,8 +78,9 @@ fn check_pair_norms(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64, f64, f64)
 
 /// `d_B` for checked `(ν_z, ν_p)` with their norms `(κ_z, κ_p, ‖ν_z + ν_p‖)`: the direct
 /// route where its error bound allows, else the sum of non-negative terms of
-/// [`bhattacharyya_kernel`] (which needs a second pass over the vectors).
-#[inline(always)]
+/// [`bhattacharyya_kernel`] (which needs a second pass over the vectors). Out of line, it
+/// chooses its instruction set itself, as [`kl_vmf_kernel`](super::kl::kl_vmf_kernel) does.
+#[inline(never)]
 pub(crate) fn bhattacharyya_from_norms(
     dim: usize,
     nu_z: &[f64],
@@ -88,10 +89,15 @@ pub(crate) fn bhattacharyya_from_norms(
     kappa_p: f64,
     kappa_sum: f64,
 ) -> f64 {
-    if let Some(d) = bhattacharyya_direct(dim, kappa_z, kappa_p, kappa_sum) {
-        return d;
-    }
-    bhattacharyya_kernel(dim, &PairNorms::new(nu_z, nu_p, kappa_z, kappa_p))
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            if let Some(d) = bhattacharyya_direct(dim, kappa_z, kappa_p, kappa_sum) {
+                return d;
+            }
+            bhattacharyya_kernel(dim, &PairNorms::new(nu_z, nu_p, kappa_z, kappa_p))
+        },
+    )
 }
 
 /// `d_B = ½g(κ_z) + ½g(κ_p) − g(κ_m)`, `κ_m = ½‖ν_z + ν_p‖`, `g = ln I_ν − ν ln` (the
@@ -191,7 +197,8 @@ pub fn log_ppk_vmf(gamma: f64, nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 
 /// `ln PPK_γ` for `γ ≠ ½` from `(κ_z, κ_p, ‖ν_z + ν_p‖)`; no checks. The three normalisers
 /// share one call of the lane kernel (`vmf::log_norm_const_lanes`: the scalar function's bits).
-#[inline(always)]
+/// Out of line, it chooses its instruction set itself.
+#[inline(never)]
 pub(crate) fn log_ppk_kernel(
     dim: usize,
     gamma: f64,
@@ -199,8 +206,13 @@ pub(crate) fn log_ppk_kernel(
     kappa_p: f64,
     kappa_sum: f64,
 ) -> f64 {
-    let log_c = log_norm_const_lanes::<4>(dim, &[kappa_z, kappa_p, gamma * kappa_sum, 0.0]);
-    gamma * (log_c[0] + log_c[1]) - log_c[2]
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || {
+            let log_c = log_norm_const_lanes::<4>(dim, &[kappa_z, kappa_p, gamma * kappa_sum, 0.0]);
+            gamma * (log_c[0] + log_c[1]) - log_c[2]
+        },
+    )
 }
 
 /// `d_B` from the norms; no checks.

@@ -31,10 +31,24 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
 /// The EL-vMF ProxyNCA++ loss and gradients for checked `B × M` embeddings `z`, labels and
-/// `C × M` proxies `p` (natural parameters), temperature `t > 0`. Inlined into the caller's
-/// instruction-set copy (`proxy_nca_loss`), with the batched kernels it calls.
-#[inline(always)]
+/// `C × M` proxies `p` (natural parameters), temperature `t > 0`. It chooses its instruction
+/// set itself (once per loss), with the batched kernels it calls.
 pub(crate) fn el_vmf_proxy_nca(
+    z: &[f64],
+    labels: &[usize],
+    p: &[f64],
+    dim: usize,
+    temperature: f64,
+) -> ProxyLoss {
+    crate::instruction_set::dispatch(
+        #[inline(always)]
+        || el_vmf_in_place(z, labels, p, dim, temperature),
+    )
+}
+
+/// [`el_vmf_proxy_nca`] in the caller's instruction set.
+#[inline(always)]
+fn el_vmf_in_place(
     z: &[f64],
     labels: &[usize],
     p: &[f64],
