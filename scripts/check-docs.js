@@ -19,7 +19,9 @@
 // bookMath below), every
 // numbered chapter must hold formulas, and
 // the doc sources (docs/src/**/*.md and the doc comments of src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
-// command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), and the
+// command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), no formula
+// of theirs may hold a line break where a `\n` was eaten the same way (`j_{⏎u,k}` for
+// `j_{\nu,k}`, or a doc comment's line going on without its `///`: eatenNewline below), and the
 // doc comments (`///`, `//!`) of src/**/*.rs are read the way
 // rustdoc's Markdown reads them (docMathEscapes below). The check fails on a backslash inside
 // `$…$` or `$$…$$` that Markdown eats with no error, so that KaTeX gets another formula than
@@ -55,25 +57,88 @@ const ASCII_PUNCTUATION = /[!-\/:-@\[-`{-~]/;
 // The start of a line that opens a Markdown block (up to 3 spaces of indentation): a list item
 // (`+ `, `- `, `* `, `1. `, `1) `), a block quote or an ATX heading.
 const BLOCK_START = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?: |$)|^ {0,3}(?:>|#{1,6}(?: |$))/;
+// The string escapes whose letter also starts TeX commands, by the character they leave: a tool
+// that reads the `\n` of `\nu` as an escape writes a newline and `u`, the `\t` of `\tau` a tab
+// and `au`, `\r` (`\rho`) a carriage return, `\b` (`\beta`) a backspace, `\f` (`\frac`) a form
+// feed, `\a` (`\alpha`) a bell, `\v` (`\vec`) a vertical tab.
+const STRING_ESCAPES = { "\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f", "\x07": "a", "\x0b": "v" };
+
+// Whether `\name` is a command of the KaTeX that renders the docs (`katex` may be null: then
+// none is). Asking KaTeX itself, rather than keeping a list, covers every command a formula could
+// have held: `\nu`, `\nabla`, `\ne`, `\ni`, `\not`, `\notin`, `\newline`, `\nleq`, …
+function texCommands(katex) {
+  const known = new Map();
+  return (name) => {
+    if (!katex) return false;
+    if (!known.has(name)) {
+      let defined = true;
+      try {
+        katex.renderToString(`\\${name}`, renderMath.options(false));
+      } catch (e) {
+        // `\frac` alone is a command missing its arguments, `\nuk` is no command at all.
+        defined = !/Undefined control sequence/.test(String(e.message));
+      }
+      known.set(name, defined);
+    }
+    return known.get(name);
+  };
+}
+
+// The trace of a `\n` eaten inside a formula, `before` and `after` being the formula's text on
+// either side of one of its line breaks: `j_{⏎u,k}` (from `j_{\nu,k}`), `(⏎abla f)`. A line that
+// ends in the middle of a formula right after a character that is neither a letter, a space nor
+// a backslash (`{`, `(`, `_`, `^`, an operator, a digit, a closing bracket), followed by a line
+// that starts, unindented, with letters that make a KaTeX command once an `n` is put in front:
+// reflowed text breaks lines at spaces, so it never leaves that shape, and a legitimate line
+// break after a letter (`\delta⏎u` from `\delta u`) or a `\\` row break is not taken for one.
+// An empty `before` counts in inline math only (`$⏎u$`): display math often opens on a line of
+// its own. Returns the formula's text around the break with `\n` put back, or null.
+function eatenNewline(before, after, isCommand, display) {
+  if (before === "" ? display : /[\sA-Za-z\\]/.test(before.slice(-1))) return null;
+  const tail = /^[A-Za-z]+/.exec(after);
+  if (!tail || !isCommand(`n${tail[0]}`)) return null;
+  return { command: `\\n${tail[0]}`, near: visible(`${before.slice(-20).trimStart()}\\n${after.slice(0, 20).trimEnd()}`) };
+}
+
+// The finding for an eaten `\n` at `line`.
+function eatenNewlineFinding(line, eaten) {
+  return {
+    line,
+    what: `a line break where ${eaten.command} should be (its \\n read as a newline escape; KaTeX renders another formula)`,
+    near: eaten.near,
+  };
+}
 
 // The backslashes in the math of one file's doc comments that Markdown changes (see the header),
-// as { line, what, near } (`near`: the text around it). A doc comment is a run of consecutive `///` (or `//!`) lines; fenced
+// and the `\n`s eaten in it (eatenNewline), as { line, what, near } (`near`: the text around
+// it). A doc comment is a run of consecutive `///` (or `//!`) lines; fenced
 // code blocks and code spans in it are skipped; a `$` that never closes is prose, not math.
-function docMathEscapes(source) {
+// `isCommand` tells KaTeX's commands (texCommands).
+function docMathEscapes(source, isCommand = () => false) {
   const blocks = [];
   let block = null;
   source.split("\n").forEach((line, index) => {
     const m = /^\s*(\/\/\/|\/\/!)(?![\/!]) ?(.*)$/.exec(line);
-    if (!m) return;
+    if (!m) {
+      // A `\n` eaten in a doc comment leaves the rest of the line without its `///`: the comment
+      // goes on there for this check, so that the formula it cut is seen whole.
+      const tail = /^[A-Za-z]+/.exec(line);
+      if (block && block.last === index - 1 && tail && isCommand(`n${tail[0]}`)) {
+        block.lines.push([index + 1, line, true]);
+        block.last = index;
+      }
+      return;
+    }
     if (!block || block.kind !== m[1] || block.last !== index - 1) {
       block = { kind: m[1], lines: [] };
       blocks.push(block);
     }
-    block.lines.push([index + 1, m[2]]);
+    block.lines.push([index + 1, m[2], false]);
     block.last = index;
   });
   const found = [];
   for (const { lines } of blocks) {
+    const cut = new Set(lines.filter(([, , raw]) => raw).map(([number]) => number));
     // The comment's text without the `///`, with each character's line number.
     let text = "";
     const lineOf = [];
@@ -122,6 +187,17 @@ function docMathEscapes(source) {
       if (math && c === "\n") {
         const end = text.indexOf("\n", i + 1);
         const next = text.slice(i + 1, end < 0 ? text.length : end);
+        const from = Math.max(text.lastIndexOf("\n", i - 1) + 1, math.start + math.delimiter.length);
+        if (cut.has(lineOf[i + 1])) {
+          // A line that lost its `///` inside a formula is never right: reported whatever the
+          // line before ends with (`$$ ⏎abla`), and whether or not the formula closes.
+          const tail = /^[A-Za-z]+/.exec(next)[0];
+          const near = visible(`${text.slice(from, i).slice(-20).trimStart()}\\n${next.slice(0, 20).trimEnd()}`);
+          found.push(eatenNewlineFinding(lineOf[i], { command: `\\n${tail}`, near }));
+        } else {
+          const eaten = eatenNewline(text.slice(from, i), next, isCommand, math.delimiter === "$$");
+          if (eaten) math.pending.push(eatenNewlineFinding(lineOf[i], eaten));
+        }
         if (BLOCK_START.test(next)) {
           math.pending.push({
             line: lineOf[i + 1],
@@ -168,14 +244,22 @@ function inTextMode(before) {
 // TeX command whose backslash was read as a string escape turns into one: `\tfrac` becomes a tab
 // and `frac`, `\bigl` a backspace and `igl`, `\r` a carriage return. KaTeX then renders another
 // formula ("frac12" as text) or none (the formula stays raw `$…$` on the page), and nothing else
-// complains, so a doc source holds none of them: not even a tab, which no chapter needs.
-function controlCharacters(text, firstLine = 1) {
+// complains, so a doc source holds none of them: not even a tab, which no chapter needs. Where
+// the letters after one make a KaTeX command with the escape's letter (`isCommand`), the finding
+// names the command that was meant: a tab and `au` are `\tau`.
+function controlCharacters(text, firstLine = 1, isCommand = () => false) {
   const found = [];
   text.split("\n").forEach((line, index) => {
     for (const m of line.matchAll(/[\x00-\x09\x0b-\x1f\x7f]/g)) {
-      const code = m[0].charCodeAt(0).toString(16).padStart(2, "0");
+      const code = m[0].charCodeAt(0).toString(16).padStart(2, "0").toUpperCase();
       const near = visible(line.slice(Math.max(0, m.index - 20), m.index + 20));
-      found.push({ line: firstLine + index, what: `control character U+00${code.toUpperCase()} (a lost \\ before a TeX command?)`, near });
+      const letter = STRING_ESCAPES[m[0]];
+      const tail = /^[A-Za-z]+/.exec(line.slice(m.index + 1));
+      const what =
+        letter && tail && isCommand(letter + tail[0])
+          ? `control character U+00${code} where \\${letter}${tail[0]} should be (its \\${letter} read as a string escape)`
+          : `control character U+00${code} (a lost \\ before a TeX command?)`;
+      found.push({ line: firstLine + index, what, near });
     }
   });
   return found;
@@ -193,7 +277,7 @@ function docCommentLines(source) {
 }
 
 // Every finding of docMathEscapes in src/**/*.rs and of controlCharacters in their doc comments and
-// in the book's sources (docs/src/**/*.md), as failure lines.
+// in the book's sources (docs/src/**/*.md), and of bookMath in the latter, as failure lines.
 function checkDocComments() {
   const failures = [];
   const walk = (dir, visit) => {
@@ -204,21 +288,22 @@ function checkDocComments() {
     }
   };
   const report = (p, f) => failures.push(`${path.relative(root, p)}:${f.line}: ${f.what}, near "${f.near}"`);
-  walk(path.join(root, "src"), (p) => {
-    if (!p.endsWith(".rs")) return;
-    const source = fs.readFileSync(p, "utf8");
-    for (const f of docMathEscapes(source)) report(p, f);
-    for (const f of controlCharacters(docCommentLines(source).join("\n"))) report(p, f);
-  });
   const katexScript = path.join(root, "docs/src/katex/katex.min.js");
   const katex = fs.existsSync(katexScript) ? require(katexScript) : null;
   if (!katex) failures.push(`${path.relative(root, katexScript)}: missing (bash scripts/fetch-katex.sh)`);
+  const isCommand = texCommands(katex);
+  walk(path.join(root, "src"), (p) => {
+    if (!p.endsWith(".rs")) return;
+    const source = fs.readFileSync(p, "utf8");
+    for (const f of docMathEscapes(source, isCommand)) report(p, f);
+    for (const f of controlCharacters(docCommentLines(source).join("\n"), 1, isCommand)) report(p, f);
+  });
   walk(path.join(root, "docs/src"), (p) => {
     if (!p.endsWith(".md") || p.startsWith(path.join(root, "docs/src/katex"))) return;
     const text = fs.readFileSync(p, "utf8");
-    for (const f of controlCharacters(text)) report(p, f);
+    for (const f of controlCharacters(text, 1, isCommand)) report(p, f);
     if (katex) {
-      const { count, errors } = bookMath(text, katex);
+      const { count, errors } = bookMath(text, katex, isCommand);
       for (const f of errors) report(p, f);
       // A numbered chapter states equations; written in Unicode in code font instead, they
       // escape every check here.
@@ -230,13 +315,20 @@ function checkDocComments() {
   return failures;
 }
 
-// The number of formulas of a book chapter and those that KaTeX refuses ({ count, errors },
-// each error as { line, what, near }), found where the book's renderer (docs/render-math.js)
-// finds them and parsed with its options, before anything is built.
-function bookMath(text, katex) {
+// The number of formulas of a book chapter and those that KaTeX refuses or that lost a `\n`
+// (eatenNewline; KaTeX takes `j_{⏎u,k}` without a complaint) ({ count, errors }, each error as
+// { line, what, near }), found where the book's renderer (docs/render-math.js) finds them and
+// parsed with its options, before anything is built.
+function bookMath(text, katex, isCommand) {
   const found = [];
   const all = renderMath.formulas(text);
   for (const f of all) {
+    const lines = f.tex.split("\n");
+    const first = text.slice(0, f.start).split("\n").length;
+    for (let k = 0; k + 1 < lines.length; k++) {
+      const eaten = eatenNewline(lines[k], lines[k + 1], isCommand, f.display);
+      if (eaten) found.push(eatenNewlineFinding(first + k, eaten));
+    }
     try {
       katex.renderToString(f.tex, renderMath.options(f.display));
     } catch (e) {
@@ -258,7 +350,7 @@ if (bookDir === "--doc-comments") {
     console.error(`check-docs: ${failures.length} places in the doc sources that change the rendered math`);
     process.exit(1);
   }
-  console.log("check-docs: doc sources: no control character, every book formula parses in KaTeX, no doc-comment math that Markdown changes");
+  console.log("check-docs: doc sources: no control character, no formula cut where a \\n was eaten, every book formula parses in KaTeX, no doc-comment math that Markdown changes");
   process.exit(0);
 }
 

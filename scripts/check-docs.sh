@@ -7,7 +7,8 @@
 #
 # First, in about a second and before anything is built, it reads the doc sources: it fails on
 # a control character in docs/src/**/*.md or in a doc comment (a tab where `\tfrac` lost its
-# backslash to a string escape, a backspace from `\bigl`), and on a backslash in the doc
+# backslash to a string escape, a backspace from `\bigl`), on a formula in either cut by a line
+# break where a `\n` went the same way (`j_{⏎u,k}` for `j_{\nu,k}`), and on a backslash in the doc
 # comments' `$…$` math that rustdoc's Markdown would eat without an error (`\,` reaching KaTeX
 # as `,`, `\{` as `{`, a `\\` row break as `\`): KaTeX renders the wrong formula then, so no
 # browser check could see it; and every formula of the book must parse in KaTeX (the

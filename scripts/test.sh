@@ -19,7 +19,7 @@
 #   5. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
-#      every chapter must show its file's number and hold formulas, no backslash in a doc comment's math may be
+#      every chapter must show its file's number and hold formulas, no TeX command in the doc sources may have lost its `\n`/`\t` to a string escape, no backslash in a doc comment's math may be
 #      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU: 2.2 min (1.2 min
 #      to build the book and `cargo doc`, 1 min for the ~350 pages); the first run on a fresh
 #      machine adds about 3.5 min to compile mdbook and 1 min to install chromium
