@@ -151,6 +151,11 @@ struct TrainArgs {
     /// Prior precision of the last-layer weights (default: the protocol's, else the fan-in F = 9216 of the last layer).
     #[arg(long)]
     prior_precision: Option<f64>,
+    /// Row blocks of each global batch, over which the backbone runs one at a time (default:
+    /// one per rank). One process with --row-blocks N trains bit for bit as N ranks at --batch
+    /// B/N (chapter 09); a multiple of the world size that divides the global batch.
+    #[arg(long)]
+    row_blocks: Option<usize>,
     /// Output folder (checkpoint, metrics.json, plots/).
     #[arg(long)]
     out: PathBuf,
@@ -273,6 +278,12 @@ fn real_main() -> TrainResult<()> {
         Command::Train(a) => {
             let config = train_config(&a)?;
             let env = joined(a.common.environment()?)?;
+            if let Some(blocks) = a.row_blocks {
+                probdml::train::data_parallel::row_blocks::set_total(
+                    blocks,
+                    config.optimiser.batch_size,
+                )?;
+            }
             let summary = train_and_evaluate(&config, &a.out, policy(a.resume, a.force), &env)?;
             print_json(&summary.metrics);
             println!(

@@ -125,14 +125,19 @@ pub fn train_member(
     // Every rank starts from rank 0's weights (a resumed run reads the same checkpoint anyway).
     data_parallel::gradients::broadcast_parameters(m.var_store())?;
     let n = train.len() as usize;
-    // `--batch` is per rank: a global batch holds `world` of them (see data_parallel).
+    // `--batch` is per rank: a global batch holds `world` of them, cut into whole row blocks
+    // (see data_parallel).
     let world = data_parallel::world_size();
-    let batch = (config.optimiser.batch_size * world).min(n) / world * world;
+    let blocks = data_parallel::row_blocks::total();
+    let batch = (config.optimiser.batch_size * world).min(n) / blocks * blocks;
     if batch < 2 {
         return Err(TrainError::config(
             "train-limit",
             n,
-            "pairs need at least 2 training images",
+            format!(
+                "pairs need at least 2 training images, and each of the {blocks} row blocks \
+                 at least one"
+            ),
         ));
     }
     let steps_per_epoch = n / batch;
@@ -214,7 +219,7 @@ pub fn train_member(
                 (last_loss, repeats) = (loss_value, 0);
             }
             if out.loss.requires_grad() {
-                if world == 1 {
+                if world == 1 && blocks == 1 {
                     opt.backward_step(&out.loss)?;
                 } else {
                     opt.zero_grad();

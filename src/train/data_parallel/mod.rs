@@ -13,7 +13,12 @@
 //!   ([`shard`]);
 //! * the backbone runs on the rank's own rows only, and its features are then gathered, so
 //!   that every rank mines pairs and triplets over the whole global batch exactly as one process
-//!   with batch N·B would; the gradients are then summed over ranks ([`gradients`]);
+//!   with batch N·B would;
+//! * the backbone runs over fixed row blocks of the global batch (one per rank unless
+//!   `--row-blocks` says more), each block on its own, and its gradient is the blocks'
+//!   gradients gathered and added in block order; the heads' gradients are rank 0's: a run's
+//!   bits depend on the global batch and its blocks, not on the world size ([`row_blocks`],
+//!   [`gradients`]);
 //! * post-hoc LAM's curvature is a sum over fixed chunks of the training set, added in chunk
 //!   order in f64 ([`chunked_sum`]): the same bits for any N;
 //! * evaluation is shared out by whole evaluation batches, contiguous runs in rank order, its
@@ -24,6 +29,7 @@
 pub mod chunked_sum;
 pub mod evaluation;
 pub mod gradients;
+pub mod row_blocks;
 pub mod shard;
 
 use crate::train::error::TrainResult;

@@ -17,6 +17,9 @@ use tch::Tensor;
 
 thread_local! {
     static GATHERING: Cell<bool> = const { Cell::new(false) };
+    /// The own row blocks the backbone runs over inside a step ([`super::row_blocks`]); 1
+    /// outside one.
+    static OWN_BLOCKS: Cell<usize> = const { Cell::new(1) };
     static FAILURE: RefCell<Option<TrainError>> = const { RefCell::new(None) };
 }
 
@@ -26,19 +29,25 @@ pub fn local_rows(global: &[i64], rank: usize, world: usize) -> &[i64] {
     &global[rank * b..(rank + 1) * b]
 }
 
-/// While alive (one training step), [`gather_rows`] gathers; dropped, it is the identity
-/// again. Only the epoch loop makes one, around `Method::step`.
+/// While alive (one training step), [`gather_rows`] gathers and the backbone runs over the
+/// own row blocks ([`own_blocks`]); dropped, both are the identity again. Only the epoch loop
+/// makes one, around `Method::step`; the step's block parameters live on until the next one
+/// starts, for [`super::gradients::reduce_gradients`].
 #[derive(Debug)]
 pub struct GatherDuringStep {
     was: bool,
+    blocks_were: usize,
 }
 
 impl GatherDuringStep {
-    /// Starts gathering (a no-op guard when alone).
+    /// Starts gathering (a no-op guard when alone) and blocking (a no-op with one block per
+    /// rank).
     pub fn start() -> Self {
         let on = super::world_size() > 1;
+        super::row_blocks::clear();
         Self {
             was: GATHERING.with(|g| g.replace(on)),
+            blocks_were: OWN_BLOCKS.with(|b| b.replace(super::row_blocks::per_rank())),
         }
     }
 }
@@ -46,7 +55,14 @@ impl GatherDuringStep {
 impl Drop for GatherDuringStep {
     fn drop(&mut self) {
         GATHERING.with(|g| g.set(self.was));
+        OWN_BLOCKS.with(|b| b.set(self.blocks_were));
     }
+}
+
+/// How many row blocks the backbone runs over separately right now: this rank's share of
+/// `--row-blocks` inside a training step, 1 elsewhere (evaluation, the post-hoc pass).
+pub fn own_blocks() -> usize {
+    OWN_BLOCKS.with(Cell::get)
 }
 
 /// Inside a training step of a group of N > 1: the rows of every rank, in rank order (the own

@@ -51,14 +51,26 @@ impl Backbone {
 
     /// Features x (B × 9216) of images (B × 1 × 28 × 28, values in [0, 1]). Dropout, when the
     /// backbone has one, is active iff `dropout_on` (MC dropout keeps it on at test time).
+    ///
+    /// Inside a training step with several own row blocks
+    /// ([`crate::train::data_parallel::row_blocks`]), the convolutions run over each block on
+    /// its own, with the block's leaf copies of their parameters, and the blocks' features are
+    /// concatenated: the same floating-point work as ranks holding one block each.
     pub fn features(&self, images: &Tensor, dropout_on: bool) -> Tensor {
-        let x = images
-            .apply(&self.conv1)
-            .relu()
-            .apply(&self.conv2)
-            .relu()
-            .max_pool2d_default(2)
-            .flatten(1, -1);
+        let blocks = crate::train::data_parallel::shard::own_blocks() as i64;
+        let x = if blocks == 1 {
+            self.convolutions(images, |var| var.shallow_clone())
+        } else {
+            let rows = images.size()[0] / blocks;
+            let parts: Vec<Tensor> = (0..blocks)
+                .map(|j| {
+                    self.convolutions(&images.narrow(0, j * rows, rows), |var| {
+                        crate::train::data_parallel::row_blocks::block_parameter(j as usize, var)
+                    })
+                })
+                .collect();
+            Tensor::cat(&parts, 0)
+        };
         let x = if self.dropout > 0.0 {
             // Data-parallel training: the own rows of the global batch's mask.
             crate::train::data_parallel::shard::dropout(&x, self.dropout, dropout_on)
@@ -68,6 +80,20 @@ impl Backbone {
         // Data-parallel training: inside a step, the whole global batch's features (the own
         // rows keep their graph); the identity otherwise.
         crate::train::data_parallel::shard::gather_rows(x)
+    }
+
+    /// conv1 · ReLU · conv2 · ReLU · maxpool 2 · flatten, each convolution's weight and bias
+    /// passed through `param` (the variables themselves, or a row block's copies): the same ATen
+    /// call as `nn::Conv2D`'s forward (stride 1, no padding, dilation 1, one group).
+    fn convolutions(&self, images: &Tensor, param: impl Fn(&Tensor) -> Tensor) -> Tensor {
+        let conv = |x: &Tensor, c: &nn::Conv2D| {
+            let bias = c.bs.as_ref().map(&param);
+            x.conv2d(&param(&c.ws), bias.as_ref(), [1, 1], [0, 0], [1, 1], 1)
+        };
+        conv(&conv(images, &self.conv1).relu(), &self.conv2)
+            .relu()
+            .max_pool2d_default(2)
+            .flatten(1, -1)
     }
 }
 
