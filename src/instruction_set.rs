@@ -187,7 +187,11 @@ pub(crate) fn dispatch_on<R>(isa: InstructionSet, kernel: impl FnOnce() -> R) ->
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above, the CPU has AVX-512 F, DQ, VL, BW, AVX2 and FMA.
         InstructionSet::Avx512 => unsafe { avx512(kernel) },
-        _ => kernel(),
+        _ => {
+            #[cfg(test)]
+            tests::record_copy(InstructionSet::Portable);
+            kernel()
+        }
     }
 }
 
@@ -200,6 +204,8 @@ pub(crate) fn dispatch_on<R>(isa: InstructionSet, kernel: impl FnOnce() -> R) ->
 #[target_feature(enable = "avx2,fma")]
 #[inline]
 unsafe fn avx2_fma<R>(kernel: impl FnOnce() -> R) -> R {
+    #[cfg(test)]
+    tests::record_copy(InstructionSet::Avx2Fma);
     kernel()
 }
 
@@ -213,5 +219,244 @@ unsafe fn avx2_fma<R>(kernel: impl FnOnce() -> R) -> R {
 #[target_feature(enable = "avx2,fma,avx512f,avx512dq,avx512vl,avx512bw")]
 #[inline]
 unsafe fn avx512<R>(kernel: impl FnOnce() -> R) -> R {
+    #[cfg(test)]
+    tests::record_copy(InstructionSet::Avx512);
     kernel()
+}
+
+#[cfg(test)]
+mod tests {
+    //! The choice of a copy, checked against the CPU's own report: `detected()` against
+    //! `is_x86_feature_detected!` on exactly the features that each copy is compiled with (read
+    //! from this file's `#[target_feature]` attributes, not restated), `active()` and `run`
+    //! against their contract, and `dispatch` against the copy it actually entered.
+
+    use super::*;
+    use std::path::Path;
+
+    thread_local! {
+        /// The copy whose trampoline `dispatch_on` entered last on this thread.
+        static ENTERED: Cell<Option<InstructionSet>> = const { Cell::new(None) };
+    }
+
+    /// Called by each arm of `dispatch_on` (test builds only).
+    pub(super) fn record_copy(isa: InstructionSet) {
+        ENTERED.with(|c| c.set(Some(isa)));
+    }
+
+    /// The features of every `target_feature` attribute in `source` (a line that starts with
+    /// one, so that prose about them is not read), each with the function it is attached to.
+    fn target_feature_attributes(source: &str) -> Vec<(String, Vec<String>)> {
+        const OPEN: &str = "#[target_feature(enable = \"";
+        let mut found = Vec::new();
+        let mut lines = source.lines();
+        while let Some(line) = lines.next() {
+            let Some(rest) = line.trim_start().strip_prefix(OPEN) else {
+                continue;
+            };
+            let features = rest[..rest.find('"').expect("a closed string")]
+                .split(',')
+                .map(|f| f.trim().to_owned())
+                .collect();
+            let signature = lines
+                .by_ref()
+                .find(|l| l.contains("fn "))
+                .expect("an attributed function");
+            let after_fn = &signature[signature.find("fn ").expect("found above") + 3..];
+            let name = after_fn[..after_fn.find(['<', '(']).expect("a signature")].to_owned();
+            found.push((name, features));
+        }
+        found
+    }
+
+    /// The features of the trampoline `name` in this file.
+    fn copy_features(name: &str) -> Vec<String> {
+        let attributes = target_feature_attributes(include_str!("instruction_set.rs"));
+        let mut of_name = attributes.into_iter().filter(|(n, _)| n == name);
+        let (_, features) = of_name
+            .next()
+            .unwrap_or_else(|| panic!("no trampoline {name}"));
+        assert!(of_name.next().is_none(), "two trampolines named {name}");
+        features
+    }
+
+    /// What this CPU (and the OS, for the wide registers' state) reports for `feature`, asked
+    /// directly; a feature without an arm here fails the test, so that a copy compiled with a
+    /// new feature cannot go unchecked.
+    #[cfg(target_arch = "x86_64")]
+    fn cpu_has(feature: &str) -> bool {
+        match feature {
+            "avx2" => std::is_x86_feature_detected!("avx2"),
+            "fma" => std::is_x86_feature_detected!("fma"),
+            "avx512f" => std::is_x86_feature_detected!("avx512f"),
+            "avx512dq" => std::is_x86_feature_detected!("avx512dq"),
+            "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+            "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+            "avx512cd" => std::is_x86_feature_detected!("avx512cd"),
+            "avx512vbmi" => std::is_x86_feature_detected!("avx512vbmi"),
+            "bmi1" => std::is_x86_feature_detected!("bmi1"),
+            "bmi2" => std::is_x86_feature_detected!("bmi2"),
+            "lzcnt" => std::is_x86_feature_detected!("lzcnt"),
+            "popcnt" => std::is_x86_feature_detected!("popcnt"),
+            "f16c" => std::is_x86_feature_detected!("f16c"),
+            other => panic!("no check for target feature {other:?}: add an arm to cpu_has"),
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn cpu_has(_: &str) -> bool {
+        false
+    }
+
+    /// The copies with the features their trampolines are compiled with (the portable copy
+    /// has none beyond the target's baseline).
+    fn copies() -> [(InstructionSet, Vec<String>); 3] {
+        [
+            (InstructionSet::Portable, vec![]),
+            (InstructionSet::Avx2Fma, copy_features("avx2_fma")),
+            (InstructionSet::Avx512, copy_features("avx512")),
+        ]
+    }
+
+    #[test]
+    fn each_copy_is_available_exactly_when_the_cpu_has_its_compiled_features() {
+        for (isa, features) in copies() {
+            let missing: Vec<&String> = features.iter().filter(|f| !cpu_has(f)).collect();
+            assert_eq!(
+                isa.is_available(),
+                missing.is_empty(),
+                "{} is compiled with {features:?}; this CPU lacks {missing:?}",
+                isa.name()
+            );
+        }
+    }
+
+    #[test]
+    fn detected_is_the_widest_copy_whose_compiled_features_the_cpu_has() {
+        let widest = copies()
+            .into_iter()
+            .rev()
+            .find(|(_, features)| features.iter().all(|f| cpu_has(f)))
+            .map(|(isa, _)| isa)
+            .expect("the portable copy needs no feature");
+        assert_eq!(InstructionSet::detected(), widest);
+    }
+
+    #[test]
+    fn copies_are_listed_narrowest_first_each_a_superset_of_the_one_before() {
+        assert_eq!(
+            InstructionSet::ALL,
+            copies().map(|(isa, _)| isa),
+            "ALL lists the copies of dispatch_on, narrowest first"
+        );
+        for pair in copies().windows(2) {
+            let (narrow, wide) = (&pair[0], &pair[1]);
+            for f in &narrow.1 {
+                assert!(
+                    wide.1.contains(f),
+                    "{} lacks {f}, which {} has: a CPU could run the narrow copy and not \
+                     the wide one, and detected() would skip to the narrow one silently",
+                    wide.0.name(),
+                    narrow.0.name()
+                );
+            }
+        }
+    }
+
+    /// Every hand-written kernel with its own `#[target_feature]` (the ziggurat's AVX-512 fast
+    /// path, the AVX2 retrieval scans) is called from inside a dispatched copy: each needs no
+    /// feature beyond the widest copy's, or a CPU that passes `is_available` could still fault.
+    #[test]
+    fn no_kernel_needs_a_feature_beyond_the_widest_copy() {
+        let widest = copy_features("avx512");
+        let mut files = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+        let mut checked = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).expect("a readable src/") {
+                    files.push(entry.expect("a directory entry").path());
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).expect("a readable source file");
+            for (name, features) in target_feature_attributes(&source) {
+                for f in &features {
+                    assert!(
+                        widest.contains(f),
+                        "{}: fn {name} needs {f}, which is_available(Avx512) does not check",
+                        path.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 2,
+            "the two trampolines at least: found {checked} attributes"
+        );
+    }
+
+    #[test]
+    fn active_is_detected_outside_run_and_the_forced_copy_inside() {
+        assert_eq!(InstructionSet::active(), InstructionSet::detected());
+        for isa in InstructionSet::ALL {
+            let mut ran = false;
+            let inside = isa.run(|| {
+                ran = true;
+                InstructionSet::active()
+            });
+            assert_eq!(inside, isa.is_available().then_some(isa), "{}", isa.name());
+            assert_eq!(ran, isa.is_available(), "run({}) ran f", isa.name());
+            assert_eq!(
+                InstructionSet::active(),
+                InstructionSet::detected(),
+                "after run({})",
+                isa.name()
+            );
+        }
+        // Nested: the inner choice holds inside, the outer one is restored after it.
+        let (inner, outer) = InstructionSet::Portable
+            .run(|| {
+                let inner = InstructionSet::detected()
+                    .run(InstructionSet::active)
+                    .expect("detected is available");
+                (inner, InstructionSet::active())
+            })
+            .expect("portable is available");
+        assert_eq!(inner, InstructionSet::detected());
+        assert_eq!(outer, InstructionSet::Portable);
+        // Restored when `f` unwinds.
+        let unwound = std::panic::catch_unwind(|| {
+            InstructionSet::Portable.run(|| panic!("unwinds through run"))
+        });
+        assert!(unwound.is_err());
+        assert_eq!(InstructionSet::active(), InstructionSet::detected());
+        // The choice is per thread: a thread started inside `run` uses the detected copy.
+        let spawned = InstructionSet::Portable
+            .run(|| std::thread::spawn(InstructionSet::active).join())
+            .expect("portable is available")
+            .expect("the thread returns");
+        assert_eq!(spawned, InstructionSet::detected());
+    }
+
+    #[test]
+    fn dispatch_enters_the_active_copy() {
+        let entered = || {
+            ENTERED.with(|c| c.set(None));
+            dispatch(|| ());
+            ENTERED.with(Cell::get)
+        };
+        assert_eq!(entered(), Some(InstructionSet::detected()));
+        for isa in InstructionSet::ALL {
+            assert_eq!(
+                isa.run(entered),
+                isa.is_available().then_some(Some(isa)),
+                "{}",
+                isa.name()
+            );
+        }
+    }
 }
