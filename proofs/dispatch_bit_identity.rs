@@ -11,7 +11,9 @@
 //! wider instruction set of [`InstructionSet::ALL`] that this CPU has, explicitly, and compares
 //! `to_bits()`. A copy that this CPU cannot run is named on stderr and skipped (a caller on this
 //! CPU cannot reach it either); on a CPU without AVX2 and FMA only the portable copy runs, and
-//! the test says so and checks nothing else.
+//! the test says so and checks nothing else. `copies_exercised_on_this_cpu_are_reported` sums
+//! up in one paragraph which copies ran and which could not, and `scripts/test.sh` prints it at
+//! the end of its run.
 use probdml::instruction_set::InstructionSet;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::{special, vmf};
@@ -55,6 +57,117 @@ fn skip_without_avx2_fma() -> bool {
     }
     eprintln!("this CPU lacks AVX2+FMA: only the portable copy exists here");
     true
+}
+
+/// The CPU as it names itself: the CPUID brand string (leaves 0x8000_0002 to 0x8000_0004) and
+/// the family and model of leaf 1 (Intel SDM vol. 2A, CPUID). An emulator answers for the CPU it
+/// emulates, where /proc/cpuinfo would name the host's.
+#[cfg(target_arch = "x86_64")]
+fn cpu_name() -> String {
+    // `__cpuid` is an `unsafe fn` in some releases that the MSRV admits, a safe one in later ones.
+    #[allow(unused_unsafe)]
+    fn cpuid(leaf: u32) -> std::arch::x86_64::CpuidResult {
+        // SAFETY: CPUID exists on every x86-64 CPU.
+        unsafe { std::arch::x86_64::__cpuid(leaf) }
+    }
+    let brand = if cpuid(0x8000_0000).eax >= 0x8000_0004 {
+        let bytes: Vec<u8> = (0x8000_0002..=0x8000_0004)
+            .map(cpuid)
+            .flat_map(|r| [r.eax, r.ebx, r.ecx, r.edx])
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        String::from_utf8_lossy(&bytes)
+            .trim_matches(|c: char| c == '\0' || c.is_whitespace())
+            .to_owned()
+    } else {
+        "no brand string".to_owned()
+    };
+    let eax = cpuid(1).eax;
+    let base_family = (eax >> 8) & 0xf;
+    let family = base_family
+        + if base_family == 0xf {
+            (eax >> 20) & 0xff
+        } else {
+            0
+        };
+    let model = ((eax >> 4) & 0xf)
+        | if base_family == 0x6 || base_family == 0xf {
+            ((eax >> 16) & 0xf) << 4
+        } else {
+            0
+        };
+    format!("{brand}, family {family} model {model}")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_name() -> String {
+    std::env::consts::ARCH.to_owned()
+}
+
+/// What the properties of this file compare on this CPU and what they cannot, in one paragraph:
+/// on stderr and in `<target>/tmp/dispatch-coverage.txt`, which `scripts/test.sh` prints at the
+/// end of its report. A copy that this CPU cannot run is not checked by the run at all (README
+/// names the CPU on which every copy last ran).
+#[test]
+fn copies_exercised_on_this_cpu_are_reported() {
+    let (runnable, not_runnable): (Vec<_>, Vec<_>) = InstructionSet::ALL
+        .into_iter()
+        .partition(|isa| isa.is_available());
+    // The report is as true as `run`: it runs, forced, exactly the copies reported runnable.
+    for isa in InstructionSet::ALL {
+        assert_eq!(
+            isa.run(InstructionSet::active),
+            runnable.contains(&isa).then_some(isa),
+            "{}",
+            isa.name()
+        );
+    }
+    assert_eq!(runnable.first(), Some(&InstructionSet::Portable));
+    let exercised: Vec<&str> = runnable.iter().map(|isa| isa.name()).collect();
+    let lacking = if not_runnable.is_empty() {
+        "none".to_owned()
+    } else {
+        let named: Vec<String> = not_runnable
+            .iter()
+            .map(|&isa| match isa {
+                InstructionSet::Avx2Fma => format!("{} (needs AVX2 and FMA)", isa.name()),
+                InstructionSet::Avx512 => format!(
+                    "{} (needs AVX-512 F, DQ, VL and BW, with AVX2 and FMA)",
+                    isa.name()
+                ),
+                _ => format!("{} (a copy this report does not know)", isa.name()),
+            })
+            .collect();
+        named.join(", ")
+    };
+    let cpu = cpu_name();
+    let verdict = if runnable.len() > 1 {
+        "Each kernel family of proofs/dispatch_bit_identity.rs ran on every copy exercised, \
+         compared bit for bit with the portable one"
+    } else {
+        "Nothing was compared: each kernel family needs a second copy"
+    };
+    let unchecked = if not_runnable.is_empty() {
+        String::new()
+    } else {
+        " The copies not runnable here are unchecked by this run; README names the CPU on which \
+         every copy last ran."
+            .to_owned()
+    };
+    let summary = format!(
+        "Instruction-set copies exercised on this CPU ({cpu}): {}; not runnable here: {}. \
+         {verdict}.{unchecked}\n",
+        exercised.join(", "),
+        lacking,
+    );
+    eprint!("{summary}");
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dispatch-coverage.txt");
+    std::fs::create_dir_all(env!("CARGO_TARGET_TMPDIR")).expect("the target's tmp directory");
+    std::fs::write(&path, &summary).expect("the coverage summary is written");
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("and reads back"),
+        summary
+    );
 }
 
 /// Orders 0 … 10⁴ and arguments 10⁻⁸ … 10⁸: every regime of `special/log_bessel_i.rs`

@@ -72,6 +72,14 @@ timed() {
 report() {
     echo "test: wall time per step (total $SECONDS s)"
     printf '  %s\n' "${timings[@]}"
+    # Which instruction-set copies proofs/dispatch_bit_identity.rs compared, if this run wrote it.
+    local coverage="${CARGO_TARGET_DIR:-$root/target}/tmp/dispatch-coverage.txt"
+    if [[ -n "$(find "$coverage" -newermt "@$(($(date +%s) - SECONDS))" 2>/dev/null)" ]]; then
+        echo "test: dispatch coverage"
+        fold -s -w 96 "$coverage" | sed 's/^/  /'
+    else
+        echo "test: dispatch coverage: not reported by this run (proofs/dispatch_bit_identity.rs did not run)"
+    fi
 }
 trap report EXIT
 
