@@ -3,7 +3,8 @@
 # the data (into data/) when missing, builds the `probdml` program, trains LAM online (Arccos
 # split, fixed approximation, D = 3) on Fashion-MNIST under our protocol and under the LAM
 # reference code's protocol (prior precision 1, its learning rate and schedule), 5 epochs each,
-# evaluates both against the 10 000 MNIST digits and prints them beside LAM Table 2.
+# evaluates both against the official MNIST test split (the OOD set of LAM Table 2) and prints
+# them beside LAM Table 2.
 #
 # The README gives the wall time measured on a 2-core CPU; on a CUDA machine the same
 # command uses the GPU. Arguments go to `probdml reproduce`:

