@@ -52,6 +52,8 @@ where
             let mut message = err.to_string();
             for (rust, python) in names {
                 message = message.replace(&format!("`{rust}`"), &format!("`{python}`"));
+                // The range rule of a count names the argument bare: "1 <= k <= 60".
+                message = message.replace(&format!("<= {rust} <="), &format!("<= {python} <="));
             }
             Err(PyValueError::new_err(message))
         }

@@ -290,6 +290,7 @@ pub fn retrieval<'py>(
             };
             return Ok([r.recall, r.precision, r.map].concat());
         }
+        // The single-k metrics check k as a one-element `ks`: the argument is `k` here.
         Ok(vec![match (metric.as_str(), exact) {
             ("recall", false) => metrics::recall_at_k(&task, k),
             ("recall", true) => exact::recall_at_k(&task, k),
@@ -301,7 +302,8 @@ pub fn retrieval<'py>(
             ("map_at_r", true) => exact::map_at_r(&task),
             ("r_precision", false) => metrics::r_precision(&task),
             _ => exact::r_precision(&task),
-        }?])
+        }
+        .map_err(named(&[("ks", "k")]))?])
     })
 }
 

@@ -4,7 +4,9 @@ Every function is the Rust crate `probdml` called on numpy arrays: the fast impl
 ``probdml.<module>`` and its exact reference (high-precision arithmetic, quadrature) at
 ``probdml.<module>.exact``. Element-wise special functions follow ``scipy.special`` (arrays
 broadcast, NaN outside the domain); every other function checks its input and raises
-``ValueError`` naming the argument, its value and the rule it broke.
+``ValueError`` naming the argument, its value and the rule it broke. Array arguments hold real
+numbers: a complex array is refused with ``ValueError`` naming the argument (as scikit-learn
+refuses it), never cast to its real part.
 
 ``probdml.torch`` (imported on demand, needs PyTorch) holds autograd functions for the
 Bayesian triplet loss and ProxyNCA++.

@@ -8,10 +8,27 @@ from typing import Any
 import numpy as np
 
 
+def real(arg: str, value: Any) -> np.ndarray:
+    """``value`` as a numpy array (no copy when it is one), refused when its dtype is complex.
+
+    Every array argument of the package passes here first. numpy would otherwise turn a complex
+    array into floats by dropping the imaginary parts with no more than a ``ComplexWarning``
+    (``auroc([1+1j, 2], …)`` would score the real parts); scikit-learn's ``check_array`` refuses
+    complex data for the same reason."""
+    try:
+        a = np.asarray(value)
+    except (TypeError, ValueError) as err:  # a ragged nest of lists
+        raise ValueError(f"argument `{arg}` must be an array of real numbers: {err}") from None
+    if a.dtype.kind == "c":
+        raise ValueError(f"argument `{arg}` must be an array of real numbers, got complex dtype {a.dtype}")
+    return a
+
+
 def floats(arg: str, value: Any) -> np.ndarray:
     """``value`` as a C-contiguous float64 array: no copy when it already is one."""
+    a = real(arg, value)
     try:
-        return np.asarray(value, dtype=np.float64, order="C")
+        return np.asarray(a, dtype=np.float64, order="C")
     except (TypeError, ValueError) as err:
         raise ValueError(f"argument `{arg}` must be an array of real numbers: {err}") from None
 
@@ -36,7 +53,7 @@ def rows(arg: str, value: Any) -> tuple[np.ndarray, int, int]:
 
 def integers(arg: str, value: Any) -> np.ndarray:
     """An integer array as int64 (sphere dimensions); floats with a fraction are refused."""
-    a = np.asarray(value)
+    a = real(arg, value)
     if a.dtype.kind in "iub":
         return np.asarray(a, dtype=np.int64, order="C")
     if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):

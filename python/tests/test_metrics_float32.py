@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import average_precision_score, roc_auc_score
 
+from budgets import check
 from probdml import metrics
 
 
@@ -51,13 +52,33 @@ def test_ood_scores_in_float32_are_not_upcast_and_equal_float64(recorder):
     id64, ood64 = id32.astype(np.float64), ood32.astype(np.float64)
     assert auroc == metrics.auroc(id64, ood64)
     assert auprc == metrics.auprc(id64, ood64)
-    assert auroc == metrics.exact.auroc(id32, ood32)
     for got, want in zip((fpr, tpr, thresholds), metrics.roc_curve(id64, ood64)):
         np.testing.assert_array_equal(got, want)
     y = np.r_[np.zeros(len(id32)), np.ones(len(ood32))]
     s = np.r_[id64, ood64]
-    assert auroc == pytest.approx(roc_auc_score(y, s), abs=1e-15)
-    assert auprc == pytest.approx(average_precision_score(y, s), abs=1e-14)
+    for f in (metrics, metrics.exact):
+        check("metrics::auroc", f.auroc(id32, ood32), roc_auc_score(y, s))
+        check("metrics::auprc", f.auprc(id32, ood32), average_precision_score(y, s))
+
+
+@pytest.mark.parametrize("name", ["auroc", "auprc", "roc_curve"])
+def test_two_dimensional_float32_scores_are_refused_naming_the_argument(name):
+    # A column (n, 1) or a matrix of float32 scores is not silently flattened: scores are 1-D.
+    id32, ood32 = _scores(5)
+    for f in (metrics, metrics.exact):
+        with pytest.raises(ValueError, match="`id_scores` must be 1-D"):
+            getattr(f, name)(id32.reshape(-1, 1), ood32)
+        with pytest.raises(ValueError, match="`ood_scores` must be 1-D"):
+            getattr(f, name)(id32, ood32[:800].reshape(40, 20))
+
+
+def test_two_dimensional_float32_uncertainty_and_confidence_are_refused():
+    u = np.full((4, 2), 0.5, dtype=np.float32)
+    for f in (metrics, metrics.exact):
+        with pytest.raises(ValueError, match="`uncertainty` must be 1-D"):
+            f.sparsification_curve(u, np.ones(8))
+        with pytest.raises(ValueError, match="`confidence` must be 1-D"):
+            f.expected_calibration_error(u, np.ones(8, dtype=bool))
 
 
 def test_uncertainty_and_confidence_in_float32_are_not_upcast(recorder):

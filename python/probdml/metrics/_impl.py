@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _probdml
-from .._arrays import count, labels, vector
+from .._arrays import count, floats, labels, real, vector
 
 _rust = _probdml.metrics
 
@@ -36,16 +36,16 @@ class Sparsification(NamedTuple):
 def scores(arg: str, value: Any) -> np.ndarray:
     """Scores, uncertainties or confidences as a 1-D C-contiguous array: ``float32`` stays
     ``float32`` (the crate reads it in place, without upcasting), anything else is ``float64``."""
-    a = np.asarray(value)
+    a = real(arg, value)
     if a.dtype != np.float32:
-        return vector(arg, value)
+        return vector(arg, a)
     if a.ndim > 1:
         raise ValueError(f"argument `{arg}` must be 1-D, got shape {a.shape}")
     return np.ascontiguousarray(a).reshape(-1)
 
 
 def calibration(confidence: Any, correct: Any, bins: int, exact: bool) -> Calibration:
-    ok = np.asarray(correct)
+    ok = real("correct", correct)
     if ok.dtype != np.bool_:
         if ok.dtype.kind not in "iu" or not np.all((ok == 0) | (ok == 1)):
             raise ValueError(f"argument `correct` must hold booleans (or 0/1), got dtype {ok.dtype}")
@@ -61,9 +61,9 @@ def sparsification(uncertainty: Any, performance: Any, exact: bool) -> Sparsific
 def embeddings(arg: str, value: Any) -> tuple[np.ndarray, int]:
     """Rows of ``float32`` or ``float64`` as a flat buffer of the same dtype: a C-contiguous
     array is passed as is (``float32`` is never widened into a copy)."""
-    a = np.asarray(value)
+    a = real(arg, value)
     if a.dtype not in (np.float32, np.float64):
-        a = a.astype(np.float64)
+        a = floats(arg, a)
     if a.ndim != 2:
         raise ValueError(f"argument `{arg}` must be 2-D (rows of embeddings), got shape {a.shape}")
     return np.ascontiguousarray(a).reshape(-1), a.shape[1]
@@ -92,7 +92,7 @@ def retrieval(
             raise ValueError(f"dimension mismatch: `queries` has rows of length {qdim}, expected {dim} (the row length of `embeddings`)")
         ql = labels("query_labels", query_labels)
     t = None if threads is None else count("threads", threads)
-    ks = tuple(count("ks", x) for x in ks)
+    ks = tuple(count("ks", x) for x in real("ks", ks).reshape(-1))
     out = _rust.retrieval(metric, count("k", k), flat, labels("labels", labels_), dim, q, ql, distance, t, exact, list(ks))
     if metric != "report":
         return out[0]
