@@ -44,7 +44,7 @@ thread_local! {
 pub fn set_total(blocks: usize, batch: usize) -> TrainResult<()> {
     let world = super::world_size();
     let global = batch.saturating_mul(world);
-    if blocks == 0 || blocks % world != 0 || global % blocks != 0 {
+    if blocks == 0 || !blocks.is_multiple_of(world) || !global.is_multiple_of(blocks) {
         return Err(TrainError::config(
             "row-blocks",
             blocks,
