@@ -92,23 +92,7 @@ fn mnist_like(
 /// [`TrainError::CorruptData`](crate::train::TrainError::CorruptData) when a file breaks the
 /// IDX format, the two files disagree, or the count or image size is not the published one.
 pub fn fashion_mnist(data_dir: &Path, split: Partition) -> TrainResult<ImageSet> {
-    let dir = data_dir.join("fashion-mnist");
-    match split {
-        Partition::Train => mnist_like(
-            &dir,
-            "train-images-idx3-ubyte.gz",
-            "train-labels-idx1-ubyte.gz",
-            60_000,
-            "fashion-mnist-train",
-        ),
-        Partition::Test => mnist_like(
-            &dir,
-            "t10k-images-idx3-ubyte.gz",
-            "t10k-labels-idx1-ubyte.gz",
-            10_000,
-            "fashion-mnist-test",
-        ),
-    }
+    official_split(&data_dir.join("fashion-mnist"), "fashion-mnist", split)
 }
 
 /// MNIST from `data_dir/mnist/`, the official splits of LeCun, Cortes & Burges: 60 000
@@ -120,23 +104,23 @@ pub fn fashion_mnist(data_dir: &Path, split: Partition) -> TrainResult<ImageSet>
 /// # Errors
 /// As [`fashion_mnist`].
 pub fn mnist(data_dir: &Path, split: Partition) -> TrainResult<ImageSet> {
-    let dir = data_dir.join("mnist");
-    match split {
-        Partition::Train => mnist_like(
-            &dir,
-            "train-images-idx3-ubyte.gz",
-            "train-labels-idx1-ubyte.gz",
-            60_000,
-            "mnist-train",
-        ),
-        Partition::Test => mnist_like(
-            &dir,
-            "t10k-images-idx3-ubyte.gz",
-            "t10k-labels-idx1-ubyte.gz",
-            10_000,
-            "mnist-test",
-        ),
-    }
+    official_split(&data_dir.join("mnist"), "mnist", split)
+}
+
+/// `split` of a set in MNIST's published layout in `dir`: the IDX pair `train-*` (60 000
+/// images) or `t10k-*` (10 000), named `<name>-train` / `<name>-test`.
+fn official_split(dir: &Path, name: &str, split: Partition) -> TrainResult<ImageSet> {
+    let (stem, count, part) = match split {
+        Partition::Train => ("train", 60_000, "train"),
+        Partition::Test => ("t10k", 10_000, "test"),
+    };
+    mnist_like(
+        dir,
+        &format!("{stem}-images-idx3-ubyte.gz"),
+        &format!("{stem}-labels-idx1-ubyte.gz"),
+        count,
+        &format!("{name}-{part}"),
+    )
 }
 
 /// The out-of-distribution set of the Fashion-MNIST runs: the official MNIST test split,
