@@ -18,8 +18,20 @@
 //! `M = 2`: the tangent sphere is `{±1}`, so the signed angle `θ = atan2(bᵀX, μᵀX)` carries the
 //! whole law, `P(θ ≤ t) = ½ + sgn(t)·P(|θ| ≤ |t|)/2`; with it `W`, and `|θ|` on the draws with
 //! `θ > 0` (the sign independent of the angle).
+//!
+//! **The mean direction** ([`mean_direction_statistic`], every `M ≥ 2`). For a unit `u ⟂ μ`,
+//! `uᵀX = √(1 − W²)·uᵀV` has mean 0 and variance `τ² = E[1 − W²]/(M − 1)`, since
+//! `E[VVᵀ] = (I − μμᵀ)/(M − 1)` for `V` uniform on the sphere of `μ^⊥`; the `M − 1` tangent
+//! coordinates are uncorrelated (`τ² = A_M(κ)/κ` by `E[W²] = 1 − (M − 1)A_M(κ)/κ`; here
+//! `E[1 − W²]` is integrated by `CosineMarginal`). So the tangent part of the sample mean gives
+//! `T = n‖(I − μμᵀ)X̄‖²/τ² → χ²_{M−1}` (multivariate CLT; the summands are bounded and their law
+//! is symmetric under `V ↦ −V`, so the third cumulants vanish and the error of the χ² law is
+//! `O(1/n)`). A turn of the mean direction by `θ` towards any unit `u ⟂ μ` moves `E[uᵀX̄]` by
+//! `A_M(κ) sin θ`: first order in `θ` whatever `u`, where the statistics above see a turn
+//! orthogonal to `b` and `c` only through `W`, at order `θ²`.
 #![allow(dead_code)]
 
+use crate::chi_squared::chi_squared_survival;
 use crate::ks::ks_test;
 use crate::statistic::Statistic;
 use probdml::vmf::exact::CosineMarginal;
@@ -36,7 +48,8 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-fn orthonormalise(v: &[f64], against: &[&[f64]]) -> Vec<f64> {
+/// `v` made orthogonal to the orthonormal vectors `against` (Gram–Schmidt twice) and unit.
+pub fn orthonormalise(v: &[f64], against: &[&[f64]]) -> Vec<f64> {
     let mut v = v.to_vec();
     for _ in 0..2 {
         for a in against {
@@ -118,4 +131,38 @@ pub fn vmf_statistics(
     });
     push("U given W > median", &mut u_upper, &|t| tangent_law.cdf(t));
     stats
+}
+
+/// `τ² = E[(uᵀX)²]` for a unit `u ⟂ μ` under `vMF(μ, κ)` on `S^{M−1}`: `E[1 − W²]/(M − 1)`, with
+/// `1 − W² = s(2 − s)`, `s = 1 − W`, so `E[1 − W²] = 2E s − (E s)² − Var s` (no cancellation as
+/// `κ → ∞`, where `E s → 0`).
+pub fn tangent_variance(dim: usize, kappa: f64) -> f64 {
+    let law = CosineMarginal::new(dim, kappa).expect("M ≥ 2, κ ≥ 0");
+    let s = law.mean_complement();
+    (2.0 * s - s * s - law.variance()) / (dim - 1) as f64
+}
+
+/// The mean-direction statistic of the module docs: `T = n‖(I − μμᵀ)X̄‖²/τ²` against
+/// `χ²_{M−1}`; `d` holds `T`.
+pub fn mean_direction_statistic(xs: &[Vec<f64>], mu: &[f64], kappa: f64) -> Statistic {
+    let dim = mu.len();
+    let mut sum = vec![0.0; dim];
+    for x in xs {
+        sum.iter_mut().zip(x).for_each(|(s, v)| *s += v);
+    }
+    // The tangent part of the sum, projected directly (not ‖S‖² − (μᵀS)², which cancels).
+    let along = dot(mu, &sum);
+    let tangent: f64 = sum
+        .iter()
+        .zip(mu)
+        .map(|(s, m)| (s - along * m).powi(2))
+        .sum();
+    let n = xs.len();
+    let t = tangent / (n as f64 * tangent_variance(dim, kappa));
+    Statistic {
+        name: format!("mean direction, T vs χ²_{}", dim - 1),
+        n,
+        d: t,
+        p: chi_squared_survival(dim - 1, t),
+    }
 }
