@@ -2,32 +2,55 @@
 //!
 //! **Claims.** `ziggurat::fill_standard_normal` and `ziggurat::StandardNormal` draw independent
 //! `N(0, 1)` values: the whole law, the tail beyond the base layer's edge `R = 3.654…`, and the
-//! independence of consecutive draws; and they consume the random stream their docs state.
+//! independence of draws 1, 2, 3, 7, 8 and 16 apart (lag 8 is the period of the eight-lane
+//! generator `xoshiro_x8`, whose word `8t + k` is lane `k`'s word `t`); and they consume the
+//! random stream their docs state.
 //!
-//! **Test.** `N = 2²⁶` draws per run (fixed `ChaCha8Rng` seeds), six statistics at
-//! `α = SAMPLER_ALPHA = 10⁻⁶` each: `x` against `Φ` and `|x|` against `2Φ − 1` (KS on grids
-//! of 4801 points, counted as the draws stream by), the consecutive pairs
-//! `(x_{2k} ± x_{2k+1})/√2` against `Φ` (a correlation `ρ` makes their variances `1 ± ρ`), the
-//! number of draws beyond `±R` against its binomial law, and — in a run of its own, `2²⁷` draws,
-//! about 34 600 of them beyond `R` — the excess `|x| − R` of those draws against the exact
-//! conditional tail `1 − erfc((R + t)/√2)/erfc(R/√2)`. References are `libm::erf`/`erfc`;
-//! nothing of the crate.
+//! **Test.** `N = 2²⁶` draws per run (fixed seeds: `ChaCha8Rng`, and `Xoshiro256PlusPlusX8`
+//! for `fill_whole_law_eight_lanes`), 19 statistics:
+//!
+//! * `x` against `Φ` and `|x|` against `2Φ − 1` (KS on grids of 4801 points, counted as the
+//!   draws stream by), and the number of draws beyond `±R` against its binomial law;
+//! * for every lag `L` of `LAGS`, `Σ_{i≥L} x_{i−L}x_i/√(N − L)` and
+//!   `Σ_{i≥L} (x_{i−L}² − 1)(x_i² − 1)/√(4(N − L))` against `N(0, 1)`: under independence the
+//!   products are uncorrelated with variances 1 and 4, so the sums have exactly these
+//!   variances, and are normal by the CLT for `L`-dependent sequences (a correlation, or a
+//!   dependence of the magnitudes, at that lag moves them);
+//! * at lags 1 and 8, the disjoint pairs (`i mod 2L ≥ L`, `2²⁵` of them) whole:
+//!   `(x_{i−L} ± x_i)/√2` against `Φ` (KS; a correlation `ρ` makes their variances `1 ± ρ`);
+//!
+//! and — in a run of its own, `2²⁷` draws, about 34 600 of them beyond `R` — the excess
+//! `|x| − R` of those draws against the exact conditional tail
+//! `1 − erfc((R + t)/√2)/erfc(R/√2)`. References are `libm::erf`/`erfc`; nothing of the crate.
+//!
+//! **Level.** Each statistic rejects at `p < α = SAMPLER_ALPHA = 10⁻⁶` (KS by Kolmogorov's
+//! law; the count and the lag sums by the normal law, asymptotically). The lag statistics of a
+//! run are 12 (two per lag, Bonferroni over the lags: `1.2·10⁻⁵` per run); the claim tests
+//! compute `3 × 19 + 1 = 58` statistics, so a correct sampler fails this file with
+//! probability at most `5.8·10⁻⁵` (Bonferroni).
 //!
 //! **Negative controls** (the same statistics, `n` and `α`, on a wrong sampler) must reject:
 //!
 //! | control | statistic | `δ` (KS distance) | power ≥ |
 //! |---|---|---|---|
 //! | draws × 1.02 | `x` | 4.79·10⁻³ | 1 − 10⁻¹¹⁶¹ |
-//! | consecutive draws correlated, `ρ = 0.03` | `(x_{2k} + x_{2k+1})/√2` (`2²⁵` pairs) | 3.58·10⁻³ | 1 − 10⁻²⁸² |
+//! | draws `L` apart correlated, `ρ = 0.03`, `L = 1, 8` | `(x_{i−L} + x_i)/√2` (`2²⁵` pairs) | 3.58·10⁻³ | 1 − 10⁻²⁸² |
+//! | draws `L` apart correlated, `ρ = 0.03`, every `L` of `LAGS` (run at `L = 1, 3, 8`) | `Σ x_{i−L}x_i` | — | 0.99992 (Chebyshev) |
 //! | wedge points accepted without the test under `f` | `|x|` | 9.25·10⁻⁴ | 1 − 10⁻²⁰ |
 //! | tail drawn as `R + Exp(R)` without Marsaglia's acceptance step | `|x| − R` (≥ 33 000 draws) | 3.71·10⁻² | 1 − 10⁻¹⁴ |
 //!
-//! The last two are the two ways a ziggurat is usually got wrong; they run `by_hand` below (the
+//! The correlation controls correlate the draws of the disjoint pairs of blocks of `2L` within
+//! each chunk (`P ≈ 2²⁵` pairs; at `L = 3` and 7 a chunk's last `4096 mod 2L` draws are left
+//! alone). Then `Σ x_{i−L}x_i` has mean `ρP` and variance `P(1 + ρ²) + N − L − P` exactly (each
+//! draw is in at most one correlated pair, so the products stay uncorrelated), and by
+//! Chebyshev's inequality it stays below the critical `z*√(N − L)` with probability at most
+//! `Var/(ρP − z*√(N − L))² = 7.2·10⁻⁵` at every lag (`lag_power_at_every_lag`). The wedge and
+//! tail controls are the two ways a ziggurat is usually got wrong; they run `by_hand` below (the
 //! algorithm written again from Marsaglia & Tsang, with tables from the paper's recursion in
 //! `f64`) with one step left out. The wedge control's law is known in closed form: every layer
 //! is drawn whole, so the density of `|x|` is the step `f(x_{i+1})` on `[x_{i+1}, x_i)` over the
 //! ziggurat's area `256V`. `δ` is the largest difference on the statistic's grid (a lower
-//! bound on the supremum), and the power bound is `support/ks_power.rs`'s (Dvoretzky–Kiefer–
+//! bound on the supremum), and the KS power bound is `support/ks_power.rs`'s (Dvoretzky–Kiefer–
 //! Wolfowitz–Massart). The wedge control is the hardest; it needs 25.2·10⁶ draws for power
 //! 0.999, so `N = 2²⁶`.
 //!
@@ -38,10 +61,11 @@
 //! several lengths (across block boundaries) and one draw at a time, and four pinned values.
 //!
 //! **Termination.** A ziggurat whose wedge or tail test can never accept loops for ever rather
-//! than fail; each test here runs under a 30 s deadline (`support/deadline.rs`), about 30× its
-//! run time, after which the test process ends with a failure naming it.
+//! than fail; each test here runs under a 30 s deadline (`support/deadline.rs`), several times
+//! its run time (a run of the battery takes 2–4 s on two shared cores), after which the test
+//! process ends with a failure naming it.
 //!
-//! Run time: about 10 s for the target (`cargo test --release --test ziggurat_law`, two shared
+//! Run time: 25 s for the target (`cargo test --release --test ziggurat_law`, two shared
 //! cores); `-- --nocapture` prints the statistics and the power table.
 
 // derivation: ziggurat::fill_standard_normal
@@ -77,8 +101,8 @@ const POWER: f64 = 0.999;
 /// Draws per `fill` call while streaming (the stream is that of a single call).
 const CHUNK: usize = 4096;
 
-/// Seconds a test may run before it counts as not terminating (each takes about a second
-/// in a release build).
+/// Seconds a test may run before it counts as not terminating (a run of the battery takes
+/// 2–4 s in a release build on two shared cores; a test makes at most three).
 const DEADLINE: u64 = 30;
 
 /// The base layer's right edge (Marsaglia & Tsang 2000, 256 layers).
@@ -148,41 +172,132 @@ fn phi_abs(t: f64) -> f64 {
     libm::erf(t * std::f64::consts::FRAC_1_SQRT_2)
 }
 
+/// The lags of the independence statistics: consecutive draws, small lags, and 7, 8 and 16
+/// around the eight-lane generator's period (word `8t + k` of `xoshiro_x8` is lane `k`'s word
+/// `t`, so lag 8 pairs a lane's consecutive words wherever a block's draws take one word each).
+const LAGS: [usize; 6] = [1, 2, 3, 7, 8, 16];
+/// The lags whose disjoint pairs are also tested whole (KS of their sums and differences).
+const PAIR_LAWS: [usize; 2] = [1, 8];
+
+/// The statistics of lag `L` (module docs): `Σ x_{i−L}x_i` and `Σ (x_{i−L}² − 1)(x_i² − 1)`
+/// over all `i ≥ L`, and for the lags of `PAIR_LAWS` the sums and differences of the disjoint
+/// pairs (`i mod 2L ≥ L`).
+struct Lag {
+    lag: usize,
+    products: f64,
+    square_products: f64,
+    pairs: Option<(GridKs, GridKs)>,
+}
+
+/// The two-sided normal p-value of `z`.
+fn normal_p(z: f64) -> f64 {
+    libm::erfc(z.abs() * std::f64::consts::FRAC_1_SQRT_2)
+}
+
 /// The battery on `N` draws delivered by `draw` in chunks of `CHUNK`.
 fn battery(mut draw: impl FnMut(&mut [f64])) -> Vec<Statistic> {
     let (mut x, mut abs) = (GridKs::new(-6.0, 6.0, 4801), GridKs::new(0.0, 6.0, 4801));
-    let (mut sum, mut diff) = (GridKs::new(-6.0, 6.0, 4801), GridKs::new(-6.0, 6.0, 4801));
+    let mut lags: Vec<Lag> = LAGS
+        .iter()
+        .map(|&lag| Lag {
+            lag,
+            products: 0.0,
+            square_products: 0.0,
+            pairs: PAIR_LAWS
+                .contains(&lag)
+                .then(|| (GridKs::new(-6.0, 6.0, 4801), GridKs::new(-6.0, 6.0, 4801))),
+        })
+        .collect();
+    // The chunk's draws after the last `LOOK_BACK` of the previous chunk.
+    const LOOK_BACK: usize = 16;
+    let mut buffer = vec![0.0; LOOK_BACK + CHUNK];
     let mut beyond = 0usize;
-    let mut chunk = vec![0.0; CHUNK];
-    for _ in 0..N / CHUNK {
-        draw(&mut chunk);
-        for pair in chunk.chunks_exact(2) {
-            let s = std::f64::consts::FRAC_1_SQRT_2;
-            sum.push((pair[0] + pair[1]) * s);
-            diff.push((pair[0] - pair[1]) * s);
-        }
-        for &v in &chunk {
+    let s = std::f64::consts::FRAC_1_SQRT_2;
+    for c in 0..N / CHUNK {
+        draw(&mut buffer[LOOK_BACK..]);
+        for &v in &buffer[LOOK_BACK..] {
             x.push(v);
             abs.push(v.abs());
             beyond += usize::from(v.abs() > R);
         }
+        for lag in &mut lags {
+            let l = lag.lag;
+            // Draw i = c·CHUNK + j sits at LOOK_BACK + j, draw i − l at LOOK_BACK + j − l.
+            let first = if c == 0 { l } else { 0 };
+            // Eight partial sums, so that the loop runs in vector lanes.
+            let before = &buffer[LOOK_BACK + first - l..LOOK_BACK + CHUNK - l];
+            let now = &buffer[LOOK_BACK + first..];
+            let (mut p, mut q) = ([0.0; 8], [0.0; 8]);
+            let (b8, n8) = (before.chunks_exact(8), now.chunks_exact(8));
+            let (b_rest, n_rest) = (b8.remainder(), n8.remainder());
+            for (b, v) in b8.zip(n8) {
+                for k in 0..8 {
+                    p[k] += b[k] * v[k];
+                    q[k] += (b[k] * b[k] - 1.0) * (v[k] * v[k] - 1.0);
+                }
+            }
+            for (k, (b, v)) in b_rest.iter().zip(n_rest).enumerate() {
+                p[k] += b * v;
+                q[k] += (b * b - 1.0) * (v * v - 1.0);
+            }
+            lag.products += p.iter().sum::<f64>();
+            lag.square_products += q.iter().sum::<f64>();
+            if let Some((sum, diff)) = &mut lag.pairs {
+                let mut phase = (c * CHUNK + first) % (2 * l);
+                for j in first..CHUNK {
+                    if phase >= l {
+                        let (before, v) = (buffer[LOOK_BACK + j - l], buffer[LOOK_BACK + j]);
+                        sum.push((before + v) * s);
+                        diff.push((before - v) * s);
+                    }
+                    phase += 1;
+                    if phase == 2 * l {
+                        phase = 0;
+                    }
+                }
+            }
+        }
+        buffer.copy_within(CHUNK.., 0);
     }
     // The count beyond ±R is Binomial(N, p₀), p₀ = erfc(R/√2); two-sided normal p-value.
     let p0 = libm::erfc(R * std::f64::consts::FRAC_1_SQRT_2);
     let mean = N as f64 * p0;
     let z = (beyond as f64 - mean) / (mean * (1.0 - p0)).sqrt();
-    vec![
+    let mut stats = vec![
         x.statistic("x", normal_cdf),
         abs.statistic("|x|", phi_abs),
-        sum.statistic("(x₂ₖ + x₂ₖ₊₁)/√2", normal_cdf),
-        diff.statistic("(x₂ₖ − x₂ₖ₊₁)/√2", normal_cdf),
         Statistic {
             name: format!("count beyond ±R ({beyond}, expected {mean:.0})"),
             n: N,
             d: z,
-            p: libm::erfc(z.abs() * std::f64::consts::FRAC_1_SQRT_2),
+            p: normal_p(z),
         },
-    ]
+    ];
+    for lag in &lags {
+        let l = lag.lag;
+        if let Some((sum, diff)) = &lag.pairs {
+            stats.push(sum.statistic(&format!("(x_i + x_{{i+{l}}})/√2"), normal_cdf));
+            stats.push(diff.statistic(&format!("(x_i − x_{{i+{l}}})/√2"), normal_cdf));
+        }
+        // Under independence the products are uncorrelated, of variance 1 and 2·2: the sums
+        // have variance N − L and 4(N − L) exactly, and are normal by the CLT for
+        // L-dependent sequences.
+        let z = lag.products / ((N - l) as f64).sqrt();
+        stats.push(Statistic {
+            name: format!("Σ x_i x_{{i+{l}}}/√(N − {l})"),
+            n: N - l,
+            d: z,
+            p: normal_p(z),
+        });
+        let z = lag.square_products / (4.0 * (N - l) as f64).sqrt();
+        stats.push(Statistic {
+            name: format!("Σ (x_i² − 1)(x_{{i+{l}}}² − 1)/√(4(N − {l}))"),
+            n: N - l,
+            d: z,
+            p: normal_p(z),
+        });
+    }
+    stats
 }
 
 /// The excesses `|x| − R` of the draws beyond `R` among `N_TAIL` draws.
@@ -414,7 +529,7 @@ fn tail_law_and_its_control() {
     );
 }
 
-/// Controls on the battery: a scale error, a correlation, and the wedge test left out.
+/// Controls on the battery: a scale error, and the wedge test left out.
 #[test]
 fn battery_controls() {
     let _deadline = Deadline::start("battery_controls", DEADLINE);
@@ -430,28 +545,110 @@ fn battery_controls() {
     });
     reject("draws × 1.02", delta, N, &stats);
 
-    let rho: f64 = 0.03;
-    let delta = distance_on_grid(&x_grid, normal_cdf, |t| normal_cdf(t / (1.0 + rho).sqrt()));
-    let mut rng = ChaCha8Rng::seed_from_u64(6);
-    let stats = battery(|c| {
-        fill_standard_normal(&mut rng, c);
-        for pair in c.chunks_exact_mut(2) {
-            pair[1] = rho.mul_add(pair[0], (1.0 - rho * rho).sqrt() * pair[1]);
-        }
-    });
-    // The pair statistics see N/2 pairs.
-    reject(
-        "consecutive draws correlated, ρ = 0.03",
-        delta,
-        N / 2,
-        &stats,
-    );
-
     let wrong = ByHand::new(false, true);
     let delta = distance_on_grid(&abs_grid, phi_abs, |t| wrong.whole_layers_cdf(t));
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let stats = battery(|c| wrong.fill(&mut rng, c));
     reject("wedge points accepted untested", delta, N, &stats);
+}
+
+/// The `z` at which [`normal_p`] equals `alpha` (bisection).
+fn normal_critical(alpha: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, 40.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if normal_p(mid) > alpha {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    hi
+}
+
+/// The lags of the correlation controls: consecutive draws, a lag whose blocks of `2L` do not
+/// tile a chunk, and the eight-lane period. (The power bound is the same formula at every lag
+/// of `LAGS`; `lag_power_at_every_lag` checks it.)
+const CONTROL_LAGS: [usize; 3] = [1, 3, 8];
+
+/// The correlation control's power at lag `L` (module docs): the number of correlated pairs
+/// and the Chebyshev bound on the chance that `Σ x_{i−L}x_i` misses them.
+fn lag_control_miss(lag: usize, rho: f64) -> (usize, f64) {
+    // The correlated pairs: each chunk's blocks of 2L, the first L draws of a block with the
+    // next L (CHUNK mod 2L draws left alone at a chunk's end when 2L ∤ CHUNK).
+    let pairs = (N / CHUNK) * (CHUNK / (2 * lag)) * lag;
+    // Σ x_{i−L}x_i has mean ρ·pairs and variance pairs·(1 + ρ²) + (N − L − pairs): each draw
+    // is in at most one correlated pair, so the products stay uncorrelated. It misses only if
+    // it stays below z*√(N − L).
+    let mean = rho * pairs as f64;
+    let variance = pairs as f64 * (1.0 + rho * rho) + (N - lag - pairs) as f64;
+    let gap = mean - normal_critical(SAMPLER_ALPHA) * ((N - lag) as f64).sqrt();
+    if gap <= 0.0 {
+        return (pairs, 1.0);
+    }
+    (pairs, variance / (gap * gap))
+}
+
+/// The correlation control has power ≥ `POWER` at every lag of `LAGS`.
+#[test]
+fn lag_power_at_every_lag() {
+    for lag in LAGS {
+        let (pairs, miss) = lag_control_miss(lag, 0.03);
+        println!("lag {lag}: {pairs} correlated pairs, miss ≤ {miss:.2e}");
+        assert!(miss <= 1.0 - POWER, "lag {lag}: miss bound {miss}");
+    }
+}
+
+/// Controls on the lags: draws `L` apart correlated (`ρ = 0.03`) in disjoint pairs, at the
+/// lags of `CONTROL_LAGS`; the product statistic of lag `L` must reject, and at lags 1 and 8
+/// the sum of the disjoint pairs too (module docs: the power bounds).
+#[test]
+fn lag_controls() {
+    let _deadline = Deadline::start("lag_controls", DEADLINE);
+    let x_grid = GridKs::new(-6.0, 6.0, 4801).points();
+    let rho: f64 = 0.03;
+    let delta = distance_on_grid(&x_grid, normal_cdf, |t| normal_cdf(t / (1.0 + rho).sqrt()));
+    for (k, lag) in CONTROL_LAGS.into_iter().enumerate() {
+        let (pairs, miss) = lag_control_miss(lag, rho);
+        println!(
+            "draws {lag} apart correlated, ρ = {rho}: Σ x_i x_(i+{lag}): {pairs} pairs, \
+             miss ≤ {miss:.2e} (Chebyshev)"
+        );
+        assert!(miss <= 1.0 - POWER, "lag {lag}: miss bound {miss}");
+        let mut rng = ChaCha8Rng::seed_from_u64(20 + k as u64);
+        let stats = battery(|c| {
+            fill_standard_normal(&mut rng, c);
+            for block in c.chunks_exact_mut(2 * lag) {
+                let (first, second) = block.split_at_mut(lag);
+                for (a, b) in first.iter().zip(second) {
+                    *b = rho.mul_add(*a, (1.0 - rho * rho).sqrt() * *b);
+                }
+            }
+        });
+        let mut names = vec![format!("Σ x_i x_{{i+{lag}}}/√(N − {lag})")];
+        if PAIR_LAWS.contains(&lag) {
+            names.push(format!("(x_i + x_{{i+{lag}}})/√2"));
+        }
+        for name in names {
+            let target: Vec<Statistic> = stats.iter().filter(|s| s.name == name).cloned().collect();
+            assert_eq!(target.len(), 1, "{name}");
+            if name.starts_with('(') {
+                // The sum of the disjoint pairs: N/2 draws of a law at KS distance δ.
+                reject(
+                    &format!("draws {lag} apart correlated, ρ = {rho}"),
+                    delta,
+                    N / 2,
+                    &target,
+                );
+            } else {
+                assert!(
+                    target[0].p < SAMPLER_ALPHA,
+                    "lag {lag}: {name} missed the correlation: {}",
+                    describe(&stats)
+                );
+            }
+        }
+    }
 }
 
 /// The wedge control's closed-form law is a law: 0 at 0, 1 far out, increasing.
