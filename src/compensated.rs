@@ -12,6 +12,13 @@
 //! The building blocks are Knuth's TwoSum and the FMA TwoProduct (Ogita, Rump & Oishi 2005,
 //! "Accurate sum and dot product", Algorithms 3.1 and 3.5); `dot2` is their `Dot2`, whose result
 //! is as accurate as if computed in twice the working precision and then rounded.
+//!
+//! Public: the overflow-safe norm [`norm2`] with its error bound, and its reference twin
+//! [`exact::norm2`] in arbitrary precision, which the exact twins use instead of it (a
+//! reference that shares the norm of the code it checks cannot see that norm's errors);
+//! `proofs/compensated_norm.rs` checks the one against the other. The rest is crate-internal.
+
+pub mod exact;
 
 // The error-free transformations live with the double-double type of `special`.
 pub(crate) use crate::special::double_double::{two_prod, two_sum};
@@ -218,13 +225,60 @@ pub(crate) fn sum_sq2(x: &[f64]) -> f64 {
     dot2(x, x)
 }
 
-/// `‖x‖₂` to about one rounding, overflow- and underflow-safe: the vector is scaled by a power
-/// of two near its largest entry (exact), so entries up to `f64::MAX` are fine.
+/// `‖x‖₂` to within one and a half roundings, overflow- and underflow-safe: the vector is
+/// scaled by a power of two near its largest entry (exact), so entries up to `f64::MAX` are
+/// fine.
+///
+/// # Formula
+///
+/// $$ \lVert x\rVert_2 = \Big(\sum_i x_i^2\Big)^{1/2} $$
+///
+/// The squares are summed as Ogita, Rump & Oishi's `Dot2` (2005, Algorithm 5.3: TwoProduct and
+/// TwoSum, the errors collected in a compensation term) when the largest entry lies in
+/// `[10⁻¹⁴⁰, 10¹⁴⁰]`, and as a compensated sum of the exact squares of the scaled entries
+/// otherwise; the square root and the scaling back follow.
+///
+/// # Error bound
+///
+/// With `u = 2⁻⁵³` and `n = len(x)`,
+///
+/// $$ \lvert \mathrm{norm2}(x) - \lVert x\rVert_2\rvert \le
+///    \big(\tfrac32 u + 2(n+1)^2u^2\big)\lVert x\rVert_2 \;(+\,2^{-1075}) $$
+///
+/// the last term only where the result is subnormal (its last rounding onto the subnormal grid).
+/// All squares are positive, so the sum of squares carries a relative error of at most
+/// `u + 2(n+1)²u²` (the last rounding, and the compensation term's own rounding errors, at most
+/// `γ_{2n}` times the `n + 1` collected errors of size `≤ u·Σ` each); the square root halves it
+/// and adds its own rounding `u`. Squares that underflow (entries below `10⁻¹⁵⁴` next to a
+/// largest entry above `10⁻¹⁴⁰`) add at most `2⁻¹⁰⁷⁵` each, far below `u²Σ`.
+/// `proofs/compensated_norm.rs` checks the bound against
+/// [`exact::norm2_dd`](exact::norm2_dd).
+///
+/// # Errors
+///
+/// NaN if an entry is NaN; `+∞` if an entry is infinite (and none is NaN) or the norm exceeds
+/// `f64::MAX`. The empty vector has norm 0.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::compensated::norm2;
+/// assert_eq!(norm2(&[3.0, 4.0]), 5.0);
+/// // The squares of 3·10²⁰⁰ and 4·10²⁰⁰ overflow; the norm does not.
+/// assert!((norm2(&[3e200, 4e200]) / 5e200 - 1.0).abs() <= 2.0 * f64::EPSILON);
+/// assert!(norm2(&[0.0, f64::NAN]).is_nan());
+/// ```
 #[inline(always)]
-pub(crate) fn norm2(x: &[f64]) -> f64 {
+pub fn norm2(x: &[f64]) -> f64 {
     let amax = x.iter().fold(0.0_f64, |m, &v| m.max(v.abs()));
     if amax == 0.0 || !amax.is_finite() {
-        return amax;
+        // `f64::max` drops a NaN operand: a NaN entry next to zeros or an infinity would
+        // otherwise return 0 or ∞.
+        return if x.iter().any(|v| v.is_nan()) {
+            f64::NAN
+        } else {
+            amax
+        };
     }
     // A power of two, so scaling is exact (outside the subnormal range).
     let scale = pow2_near(amax);

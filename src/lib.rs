@@ -105,7 +105,7 @@
 //! `RUSTDOCFLAGS="--html-in-header $PWD/docs/katex-header.html" cargo doc --no-deps`.
 #![warn(missing_docs)]
 
-pub(crate) mod compensated;
+pub mod compensated;
 pub mod contrastive;
 #[cfg(feature = "distributed")]
 pub mod distributed;

@@ -390,7 +390,7 @@ const EXACT_ALLOW_LIST: &[(&str, &str)] = &[
     ("metrics::sparsification::check_neighbour_inputs", CHECK),
     ("nivmf::density::check_nivmf_args", CHECK),
     ("nivmf::kl::check_kl_args", CHECK),
-    ("nivmf::parameters::natural_norm", "input check of a natural parameter ν (dimension, finite entries, finite ‖ν‖) that returns the compensated norm it checked, `compensated::norm2` below"),
+    ("nivmf::parameters::natural_norm", "input check of a natural parameter ν (dimension, finite entries, finite ‖ν‖), so that both twins refuse the same ν alike; the exact twins discard the compensated norm it returns and take κ = ‖ν‖ from `compensated::exact::norm2`"),
     ("nivmf::parameters::require_gamma", CHECK),
     ("nivmf::parameters::require_len", CHECK),
     ("nivmf::proxy_anchor::check_anchor", CHECK),
@@ -439,13 +439,19 @@ const EXACT_ALLOW_LIST: &[(&str, &str)] = &[
     ("quadrature", "adaptive Gauss–Kronrod and sphere quadrature, used by no fast twin (only by exact modules and the reference quadratic form) and tested on closed-form integrals in its own unit tests"),
     ("hib::gauss_rule::gauss_legendre", "Gauss–Legendre nodes, used by no fast twin (the fast HIB route uses Gauss–Hermite only); tested on polynomial exactness in its unit tests"),
     ("hib::gauss_rule::gauss_chebyshev_second_kind", "Gauss–Chebyshev nodes, used by no fast twin; tested on polynomial exactness in its unit tests"),
-    // Shared arithmetic.
-    ("compensated", "error-free transformations (TwoSum, TwoProd) and compensated sums and norms, each checked in its unit tests (error-free on exact data, cancellation survived); they only make the exact twins more accurate, and compute no formula of a derivation"),
+    // Shared arithmetic: the error-free transformations and compensated sums, never
+    // `compensated::norm2`, which the fast twins normalise and measure with; the exact twins take
+    // `compensated::exact::norm2` (256-bit, proofs/compensated_norm.rs), an `exact` module.
+    ("compensated::two_sum", COMPENSATED),
+    ("compensated::two_prod", COMPENSATED),
+    ("compensated::Neumaier", COMPENSATED),
+    ("compensated::dot2", COMPENSATED),
 ];
 
 const ERROR: &str = "the error type: bad input is refused alike by both twins, which is what the bad-input tests want";
 const CHECK: &str = "input check: validates arguments and returns an Error naming the argument and the rule; both twins must refuse the same inputs alike";
 const TYPE: &str = "plain type (input, option or result) with no arithmetic of its own";
+const COMPENSATED: &str = "error-free transformations (TwoSum, TwoProd) and compensated sums, each checked in its unit tests (error-free on exact data, cancellation survived); they only make the exact twins more accurate, and compute no formula of a derivation";
 
 /// A Rust source with comments, string literals and `#[cfg(test)]` items blanked out: what is
 /// left is the code the library compiles. Unit tests inside an exact file may compare against

@@ -1,6 +1,8 @@
-//! Reference nivMF log densities: the 256-bit normaliser and compensated sums.
+//! Reference nivMF log densities: the 256-bit normaliser, the norms `‖Kx‖`, `‖Kμ‖` in 256-bit
+//! arithmetic, and compensated sums.
 
-use crate::compensated::{dot2, norm2, Neumaier};
+use crate::compensated::exact::norm2;
+use crate::compensated::{dot2, Neumaier};
 use crate::error::Result;
 use crate::nivmf::density::check_nivmf_args;
 use crate::vmf::exact::log_norm_const;
@@ -41,7 +43,9 @@ fn terms(x: &[f64], mu: &[f64], kappas: &[f64]) -> [f64; 5] {
 ///
 /// $$ \ln f(x) = \ln C_M(\tilde\kappa) + \ln\det K - M\ln\lVert Kx\rVert + \tilde\kappa\\,s(Kx, K\mu) $$
 ///
-/// (book chapter 06), with `ln C_M` from the 256-bit Bessel series and compensated sums.
+/// (book chapter 06), with `ln C_M` from the 256-bit Bessel series, `‖Kx‖` and `κ̃ = ‖Kμ‖`
+/// rounded once from 256-bit norms ([`compensated::exact::norm2`](crate::compensated::exact::norm2),
+/// not the fast twin's compensated norm), and compensated sums.
 ///
 /// # Errors
 ///

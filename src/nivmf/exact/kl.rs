@@ -1,6 +1,6 @@
 //! Reference KL divergence between vMFs: `E_ζ[ln ζ − ln ρ]` by sphere quadrature.
 
-use crate::compensated::norm2;
+use crate::compensated::exact::norm2;
 use crate::error::Result;
 use crate::nivmf::kl::check_kl_args;
 use crate::quadrature::sphere::SpherePair;

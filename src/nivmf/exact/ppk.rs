@@ -1,7 +1,7 @@
 //! Reference probability product kernel between vMFs: `ln ∫ ρ^γ ζ^γ` by sphere quadrature.
 
 use super::kl::angle_between;
-use crate::compensated::norm2;
+use crate::compensated::exact::norm2;
 use crate::error::Result;
 use crate::nivmf::parameters::{natural_norm, require_gamma, require_len};
 use crate::quadrature::sphere::SpherePair;
@@ -39,9 +39,12 @@ use crate::vmf::exact::log_norm_const;
 /// ```
 pub fn log_ppk(nu_z: &[f64], nu_p: &[f64], gamma: f64) -> Result<f64> {
     require_gamma(gamma)?;
-    let kappa_z = natural_norm("nu_z", nu_z)?;
+    // The checks of the fast twin, in its order; the norms they return are the fast twin's
+    // compensated ones, so κ is taken again in 256-bit arithmetic.
+    natural_norm("nu_z", nu_z)?;
     require_len("nu_p", nu_p, nu_z.len())?;
-    let kappa_p = natural_norm("nu_p", nu_p)?;
+    natural_norm("nu_p", nu_p)?;
+    let (kappa_z, kappa_p) = (norm2(nu_z), norm2(nu_p));
     let dim = nu_z.len();
     let omega = if kappa_z > 0.0 && kappa_p > 0.0 {
         let mu_z: Vec<f64> = nu_z.iter().map(|v| v / kappa_z).collect();

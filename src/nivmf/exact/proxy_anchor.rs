@@ -1,7 +1,9 @@
-//! Reference ProxyAnchor: compensated cosines and sums, gradients by central differences.
+//! Reference ProxyAnchor: cosines from compensated dot products and 256-bit norms, compensated
+//! sums, gradients by central differences.
 
 use super::proxy_nca::richardson_gradients;
-use crate::compensated::{dot2, norm2, Neumaier};
+use crate::compensated::exact::norm2;
+use crate::compensated::{dot2, Neumaier};
 use crate::error::Result;
 use crate::nivmf::proxy_anchor::check_anchor;
 use crate::nivmf::proxy_nca::check_batch;
@@ -20,12 +22,15 @@ fn loss_only(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Result<(f64, Vec
     let (b, c) = check_batch(ProxyDistance::Cosine, batch, 1.0)?;
     check_anchor(alpha, delta)?;
     let dim = batch.dim;
+    // One 256-bit norm per embedding and proxy, not one per pair.
+    let proxy_norms: Vec<f64> = batch.proxies.chunks_exact(dim).map(norm2).collect();
     let mut cos = vec![0.0; b * c];
     for bi in 0..b {
         let z = &batch.embeddings[bi * dim..(bi + 1) * dim];
+        let z_norm = norm2(z);
         for ci in 0..c {
             let p = &batch.proxies[ci * dim..(ci + 1) * dim];
-            cos[bi * c + ci] = dot2(z, p) / (norm2(z) * norm2(p));
+            cos[bi * c + ci] = dot2(z, p) / (z_norm * proxy_norms[ci]);
         }
     }
     let n_pos = (0..c).filter(|ci| batch.labels.contains(ci)).count() as f64;

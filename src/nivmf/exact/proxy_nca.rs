@@ -3,7 +3,8 @@
 //! reference loss; EL-nivMF as its `N → ∞` limit `−ln ∫ρζ`, by quadrature on `S¹`/`S²`.
 
 use super::density::{log_density, log_density_heuristic, log_density_without_norm_const};
-use crate::compensated::{dot2, norm2, Neumaier};
+use crate::compensated::exact::norm2;
+use crate::compensated::{dot2, Neumaier};
 use crate::error::{Error, Result};
 use crate::nivmf::proxy_nca::check_batch;
 use crate::nivmf::{ProxyBatch, ProxyDistance, ProxyLoss};
@@ -12,8 +13,12 @@ use crate::quadrature::Tolerance;
 use crate::vmf::exact::{log_norm_const, mean_resultant_length};
 
 fn unit(v: &[f64]) -> Vec<f64> {
-    let n = norm2(v);
-    v.iter().map(|x| x / n).collect()
+    unit_with_norm(v, norm2(v))
+}
+
+/// `v/‖v‖` with `‖v‖` already taken: one 256-bit norm per vector and distance, not two.
+fn unit_with_norm(v: &[f64], norm: f64) -> Vec<f64> {
+    v.iter().map(|x| x / norm).collect()
 }
 
 /// `−ln ∫ ρ(x) ζ(x) dx` for `ζ = vMF(z)` and `ρ = nivMF(μ, K)` on `S¹` or `S²`.
@@ -48,7 +53,7 @@ fn distance(kind: ProxyDistance, z: &[f64], p: &[f64], kappas: &[f64]) -> Result
     let dim = z.len();
     let (kz, kp) = (norm2(z), norm2(p));
     Ok(match kind {
-        ProxyDistance::Cosine => -dot2(&unit(z), &unit(p)),
+        ProxyDistance::Cosine => -dot2(&unit_with_norm(z, kz), &unit_with_norm(p, kp)),
         ProxyDistance::L2 => {
             let d: Vec<f64> = z.iter().zip(p).map(|(a, b)| a - b).collect();
             dot2(&d, &d)
@@ -68,7 +73,11 @@ fn distance(kind: ProxyDistance, z: &[f64], p: &[f64], kappas: &[f64]) -> Result
         }
         ProxyDistance::KlVmf => {
             // ln C(κ_z) − ln C(κ_p) + A(κ_z)(κ_z − ν_pᵀẑ), compensated.
-            let proj = if kz > 0.0 { dot2(p, &unit(z)) } else { 0.0 };
+            let proj = if kz > 0.0 {
+                dot2(p, &unit_with_norm(z, kz))
+            } else {
+                0.0
+            };
             let mut acc = Neumaier::new();
             acc.add(log_norm_const(dim, kz));
             acc.add(-log_norm_const(dim, kp));
@@ -77,9 +86,13 @@ fn distance(kind: ProxyDistance, z: &[f64], p: &[f64], kappas: &[f64]) -> Result
             acc.add(-a * proj);
             acc.total()
         }
-        ProxyDistance::NivMf => -log_density(&unit(z), &unit(p), kappas)?,
-        ProxyDistance::NivMfHeuristic => -log_density_heuristic(&unit(z), &unit(p), kappas)?,
-        ProxyDistance::ElNivMf { .. } => el_nivmf_limit(z, &unit(p), kappas)?,
+        ProxyDistance::NivMf => {
+            -log_density(&unit_with_norm(z, kz), &unit_with_norm(p, kp), kappas)?
+        }
+        ProxyDistance::NivMfHeuristic => {
+            -log_density_heuristic(&unit_with_norm(z, kz), &unit_with_norm(p, kp), kappas)?
+        }
+        ProxyDistance::ElNivMf { .. } => el_nivmf_limit(z, &unit_with_norm(p, kp), kappas)?,
     })
 }
 

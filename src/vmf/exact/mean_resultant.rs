@@ -1,6 +1,8 @@
-//! Reference mean resultant: every coordinate sum compensated (Neumaier), the norm compensated.
+//! Reference mean resultant: every coordinate sum compensated (Neumaier), the norm in
+//! arbitrary precision.
 
-use crate::compensated::{norm2, Neumaier};
+use crate::compensated::exact::norm2;
+use crate::compensated::Neumaier;
 use crate::error::{Error, Result};
 use crate::vmf::mean_resultant::{check_samples, MeanResultant};
 
@@ -26,8 +28,9 @@ fn resultant(samples: &[f64], dim: usize) -> Result<(Vec<f64>, f64, usize)> {
 ///    \bar R = \frac{\lVert\sum_i x_i\rVert}{n} $$
 ///
 /// Each coordinate of `Σxᵢ` is a Neumaier sum (error `≤ 2u|Σ| + O(nu²)Σ|x|`), and `‖Σxᵢ‖` is
-/// a compensated sum of exact squares, so both outputs are within a few ulps of the values
-/// defined by the input.
+/// the nearest `f64` to the norm of those sums in 256-bit arithmetic
+/// ([`compensated::exact::norm2`](crate::compensated::exact::norm2), not the fast twin's
+/// compensated norm), so both outputs are within a few ulps of the values defined by the input.
 ///
 /// # Errors
 ///

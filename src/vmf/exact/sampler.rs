@@ -18,7 +18,8 @@ use rand::Rng;
 use super::marginal::CosineMarginal;
 use rand_distr::StandardNormal;
 
-use crate::compensated::{dot2, norm2};
+use crate::compensated::dot2;
+use crate::compensated::exact::norm2;
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
 use crate::vmf::density::require_unit;
 
