@@ -120,8 +120,8 @@ proptest! {
 
 proptest! {
     // Claims on the exact twin against finite differences and a closed form, not fast against
-    // exact: 64 cases (the finite differences cost n·M double-double NLLs each).
-    #![proptest_config(config(64, 0x03_11_ce))]
+    // exact (the finite differences cost 2n·M double-double NLLs per case).
+    #![proptest_config(config(256, 0x03_11_ce))]
 
     /// Claim 3 on small batches (n·M finite differences, each an O(n²M) double-double NLL).
     #[test]

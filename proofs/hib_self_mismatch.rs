@@ -80,7 +80,7 @@ fn agrees_with_mpmath() {
 }
 
 proptest! {
-    #![proptest_config(config(32, 0x4869_6209))]
+    #![proptest_config(config(256, 0x4869_6209))]
 
     /// Claim 3: raising any one variance raises η; the point mass is the minimum.
     #[test]

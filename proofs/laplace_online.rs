@@ -31,7 +31,7 @@ const ONLINE: &str = "laplace::online_update";
 const PREDICTIVE: &str = "laplace::predictive_summary";
 
 proptest! {
-    #![proptest_config(config(200, 0x04_1a_03))]
+    #![proptest_config(config(256, 0x04_1a_03))]
 
     #[test]
     fn claim1_exact_accumulation(n in 1usize..6, log_s in 0u32..4, steps in 1usize..20,

@@ -125,7 +125,7 @@ fn assert_moments(
 const DRAWS: usize = 4000;
 
 proptest! {
-    #![proptest_config(config(40, 0x04_1a_02))]
+    #![proptest_config(config(256, 0x04_1a_02))]
 
     #[test]
     fn claim3_fast_sampler_moments(precision in prop::collection::vec(support::log_uniform(1e-3, 1e6), 1..5),

@@ -250,7 +250,7 @@ fn refutation_eq12_sign_by_monte_carlo() {
 /// `μ_a(μ_pσ_p² + μ_nσ_n²) ≠ 0`, by exactly `16μ_a(μ_pσ_p² + μ_nσ_n²)`.
 #[test]
 fn refutation_eq12_against_the_dense_form() {
-    let mut runner = proptest::test_runner::TestRunner::new(config(128));
+    let mut runner = proptest::test_runner::TestRunner::new(config(256));
     runner
         .run(
             &(
