@@ -243,7 +243,7 @@ pub(crate) fn sum_sq2(x: &[f64]) -> f64 {
 /// With `u = 2⁻⁵³` and `n = len(x)`,
 ///
 /// $$ \lvert \mathrm{norm2}(x) - \lVert x\rVert_2\rvert \le
-///    \big(\tfrac32 u + 2(n+1)^2u^2\big)\lVert x\rVert_2 \;(+\,2^{-1075}) $$
+///    \big(\tfrac32 u + 2(n+1)^2u^2\big)\lVert x\rVert_2 \quad (+ 2^{-1075}) $$
 ///
 /// the last term only where the result is subnormal (its last rounding onto the subnormal grid).
 /// All squares are positive, so the sum of squares carries a relative error of at most
