@@ -29,7 +29,7 @@ impl Deadline {
                     // and the capture is lost when the process exits.
                     let _ = writeln!(
                         std::io::stderr(),
-                        "{label}: not finished after {seconds} s (it takes about a second): \
+                        "{label}: not finished after {seconds} s (it takes a few seconds): \
                          a loop that never ends, such as a rejection step that never accepts"
                     );
                     std::process::exit(101);
