@@ -30,7 +30,8 @@
 #
 # `bash scripts/test.sh --long` also runs the `#[ignore]`d long runs, in both `cargo test` steps
 # (`-- --include-ignored`): the torture grids of proofs/vmf_kappa.rs, proofs/vmf_density.rs and
-# proofs/vmf_sampler.rs (KS with 10⁶ draws per cell), the corner timings of
+# proofs/vmf_sampler.rs (KS with 10⁶ draws per cell), HIB's polar route at D = 4 in
+# proofs/hib_exact_routes.rs (256 cases, about 4 min), the corner timings of
 # tests/exact_special_smoke.rs, and the protocol-scale timing of tests/train_evaluate.rs (a
 # feature-"report" target, built only in the training step). Measured at commit b3c5799 on the
 # 2-core CPU, `cargo test --release --test <proof> -- --ignored` (wall time, CPU time in
