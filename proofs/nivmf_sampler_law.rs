@@ -264,7 +264,7 @@ fn density_statistics(xs: &[Vec<f64>], kappas: &[f64]) -> Vec<Statistic> {
         .map(|(k, (v, (points, cdf, mass)))| {
             assert!((mass - 1.0).abs() < 1e-10, "∫f = {mass}");
             let mut t: Vec<f64> = xs.iter().map(|x| dot(v, x)).collect();
-            let (d, p) = ks_on_grid(&mut t, &points, &cdf);
+            let (d, p) = ks_on_grid(&mut t, points, cdf);
             Statistic {
                 name: format!("projection {k} against ∫f"),
                 n: t.len(),
