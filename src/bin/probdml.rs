@@ -49,7 +49,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Train one model, evaluate it, write checkpoint, metrics.json and plots into --out.
-    Train(TrainArgs),
+    // Boxed: the configuration's flags make it several times the size of the other variants.
+    Train(Box<TrainArgs>),
     /// Evaluate a checkpoint folder written by `train`: metrics.json and plots.
     Eval(EvalCmdArgs),
     /// LAM post-hoc on a deterministic checkpoint: Hessian pass, then evaluation.
