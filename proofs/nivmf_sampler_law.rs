@@ -486,20 +486,7 @@ impl ScorePower {
     /// The smallest `n` at which the best bound reaches `POWER` (doubling, then bisection).
     fn smallest_n(&self) -> usize {
         let enough = |n: usize| self.best(n).1 <= (1.0 - POWER).log10();
-        let mut hi = 16;
-        while !enough(hi) {
-            hi *= 2;
-        }
-        let mut lo = hi / 2;
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if enough(mid) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
+        ks_power::smallest_n_where(enough)
     }
 }
 

@@ -189,20 +189,7 @@ fn ln_turn_miss(dim: usize, kappa: f64, n: usize) -> f64 {
 /// then bisection; the bound improves with `n`).
 fn turn_smallest_n(dim: usize, kappa: f64) -> usize {
     let enough = |n: usize| ln_turn_miss(dim, kappa, n) <= (1.0 - POWER).ln();
-    let mut hi = 16;
-    while !enough(hi) {
-        hi *= 2;
-    }
-    let mut lo = hi / 2;
-    while hi - lo > 1 {
-        let mid = (lo + hi) / 2;
-        if enough(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    hi
+    ks_power::smallest_n_where(enough)
 }
 
 /// The unit tangent directions of the turn controls: `b`, `c` (`M ≥ 3`) and a `d ⟂ μ, b, c`

@@ -44,18 +44,24 @@ pub fn power_lower_bound(delta: f64, n: usize, alpha: f64) -> f64 {
     (1.0 - 2.0 * (-2.0 * n as f64 * gap * gap).exp()).max(0.0)
 }
 
-/// The smallest `n` at which [`power_lower_bound`] reaches `power` (by doubling, then
-/// bisection; the bound increases with `n`).
+/// The smallest `n` at which [`power_lower_bound`] reaches `power` (the bound increases with
+/// `n`).
 pub fn smallest_n(delta: f64, alpha: f64, power: f64) -> usize {
+    smallest_n_where(|n| power_lower_bound(delta, n, alpha) >= power)
+}
+
+/// The smallest `n` ≥ 9 for which `enough(n)` holds, `enough` being monotone in `n` (false, then
+/// true): by doubling from 16, then bisection.
+pub fn smallest_n_where(enough: impl Fn(usize) -> bool) -> usize {
     let mut hi = 16;
-    while power_lower_bound(delta, hi, alpha) < power {
+    while !enough(hi) {
         hi *= 2;
-        assert!(hi < 1 << 40, "δ = {delta}: no feasible n");
+        assert!(hi < 1 << 40, "no feasible sample size below 2^40");
     }
     let mut lo = hi / 2;
     while hi - lo > 1 {
         let mid = (lo + hi) / 2;
-        if power_lower_bound(delta, mid, alpha) >= power {
+        if enough(mid) {
             hi = mid;
         } else {
             lo = mid;
