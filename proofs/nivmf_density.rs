@@ -5,7 +5,7 @@
 //! 1. **Fast ≈ exact**: `nivmf::log_density` and `nivmf::log_density_heuristic` agree with their
 //!    references (256-bit `ln C_M`, compensated sums) to `LOG_SPECIAL·max(1, Σ|summands|)`.
 //! 2. **Mass 1** (the theorem): `f(x) = C_M(κ̃)·det K/‖Kx‖^M·exp(κ̃ s(Kx, Kμ))` integrates to 1
-//!    on `S¹` and `S²` by adaptive quadrature (`quadrature::sphere`) to `QUADRATURE`, and on
+//!    on `S¹` and `S²` by adaptive quadrature (`vmf::exact::sphere`) to `QUADRATURE`, and on
 //!    `S^{M−1}`, `M ∈ {3, 8, 16, 64}`, by Monte Carlo with the uniform law as proposal
 //!    (`|S^{M−1}|·E_U[f]`, `2·10⁵` draws) inside a `MONTE_CARLO_SIGMAS`-σ band, `σ` the computed
 //!    standard error.
@@ -36,10 +36,10 @@ mod ks;
 #[path = "support/mod.rs"]
 mod support;
 use probdml::nivmf;
-use probdml::quadrature::sphere::{integrate_circle, integrate_s2};
 use probdml::quadrature::{integrate_breakpoints, Tolerance};
 use probdml::registry::budget;
 use probdml::vmf;
+use probdml::vmf::exact::sphere::{integrate_circle, integrate_s2};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

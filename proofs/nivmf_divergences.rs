@@ -4,7 +4,7 @@
 //!
 //! 1. **KL, corrected**: `KL(ζ‖ρ) = ln C_M(κ_z) − ln C_M(κ_p) + A_M(κ_z)(κ_z −
 //!    κ_pμ_pᵀμ_z)` equals the sphere quadrature of `E_ζ[ln ζ − ln ρ]` (`nivmf::exact::kl_vmf`,
-//!    the two-coordinate reduction of `quadrature::sphere`) to `QUADRATURE` relative, for
+//!    the two-coordinate reduction of `vmf::exact::sphere`) to `QUADRATURE` relative, for
 //!    `M ∈ {2, 3, 4, 8, 64, 512}`, `κ ∈ [10⁻³, 10⁴]` and angles from 0 to π (antipodal).
 //! 2. **KL is a divergence**: `KL ≥ 0`, `KL(ζ‖ζ) = 0`, and `κ_p = 0` (uniform `ρ`) gives
 //!    `vmf::kl_to_uniform`. Where `κ_z ≈ κ_p` are large and the two `ln C_M` nearly cancel,

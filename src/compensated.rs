@@ -18,10 +18,10 @@
 //! reference that shares the norm of the code it checks cannot see that norm's errors);
 //! `proofs/compensated_norm.rs` checks the one against the other. The rest is crate-internal.
 
+pub(crate) mod double_double;
 pub mod exact;
 
-// The error-free transformations live with the double-double type of `special`.
-pub(crate) use crate::special::double_double::{two_prod, two_sum};
+pub(crate) use double_double::{two_prod, two_sum, DoubleDouble};
 
 /// Neumaier's improved Kahan summation: the running sum plus a compensation term that
 /// collects every rounding error exactly (each step is a TwoSum).

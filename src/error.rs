@@ -230,6 +230,57 @@ pub(crate) fn require_nonnegative(arg: &'static str, value: f64) -> Result<f64> 
     }
 }
 
+/// Checks that `v` has length `dim`.
+pub(crate) fn require_len(arg: &'static str, v: &[f64], dim: usize) -> Result<()> {
+    if v.len() == dim {
+        Ok(())
+    } else {
+        Err(Error::DimensionMismatch {
+            arg,
+            expected: dim,
+            got: v.len(),
+        })
+    }
+}
+
+/// Checks that every entry of `v` is finite ([`Error::NotFiniteElement`] naming the first).
+pub(crate) fn require_finite_entries(arg: &'static str, v: &[f64]) -> Result<()> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(index) => Err(Error::NotFiniteElement {
+            arg,
+            index,
+            value: v[index],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Checks a natural parameter `ν = κμ` (all entries finite, `len ≥ 2`, `‖ν‖` finite) and
+/// returns `κ = ‖ν‖`.
+pub(crate) fn natural_norm(arg: &'static str, nu: &[f64]) -> Result<f64> {
+    require_sphere_dim(arg, nu.len())?;
+    require_finite_entries(arg, nu)?;
+    let kappa = crate::compensated::norm2(nu);
+    if !kappa.is_finite() {
+        return Err(Error::NotFinite { arg, value: kappa });
+    }
+    Ok(kappa)
+}
+
+/// Checks the PPK exponent: finite and `γ > 0`.
+pub(crate) fn require_gamma(gamma: f64) -> Result<f64> {
+    require_finite("gamma", gamma)?;
+    if gamma > 0.0 {
+        Ok(gamma)
+    } else {
+        Err(Error::OutOfDomain {
+            arg: "gamma",
+            value: gamma,
+            rule: "the probability product kernel needs gamma > 0",
+        })
+    }
+}
+
 /// Checks that a sphere dimension `M` satisfies `M >= 2`.
 pub(crate) fn require_sphere_dim(arg: &'static str, dim: usize) -> Result<usize> {
     if dim >= 2 {

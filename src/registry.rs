@@ -856,7 +856,7 @@ registry! {
     nivmf::kl_vmf => {
         fast: crate::nivmf::kl_vmf,
         exact: crate::nivmf::exact::kl_vmf,
-        file: "src/nivmf/kl.rs",
+        file: "src/vmf/kl.rs",
         source: "nivMF Supp. E eqs. (36)–(38), eq. (39) corrected with A_M(κ_z)",
         budget: Budget::Quadrature(budget::NIVMF_KL_VMF),
         reason: "closed form (Bregman form of −ln C_M) against the two-coordinate sphere quadrature of E_ζ[ln ζ − ln ρ]; worst observed 5.0e-12 in nivmf_divergences.rs (M × κ_z × κ_p/κ_z × angle grid, 256 seeded pairs)",
@@ -867,7 +867,7 @@ registry! {
     nivmf::log_ppk => {
         fast: crate::nivmf::log_ppk,
         exact: crate::nivmf::exact::log_ppk,
-        file: "src/nivmf/ppk.rs",
+        file: "src/vmf/ppk.rs",
         source: "nivMF Supp. C eq. (23), Supp. D eqs. (26)–(35); Jebara et al. (2004)",
         budget: Budget::AbsOrRel(budget::NIVMF_LOG_PPK),
         reason: "a logarithm (crosses zero) from closed-form ln C_M values against sphere quadrature of ∫ρ^γζ^γ; worst observed 3.0e-12 in nivmf_divergences.rs (the same grid × γ ∈ {½, 1, 2}, 256 seeded pairs)",

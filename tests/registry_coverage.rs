@@ -389,10 +389,7 @@ const EXACT_ALLOW_LIST: &[(&str, &str)] = &[
     ("metrics::sparsification::check_inputs", CHECK),
     ("metrics::sparsification::check_neighbour_inputs", CHECK),
     ("nivmf::density::check_nivmf_args", CHECK),
-    ("nivmf::kl::check_kl_args", CHECK),
-    ("nivmf::parameters::natural_norm", "input check of a natural parameter ν (dimension, finite entries, finite ‖ν‖), so that both twins refuse the same ν alike; the exact twins discard the compensated norm it returns and take κ = ‖ν‖ from `compensated::exact::norm2`"),
-    ("nivmf::parameters::require_gamma", CHECK),
-    ("nivmf::parameters::require_len", CHECK),
+    ("vmf::kl::check_kl_args", CHECK),
     ("nivmf::proxy_anchor::check_anchor", CHECK),
     ("nivmf::proxy_nca::check_batch", CHECK),
     ("triplet::batch::check_batch", CHECK),
@@ -436,7 +433,7 @@ const EXACT_ALLOW_LIST: &[(&str, &str)] = &[
     ("vmf::mean_resultant::MeanResultant", TYPE),
     // References the registry declares as such, and machinery no fast twin uses.
     ("gaussian_quadratic_form::GaussianQuadraticForm", "registered as a reference itself (no fast twin): proofs/gaussian_quadratic_form.rs checks it against closed forms, Monte Carlo and mpmath, never against the code it is the reference of"),
-    ("quadrature", "adaptive Gauss–Kronrod and sphere quadrature, used by no fast twin (only by exact modules and the reference quadratic form) and tested on closed-form integrals in its own unit tests"),
+    ("quadrature", "adaptive Gauss–Kronrod quadrature, used by no fast twin (only by exact modules and the reference quadratic form) and tested on closed-form integrals in its own unit tests"),
     ("hib::gauss_rule::gauss_legendre", "Gauss–Legendre nodes, used by no fast twin (the fast HIB route uses Gauss–Hermite only); tested on polynomial exactness in its unit tests"),
     ("hib::gauss_rule::gauss_chebyshev_second_kind", "Gauss–Chebyshev nodes, used by no fast twin; tested on polynomial exactness in its unit tests"),
     // Shared arithmetic: the error-free transformations and compensated sums, never

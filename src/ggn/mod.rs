@@ -170,16 +170,7 @@ pub(crate) fn check_pairs(pairs: &[PairTarget], n: usize) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn check_finite_slice(arg: &'static str, v: &[f64]) -> Result<()> {
-    match v.iter().position(|x| !x.is_finite()) {
-        Some(index) => Err(Error::NotFiniteElement {
-            arg,
-            index,
-            value: v[index],
-        }),
-        None => Ok(()),
-    }
-}
+pub(crate) use crate::error::require_finite_entries as check_finite_slice;
 
 /// The error for y_i = 0, where z = y/‖y‖ is undefined.
 pub(crate) fn zero_output() -> Error {

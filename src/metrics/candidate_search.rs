@@ -45,7 +45,7 @@ use rayon::prelude::*;
 
 use crate::instruction_set::{dispatch_on, InstructionSet};
 
-use crate::metrics::candidates::{round_up, Candidates};
+use crate::metrics::candidates::{offer_column, offer_row, round_up, Candidates};
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::key_scan;
@@ -212,30 +212,6 @@ fn scan_row(
     }
 }
 
-/// Offers `cand` the lanes of `hits` (bit l: item `first + l`, key `keys[l]`) that still pass
-/// its threshold; shared by the portable and the AVX2 scans so that both push the same keys in
-/// the same order.
-#[inline(always)]
-pub(super) fn offer_row(
-    mut hits: u32,
-    keys: &[f32],
-    first: usize,
-    (skip, end): (usize, usize),
-    cand: &mut Candidates,
-    thr: &mut f32,
-) {
-    while hits != 0 {
-        let l = hits.trailing_zeros() as usize;
-        hits &= hits - 1;
-        let j = first + l;
-        // The threshold may have dropped since the compare.
-        if keys[l] <= *thr && j != skip && j < end {
-            cand.push(keys[l], j as u32);
-            *thr = cand.threshold();
-        }
-    }
-}
-
 /// Offers one item (squared norm `sq_i`, row i of the Gram block) to the queries of the other
 /// block: key = sq_i − 2 g[j], each against its own threshold.
 #[inline(always)]
@@ -251,26 +227,6 @@ fn scan_column(g: &[f32], sq_i: f32, item: u32, cands: &mut [Candidates], thr: &
             hits |= u32::from(keys[l] <= tc[l]) << l;
         }
         offer_column(hits, &keys, c * LANES, item, cands, thr);
-    }
-}
-
-/// Offers `item` to the queries `first + l` of the lanes of `hits`, with key `keys[l]`. Each
-/// lane is its own query: a passing lane's threshold has not changed since the compare.
-#[inline(always)]
-pub(super) fn offer_column(
-    mut hits: u32,
-    keys: &[f32],
-    first: usize,
-    item: u32,
-    cands: &mut [Candidates],
-    thr: &mut [f32],
-) {
-    while hits != 0 {
-        let l = hits.trailing_zeros() as usize;
-        hits &= hits - 1;
-        let j = first + l;
-        cands[j].push(keys[l], item);
-        thr[j] = cands[j].threshold();
     }
 }
 

@@ -92,6 +92,50 @@ impl Candidates {
     }
 }
 
+/// Offers `cand` the lanes of `hits` (bit l: item `first + l`, key `keys[l]`) that still pass
+/// its threshold; shared by the portable and the AVX2 scans so that both push the same keys in
+/// the same order.
+#[inline(always)]
+pub(crate) fn offer_row(
+    mut hits: u32,
+    keys: &[f32],
+    first: usize,
+    (skip, end): (usize, usize),
+    cand: &mut Candidates,
+    thr: &mut f32,
+) {
+    while hits != 0 {
+        let l = hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        let j = first + l;
+        // The threshold may have dropped since the compare.
+        if keys[l] <= *thr && j != skip && j < end {
+            cand.push(keys[l], j as u32);
+            *thr = cand.threshold();
+        }
+    }
+}
+
+/// Offers `item` to the queries `first + l` of the lanes of `hits`, with key `keys[l]`. Each
+/// lane is its own query: a passing lane's threshold has not changed since the compare.
+#[inline(always)]
+pub(crate) fn offer_column(
+    mut hits: u32,
+    keys: &[f32],
+    first: usize,
+    item: u32,
+    cands: &mut [Candidates],
+    thr: &mut [f32],
+) {
+    while hits != 0 {
+        let l = hits.trailing_zeros() as usize;
+        hits &= hits - 1;
+        let j = first + l;
+        cands[j].push(keys[l], item);
+        thr[j] = cands[j].threshold();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,8 +19,7 @@ use std::arch::x86_64::{
     _mm256_storeu_ps, _mm256_sub_ps, _CMP_LE_OQ,
 };
 
-use crate::metrics::candidate_search::{offer_column, offer_row};
-use crate::metrics::candidates::Candidates;
+use crate::metrics::candidates::{offer_column, offer_row, Candidates};
 
 /// Keys per step: two 8-lane registers.
 const STEP: usize = 16;

@@ -1,8 +1,9 @@
 //! The nivMF density: the exactly normalised change of variables and the paper's heuristic
 //! (nivMF eq. (4), Supp. B).
 
-use super::parameters::{require_concentrations, require_len};
+use super::parameters::require_concentrations;
 use crate::compensated::norm2;
+use crate::error::require_len;
 use crate::error::{require_sphere_dim, Result};
 use crate::vmf::{log_norm_const, require_unit};
 

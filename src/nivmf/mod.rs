@@ -52,21 +52,22 @@
 //! and `> 0`, `γ > 0`, lengths must agree; violations return [`crate::Error`], never a panic.
 pub mod exact;
 
-mod bregman;
 mod density;
-mod kl;
 mod parameters;
-mod ppk;
 mod proxy_anchor;
+mod proxy_batch;
 mod proxy_nca;
 mod proxy_nca_el_vmf;
 mod sampler;
 
 pub use density::{log_density, log_density_heuristic};
-pub use kl::{kl_vmf, kl_vmf_paper};
+// The vMF–vMF divergences of Supp. D–E live with the vMF (`vmf`), where `VonMisesFisher` uses
+// them; they stay at these paths too.
 #[allow(deprecated)]
-pub use ppk::log_ppk_vmf;
-pub use ppk::{bhattacharyya_distance, expected_likelihood_distance, log_ppk};
+pub use crate::vmf::log_ppk_vmf;
+pub use crate::vmf::{bhattacharyya_distance, expected_likelihood_distance, log_ppk};
+pub use crate::vmf::{kl_vmf, kl_vmf_paper};
 pub use proxy_anchor::{joint_proxy_loss, proxy_anchor_loss};
-pub use proxy_nca::{el_nivmf_draws, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss};
+pub use proxy_batch::{ProxyBatch, ProxyDistance, ProxyLoss};
+pub use proxy_nca::{el_nivmf_draws, proxy_nca_loss};
 pub use sampler::NonIsotropicVmf;

@@ -1,9 +1,8 @@
 //! ProxyAnchor (Kim et al., CVPR 2020) on the directions of the embeddings and proxies, and the
 //! joint loss `L^{EL-nivMF} + ω·L_ProxyAnchor` (nivMF eq. (7)).
 
-use super::proxy_nca::{
-    check_batch, dot, norm, proxy_nca_loss, ProxyBatch, ProxyDistance, ProxyLoss,
-};
+use super::proxy_batch::{ProxyBatch, ProxyDistance, ProxyLoss};
+use super::proxy_nca::{check_batch, dot, norm, proxy_nca_loss};
 use crate::error::{require_finite, Error, Result};
 
 /// Validates `α > 0` and `δ` finite.

@@ -25,88 +25,15 @@
 //!   direction; the dependence of Wood's accepted `w_i` on `κ_z` is not differentiated, as in
 //!   the paper's code, which samples with [8] and back-propagates through the direction only).
 
-use super::bregman::{mean_resultant_over_kappa, mean_resultant_slope};
-use super::kl::kl_vmf_kernel;
-use super::parameters::require_finite_entries;
-use super::ppk::bhattacharyya_from_norms;
+use super::proxy_batch::{ProxyBatch, ProxyDistance, ProxyLoss};
 use super::proxy_nca_el_vmf::el_vmf_proxy_nca;
-use crate::error::{require_finite, Error, Result};
-use crate::vmf::{log_norm_const, mean_resultant_length, VonMisesFisher};
+use crate::error::{require_finite, require_finite_entries, require_len, Error, Result};
+use crate::vmf::{
+    bhattacharyya_from_norms, kl_vmf_kernel, log_norm_const, mean_resultant_length,
+    mean_resultant_over_kappa, mean_resultant_slope, VonMisesFisher,
+};
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
-
-/// The distance `d(ρ, ζ)` between a proxy and an embedding (nivMF §3.3, Supp. C–E).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ProxyDistance {
-    /// `−s(μ_p, μ_z)`, the cosine of ProxyNCA++ (eq. (1)).
-    Cosine,
-    /// `‖ν_p − ν_z‖²`.
-    L2,
-    /// `−ln f(μ_z)` under the proxy's exactly normalised nivMF ([`log_density`](super::log_density)).
-    NivMf,
-    /// `−ln f_h(μ_z)` under the paper's heuristic nivMF ([`log_density_heuristic`](super::log_density_heuristic)).
-    NivMfHeuristic,
-    /// `−ln PPK_1` between vMFs (expected likelihood, Supp. D eq. (35)).
-    ElVmf,
-    /// `−ln PPK_½` between vMFs (Bhattacharyya, Supp. D eq. (29)).
-    BVmf,
-    /// `KL(ζ‖ρ)` between vMFs, corrected ([`kl_vmf`](super::kl_vmf)); fed as `−KL/t` into the
-    /// softmax (the reference code's `+KL` logit is a sign error).
-    KlVmf,
-    /// `−ln((1/N) Σ_i f(x_i))`, `x_i ~ ζ` (eq. (5)), the nivMF of the proxy, `samples` draws per
-    /// embedding from a generator seeded by `(seed, row)`.
-    ElNivMf {
-        /// Monte Carlo draws `N ≥ 1` per embedding (the paper uses 5–20).
-        samples: usize,
-        /// Seed of the per-row generators.
-        seed: u64,
-    },
-}
-
-impl ProxyDistance {
-    /// Whether the proxies carry a nivMF concentration vector.
-    pub fn uses_concentrations(&self) -> bool {
-        matches!(
-            self,
-            Self::NivMf | Self::NivMfHeuristic | Self::ElNivMf { .. }
-        )
-    }
-
-    fn needs_directions(&self) -> bool {
-        !matches!(self, Self::L2 | Self::ElVmf | Self::BVmf | Self::KlVmf)
-    }
-}
-
-/// A batch of `B` embeddings against `C` proxies, each a row of length `M`.
-#[derive(Debug, Clone, Copy)]
-pub struct ProxyBatch<'a> {
-    /// `B × M` row-major embeddings `z = ν_z` (unnormalised: `‖z‖ = κ_z`).
-    pub embeddings: &'a [f64],
-    /// The class `c* < C` of each embedding.
-    pub labels: &'a [usize],
-    /// `C × M` row-major proxies: natural parameters `ν_p` for the vMF distances, directions
-    /// (any non-zero norm; `μ_p = p/‖p‖`) for Cos and the nivMF distances.
-    pub proxies: &'a [f64],
-    /// `C × M` nivMF concentrations `κ_{c,m} > 0` (empty for the vMF distances).
-    pub concentrations: &'a [f64],
-    /// The dimension `M ≥ 2`.
-    pub dim: usize,
-}
-
-/// Loss and gradients of a ProxyNCA++ batch.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ProxyLoss {
-    /// The mean loss over the batch.
-    pub loss: f64,
-    /// `B × C` distances `d(ρ_c, ζ_b)`.
-    pub distances: Vec<f64>,
-    /// `∂L/∂z`, `B × M`.
-    pub grad_embeddings: Vec<f64>,
-    /// `∂L/∂p`, `C × M`.
-    pub grad_proxies: Vec<f64>,
-    /// `∂L/∂κ`, `C × M` (empty for the vMF distances).
-    pub grad_concentrations: Vec<f64>,
-}
 
 /// Validates a batch; returns `(B, C)`.
 pub(crate) fn check_batch(
@@ -158,7 +85,7 @@ pub(crate) fn check_batch(
         });
     }
     if distance.uses_concentrations() {
-        super::parameters::require_len("concentrations", batch.concentrations, c * dim)?;
+        require_len("concentrations", batch.concentrations, c * dim)?;
         require_finite_entries("concentrations", batch.concentrations)?;
         if let Some(index) = batch.concentrations.iter().position(|&k| k <= 0.0) {
             return Err(Error::OutOfDomainElement {

@@ -24,9 +24,10 @@
 //! size `κ_b + κ_c`, so the error stays a few `10⁻¹⁶·max(κ_b, κ_c)/M` relative to `|d|` — inside
 //! the `NIVMF_PROXY_LOSS` budget against the 256-bit reference (`proofs/nivmf_proxy_nca.rs`).
 
-use super::bregman::{mean_resultant_over_kappa, mean_resultant_over_kappa_batch};
-use super::proxy_nca::ProxyLoss;
-use crate::vmf::log_norm_const_batch_unchecked;
+use super::proxy_batch::ProxyLoss;
+use crate::vmf::{
+    log_norm_const_batch_unchecked, mean_resultant_over_kappa, mean_resultant_over_kappa_batch,
+};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 

@@ -32,7 +32,6 @@
 mod adaptive;
 mod interval_map;
 mod kronrod;
-pub mod sphere;
 
 use crate::error::{require_finite, Error, Result};
 use interval_map::Segment;

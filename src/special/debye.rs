@@ -24,8 +24,9 @@
 //! the zero of ln I_ν, so they are formed in double-double.
 
 use super::debye_coefficients::{DEBYE_TERMS, LOG_TERMS, RATIO_TERMS, SERIES_TERMS};
-use super::double_double::{ln_1_to_2, DoubleDouble};
 use super::ln_table::HALF_LN_2PI;
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::{ln_1_to_2, Ln};
 
 /// The smallest order for which the expansion is used.
 pub(crate) const DEBYE_MIN_ORDER: f64 = 20.0;

@@ -15,8 +15,9 @@
 //! lanes takes them through [`by_side_of_half`], as the batched ln I_{1/2} does.
 
 use super::debye::DEBYE_LANES_MAX_ARGUMENT;
-use super::double_double::{ln_1p_lanes, ln_dd, ln_normal_f64, DoubleDouble};
 use super::exp_lanes::exp_nonpositive;
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::{ln_1p_lanes, ln_dd, ln_normal_f64, Ln};
 
 /// ½ ln(2/π) as a double-double (mpmath, 50 digits).
 const HALF_LN_2_OVER_PI: (f64, f64) = (-0.22579135264472744, 6.4622584878775846e-18);

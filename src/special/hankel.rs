@@ -11,8 +11,9 @@
 //!
 //!   g(ν, x) = ln I_ν(x) − ν ln x = x − (ν + ½) ln x − ½ ln 2π + ln Σ.
 
-use super::double_double::{ln_1p_lanes, ln_dd, DoubleDouble};
 use super::ln_table::HALF_LN_2PI;
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::{ln_1p_lanes, ln_dd, Ln};
 
 /// The smallest argument for which the expansion is used.
 pub(crate) const HANKEL_MIN_ARGUMENT: f64 = 32.0;

@@ -11,8 +11,9 @@
 //! (absolute error < 10⁻²²). The double-double logarithm's absolute floor of 2·10⁻²¹, multiplied
 //! by w − ½ < 21, bounds the whole: |error| < 10⁻¹⁹ for the z ≤ 21 the series regime asks for.
 
-use super::double_double::DoubleDouble;
 use super::ln_table::HALF_LN_2PI;
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::Ln;
 
 /// Where Stirling's series starts.
 const STIRLING_MIN: f64 = 20.0;
@@ -72,7 +73,7 @@ mod tests {
     fn ln_gamma_matches_factorials_and_half_integers() {
         // ln n! by summing double-double logs of integers (an independent route).
         let mut ln_fact = DoubleDouble::ZERO;
-        let ln_dd = crate::special::double_double::ln_dd;
+        let ln_dd = crate::special::logarithm::ln_dd;
         for n in 1..=60u32 {
             ln_fact = ln_fact.add(ln_dd(n as f64));
             let got = ln_gamma_dd(DoubleDouble::from_f64(n as f64 + 1.0));

@@ -16,11 +16,12 @@
 //! so the ν ln x terms, which reach 10⁶, cancel exactly in ln C_M instead of in rounding.
 
 use super::debye::{log_bessel_i_scaled_debye, DEBYE_MIN_ORDER};
-use super::double_double::{ln_dd, DoubleDouble};
 use super::half_order::log_bessel_i_scaled_half;
 use super::hankel::{hankel_applies, log_bessel_i_scaled_hankel, HANKEL_MIN_ARGUMENT};
 use super::recurrence::log_bessel_i_scaled_recurrence;
 use super::series::log_bessel_i_scaled_series;
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::ln_dd;
 
 /// g(ν, x) = ln I_ν(x) − ν ln x for finite ν ≥ 0, finite x ≥ 0 (preconditions not checked).
 /// The order is a double-double so that callers can ask for ν + 1 exactly.

@@ -3,12 +3,13 @@
 use super::debye::{
     log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
-use super::double_double::DoubleDouble;
 use super::half_order::log_bessel_i_scaled_half_lanes;
 use super::log_bessel_i::log_bessel_i_kernel;
 use super::small_order_lanes::SmallOrderLanes;
+use crate::compensated::DoubleDouble;
 use crate::error::{require_batch, require_nonnegative, Result};
 use crate::instruction_set::dispatch;
+use crate::special::logarithm::Ln;
 
 /// Writes `ln I_ν(x_i)` into `out[i]` for every `x_i` of `xs`: the same bits as
 /// [`log_bessel_i`](super::log_bessel_i)`(nu, x_i)`.

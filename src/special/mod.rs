@@ -9,7 +9,6 @@
 mod bessel_ratio;
 pub(crate) mod debye;
 pub(crate) mod debye_coefficients;
-pub(crate) mod double_double;
 pub mod exact;
 pub(crate) mod exp_lanes;
 pub(crate) mod half_order;
@@ -18,6 +17,7 @@ mod ln_gamma;
 mod ln_table;
 mod log_bessel_i;
 mod log_bessel_i_batch;
+pub(crate) mod logarithm;
 mod normal_cdf;
 mod recurrence;
 mod series;

@@ -20,7 +20,8 @@ use super::debye::{
     bessel_i_ratio_debye, bessel_i_ratio_debye_lanes, log_bessel_i_scaled_debye,
     log_bessel_i_scaled_debye_lanes, DEBYE_MIN_ORDER,
 };
-use super::double_double::{ln_normal_f64, DoubleDouble};
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::ln_normal_f64;
 
 /// The number of steps N = ⌈20 − ν⌉ and the starting order ν' = ν + N.
 #[inline(always)]

@@ -10,9 +10,10 @@
 //! the prefactor is formed in double-double (ln Γ(21) ≈ 42 would otherwise carry 7·10⁻¹⁵ of
 //! rounding, more than the budget allows near a zero of ln I).
 
-use super::double_double::{ln_1p_lanes, DoubleDouble};
 use super::ln_gamma::ln_gamma_dd;
 use super::ln_table::LN_2;
+use crate::compensated::DoubleDouble;
+use crate::special::logarithm::ln_1p_lanes;
 
 /// Relative size of the last term kept.
 const TRUNCATION: f64 = 1e-17;

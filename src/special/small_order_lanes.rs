@@ -13,11 +13,11 @@
 //! (`proofs/batch_kernels.rs`).
 
 use super::debye::{DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER};
-use super::double_double::DoubleDouble;
 use super::hankel::{hankel_applies, log_bessel_i_scaled_hankel_lanes, HANKEL_MIN_ARGUMENT};
 use super::log_bessel_i::log_bessel_i_scaled;
 use super::recurrence::log_bessel_i_scaled_recurrence_lanes;
 use super::series::{log_bessel_i_scaled_series_lanes, series_prefactor};
+use crate::compensated::DoubleDouble;
 
 /// The regime of the scalar kernel at one argument of a small order, in increasing `x`: each
 /// is an interval, so sorted arguments meet them as consecutive runs.

@@ -7,7 +7,6 @@ use super::{
     VonMisesFisher,
 };
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
-use crate::nivmf;
 
 impl VonMisesFisher {
     /// The law of unit vectors along a non-zero direction `v` (any length, e.g. an `f32`
@@ -109,7 +108,7 @@ impl VonMisesFisher {
     }
 
     /// The mean `E X = A_M(κ)μ`, which is not on the sphere (nivMF Supp. E uses `μ`; see
-    /// [`nivmf::kl_vmf_paper`]).
+    /// [`kl_vmf_paper`](super::kl_vmf_paper)).
     pub fn mean(&self) -> Vec<f64> {
         let a = self.mean_resultant_length();
         self.mu().iter().map(|m| a * m).collect()
@@ -125,7 +124,7 @@ impl VonMisesFisher {
         kl_to_uniform(self.dim(), self.kappa())
     }
 
-    /// `KL(self ‖ other)` ([`nivmf::kl_vmf`]).
+    /// `KL(self ‖ other)` ([`kl_vmf`](super::kl_vmf)).
     ///
     /// # Errors
     ///
@@ -143,15 +142,15 @@ impl VonMisesFisher {
     /// assert_eq!(z.kl(&z).unwrap(), 0.0);
     /// ```
     pub fn kl(&self, other: &Self) -> Result<f64> {
-        nivmf::kl_vmf(self.mu(), self.kappa(), other.mu(), other.kappa())
+        super::kl_vmf(self.mu(), self.kappa(), other.mu(), other.kappa())
     }
 
-    /// The Bhattacharyya distance `−ln PPK_½` ([`nivmf::bhattacharyya_distance`]).
+    /// The Bhattacharyya distance `−ln PPK_½` ([`bhattacharyya_distance`](super::bhattacharyya_distance)).
     ///
     /// # Errors
     ///
     /// [`Error::DimensionMismatch`] if the two laws live on spheres of different dimension.
     pub fn bhattacharyya(&self, other: &Self) -> Result<f64> {
-        nivmf::bhattacharyya_distance(&self.natural(), &other.natural())
+        super::bhattacharyya_distance(&self.natural(), &other.natural())
     }
 }

@@ -50,6 +50,7 @@
 pub mod checked;
 pub mod exact;
 
+mod bregman;
 mod complement;
 mod density;
 mod distribution;
@@ -57,23 +58,30 @@ mod entropy;
 mod householder;
 mod kappa;
 mod kappa_batch;
+mod kl;
 mod mean_resultant;
 mod mean_resultant_length;
 mod mean_resultant_length_batch;
 mod normaliser;
 mod normaliser_batch;
+mod ppk;
 mod sampler;
 mod sphere_area;
 mod wood;
 
-pub use complement::mean_resultant_length_complement;
-// `(1 − A_M, A_M')` and the unit check, for the vMF divergences of `nivmf`.
+// `A_M/κ` and `A_M'` for the ProxyNCA++ gradients of `nivmf`.
+pub(crate) use bregman::{
+    mean_resultant_over_kappa, mean_resultant_over_kappa_batch, mean_resultant_slope,
+};
 pub(crate) use complement::complement_and_slope;
+pub use complement::mean_resultant_length_complement;
 pub(crate) use density::require_unit;
 pub use density::{log_density, unit_norm_tolerance};
 pub use entropy::{entropy, kl_to_uniform};
 pub use kappa::{kappa_mle, kappa_sra};
 pub use kappa_batch::kappa_mle_batch;
+pub(crate) use kl::kl_vmf_kernel;
+pub use kl::{kl_vmf, kl_vmf_paper};
 pub use mean_resultant::{lam_uncertainty, mean_resultant, MeanResultant};
 pub use mean_resultant_length::mean_resultant_length;
 pub use mean_resultant_length_batch::mean_resultant_length_batch;
@@ -82,6 +90,10 @@ pub use normaliser_batch::log_norm_const_batch;
 pub(crate) use normaliser_batch::{
     log_bessel_scaled_lanes, log_norm_const_batch_unchecked, log_norm_const_lanes,
 };
+pub(crate) use ppk::bhattacharyya_from_norms;
+#[allow(deprecated)]
+pub use ppk::log_ppk_vmf;
+pub use ppk::{bhattacharyya_distance, expected_likelihood_distance, log_ppk};
 pub use sampler::VonMisesFisher;
 pub use sphere_area::log_sphere_area;
 

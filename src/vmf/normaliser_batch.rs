@@ -1,13 +1,13 @@
 //! ln C_M(κ) for one dimension and many concentrations (the ProxyNCA++ training path): the per-pair
 //! normalisers of the PPK and KL distances of ProxyNCA++ (`B·C` values of `κ` per batch, one `M`).
 
+use crate::compensated::DoubleDouble;
 use crate::error::{require_concentrations, Result};
 use crate::special::debye::{
     log_bessel_i_scaled_debye_lanes, log_bessel_i_scaled_debye_plus_half_ln_2pi,
     log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT,
     DEBYE_MIN_ORDER,
 };
-use crate::special::double_double::DoubleDouble;
 use crate::special::half_order::{by_side_of_half, ln_sinhc_large_lanes, ln_sinhc_small_lanes};
 use crate::special::small_order_lanes::SmallOrderLanes;
 use crate::special::{log_bessel_i_scaled, LN_2PI};

@@ -31,7 +31,7 @@ use rand::distr::Distribution;
 use rand::Rng;
 use rand_distr::Gamma;
 
-use crate::special::double_double::ln_normal_f64;
+use crate::special::logarithm::ln_normal_f64;
 use crate::ziggurat::{fill_blocks, uniform, BLOCK};
 
 /// Proposals per round of [`Cosines`].

@@ -8,8 +8,8 @@ use crate::compensated::{dot2, Neumaier};
 use crate::error::{Error, Result};
 use crate::nivmf::proxy_nca::check_batch;
 use crate::nivmf::{ProxyBatch, ProxyDistance, ProxyLoss};
-use crate::quadrature::sphere::{integrate_circle, integrate_s2};
 use crate::quadrature::Tolerance;
+use crate::vmf::exact::sphere::{integrate_circle, integrate_s2};
 use crate::vmf::exact::{log_norm_const, mean_resultant_length};
 
 fn unit(v: &[f64]) -> Vec<f64> {

@@ -12,22 +12,27 @@
 mod density;
 mod entropy;
 mod kappa;
+mod kl;
 mod marginal;
 mod mean_resultant;
 mod normaliser;
+mod ppk;
 mod quadrature;
 mod sampler;
+pub mod sphere;
 mod sphere_area;
 
 pub use density::log_density;
 pub use entropy::{entropy, kl_to_uniform};
 pub use kappa::{kappa_mle, kappa_sra, mean_resultant_length_complement};
+pub use kl::kl_vmf;
 pub use marginal::{CosineMarginal, KAPPA_MAX};
-// The angular kernel and its peak hints, for the sphere quadrature of `quadrature::sphere`.
-pub(crate) use marginal::{ladder, Kernel};
 pub use mean_resultant::{lam_uncertainty, mean_resultant};
 pub use normaliser::{
     log_norm_const, log_norm_const_dd, mean_resultant_length, mean_resultant_length_dd,
 };
+pub use ppk::log_ppk;
+#[allow(deprecated)]
+pub use ppk::log_ppk_vmf;
 pub use sampler::VonMisesFisher;
 pub use sphere_area::log_sphere_area;

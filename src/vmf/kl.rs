@@ -1,13 +1,10 @@
 //! The KL divergence between two vMFs, corrected (nivMF Supp. E).
 
 use super::bregman::log_partition_bregman;
-use super::parameters::require_len;
+use super::{log_bessel_scaled_lanes, mean_resultant_length, require_unit, unit_norm_tolerance};
 use crate::compensated::{dot_lanes, square_sums_lanes};
-use crate::error::{require_nonnegative, require_sphere_dim, Result};
+use crate::error::{require_len, require_nonnegative, require_sphere_dim, Result};
 use crate::special::debye::{bessel_i_ratio_debye, DEBYE_LANES_MAX_ARGUMENT};
-use crate::vmf::{
-    log_bessel_scaled_lanes, mean_resultant_length, require_unit, unit_norm_tolerance,
-};
 
 /// Validates `(μ_z, κ_z, μ_p, κ_p)` and returns `M`.
 pub(crate) fn check_kl_args(

@@ -1,12 +1,11 @@
 //! Reference probability product kernel between vMFs: `ln ∫ ρ^γ ζ^γ` by sphere quadrature.
 
 use super::kl::angle_between;
+use super::log_norm_const;
+use super::sphere::SpherePair;
 use crate::compensated::exact::norm2;
-use crate::error::Result;
-use crate::nivmf::parameters::{natural_norm, require_gamma, require_len};
-use crate::quadrature::sphere::SpherePair;
+use crate::error::{natural_norm, require_gamma, require_len, Result};
 use crate::quadrature::Tolerance;
-use crate::vmf::exact::log_norm_const;
 
 /// Reference for [`nivmf::log_ppk`](crate::nivmf::log_ppk): the defining integral,
 /// never the closed form.

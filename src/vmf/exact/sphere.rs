@@ -56,9 +56,10 @@
 //! [`integrate_s2`] and [`integrate_circle`] integrate a general function of `x` on `S²` and
 //! `S¹` (the nivMF density is not a function of two projections), in the same coordinates.
 
-use super::{integrate_breakpoints, Estimate, Tolerance};
+use super::marginal::{ladder, Kernel};
+use super::sphere_area::log_sphere_area;
 use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Error, Result};
-use crate::vmf::exact::{ladder, log_sphere_area, Kernel};
+use crate::quadrature::{integrate_breakpoints, Estimate, Tolerance};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// The inner (ψ) integral is asked for this fraction of the outer tolerance…

@@ -1,11 +1,11 @@
 //! Reference KL divergence between vMFs: `E_ζ[ln ζ − ln ρ]` by sphere quadrature.
 
+use super::log_norm_const_dd;
+use super::sphere::SpherePair;
 use crate::compensated::exact::norm2;
 use crate::error::Result;
-use crate::nivmf::kl::check_kl_args;
-use crate::quadrature::sphere::SpherePair;
 use crate::quadrature::Tolerance;
-use crate::vmf::exact::log_norm_const_dd;
+use crate::vmf::kl::check_kl_args;
 
 /// The angle between two unit vectors, `2 atan2(‖a − b‖, ‖a + b‖)`: accurate near 0 and π,
 /// where `acos(aᵀb)` is not.

@@ -1,11 +1,10 @@
 //! Probability product kernels between vMFs (nivMF Supp. C, D).
 
 use super::bregman::log_partition_bregman;
-use super::parameters::{natural_norm, require_gamma, require_len};
+use super::{log_bessel_scaled_lanes, log_norm_const_lanes, mean_resultant_length};
 use crate::compensated::square_sums_lanes;
-use crate::error::Result;
+use crate::error::{natural_norm, require_gamma, require_len, Result};
 use crate::special::debye::DEBYE_LANES_MAX_ARGUMENT;
-use crate::vmf::{log_bessel_scaled_lanes, log_norm_const_lanes, mean_resultant_length};
 
 /// `(‖ν_z‖², ‖ν_p‖², ‖ν_z + ν_p‖²)` in one pass ([`square_sums_lanes`]: the same lane-wise
 /// recurrence for the three, so that `ν_z = ν_p` gives `‖ν_z + ν_p‖² = 4‖ν_z‖²` exactly and

@@ -71,12 +71,12 @@
 //! Farther apart, the two normalisers differ by at least a sizeable fraction of themselves and
 //! the direct difference `Φ(a) − Φ(b) − A(b)δ` is accurate.
 
+use super::{complement_and_slope, log_norm_const, mean_resultant_length};
 use crate::special::debye::bessel_i_ratio_and_slope_debye;
 use crate::special::debye::{
     bessel_i_ratio_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
 use crate::special::x_minus_ln1p;
-use crate::vmf::{complement_and_slope, log_norm_const, mean_resultant_length};
 
 /// Positive half of the 10-point Gauss–Legendre rule on `[−1, 1]` (Abramowitz & Stegun,
 /// Table 25.4): nodes and weights.

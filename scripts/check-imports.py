@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""The maths of the crate has no import cycle, between modules or between files.
+
+    python3 scripts/check-imports.py          # exit 1 and print every cycle, if there is one
+    python3 scripts/check-imports.py --graph  # print the module graph too
+
+What it reads: every `.rs` file under src/ except the training program (`train/`, `distributed/`,
+`bin/`), the catalogue of derivations (`registry.rs`) and `lib.rs`. What it counts as an import:
+a path written in code (not in a comment, a string or a `#[cfg(test)]` module) that starts with
+`crate::`, `super::` or `self::`, including each name of a `use …::{a, b::c}` group. A path is
+resolved to the file that defines its item; a `pub use` of a module root (`mod.rs`, or `m.rs` with
+`m/`) is followed to the file it re-exports, so that a root is a namespace and not a hub through
+which every sibling would seem to import every other.
+
+Two graphs must be acyclic:
+
+* **modules**: one node per top-level module and layer, `vmf` (the fast code) and `vmf::exact`
+  (its reference twins, every file under an `exact/` folder or named `exact.rs`); an edge when
+  a file of one node imports a file of another;
+* **files**: one node per file; an edge when one file imports another.
+
+A cycle is printed as its strongly connected component, with one import per edge as witness.
+Only the standard library is used: the check runs before any Python package is installed.
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+LEFT_OUT_DIRS = {"train", "distributed", "bin"}
+LEFT_OUT_FILES = {"registry.rs", "lib.rs"}
+
+
+def strip(text):
+    """The code of a Rust file: comments, string and char literals blanked, test modules cut."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if text.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        elif c == "r" and re.match(r'r#*"', text[i:i + 10]) and not (i and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            hashes = re.match(r'r(#*)"', text[i:]).group(1)
+            end = text.find('"' + hashes, i + 2 + len(hashes))
+            i = n if end < 0 else end + 1 + len(hashes)
+            out.append('""')
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            out.append('""')
+        elif c == "'" and re.match(r"'(\\.|[^\\'])'", text[i:i + 4]) or text.startswith("'\\u{", i):
+            i = text.find("'", i + 2) + 1
+            out.append("' '")
+        else:
+            out.append(c)
+            i += 1
+    code = "".join(out)
+    # `#[cfg(test)] mod name { … }`: tests may use anything; they are not imports of the maths.
+    while True:
+        m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([a-z]+\))?\s+)?mod\s+\w+\s*\{", code)
+        if not m:
+            return code
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            j += 1
+        code = code[:m.start()] + code[j:]
+
+
+def module_path(rel):
+    """`vmf/kl.rs` → ["vmf", "kl"]; `vmf/mod.rs` → ["vmf"]."""
+    parts = rel[:-3].split("/")
+    if parts[-1] == "mod":
+        parts.pop()
+    return parts
+
+
+def expand_use_groups(code):
+    """Every `prefix::{a, b::{c, d}}` written out as `prefix::a`, `prefix::b::c`, …"""
+    paths = []
+
+    def walk(prefix, body):
+        depth, start, items = 0, 0, []
+        for k, ch in enumerate(body + ","):
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+            elif ch == "," and depth == 0:
+                items.append(body[start:k].strip())
+                start = k + 1
+        for item in items:
+            if not item:
+                continue
+            m = re.match(r"([\w:]*?)::\{(.*)\}$", item, re.S)
+            if m:
+                walk(prefix + "::" + m.group(1), m.group(2))
+            else:
+                item = re.split(r"\s+as\s+", item)[0].strip()
+                paths.append(item if item in ("self",) else prefix + "::" + item)
+
+    for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\{", code):
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            j += 1
+        walk(m.group(1), code[m.end():j - 1])
+    return paths
+
+
+def main():
+    files = {}
+    for dirpath, dirnames, filenames in os.walk(ROOT):
+        rel_dir = os.path.relpath(dirpath, ROOT)
+        if rel_dir.split(os.sep)[0] in LEFT_OUT_DIRS:
+            continue
+        for name in filenames:
+            rel = os.path.normpath(os.path.join(rel_dir, name)).replace(os.sep, "/")
+            if name.endswith(".rs") and rel not in LEFT_OUT_FILES:
+                with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+                    files[rel] = strip(f.read())
+    by_path = {tuple(module_path(rel)): rel for rel in files}
+
+    def is_root(rel):
+        return rel.endswith("mod.rs") or os.path.isdir(os.path.join(ROOT, rel[:-3]))
+
+    def absolute(rel, path):
+        """`super::x::y` written in `rel` → ["m", "x", "y"] from the crate root."""
+        segs = path.split("::")
+        here = module_path(rel)
+        if segs[0] == "crate":
+            return segs[1:]
+        base = list(here)
+        while segs and segs[0] in ("super", "self"):
+            if segs.pop(0) == "super":
+                base.pop()
+        return base + segs
+
+    reexports = {}  # (root file, name) → absolute path it re-exports
+    for rel, code in files.items():
+        if is_root(rel):
+            for m in re.finditer(r"\bpub(?:\([\w ]+\))?\s+use\s+([^;]+);", code):
+                body = m.group(1).strip()
+                body = re.sub(r"^(\w+(?:::\w+)*)::\{", lambda g: g.group(1) + "::{", body)
+                items = expand_use_groups(body) if "{" in body else [body]
+                for item in items:
+                    parts = re.split(r"\s+as\s+", item)
+                    target = parts[0].strip()
+                    if not re.match(r"(crate|super|self)::", target):
+                        target = "self::" + target
+                    alias = parts[1].strip() if len(parts) > 1 else target.split("::")[-1]
+                    reexports[(rel, alias)] = absolute(rel, target)
+
+    def resolve(segs, seen=0):
+        """The file defining the item at `segs` (absolute), or None outside the maths."""
+        for k in range(len(segs), 0, -1):
+            rel = by_path.get(tuple(segs[:k]))
+            if rel is None:
+                continue
+            rest = segs[k:]
+            if rest and (rel, rest[0]) in reexports and seen < 16:
+                return resolve(reexports[(rel, rest[0])] + rest[1:], seen + 1)
+            return rel
+        return None
+
+    def layer(rel):
+        parts = rel[:-3].split("/")
+        top = parts[0]
+        return top + "::exact" if "exact" in parts[1:] else top
+
+    file_edges, witness = {}, {}
+    for rel, code in files.items():
+        paths = expand_use_groups(code)
+        paths += [m.group(1) for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", code)]
+        for path in paths:
+            if path.endswith("::self"):
+                path = path[: -len("::self")]
+            target = resolve(absolute(rel, path))
+            if target and target != rel and not (is_root(target) and target.startswith(rel[:-3].replace("/mod", ""))):
+                file_edges.setdefault(rel, set()).add(target)
+                witness.setdefault((rel, target), path)
+
+    def cycles(nodes, edges):
+        """Strongly connected components with more than one node (Tarjan)."""
+        index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+        sys.setrecursionlimit(10000)
+
+        def visit(v):
+            index[v] = low[v] = counter[0]
+            counter[0] += 1
+            stack.append(v)
+            on.add(v)
+            for w in edges.get(v, ()):
+                if w not in index:
+                    visit(w)
+                    low[v] = min(low[v], low[w])
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+
+        for v in sorted(nodes):
+            if v not in index:
+                visit(v)
+        return out
+
+    module_edges, module_witness = {}, {}
+    for a, targets in file_edges.items():
+        for b in targets:
+            la, lb = layer(a), layer(b)
+            if la != lb:
+                module_edges.setdefault(la, set()).add(lb)
+                module_witness.setdefault((la, lb), (a, witness[(a, b)]))
+
+    if "--graph" in sys.argv:
+        for a in sorted(module_edges):
+            print(f"{a} -> {', '.join(sorted(module_edges[a]))}")
+
+    failed = False
+    for comp in cycles({layer(r) for r in files}, module_edges):
+        failed = True
+        print(f"module cycle: {' ↔ '.join(comp)}")
+        for a in comp:
+            for b in sorted(module_edges.get(a, ())):
+                if b in comp:
+                    f, path = module_witness[(a, b)]
+                    print(f"    {a} -> {b}: src/{f} uses {path}")
+    for comp in cycles(set(files), file_edges):
+        failed = True
+        print(f"file cycle: {' ↔ '.join('src/' + c for c in comp)}")
+        for a in comp:
+            for b in sorted(file_edges.get(a, ())):
+                if b in comp:
+                    print(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
+    if failed:
+        sys.exit(1)
+    print(f"imports: no cycle among {len({layer(r) for r in files})} module layers and {len(files)} files of the maths")
+
+
+if __name__ == "__main__":
+    main()
