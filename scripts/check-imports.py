@@ -30,6 +30,8 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 LEFT_OUT_DIRS = {"train", "distributed", "bin"}
 LEFT_OUT_FILES = {"registry.rs", "lib.rs"}
+CORE = {"error", "compensated", "gaussians", "instruction_set"}
+REFERENCE_TOOLS = {"quadrature", "gaussian_quadratic_form"}
 
 
 def strip(text):
@@ -233,6 +235,24 @@ def main():
                 module_edges.setdefault(la, set()).add(lb)
                 module_witness.setdefault((la, lb), (a, witness[(a, b)]))
 
+    # The layers of the crate's design, as they will be crates: the shared core (the error type,
+    # input checks and input types, error-free arithmetic, the instruction-set dispatch); the
+    # reference (every exact twin and the tools only they use); the fast maths.
+    def kind(rel):
+        parts = rel[:-3].split("/")
+        if parts[0] in REFERENCE_TOOLS or "exact" in parts[1:]:
+            return "reference"
+        if parts[0] in CORE or parts[-1] == "input" or "input" in parts[1:-1]:
+            return "core"
+        return "fast"
+
+    ALLOWED = {"core": {"core"}, "reference": {"core", "reference"}, "fast": {"core", "fast"}}
+    violations = []
+    for a, targets in sorted(file_edges.items()):
+        for b in sorted(targets):
+            if kind(b) not in ALLOWED[kind(a)]:
+                violations.append(f"    {kind(a)} src/{a} -> {kind(b)} src/{b}: uses {witness[(a, b)]}")
+
     if "--graph" in sys.argv:
         for a in sorted(module_edges):
             print(f"{a} -> {', '.join(sorted(module_edges[a]))}")
@@ -253,6 +273,10 @@ def main():
             for b in sorted(file_edges.get(a, ())):
                 if b in comp:
                     print(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
+    if violations:
+        failed = True
+        print("layer rule broken (core imports core; reference imports core and reference; fast imports core and fast):")
+        print("\n".join(violations))
     if failed:
         sys.exit(1)
     print(f"imports: no cycle among {len({layer(r) for r in files})} module layers and {len(files)} files of the maths")

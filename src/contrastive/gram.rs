@@ -8,12 +8,6 @@
 
 use crate::compensated::dot_lanes;
 
-/// Row `i` of the row-major `n × dim` matrix `z`.
-#[inline]
-pub(crate) fn row(z: &[f64], dim: usize, i: usize) -> &[f64] {
-    &z[i * dim..(i + 1) * dim]
-}
-
 /// `aᵀb` with four independent fused accumulators (the crate's one lane dot product,
 /// [`dot_lanes`]), on the CPU's widest instruction set: the contrastive entry points are
 /// compiled for the baseline, where each fused multiply-add would be a call into the C library,

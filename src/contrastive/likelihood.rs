@@ -16,9 +16,12 @@
 //! depends on Z through |N_m| and is
 //! constant only where no negative crosses the margin (gradients agree almost everywhere).
 
-use super::gram::{dot, row};
-use super::pairs::{check_batch, check_margin, negative_inside, PairCounts};
-use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Error, Result};
+use super::gram::dot;
+use super::input::{
+    check_batch, check_margin, check_pair_counts, row, ClassLikelihood, PairCounts,
+};
+use super::pairs::negative_inside;
+use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Result};
 use crate::vmf::log_norm_const;
 
 /// The negative log-likelihood of the contrastive vMF model (LAM App. D eqs. (51)–(55)):
@@ -190,79 +193,4 @@ pub fn class_likelihood(
         log_norm_const: log_norm,
         log_scale,
     })
-}
-
-/// The vMF of [`class_likelihood`] (eq. (48)) and the log of the constant that the product of
-/// densities carries.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClassLikelihood {
-    /// ν, the summed natural parameter (κμ of the product).
-    pub natural: Vec<f64>,
-    /// κ = ‖ν‖.
-    pub kappa: f64,
-    /// ln C_M(κ).
-    pub log_norm_const: f64,
-    /// s: ln of the product of densities minus ln of the vMF density, the same at every x.
-    pub log_scale: f64,
-}
-
-impl ClassLikelihood {
-    /// ln N^S(x | ν/‖ν‖, ‖ν‖) = ln C_M(κ) + νᵀx (the uniform density when ν = 0).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::DimensionMismatch`] if `x.len()` differs from M.
-    pub fn log_density(&self, x: &[f64]) -> Result<f64> {
-        if x.len() != self.natural.len() {
-            return Err(Error::DimensionMismatch {
-                arg: "x",
-                expected: self.natural.len(),
-                got: x.len(),
-            });
-        }
-        Ok(self.log_norm_const + dot(&self.natural, x))
-    }
-
-    /// ln of the product of the n densities of eq. (48) at x: `log_scale + log_density(x)`.
-    ///
-    /// # Errors
-    ///
-    /// As [`ClassLikelihood::log_density`].
-    pub fn log_product(&self, x: &[f64]) -> Result<f64> {
-        Ok(self.log_scale + self.log_density(x)?)
-    }
-
-    /// μ = ν/‖ν‖, or `None` when ν = 0 (the product is uniform).
-    pub fn mean_direction(&self) -> Option<Vec<f64>> {
-        (self.kappa > 0.0).then(|| self.natural.iter().map(|v| v / self.kappa).collect())
-    }
-}
-
-/// Validates pair counts for [`likelihood_constant`] and its exact twin: at least one positive
-/// and one negative pair, and no more negatives inside the margin than negatives.
-pub(crate) fn check_pair_counts(counts: &PairCounts) -> Result<()> {
-    if counts.positives == 0 {
-        return Err(Error::TooFew {
-            arg: "counts.positives",
-            min: 1,
-            got: 0,
-        });
-    }
-    if counts.negatives == 0 {
-        return Err(Error::TooFew {
-            arg: "counts.negatives",
-            min: 1,
-            got: 0,
-        });
-    }
-    if counts.negatives_inside > counts.negatives {
-        return Err(Error::CountOutOfRange {
-            arg: "counts.negatives_inside",
-            value: counts.negatives_inside,
-            min: 0,
-            max: counts.negatives,
-            reason: "the negatives inside the margin are a subset of the negatives",
-        });
-    }
-    Ok(())
 }

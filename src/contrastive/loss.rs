@@ -1,27 +1,24 @@
 //! The three contrastive loss forms over a batch, the form-S gradient, and the Hessian of a
 //! target form (LAM eq. (1), App. B eqs. (21)–(28)).
 
-use super::gram::{row, squared_distance_for_root, squared_distance_gram};
-use super::pairs::{check_batch, check_margin, negative_inside, PairTarget};
+use super::gram::{squared_distance_for_root, squared_distance_gram};
+use super::input::{check_batch, check_margin, row, LossForm, PairTarget};
+use super::pairs::negative_inside;
 use crate::error::Result;
 
-/// Which per-pair loss (book chapter 03). Every form averages over each pair type:
-/// L = (1/|P|) Σ_P ℓ⁺(d_ij) + (1/|N|) Σ_N ℓ⁻(d_ij), ordered pairs, trivial pairs in P.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LossForm {
-    /// Form S, the derivation's form (LAM App. B): ℓ⁺ = ½d², ℓ⁻ = ½(m² − d²)₊. Inside the
-    /// margin every case is t·½d² plus a constant, which is what the likelihood needs.
-    Squared,
-    /// Form H, Hadsell et al. (LAM eq. (1)): ℓ⁺ = ½d², ℓ⁻ = ½(m − d)₊².
-    Hadsell,
-    /// Form L, what the reference training code optimises: ℓ⁺ = d, ℓ⁻ = (m − d)₊.
-    Linear,
+/// The per-pair terms of a [`LossForm`], for the fast loss (the exact twin has its own).
+trait PairTerms {
+    /// ℓ⁺ from d² (`d2` is exact enough under the root, see `gram`).
+    fn positive(self, d2: f64) -> f64;
+    /// ℓ⁻ from d² and the margin.
+    fn negative(self, d2: f64, margin: f64) -> f64;
+    /// Whether ℓ needs d rather than d².
+    fn needs_root(self) -> bool;
 }
 
-impl LossForm {
-    /// ℓ⁺ and ℓ⁻ from d² (fast twin; `d2` is exact enough under the root, see `gram`).
+impl PairTerms for LossForm {
     #[inline]
-    pub(crate) fn positive(self, d2: f64) -> f64 {
+    fn positive(self, d2: f64) -> f64 {
         match self {
             LossForm::Squared | LossForm::Hadsell => 0.5 * d2,
             LossForm::Linear => d2.sqrt(),
@@ -29,7 +26,7 @@ impl LossForm {
     }
 
     #[inline]
-    pub(crate) fn negative(self, d2: f64, margin: f64) -> f64 {
+    fn negative(self, d2: f64, margin: f64) -> f64 {
         match self {
             LossForm::Squared => 0.5 * (margin * margin - d2).max(0.0),
             LossForm::Hadsell => {
@@ -40,9 +37,8 @@ impl LossForm {
         }
     }
 
-    /// Whether ℓ needs d rather than d².
     #[inline]
-    pub(crate) fn needs_root(self) -> bool {
+    fn needs_root(self) -> bool {
         !matches!(self, LossForm::Squared)
     }
 }

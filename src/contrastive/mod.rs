@@ -36,16 +36,16 @@
 pub mod exact;
 
 mod gram;
+pub(crate) mod input;
 mod likelihood;
 mod loss;
 mod pairs;
 mod rescaling;
 
-pub use likelihood::{
-    class_likelihood, likelihood_constant, negative_log_likelihood, ClassLikelihood,
+pub use input::{
+    ClassLikelihood, LossForm, PairBatch, PairCounts, PairTarget, UNIT_NORM_TOLERANCE,
 };
-pub use loss::{loss, loss_gradient, squared_distance_hessian, LossForm};
-pub use pairs::{
-    hard_negatives, pair_counts, pair_targets, PairCounts, PairTarget, UNIT_NORM_TOLERANCE,
-};
-pub use rescaling::{rescaled_gradient, rescaled_loss, rescaled_targets, PairBatch};
+pub use likelihood::{class_likelihood, likelihood_constant, negative_log_likelihood};
+pub use loss::{loss, loss_gradient, squared_distance_hessian};
+pub use pairs::{hard_negatives, pair_counts, pair_targets};
+pub use rescaling::{rescaled_gradient, rescaled_loss, rescaled_targets};

@@ -5,19 +5,9 @@
 //! the margin (d_ij < m; all negatives when m ≥ 2), and t = 0 outside it. Pairs with t = 0 are not listed: the Hessian
 //! code must not pay for them (LAM §3, hard negative mining).
 
-use super::gram::{row, squared_distance_gram};
+use super::gram::squared_distance_gram;
+use super::input::{check_batch, check_margin, row, PairCounts, PairTarget};
 use crate::error::{require_finite, Error, Result};
-
-/// One ordered pair (i, j) of embeddings with its target t_ij.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PairTarget {
-    /// Index of the first embedding.
-    pub i: usize,
-    /// Index of the second embedding.
-    pub j: usize,
-    /// The target: +1/|P| for positives, −1/|N| for negatives inside the margin.
-    pub target: f64,
-}
 
 /// The non-zero per-pair targets of the form-S dataset loss for unit embeddings `z`
 /// (row-major, `labels.len()` rows of `dim` entries) with margin `margin`.
@@ -132,117 +122,6 @@ pub fn pair_targets(
         }
     }
     Ok(out)
-}
-
-/// Input tolerance on unit embeddings: a row `z_i` is accepted when `|‖z_i‖ − 1| ≤ 10⁻⁶`
-/// (book chapter 03, "Bad input"). The forms are defined on the sphere; the fast twins use
-/// ½d² = 1 − z_iᵀz_j and the exact twins ‖z_i − z_j‖², which differ by O(|‖z‖ − 1|) on rows
-/// that are only this close to unit norm. Renormalise in `f64` for agreement to the budget.
-pub const UNIT_NORM_TOLERANCE: f64 = 1e-6;
-
-/// The sizes of the pair sets of a labelled batch (ordered pairs, trivial pairs included).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PairCounts {
-    /// n, the number of embeddings.
-    pub n: usize,
-    /// |P| = Σ_c |C_c|².
-    pub positives: usize,
-    /// |N| = n² − |P|.
-    pub negatives: usize,
-    /// |N_m|: negatives inside the margin (d_ij < m); all of N when m ≥ 2.
-    pub negatives_inside: usize,
-}
-
-/// Validates a batch (`z` row-major with `dim` columns, one label per row) and returns n, |P|,
-/// |N| (with `negatives_inside` left at 0). Shared by both twins.
-pub(crate) fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<PairCounts> {
-    if dim == 0 {
-        return Err(Error::InvalidDimension {
-            arg: "dim",
-            dim,
-            rule: "embeddings need dim >= 1",
-        });
-    }
-    if !z.len().is_multiple_of(dim) {
-        return Err(Error::RaggedRows {
-            arg: "z",
-            len: z.len(),
-            dim,
-        });
-    }
-    let n = z.len() / dim;
-    if n == 0 {
-        return Err(Error::TooFew {
-            arg: "z",
-            min: 2,
-            got: 0,
-        });
-    }
-    if labels.len() != n {
-        return Err(Error::DimensionMismatch {
-            arg: "labels",
-            expected: n,
-            got: labels.len(),
-        });
-    }
-    if let Some((index, &value)) = z.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-        return Err(Error::NotFiniteElement {
-            arg: "z",
-            index,
-            value,
-        });
-    }
-    for (row, zi) in z.chunks_exact(dim).enumerate() {
-        let norm = zi.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if (norm - 1.0).abs() > UNIT_NORM_TOLERANCE {
-            return Err(Error::NotUnitRow {
-                arg: "z",
-                row,
-                norm,
-                tolerance: UNIT_NORM_TOLERANCE,
-            });
-        }
-    }
-    let mut sorted = labels.to_vec();
-    sorted.sort_unstable();
-    let (mut classes, mut positives, mut run) = (0usize, 0usize, 0usize);
-    for (k, &c) in sorted.iter().enumerate() {
-        if k > 0 && sorted[k - 1] == c {
-            run += 1;
-        } else {
-            positives += run * run;
-            classes += 1;
-            run = 1;
-        }
-    }
-    positives += run * run;
-    if classes < 2 {
-        return Err(Error::TooFewClasses {
-            arg: "labels",
-            classes,
-            min: 2,
-        });
-    }
-    Ok(PairCounts {
-        n,
-        positives,
-        negatives: n * n - positives,
-        negatives_inside: 0,
-    })
-}
-
-/// Checks that the margin is finite and positive.
-pub(crate) fn check_margin(margin: f64) -> Result<f64> {
-    require_finite("margin", margin)?;
-    if margin > 0.0 {
-        Ok(margin)
-    } else {
-        Err(Error::OutOfDomain {
-            arg: "margin",
-            value: margin,
-            rule: "must be > 0",
-        })
-    }
 }
 
 /// Whether a negative pair with squared distance `d2` is inside the margin: d² < m², and

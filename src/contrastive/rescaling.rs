@@ -12,66 +12,10 @@
 //! GGN built from the targets, chapter 04) are unbiased too. A single global 1/|B| weight is
 //! not: it is unbiased only when p/(p + q) = |P|/(|P| + |N|).
 
-use super::gram::{row, squared_distance_gram};
-use super::pairs::{check_batch, check_margin, negative_inside, PairCounts, PairTarget};
-use crate::error::{Error, Result};
-
-/// A minibatch of ordered pairs: positives (same class) and negatives (different classes).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct PairBatch {
-    /// B_P, pairs (i, j) with c_i = c_j (trivial pairs allowed).
-    pub positives: Vec<(usize, usize)>,
-    /// B_N, pairs (i, j) with c_i ≠ c_j.
-    pub negatives: Vec<(usize, usize)>,
-}
-
-/// Validates the batch against the labels; returns the counts of the data.
-pub(crate) fn check_pair_batch(
-    z: &[f64],
-    dim: usize,
-    labels: &[usize],
-    margin: f64,
-    batch: &PairBatch,
-) -> Result<PairCounts> {
-    let counts = check_batch(z, dim, labels)?;
-    check_margin(margin)?;
-    for (arg, pairs, positive) in [
-        ("batch.positives", &batch.positives, true),
-        ("batch.negatives", &batch.negatives, false),
-    ] {
-        if pairs.is_empty() {
-            return Err(Error::TooFew {
-                arg,
-                min: 1,
-                got: 0,
-            });
-        }
-        for (position, &(i, j)) in pairs.iter().enumerate() {
-            for (offset, index) in [(0, i), (1, j)] {
-                if index >= counts.n {
-                    return Err(Error::IndexOutOfRange {
-                        arg,
-                        position: 2 * position + offset,
-                        index,
-                        target: "embeddings",
-                        len: counts.n,
-                    });
-                }
-            }
-            if (labels[i] == labels[j]) != positive {
-                let expected = if positive { "positive" } else { "negative" };
-                return Err(Error::PairKindMismatch {
-                    arg,
-                    position,
-                    i,
-                    j,
-                    expected,
-                });
-            }
-        }
-    }
-    Ok(counts)
-}
+use super::gram::squared_distance_gram;
+use super::input::{check_pair_batch, row, PairBatch, PairTarget};
+use super::pairs::negative_inside;
+use crate::error::Result;
 
 /// The rescaled targets t̃ of a batch (LAM eq. (30)): +1/|B_P| on every pair of B_P and
 /// −1/|B_N| on the pairs of B_N inside the margin (the others have t̃ = 0 and are not listed).

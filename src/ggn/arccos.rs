@@ -2,7 +2,7 @@
 //! App. F). For a linear last layer its GGN is the exact Hessian.
 
 use super::check_raw_output;
-use super::euclidean::check_pair_points;
+use super::input::check_pair_points;
 use crate::error::{require_finite, Result};
 
 /// The output Hessian of the Arccos split for one pair, row-major (2M)×(2M) over (y_i, y_j).

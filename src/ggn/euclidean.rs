@@ -2,6 +2,7 @@
 //! (LAM §3, eqs. 7–9).
 
 use super::check_raw_output;
+use super::input::check_pair_points;
 use crate::error::{require_finite, Error, Result};
 
 /// The output Hessian of the Euclidean split for one pair, as a row-major (2M)×(2M) matrix over
@@ -81,24 +82,4 @@ pub fn normalisation_jacobian(y: &[f64]) -> Result<Vec<f64>> {
         }
     }
     Ok(p)
-}
-
-pub(crate) fn check_pair_points(a: &[f64], b: &[f64]) -> Result<usize> {
-    if a.is_empty() {
-        return Err(Error::TooFew {
-            arg: "z_i",
-            min: 1,
-            got: 0,
-        });
-    }
-    if a.len() != b.len() {
-        return Err(Error::DimensionMismatch {
-            arg: "z_j",
-            expected: a.len(),
-            got: b.len(),
-        });
-    }
-    super::check_finite_slice("z_i", a)?;
-    super::check_finite_slice("z_j", b)?;
-    Ok(a.len())
 }

@@ -31,6 +31,7 @@
 //! Hessian is diagonal (`proofs/laplace_posterior.rs`).
 
 pub mod exact;
+pub(crate) mod input;
 mod marginal_likelihood;
 mod online;
 mod output_variance;
@@ -45,61 +46,10 @@ pub use posterior::{posthoc_precision, prior_precision};
 pub use predictive::{predictive_summary, PredictiveSummary};
 pub use sampler::sample_posterior;
 
-use crate::error::{require_finite, Error, Result};
-
-/// σ_prior² must be finite and > 0.
-pub(crate) fn check_prior_variance(prior_var: f64) -> Result<f64> {
-    require_finite("prior_var", prior_var)?;
-    if prior_var > 0.0 {
-        Ok(prior_var)
-    } else {
-        Err(Error::OutOfDomain {
-            arg: "prior_var",
-            value: prior_var,
-            rule: "the prior variance must be > 0",
-        })
-    }
-}
-
-/// δ must be finite and > 0.
-pub(crate) fn check_prior_precision(prior_precision: f64) -> Result<f64> {
-    require_finite("prior_precision", prior_precision)?;
-    if prior_precision > 0.0 {
-        Ok(prior_precision)
-    } else {
-        Err(Error::OutOfDomain {
-            arg: "prior_precision",
-            value: prior_precision,
-            rule: "a prior precision must be > 0",
-        })
-    }
-}
-
-/// β must be finite and ≥ 0.
-pub(crate) fn check_beta(beta: f64) -> Result<f64> {
-    require_finite("beta", beta)?;
-    if beta >= 0.0 {
-        Ok(beta)
-    } else {
-        Err(Error::OutOfDomain {
-            arg: "beta",
-            value: beta,
-            rule: "the tempering beta must be >= 0",
-        })
-    }
-}
-
-/// Every element finite.
-pub(crate) fn check_finite_elements(arg: &'static str, values: &[f64]) -> Result<()> {
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(Error::NotFiniteElement {
-            arg,
-            index,
-            value: values[index],
-        }),
-        None => Ok(()),
-    }
-}
+use crate::error::{Error, Result};
+pub(crate) use input::{
+    check_beta, check_finite_elements, check_len, check_prior_precision, check_prior_variance,
+};
 
 /// Every element finite and > 0 (a diagonal precision).
 pub(crate) fn check_positive_elements(arg: &'static str, values: &[f64]) -> Result<()> {
@@ -112,14 +62,5 @@ pub(crate) fn check_positive_elements(arg: &'static str, values: &[f64]) -> Resu
             rule: "a precision must be > 0 (the Gaussian N(mean, precision⁻¹))",
         }),
         None => Ok(()),
-    }
-}
-
-/// `got == expected` or a [`Error::DimensionMismatch`] naming `arg`.
-pub(crate) fn check_len(arg: &'static str, expected: usize, got: usize) -> Result<()> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(Error::DimensionMismatch { arg, expected, got })
     }
 }

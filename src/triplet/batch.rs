@@ -27,53 +27,12 @@
 //! The batch loss is the **mean** NLL over the `B` triplets (as the BTL listing's
 //! `nll.mean()`), and the gradients are those of the mean.
 
-use super::input::{check_margin, check_triplet, NAMES};
+use super::input::check_margin;
+use super::input::{check_batch, TripletGradient};
 use super::likelihood::clt_log_likelihood;
 use super::moments::{finite_moments, moment_sums};
 use crate::error::{Error, Result};
 use crate::special::normal_hazard;
-
-/// The mean NLL of a batch and its gradient with respect to every input, each a row-major
-/// `B × D` matrix like the input it differentiates.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct TripletGradient {
-    /// Mean over the batch of `−ln Φ((−m − E τ)/√Var τ)`.
-    pub nll: f64,
-    /// `∂ nll / ∂ μ_a`.
-    pub mu_a: Vec<f64>,
-    /// `∂ nll / ∂ σ²_a`.
-    pub var_a: Vec<f64>,
-    /// `∂ nll / ∂ μ_p`.
-    pub mu_p: Vec<f64>,
-    /// `∂ nll / ∂ σ²_p`.
-    pub var_p: Vec<f64>,
-    /// `∂ nll / ∂ μ_n`.
-    pub mu_n: Vec<f64>,
-    /// `∂ nll / ∂ σ²_n`.
-    pub var_n: Vec<f64>,
-}
-
-/// Validates a batch: six slices of the same length, a whole number of rows of width `dim ≥ 1`,
-/// at least one row. Returns `B`.
-pub(crate) fn check_batch(slices: [&[f64]; 6], dim: usize) -> Result<usize> {
-    if dim == 0 {
-        return Err(Error::InvalidDimension {
-            arg: "dim",
-            dim: 0,
-            rule: "a triplet needs embeddings of dimension D >= 1",
-        });
-    }
-    check_triplet(slices)?;
-    let len = slices[0].len();
-    if !len.is_multiple_of(dim) {
-        return Err(Error::RaggedRows {
-            arg: NAMES[0],
-            len,
-            dim,
-        });
-    }
-    Ok(len / dim)
-}
 
 /// Mean NLL and its full gradient for `B` triplets given as row-major `B × D` matrices.
 ///

@@ -1,10 +1,11 @@
 //! Checks shared by every triplet entry point: six slices of one length `D ≥ 1` (or `B·D` for a
-//! batch), finite means, finite non-negative variances, a finite non-negative margin.
+//! batch), finite means, finite non-negative variances, a finite non-negative margin, a
+//! posterior against its prior; and the batch gradient's result type.
 //!
-//! This is input validation only; no derivation lives here, so the fast and exact twins may both
+//! This is input validation and plain types only; no derivation lives here, so the fast and exact twins may both
 //! call it without sharing any of the mathematics they check each other on.
 
-use crate::error::{require_nonnegative, Error, Result};
+use crate::error::{require_finite, require_nonnegative, Error, Result};
 
 /// The argument names, in signature order.
 pub(crate) const NAMES: [&str; 6] = ["mu_a", "var_a", "mu_p", "var_p", "mu_n", "var_n"];
@@ -83,6 +84,92 @@ fn scan(slice: &[f64], nonnegative: bool) -> bool {
 /// Validates the margin `m`: finite and `≥ 0`.
 pub(crate) fn check_margin(margin: f64) -> Result<f64> {
     require_nonnegative("margin", margin)
+}
+
+/// The mean NLL of a batch and its gradient with respect to every input, each a row-major
+/// `B × D` matrix like the input it differentiates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TripletGradient {
+    /// Mean over the batch of `−ln Φ((−m − E τ)/√Var τ)`.
+    pub nll: f64,
+    /// `∂ nll / ∂ μ_a`.
+    pub mu_a: Vec<f64>,
+    /// `∂ nll / ∂ σ²_a`.
+    pub var_a: Vec<f64>,
+    /// `∂ nll / ∂ μ_p`.
+    pub mu_p: Vec<f64>,
+    /// `∂ nll / ∂ σ²_p`.
+    pub var_p: Vec<f64>,
+    /// `∂ nll / ∂ μ_n`.
+    pub mu_n: Vec<f64>,
+    /// `∂ nll / ∂ σ²_n`.
+    pub var_n: Vec<f64>,
+}
+
+/// Validates a batch: six slices of the same length, a whole number of rows of width `dim ≥ 1`,
+/// at least one row. Returns `B`.
+pub(crate) fn check_batch(slices: [&[f64]; 6], dim: usize) -> Result<usize> {
+    if dim == 0 {
+        return Err(Error::InvalidDimension {
+            arg: "dim",
+            dim: 0,
+            rule: "a triplet needs embeddings of dimension D >= 1",
+        });
+    }
+    check_triplet(slices)?;
+    let len = slices[0].len();
+    if !len.is_multiple_of(dim) {
+        return Err(Error::RaggedRows {
+            arg: NAMES[0],
+            len,
+            dim,
+        });
+    }
+    Ok(len / dim)
+}
+
+/// Validates a diagonal Gaussian posterior and the prior variance.
+pub(crate) fn check_posterior(mu: &[f64], var: &[f64], prior_var: f64) -> Result<()> {
+    if mu.is_empty() {
+        return Err(Error::InvalidDimension {
+            arg: "mu",
+            dim: 0,
+            rule: "an embedding needs dimension D >= 1",
+        });
+    }
+    if var.len() != mu.len() {
+        return Err(Error::DimensionMismatch {
+            arg: "var",
+            expected: mu.len(),
+            got: var.len(),
+        });
+    }
+    for (arg, values) in [("mu", mu), ("var", var)] {
+        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+            return Err(Error::NotFiniteElement {
+                arg,
+                index,
+                value: values[index],
+            });
+        }
+    }
+    if let Some(index) = var.iter().position(|v| *v <= 0.0) {
+        return Err(Error::OutOfDomainElement {
+            arg: "var",
+            index,
+            value: var[index],
+            rule: "a posterior variance must be > 0 (the KL to the prior is infinite at 0)",
+        });
+    }
+    require_finite("prior_var", prior_var)?;
+    if prior_var <= 0.0 {
+        return Err(Error::OutOfDomain {
+            arg: "prior_var",
+            value: prior_var,
+            rule: "the prior variance must be > 0",
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

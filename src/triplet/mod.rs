@@ -28,7 +28,8 @@ mod moments;
 mod prior;
 mod triplets;
 
-pub use batch::{nll_gradient, nll_gradient_into, TripletGradient};
+pub use batch::{nll_gradient, nll_gradient_into};
+pub use input::TripletGradient;
 pub use likelihood::log_likelihood;
 pub use moments::moments;
 pub use prior::{elbo, gaussian_kl, gaussian_prior_variance, loss, vmf_kl, DEFAULT_KL_SCALE};

@@ -11,6 +11,7 @@
 //!   training loss `NLL + kl_scale·Σ KL` with `kl_scale = 10⁻⁶` in the paper
 //!   ([`DEFAULT_KL_SCALE`], [`loss`], [`elbo`]).
 
+use super::input::check_posterior;
 use crate::error::{require_finite, require_nonnegative, Error, Result};
 use crate::special::x_minus_ln1p;
 
@@ -74,50 +75,6 @@ pub fn gaussian_kl(mu: &[f64], var: &[f64], prior_var: f64) -> Result<f64> {
         .map(|(m, v)| m * m * inv + x_minus_ln1p(v * inv - 1.0))
         .sum();
     Ok(0.5 * sum)
-}
-
-/// Validates a diagonal Gaussian posterior and the prior variance.
-pub(crate) fn check_posterior(mu: &[f64], var: &[f64], prior_var: f64) -> Result<()> {
-    if mu.is_empty() {
-        return Err(Error::InvalidDimension {
-            arg: "mu",
-            dim: 0,
-            rule: "an embedding needs dimension D >= 1",
-        });
-    }
-    if var.len() != mu.len() {
-        return Err(Error::DimensionMismatch {
-            arg: "var",
-            expected: mu.len(),
-            got: var.len(),
-        });
-    }
-    for (arg, values) in [("mu", mu), ("var", var)] {
-        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
-            return Err(Error::NotFiniteElement {
-                arg,
-                index,
-                value: values[index],
-            });
-        }
-    }
-    if let Some(index) = var.iter().position(|v| *v <= 0.0) {
-        return Err(Error::OutOfDomainElement {
-            arg: "var",
-            index,
-            value: var[index],
-            rule: "a posterior variance must be > 0 (the KL to the prior is infinite at 0)",
-        });
-    }
-    require_finite("prior_var", prior_var)?;
-    if prior_var <= 0.0 {
-        return Err(Error::OutOfDomain {
-            arg: "prior_var",
-            value: prior_var,
-            rule: "the prior variance must be > 0",
-        });
-    }
-    Ok(())
 }
 
 /// `KL(vMF(μ, κ) ‖ U(S^{D−1}))`, the uniform-prior term of the BTL ELBO with vMF posteriors.

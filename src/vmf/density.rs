@@ -1,66 +1,10 @@
 //! The vMF log density `ln f(x; μ, κ) = ln C_M(κ) + κ μᵀx` and the unit-vector checks shared by
 //! every checked vMF entry point.
 
+use super::input::check_density_args;
 use super::log_norm_const;
-use crate::compensated::{dot_lanes, norm2};
-use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
-
-/// The accepted deviation `|‖v‖ − 1|` of a "unit" vector of length `M`: `10⁻¹²·√M`.
-///
-/// A vector normalised in `f64` has `|‖v‖ − 1| ≲ √M·2⁻⁵³` typically and `M·2⁻⁵³` at worst; the
-/// tolerance leaves three orders of magnitude above the typical case and still flags any vector
-/// that was not normalised (or was normalised in `f32`: renormalise such data in `f64` first).
-///
-/// # Examples
-///
-/// ```
-/// assert_eq!(probdml::vmf::unit_norm_tolerance(4), 2e-12);
-/// ```
-pub fn unit_norm_tolerance(dim: usize) -> f64 {
-    1e-12 * (dim.max(1) as f64).sqrt()
-}
-
-/// Checks that every entry of `v` is finite and that `|‖v‖ − 1| ≤ unit_norm_tolerance(len)`.
-pub(crate) fn require_unit(arg: &'static str, v: &[f64]) -> Result<()> {
-    // One fused pass in the common case; the entries are inspected only if the sum of squares
-    // is not finite (a NaN or infinite entry, or an overflow of a vector that is far from unit).
-    let squares = dot_lanes(v, v);
-    let norm = if squares.is_finite() {
-        squares.sqrt()
-    } else {
-        if let Some(&bad) = v.iter().find(|x| !x.is_finite()) {
-            return Err(Error::NotFinite { arg, value: bad });
-        }
-        norm2(v)
-    };
-    let tolerance = unit_norm_tolerance(v.len());
-    if (norm - 1.0).abs() <= tolerance {
-        Ok(())
-    } else {
-        Err(Error::NotUnitVector {
-            arg,
-            norm,
-            tolerance,
-        })
-    }
-}
-
-/// Validates `(x, μ, κ)` for a log density: `M = len(μ) ≥ 2`, `len(x) = M`, `κ ≥ 0` finite, both
-/// vectors unit within [`unit_norm_tolerance`].
-pub(crate) fn check_density_args(x: &[f64], mu: &[f64], kappa: f64) -> Result<usize> {
-    let dim = require_sphere_dim("mu", mu.len())?;
-    if x.len() != dim {
-        return Err(Error::DimensionMismatch {
-            arg: "x",
-            expected: dim,
-            got: x.len(),
-        });
-    }
-    require_nonnegative("kappa", kappa)?;
-    require_unit("mu", mu)?;
-    require_unit("x", x)?;
-    Ok(dim)
-}
+use crate::compensated::dot_lanes;
+use crate::error::Result;
 
 /// The log density of `vMF(μ, κ)` on `S^{M−1}` at `x`.
 ///

@@ -1,26 +1,11 @@
 //! The KL divergence between two vMFs, corrected (nivMF Supp. E).
 
 use super::bregman::log_partition_bregman;
-use super::{log_bessel_scaled_lanes, mean_resultant_length, require_unit, unit_norm_tolerance};
+use super::input::check_kl_args;
+use super::{log_bessel_scaled_lanes, mean_resultant_length, unit_norm_tolerance};
 use crate::compensated::{dot_lanes, square_sums_lanes};
-use crate::error::{require_len, require_nonnegative, require_sphere_dim, Result};
+use crate::error::Result;
 use crate::special::debye::{bessel_i_ratio_debye, DEBYE_LANES_MAX_ARGUMENT};
-
-/// Validates `(μ_z, κ_z, μ_p, κ_p)` and returns `M`.
-pub(crate) fn check_kl_args(
-    mu_z: &[f64],
-    kappa_z: f64,
-    mu_p: &[f64],
-    kappa_p: f64,
-) -> Result<usize> {
-    let dim = require_sphere_dim("mu_z", mu_z.len())?;
-    require_len("mu_p", mu_p, dim)?;
-    require_nonnegative("kappa_z", kappa_z)?;
-    require_nonnegative("kappa_p", kappa_p)?;
-    require_unit("mu_z", mu_z)?;
-    require_unit("mu_p", mu_p)?;
-    Ok(dim)
-}
 
 /// `½‖a − b‖²`, which is `1 − aᵀb` for unit vectors, without the cancellation of `1 − aᵀb`
 /// when `a ≈ b`.

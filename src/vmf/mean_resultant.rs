@@ -1,66 +1,12 @@
 //! Mean direction and mean resultant length of unit vectors (LAM App. C), and the LAM
 //! uncertainty summary `1/κ̂`.
 
-use super::density::require_unit;
+use super::input::{check_samples, MeanResultant};
 use crate::compensated::norm2;
-use crate::error::{require_sphere_dim, Error, Result};
-
-/// The sufficient statistics of a vMF sample: mean direction `μ̂`, mean resultant length `R̄`
-/// and sample count `n`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MeanResultant {
-    /// `μ̂ = Σxᵢ / ‖Σxᵢ‖`, a unit vector of length `M`.
-    pub direction: Vec<f64>,
-    /// `R̄ = ‖Σxᵢ‖ / n ∈ [0, 1]` (it can exceed 1 by rounding only when all samples coincide).
-    pub rbar: f64,
-    /// The number of samples `n`.
-    pub n: usize,
-}
+use crate::error::{Error, Result};
 
 /// Rows per naive block in the cascade sum.
 const BLOCK_ROWS: usize = 32;
-
-/// Validates an `n × dim` row-major sample of unit vectors and returns `n`.
-pub(crate) fn check_samples(samples: &[f64], dim: usize) -> Result<usize> {
-    require_sphere_dim("dim", dim)?;
-    if samples.is_empty() {
-        return Err(Error::TooFew {
-            arg: "samples",
-            min: 1,
-            got: 0,
-        });
-    }
-    if !samples.len().is_multiple_of(dim) {
-        return Err(Error::DimensionMismatch {
-            arg: "samples",
-            expected: dim * (samples.len() / dim).max(1),
-            got: samples.len(),
-        });
-    }
-    for (i, row) in samples.chunks_exact(dim).enumerate() {
-        // The row's position goes into the error, as `contrastive` reports it: in a batch of
-        // thousands the message must say which embedding is off the sphere.
-        require_unit("samples", row).map_err(|e| match e {
-            Error::NotUnitVector {
-                arg,
-                norm,
-                tolerance,
-            } => Error::NotUnitRow {
-                arg,
-                row: i,
-                norm,
-                tolerance,
-            },
-            Error::NotFinite { arg, value } => Error::NotFiniteElement {
-                arg,
-                index: i * dim + row.iter().position(|x| !x.is_finite()).unwrap_or(0),
-                value,
-            },
-            other => other,
-        })?;
-    }
-    Ok(samples.len() / dim)
-}
 
 /// `Σ xᵢ` by cascade (pairwise) summation over blocks of 32 rows: error
 /// `≤ γ_{32 + ⌈log₂(n/32)⌉} Σ|xᵢ|` per coordinate instead of `γ_n Σ|xᵢ|`.

@@ -40,8 +40,8 @@
 use rand::distr::Distribution;
 use rand::Rng;
 
-use super::density::require_unit;
 use super::householder::ReflectionToMean;
+use super::input::require_unit;
 use super::wood::{Cosines, Wood};
 use crate::compensated::{norm2, sum_sq2};
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};

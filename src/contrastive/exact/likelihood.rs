@@ -2,9 +2,9 @@
 
 use super::compensated::{dot_dd, two_prod, Neumaier};
 use super::pairs::is_hard_negative;
-use crate::contrastive::gram::row;
-use crate::contrastive::likelihood::ClassLikelihood;
-use crate::contrastive::pairs::{check_batch, check_margin, PairCounts};
+use crate::contrastive::input::row;
+use crate::contrastive::input::ClassLikelihood;
+use crate::contrastive::input::{check_batch, check_margin, PairCounts};
 use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Result};
 use crate::vmf::exact::{log_norm_const, log_norm_const_dd};
 
@@ -85,7 +85,7 @@ pub fn negative_log_likelihood(
 pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Result<f64> {
     require_sphere_dim("dim", dim)?;
     check_margin(margin)?;
-    crate::contrastive::likelihood::check_pair_counts(counts)?;
+    crate::contrastive::input::check_pair_counts(counts)?;
     let (p, n, inside) = (
         counts.positives as f64,
         counts.negatives as f64,

@@ -2,9 +2,9 @@
 
 use super::compensated::{margin_gap, squared_distance_dd, two_prod, two_sum, Neumaier};
 use super::pairs::pair_targets;
-use crate::contrastive::gram::row;
-use crate::contrastive::loss::LossForm;
-use crate::contrastive::pairs::{check_batch, check_margin};
+use crate::contrastive::input::row;
+use crate::contrastive::input::LossForm;
+use crate::contrastive::input::{check_batch, check_margin};
 use crate::error::Result;
 
 /// ℓ⁺ of one pair from its double-double d².

@@ -1,8 +1,8 @@
 //! Reference pair sets: explicit distances, margin decided in double-double.
 
 use super::compensated::{inside_margin, squared_distance_dd};
-use crate::contrastive::gram::row;
-use crate::contrastive::pairs::{check_batch, check_margin, PairCounts, PairTarget};
+use crate::contrastive::input::row;
+use crate::contrastive::input::{check_batch, check_margin, PairCounts, PairTarget};
 use crate::error::Result;
 
 /// Whether the ordered pair (i, j) is a negative inside the margin (all negatives when m ≥ 2).

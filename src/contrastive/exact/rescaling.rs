@@ -2,9 +2,9 @@
 
 use super::compensated::{margin_gap, squared_distance_dd, two_prod, two_sum, Neumaier};
 use super::pairs::is_hard_negative;
-use crate::contrastive::gram::row;
-use crate::contrastive::pairs::{check_batch, check_margin};
-use crate::contrastive::rescaling::{check_pair_batch, PairBatch};
+use crate::contrastive::input::row;
+use crate::contrastive::input::{check_batch, check_margin};
+use crate::contrastive::input::{check_pair_batch, PairBatch};
 use crate::error::{Error, Result};
 
 /// Reference twin of [`crate::contrastive::rescaled_loss`] (compensated, explicit distances).

@@ -9,11 +9,12 @@
 
 use num_dual::{Dual64, DualNum, HyperDual64};
 
-use super::{
-    check_finite_slice, check_last_layer, check_pairs, check_raw_output, Approximation, Split,
-};
-use crate::contrastive::PairTarget;
+use crate::contrastive::input::PairTarget;
 use crate::error::{Error, Result};
+use crate::ggn::input::{
+    check_finite_slice, check_last_layer, check_pair_points, check_pairs, check_raw_output,
+    Approximation, Split,
+};
 
 /// Raw outputs of a model as a function of its parameters, generic over the dual number type.
 pub trait Model {
@@ -274,7 +275,7 @@ fn dual_gradient(x: &[f64], loss: impl Fn(&[Dual64]) -> Dual64) -> Vec<f64> {
 ///
 /// As the fast twin.
 pub fn euclidean_output_hessian(z_i: &[f64], z_j: &[f64], target: f64) -> Result<Vec<f64>> {
-    let m = super::euclidean::check_pair_points(z_i, z_j)?;
+    let m = check_pair_points(z_i, z_j)?;
     crate::error::require_finite("target", target)?;
     let x: Vec<f64> = z_i.iter().chain(z_j).copied().collect();
     Ok(hyperdual_hessian(&x, |v| {
@@ -289,7 +290,7 @@ pub fn euclidean_output_hessian(z_i: &[f64], z_j: &[f64], target: f64) -> Result
 ///
 /// As the fast twin.
 pub fn arccos_output_hessian(y_i: &[f64], y_j: &[f64], target: f64) -> Result<Vec<f64>> {
-    let m = super::euclidean::check_pair_points(y_i, y_j)?;
+    let m = check_pair_points(y_i, y_j)?;
     crate::error::require_finite("target", target)?;
     check_raw_output("y_i", y_i)?;
     check_raw_output("y_j", y_j)?;
@@ -305,7 +306,7 @@ pub fn arccos_output_hessian(y_i: &[f64], y_j: &[f64], target: f64) -> Result<Ve
 ///
 /// As the fast twin.
 pub fn arccos_output_gradient(y_i: &[f64], y_j: &[f64], target: f64) -> Result<Vec<f64>> {
-    let m = super::euclidean::check_pair_points(y_i, y_j)?;
+    let m = check_pair_points(y_i, y_j)?;
     crate::error::require_finite("target", target)?;
     check_raw_output("y_i", y_i)?;
     check_raw_output("y_j", y_j)?;
@@ -321,7 +322,7 @@ pub fn arccos_output_gradient(y_i: &[f64], y_j: &[f64], target: f64) -> Result<V
 ///
 /// As the fast twin.
 pub fn euclidean_output_gradient(z_i: &[f64], z_j: &[f64], target: f64) -> Result<Vec<f64>> {
-    let m = super::euclidean::check_pair_points(z_i, z_j)?;
+    let m = check_pair_points(z_i, z_j)?;
     crate::error::require_finite("target", target)?;
     let x: Vec<f64> = z_i.iter().chain(z_j).copied().collect();
     Ok(dual_gradient(&x, |v| {

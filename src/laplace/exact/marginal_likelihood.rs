@@ -4,7 +4,7 @@
 
 use super::square_side;
 use crate::error::{require_finite, Error, Result};
-use crate::laplace::{check_finite_elements, check_len, check_prior_precision};
+use crate::laplace::input::{check_finite_elements, check_len, check_prior_precision};
 
 /// ln det(I + H/δ) of a symmetric positive semi-definite H (row-major n×n) by Cholesky.
 fn log_det_occam(hessian: &[f64], n: usize, delta: f64) -> Result<f64> {

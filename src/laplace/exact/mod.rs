@@ -12,9 +12,9 @@ use rand_distr::StandardNormal;
 
 use num_dual::HyperDual64;
 
-use super::{check_beta, check_finite_elements, check_len, check_prior_variance};
 use crate::error::{Error, Result};
 use crate::ggn::exact::hyperdual_hessian;
+use crate::laplace::input::{check_beta, check_finite_elements, check_len, check_prior_variance};
 
 /// Side n of a row-major n×n matrix stored in `values` (n ≥ 1).
 fn square_side(arg: &'static str, values: &[f64]) -> Result<usize> {

@@ -3,7 +3,7 @@
 
 use super::square_side;
 use crate::error::{Error, Result};
-use crate::laplace::{check_finite_elements, check_len};
+use crate::laplace::input::{check_finite_elements, check_len};
 
 /// Twin of [`crate::laplace::output_variance`] for a dense precision Λ (row-major P×P over
 /// θ = (W row-major M×F, then b), P = M·F + M): tr Cov(y) = tr(J Λ⁻¹ Jᵀ) with J = ∂y/∂θ =

@@ -16,8 +16,8 @@ use num_dual::{Dual64, DualNum};
 
 use crate::error::{Error, Result};
 use crate::special::exact::ln_normal_cdf;
-use crate::triplet::batch::{check_batch, TripletGradient};
 use crate::triplet::input::check_margin;
+use crate::triplet::input::{check_batch, TripletGradient};
 
 /// `ln √(2π)`.
 const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;

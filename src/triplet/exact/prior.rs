@@ -8,7 +8,7 @@
 
 use crate::error::Result;
 use crate::quadrature::{integrate_breakpoints, Tolerance};
-use crate::triplet::prior::check_posterior;
+use crate::triplet::input::check_posterior;
 
 /// `1/√(2π)`.
 const INV_SQRT_2PI: f64 = 0.398_942_280_401_432_7;

@@ -3,7 +3,7 @@
 use super::log_norm_const;
 use crate::compensated::{dot2, two_prod, Neumaier};
 use crate::error::Result;
-use crate::vmf::density::check_density_args;
+use crate::vmf::input::check_density_args;
 
 /// Reference twin of [`crate::vmf::log_density`].
 ///

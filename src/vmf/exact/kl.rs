@@ -5,7 +5,7 @@ use super::sphere::SpherePair;
 use crate::compensated::exact::norm2;
 use crate::error::Result;
 use crate::quadrature::Tolerance;
-use crate::vmf::kl::check_kl_args;
+use crate::vmf::input::check_kl_args;
 
 /// The angle between two unit vectors, `2 atan2(‖a − b‖, ‖a + b‖)`: accurate near 0 and π,
 /// where `acos(aᵀb)` is not.

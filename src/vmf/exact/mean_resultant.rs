@@ -4,7 +4,7 @@
 use crate::compensated::exact::norm2;
 use crate::compensated::Neumaier;
 use crate::error::{Error, Result};
-use crate::vmf::mean_resultant::{check_samples, MeanResultant};
+use crate::vmf::input::{check_samples, MeanResultant};
 
 /// `(Σxᵢ, ‖Σxᵢ‖, n)` with compensated sums.
 fn resultant(samples: &[f64], dim: usize) -> Result<(Vec<f64>, f64, usize)> {

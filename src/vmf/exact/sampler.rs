@@ -21,7 +21,7 @@ use rand_distr::StandardNormal;
 use crate::compensated::dot2;
 use crate::compensated::exact::norm2;
 use crate::error::{require_nonnegative, require_sphere_dim, Error, Result};
-use crate::vmf::density::require_unit;
+use crate::vmf::input::require_unit;
 
 /// Reference twin of [`crate::vmf::VonMisesFisher`], sampling by inverse CDF.
 ///
