@@ -335,3 +335,20 @@ fn fig2_counterexamples_by_value_under_the_clt_and_the_exact_likelihood() {
     assert!(mu_n[&("negative_attracted", "clt")] > 10.0);
     assert!(mu_n[&("negative_attracted", "exact")] > 30.0);
 }
+
+/// A batch of deterministic triplets (every variance 0) that all satisfy the constraint has
+/// likelihood 1 and NLL 0; only a violated one is refused (its NLL is `+∞`).
+#[test]
+fn deterministic_satisfied_triplets_have_zero_loss() {
+    let zero = [0.0, 0.0];
+    // Two 1-D triplets: τ = 0 − 1 = −1 and τ = 0.25 − 4 = −3.75, both < −0.5.
+    let (mu_a, mu_p, mu_n) = ([0.0, 0.0], [0.0, 0.5], [1.0, 2.0]);
+    let g = triplet::nll_gradient(&mu_a, &zero, &mu_p, &zero, &mu_n, &zero, 1, 0.5).unwrap();
+    assert_eq!(g.nll, 0.0);
+    // The first triplet at the margin itself (τ = −1, m = 1) violates the strict constraint.
+    let err = triplet::nll_gradient(&mu_a, &zero, &mu_p, &zero, &mu_n, &zero, 1, 1.0);
+    assert!(
+        matches!(err, Err(probdml::Error::Undefined { arg: "var_a", .. })),
+        "{err:?}"
+    );
+}

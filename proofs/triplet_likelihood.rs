@@ -223,6 +223,20 @@ fn deterministic_dimensions_shift_the_threshold() {
     }
 }
 
+/// With every variance 0, `τ` is the number `‖a − p‖² − ‖a − n‖²` and the likelihood is the
+/// indicator of `τ < −m`: strict, so a triplet exactly at the margin (`τ = −m`) has probability
+/// 0. The points are exact binary fractions, so `τ` is computed without rounding.
+#[test]
+fn deterministic_triplets_are_the_strict_indicator_of_the_constraint() {
+    let zero = [0.0];
+    // a = 0, p = 0, n = 1: τ = 0 − 1 = −1.
+    let at =
+        |margin: f64| triplet::log_likelihood(&[0.0], &zero, &[0.0], &zero, &[1.0], &zero, margin);
+    assert_eq!(at(0.5).unwrap(), 0.0, "τ = −1 < −0.5");
+    assert_eq!(at(1.0).unwrap(), f64::NEG_INFINITY, "τ = −1 is not < −1");
+    assert_eq!(at(1.5).unwrap(), f64::NEG_INFINITY, "τ = −1 is not < −1.5");
+}
+
 /// Claim 5: the CLT-versus-exact table.
 #[test]
 fn clt_error_table() {

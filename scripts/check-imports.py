@@ -6,18 +6,32 @@
 
 What it reads: every `.rs` file under src/ except the training program (`train/`, `distributed/`,
 `bin/`), the catalogue of derivations (`registry.rs`) and `lib.rs`. What it counts as an import:
-a path written in code (not in a comment, a string or a `#[cfg(test)]` module) that starts with
-`crate::`, `super::` or `self::`, including each name of a `use …::{a, b::c}` group. A path is
+a path written in code (not in a comment, a string or a `#[cfg(test)]` module of the fast code
+or the core) that starts with
+`crate::`, `super::` or `self::`, including each name of a `use …::{a, b::c}` group (a glob
+`m::*` imports the file of module `m` itself). A path is
 resolved to the file that defines its item; a `pub use` of a module root (`mod.rs`, or `m.rs` with
 `m/`) is followed to the file it re-exports, so that a root is a namespace and not a hub through
 which every sibling would seem to import every other.
 
 Two graphs must be acyclic:
 
-* **modules**: one node per top-level module and layer, `vmf` (the fast code) and `vmf::exact`
-  (its reference twins, every file under an `exact/` folder or named `exact.rs`); an edge when
-  a file of one node imports a file of another;
+* **modules**: one node per top-level module and layer, `vmf` (the fast code), `vmf::input` (its
+  inputs: `input.rs` or the files under `input/`) and `vmf::exact` (its reference twins, every
+  file under an `exact/` folder or named `exact.rs`); an edge when a file of one node imports a
+  file of another;
 * **files**: one node per file; an edge when one file imports another.
+
+And every import must respect the layers the crate is built in (as they will be crates):
+
+* **core**: the error type and input checks (`error`), error-free arithmetic (`compensated`),
+  `gaussians`, `gauss_rule`, `instruction_set`, and every module's inputs (`<m>/input.rs`,
+  `<m>/input/`): the types and checks both twins share. Core imports core only.
+* **reference**: every exact twin and the tools only they use (`quadrature`,
+  `gaussian_quadratic_form`). Reference imports core and reference: an exact twin cannot call the
+  fast code it is the reference for. One item of the core is kept from it too
+  (`NOT_FOR_THE_REFERENCE`: the fast norm `compensated::norm2`).
+* **fast**: everything else. Fast imports core and fast: no fast function leans on a reference.
 
 A cycle is printed as its strongly connected component, with one import per edge as witness.
 Only the standard library is used: the check runs before any Python package is installed.
@@ -30,12 +44,24 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 LEFT_OUT_DIRS = {"train", "distributed", "bin"}
 LEFT_OUT_FILES = {"registry.rs", "lib.rs"}
-CORE = {"error", "compensated", "gaussians", "instruction_set"}
+CORE = {"error", "compensated", "gaussians", "gauss_rule", "instruction_set"}
 REFERENCE_TOOLS = {"quadrature", "gaussian_quadratic_form"}
+# Items of the core that the reference must still not call, with the reason: the one computation
+# of the core that a fast twin's result rests on.
+NOT_FOR_THE_REFERENCE = {
+    ("compensated", "norm2"): "the fast norm: a reference that shares the norm of the code it "
+    "checks cannot see that norm's errors; use `compensated::exact::norm2`",
+}
+# Methods that fast code adds to a core type (an `impl` of a type defined in the core, written in a
+# fast file). No import shows their use, so each is listed, and the reference may not call one.
+FAST_METHODS_OF_CORE_TYPES = {
+    ("HedgedEmbedding", "kl_to_standard_normal"): "the closed form of `hib::kl_to_standard_normal`",
+}
 
 
-def strip(text):
-    """The code of a Rust file: comments, string and char literals blanked, test modules cut."""
+def strip(text, keep_tests=False):
+    """The code of a Rust file: comments, string and char literals blanked, test modules cut
+    (kept with `keep_tests`)."""
     out = []
     i, n = 0, len(text)
     while i < n:
@@ -70,9 +96,34 @@ def strip(text):
             out.append(c)
             i += 1
     code = "".join(out)
-    # `#[cfg(test)] mod name { … }`: tests may use anything; they are not imports of the maths.
-    while True:
+    # `#[cfg(test)] mod name { … }`: the fast code's tests may use anything (the reference
+    # above all); they are not imports of the maths. A reference file's tests are kept: they
+    # belong to the reference, which cannot see the fast code.
+    while not keep_tests:
         m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([a-z]+\))?\s+)?mod\s+\w+\s*\{", code)
+        if not m:
+            return code
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            j += 1
+        code = code[:m.start()] + code[j:]
+    return code
+
+
+def kind_of(rel):
+    parts = rel[:-3].split("/")
+    if parts[0] in REFERENCE_TOOLS or "exact" in parts[1:]:
+        return "reference"
+    if parts[0] in CORE or parts[-1] == "input" or "input" in parts[1:-1]:
+        return "core"
+    return "fast"
+
+
+def cut_inline_modules(code):
+    """The code without the bodies of inline modules (`mod name { … }`)."""
+    while True:
+        m = re.search(r"\bmod\s+\w+\s*\{", code)
         if not m:
             return code
         depth, j = 1, m.end()
@@ -133,7 +184,7 @@ def main():
             rel = os.path.normpath(os.path.join(rel_dir, name)).replace(os.sep, "/")
             if name.endswith(".rs") and rel not in LEFT_OUT_FILES:
                 with open(os.path.join(dirpath, name), encoding="utf-8") as f:
-                    files[rel] = strip(f.read())
+                    files[rel] = strip(f.read(), keep_tests=kind_of(rel) == "reference")
     by_path = {tuple(module_path(rel)): rel for rel in files}
 
     def is_root(rel):
@@ -154,9 +205,13 @@ def main():
     reexports = {}  # (root file, name) → absolute path it re-exports
     for rel, code in files.items():
         if is_root(rel):
+            # Re-exports of the root itself: an inline `mod name { pub use super::…; }` (such as
+            # `vmf::kernel`) re-exports for its own path, not for the root's.
+            code = cut_inline_modules(code)
             for m in re.finditer(r"\bpub(?:\([\w ]+\))?\s+use\s+([^;]+);", code):
                 body = m.group(1).strip()
-                body = re.sub(r"^(\w+(?:::\w+)*)::\{", lambda g: g.group(1) + "::{", body)
+                if not re.match(r"(crate|super|self)\b", body):
+                    body = "self::" + body
                 items = expand_use_groups(body) if "{" in body else [body]
                 for item in items:
                     parts = re.split(r"\s+as\s+", item)
@@ -181,16 +236,33 @@ def main():
     def layer(rel):
         parts = rel[:-3].split("/")
         top = parts[0]
-        return top + "::exact" if "exact" in parts[1:] else top
+        if "exact" in parts[1:]:
+            return top + "::exact"
+        return top + "::input" if "input" in parts[1:] else top
 
-    file_edges, witness = {}, {}
+    file_edges, witness, forbidden = {}, {}, []
     for rel, code in files.items():
         paths = expand_use_groups(code)
         paths += [m.group(1) for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", code)]
+        # A glob (`use super::*;`) imports everything its module holds: an edge to the module's
+        # root file, which is then not a mere namespace.
+        for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\*", code):
+            target = by_path.get(tuple(absolute(rel, m.group(1))))
+            if target and target != rel:
+                file_edges.setdefault(rel, set()).add(target)
+                witness.setdefault((rel, target), m.group(0))
         for path in paths:
+            whole = absolute(rel, path)
+            for item, reason in NOT_FOR_THE_REFERENCE.items():
+                if layer(rel).endswith("::exact") or rel.split("/")[0] in REFERENCE_TOOLS:
+                    if tuple(whole[-2:]) == item and "exact" not in whole:
+                        forbidden.append(f"    src/{rel} uses {path}: {reason}")
             if path.endswith("::self"):
                 path = path[: -len("::self")]
-            target = resolve(absolute(rel, path))
+            segs = absolute(rel, path)
+            if tuple(segs) in by_path and is_root(by_path[tuple(segs)]):
+                continue  # the name of a module (`crate::vmf` before `::{…}`), not an item
+            target = resolve(segs)
             if target and target != rel and not (is_root(target) and target.startswith(rel[:-3].replace("/mod", ""))):
                 file_edges.setdefault(rel, set()).add(target)
                 witness.setdefault((rel, target), path)
@@ -235,23 +307,39 @@ def main():
                 module_edges.setdefault(la, set()).add(lb)
                 module_witness.setdefault((la, lb), (a, witness[(a, b)]))
 
+    core_types = set()
+    for rel, code in files.items():
+        if kind_of(rel) == "core":
+            core_types |= set(re.findall(r"\b(?:struct|enum)\s+(\w+)", code))
+    for rel, code in files.items():
+        if kind_of(rel) != "fast":
+            continue
+        for m in re.finditer(r"\bimpl(?:<[^>]*>)?\s+(?:[\w:]+::)?(\w+)(?:<[^>]*>)?\s*\{", code):
+            if m.group(1) not in core_types:
+                continue
+            depth, j = 1, m.end()
+            while j < len(code) and depth:
+                depth += {"{": 1, "}": -1}.get(code[j], 0)
+                j += 1
+            for name in re.findall(r"\bfn\s+(\w+)", code[m.end():j]):
+                if (m.group(1), name) not in FAST_METHODS_OF_CORE_TYPES:
+                    forbidden.append(f"    src/{rel} adds the method {m.group(1)}::{name} to a core type: "
+                                     "put it in the core, or list it in FAST_METHODS_OF_CORE_TYPES")
+    for rel, code in files.items():
+        if kind_of(rel) == "reference":
+            for (_, name), what in FAST_METHODS_OF_CORE_TYPES.items():
+                if re.search(r"\.\s*" + name + r"\s*\(", code):
+                    forbidden.append(f"    src/{rel} calls .{name}(), {what}: fast code")
+
     # The layers of the crate's design, as they will be crates: the shared core (the error type,
     # input checks and input types, error-free arithmetic, the instruction-set dispatch); the
     # reference (every exact twin and the tools only they use); the fast maths.
-    def kind(rel):
-        parts = rel[:-3].split("/")
-        if parts[0] in REFERENCE_TOOLS or "exact" in parts[1:]:
-            return "reference"
-        if parts[0] in CORE or parts[-1] == "input" or "input" in parts[1:-1]:
-            return "core"
-        return "fast"
-
     ALLOWED = {"core": {"core"}, "reference": {"core", "reference"}, "fast": {"core", "fast"}}
     violations = []
     for a, targets in sorted(file_edges.items()):
         for b in sorted(targets):
-            if kind(b) not in ALLOWED[kind(a)]:
-                violations.append(f"    {kind(a)} src/{a} -> {kind(b)} src/{b}: uses {witness[(a, b)]}")
+            if kind_of(b) not in ALLOWED[kind_of(a)]:
+                violations.append(f"    {kind_of(a)} src/{a} -> {kind_of(b)} src/{b}: uses {witness[(a, b)]}")
 
     if "--graph" in sys.argv:
         for a in sorted(module_edges):
@@ -273,6 +361,10 @@ def main():
             for b in sorted(file_edges.get(a, ())):
                 if b in comp:
                     print(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
+    if forbidden:
+        failed = True
+        print("core items kept from the reference, and methods fast code adds to core types:")
+        print("\n".join(sorted(set(forbidden))))
     if violations:
         failed = True
         print("layer rule broken (core imports core; reference imports core and reference; fast imports core and fast):")

@@ -20,7 +20,9 @@
 # to proofs/mutants/<module>.md, one section per file, replacing an earlier section for the same
 # file; the raw cargo-mutants output stays in target/mutants/<file>/ (not committed).
 # Survivors that are equivalent to the original are listed with a reason in
-# proofs/EQUIVALENT_MUTANTS.md; every other survivor needs a test that kills it.
+# proofs/EQUIVALENT_MUTANTS.md; every other survivor needs a test that kills it. Each report
+# section also states the score with the listed equivalent ones set aside
+# (scripts/mutants-equivalents.py, which rewrites that line in every report).
 #
 # Not part of CI: a module has hundreds of mutants, each a rebuild and a test run (3–20 s on a
 # 2-core machine, once the first build of the profile is done). Environment: MUTANTS_JOBS
@@ -171,5 +173,8 @@ for file in "$@"; do
             fi
         done
     } >>"$report"
+    # The score with the survivors listed in proofs/EQUIVALENT_MUTANTS.md set aside, one line per
+    # section of every report.
+    python3 scripts/mutants-equivalents.py
     echo "   caught $caught, missed $missed, unviable $unviable, timeout $timeout -> $report"
 done

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # The test command: every check the crate has.
 #
-#   0. `cargo fmt --all --check`: every target formatted as rustfmt writes it; and
-#      `python3 scripts/check-imports.py`: no import cycle between the modules of the maths (each
-#      with its reference twins as a layer of its own) or between their files.
+#   0. `cargo fmt --all --check`: every target formatted as rustfmt writes it.
 #   1. `cargo test --release` (default features: the pure-Rust math crate, no libtorch) runs the
 #      library's unit tests, every [[test]] target (tests/ and the executable proofs in
 #      proofs/) and all doctests — including the book's chapters, which src/lib.rs includes as
@@ -91,7 +89,6 @@ timed setup bash scripts/setup.sh
 status=0
 # Formatting is configuration, not hope: every target (the proofs included) as rustfmt writes it.
 timed fmt cargo fmt --all --check || status=$?
-timed imports python3 scripts/check-imports.py || status=$?
 timed "cargo test" cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
 
 timed setup-torch bash scripts/setup-torch.sh

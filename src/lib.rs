@@ -110,6 +110,7 @@ pub mod contrastive;
 #[cfg(feature = "distributed")]
 pub mod distributed;
 pub mod error;
+mod gauss_rule;
 pub mod gaussian_quadratic_form;
 mod gaussians;
 pub mod ggn;

@@ -83,4 +83,19 @@ mod tests {
         assert_eq!(log_sum_exp(&[800.0]), 800.0);
         assert_eq!(log_sum_exp(&[f64::NEG_INFINITY]), f64::NEG_INFINITY);
     }
+
+    #[test]
+    fn log_sigmoid_matches_the_exact_twin_and_its_limits() {
+        for &t in &[-800.0, -40.0, -1.0, -1e-3, 0.0, 1e-3, 1.0, 40.0, 800.0] {
+            let (e, f) = (crate::hib::exact::logistic::log_sigmoid(t), log_sigmoid(t));
+            assert!(
+                (e - f).abs() <= 2.0 * f64::EPSILON * f.abs(),
+                "{t}: {e} vs {f}"
+            );
+        }
+        let exact = crate::hib::exact::logistic::log_sigmoid;
+        assert_eq!(exact(-800.0), -800.0);
+        assert!((exact(40.0) + 4.248354255291589e-18).abs() < 1e-32);
+        assert!(exact(f64::NAN).is_nan());
+    }
 }

@@ -41,20 +41,20 @@
 //! dimensions and NaN/±∞ are errors naming the argument; both twins check alike.
 pub mod exact;
 
-mod checks;
 mod divergence;
-mod embedding;
-mod gauss_rule;
+mod input;
 mod logistic;
 mod moment_matched;
 mod monte_carlo;
 mod vib;
 
 pub use divergence::kl_to_standard_normal;
-pub use embedding::HedgedEmbedding;
+pub use input::embedding::HedgedEmbedding;
+pub(crate) use input::{checks, embedding};
 pub use logistic::log_sigmoid;
 // The batch of Gaussians a `HedgedEmbedding` is built from, where a reader of this module looks.
 pub use crate::gaussians::Gaussians;
+pub use input::vib::{VibLoss, VibPair};
 pub use moment_matched::match_probability_moment_matched;
 pub use monte_carlo::{match_probability, self_mismatch};
-pub use vib::{vib_loss, VibLoss, VibPair};
+pub use vib::vib_loss;

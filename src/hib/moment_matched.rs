@@ -16,8 +16,8 @@
 use std::sync::OnceLock;
 
 use crate::error::Result;
+use crate::gauss_rule::{gauss_hermite, GaussRule};
 use crate::hib::checks;
-use crate::hib::gauss_rule::{gauss_hermite, GaussRule};
 use crate::hib::logistic::sigmoid;
 
 /// Nodes of the Gauss–Hermite rule in the normalised power.

@@ -1,29 +1,11 @@
 //! HIB's identification task (§4.1, Table 1): K-nearest-neighbour classification accuracy.
 
-use crate::error::{Error, Result};
-use crate::metrics::neighbours::{nearest_neighbours, Neighbours};
-use crate::metrics::retrieval_task::{Relevance, Retrieval};
-
-/// The result of K-NN identification: which queries were classified correctly, and the share.
-#[derive(Debug, Clone, PartialEq)]
-pub struct KnnIdentification {
-    /// Per query: whether the majority label of its `k` nearest neighbours is its own label.
-    pub correct: Vec<bool>,
-    /// The mean of `correct`.
-    pub accuracy: f64,
-}
-
-/// The class labels of a task (shared by both twins).
-pub(crate) fn labels<'a>(task: &Retrieval<'a>) -> Result<(&'a [usize], &'a [usize])> {
-    match task.relevance() {
-        Relevance::Labels { queries, database } => Ok((queries, database)),
-        Relevance::Positives(_) => Err(Error::Undefined {
-            arg: "task",
-            quantity: "K-NN identification accuracy",
-            reason: "it needs class labels, and the task lists positives instead",
-        }),
-    }
-}
+use crate::error::Result;
+use crate::metrics::input::identification::labels;
+use crate::metrics::input::identification::KnnIdentification;
+use crate::metrics::input::neighbours::Neighbours;
+use crate::metrics::neighbours::nearest_neighbours;
+use crate::metrics::retrieval_task::Retrieval;
 
 /// The majority vote of one query's neighbours (shared by both twins): the label with most
 /// votes; ties go to the label whose first vote ranks nearest.

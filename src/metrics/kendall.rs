@@ -1,26 +1,10 @@
 //! Kendall's τ-b with tie correction in O(n log n) (Knight 1966), as scipy's `kendalltau`.
 
-use crate::error::{Error, Result};
-use crate::metrics::checks;
+use crate::error::Result;
+use crate::metrics::input::kendall::check_pairs;
+use crate::metrics::input::kendall::constant_sample;
 use crate::metrics::score::Score;
 use crate::metrics::score_sort::sortable_key;
-
-/// Checks the two samples of a rank correlation.
-pub(crate) fn check_pairs<S: Score>(x: &[S], y: &[S]) -> Result<()> {
-    checks::same_length("y", x.len(), y.len())?;
-    checks::at_least("x", x, 2)?;
-    checks::all_finite("x", x)?;
-    checks::all_finite("y", y)
-}
-
-/// The error for a sample without two distinct values.
-pub(crate) fn constant_sample(arg: &'static str) -> Error {
-    Error::Undefined {
-        arg,
-        quantity: "Kendall's tau-b",
-        reason: "all values are equal, so its tie-corrected denominator is 0",
-    }
-}
 
 /// τ-b from the pair counts: n0 = n(n−1)/2, n1 / n2 pairs tied in x / y, and C − D, in the
 /// arithmetic scipy uses, clipped to [−1, 1].

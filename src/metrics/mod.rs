@@ -66,39 +66,39 @@ mod binned_correlation;
 mod calibration;
 pub(crate) mod candidate_search;
 mod candidates;
-pub(crate) mod checks;
-mod embeddings;
 pub mod exact;
 mod identification;
+mod input;
 mod kendall;
 mod key_scan;
 mod neighbours;
 mod ood;
 mod retrieval;
-mod retrieval_task;
-mod score;
 mod score_counts;
 mod score_sort;
 mod sparsification;
 mod verification;
 
-pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification, BinnedKendall};
-pub use calibration::{
-    closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error, Calibration,
-    CalibrationBin,
-};
-pub use embeddings::{Coordinates, Distance, Embeddings};
-pub use identification::{knn_identification, KnnIdentification};
+pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification};
+pub use calibration::{closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error};
+pub use identification::knn_identification;
+pub use input::binned_correlation::BinnedKendall;
+pub use input::calibration::{Calibration, CalibrationBin};
+pub use input::embeddings::{Coordinates, Distance, Embeddings};
+pub use input::identification::KnnIdentification;
+pub use input::neighbours::Neighbours;
+pub use input::ood::RocCurve;
+pub use input::retrieval::{QueryAtK, RetrievalReport};
+pub use input::retrieval_task::{Relevance, Retrieval};
+pub use input::score::Score;
+pub use input::sparsification::{Sparsification, SPARSIFICATION_STEPS};
+pub(crate) use input::{checks, embeddings, retrieval_task, score};
 pub use kendall::kendall_tau_b;
-pub use neighbours::{nearest_neighbours, Neighbours};
-pub use ood::{auprc, auroc, roc_curve, RocCurve};
+pub use neighbours::nearest_neighbours;
+pub use ood::{auprc, auroc, roc_curve};
 pub use retrieval::{
     evaluate_retrieval, map_at_k, map_at_r, per_query_at_k, precision_at_k, r_precision,
-    recall_at_k, QueryAtK, RetrievalReport,
+    recall_at_k,
 };
-pub use retrieval_task::{Relevance, Retrieval};
-pub use score::Score;
-pub use sparsification::{
-    query_neighbour_uncertainty, sparsification_curve, Sparsification, SPARSIFICATION_STEPS,
-};
+pub use sparsification::{query_neighbour_uncertainty, sparsification_curve};
 pub use verification::verification_average_precision;

@@ -2,37 +2,11 @@
 //! the most uncertain queries are removed first.
 
 use crate::error::Result;
-use crate::metrics::checks;
+use crate::metrics::input::sparsification::check_inputs;
+use crate::metrics::input::sparsification::check_neighbour_inputs;
+use crate::metrics::input::sparsification::Sparsification;
+use crate::metrics::input::sparsification::SPARSIFICATION_STEPS;
 use crate::metrics::score::Score;
-
-/// Number of points of the curve: f = 0, 1/100, …, 99/100 (book chapter 08).
-pub const SPARSIFICATION_STEPS: usize = 100;
-
-/// A sparsification curve, its oracle and their areas (see [`sparsification_curve`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sparsification {
-    /// Removed fractions f_i = i/100, i = 0 … 99.
-    pub fractions: Vec<f64>,
-    /// Mean performance of the queries left after removing the ⌊f·n⌋ most uncertain.
-    pub curve: Vec<f64>,
-    /// The same, removing the ⌊f·n⌋ worst-performing queries first (the best any uncertainty
-    /// could do).
-    pub oracle: Vec<f64>,
-    /// AUSC: trapezoid area under `curve`, spacing 1/100.
-    pub ausc: f64,
-    /// Trapezoid area under `oracle`.
-    pub oracle_ausc: f64,
-    /// `oracle_ausc − ausc` (≥ 0 up to rounding; 0 for a perfect uncertainty).
-    pub area_between: f64,
-}
-
-/// Checks uncertainties and performances of the same queries.
-pub(crate) fn check_inputs<S: Score>(uncertainty: &[S], performance: &[f64]) -> Result<()> {
-    checks::at_least("uncertainty", uncertainty, 1)?;
-    checks::same_length("performance", uncertainty.len(), performance.len())?;
-    checks::all_finite("uncertainty", uncertainty)?;
-    checks::all_finite("performance", performance)
-}
 
 /// ⌊f_i · n⌋ for f_i = i/100, in integers. LAM's `int(n * i / 100)` floors the correctly
 /// rounded quotient of the exact integer n·i by 100, which is never within rounding of an
@@ -103,28 +77,6 @@ pub fn query_neighbour_uncertainty<S: Score>(
         .zip(nearest)
         .map(|(&vq, &j)| 0.5 * (vq.widen() + database_variance[j].widen()))
         .collect())
-}
-
-/// Checks of [`query_neighbour_uncertainty`] (shared by both twins).
-pub(crate) fn check_neighbour_inputs<S: Score>(
-    query_variance: &[S],
-    database_variance: &[S],
-    nearest: &[usize],
-) -> Result<()> {
-    checks::at_least("query_variance", query_variance, 1)?;
-    checks::same_length("nearest", query_variance.len(), nearest.len())?;
-    checks::all_finite("query_variance", query_variance)?;
-    checks::all_finite("database_variance", database_variance)?;
-    if let Some(position) = nearest.iter().position(|&j| j >= database_variance.len()) {
-        return Err(crate::Error::IndexOutOfRange {
-            arg: "nearest",
-            position,
-            index: nearest[position],
-            target: "database_variance",
-            len: database_variance.len(),
-        });
-    }
-    Ok(())
 }
 
 /// The sparsification curve of an uncertainty, its oracle, AUSC and the area between them.

@@ -1,21 +1,10 @@
 //! The nivMF density: the exactly normalised change of variables and the paper's heuristic
 //! (nivMF eq. (4), Supp. B).
 
-use super::parameters::require_concentrations;
+use super::input::check_nivmf_args;
 use crate::compensated::norm2;
-use crate::error::require_len;
-use crate::error::{require_sphere_dim, Result};
-use crate::vmf::{log_norm_const, require_unit};
-
-/// Validates `(x, μ, κ)` for a nivMF density and returns `M`.
-pub(crate) fn check_nivmf_args(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<usize> {
-    let dim = require_sphere_dim("mu", mu.len())?;
-    require_len("x", x, dim)?;
-    require_concentrations("kappas", kappas, dim)?;
-    require_unit("mu", mu)?;
-    require_unit("x", x)?;
-    Ok(dim)
-}
+use crate::error::Result;
+use crate::vmf::log_norm_const;
 
 /// The three pieces of `ln f` besides `ln C_M(κ̃)`.
 pub(crate) struct NivmfTerms {

@@ -53,9 +53,8 @@
 pub mod exact;
 
 mod density;
-mod parameters;
+pub(crate) mod input;
 mod proxy_anchor;
-mod proxy_batch;
 mod proxy_nca;
 mod proxy_nca_el_vmf;
 mod sampler;
@@ -67,7 +66,7 @@ pub use density::{log_density, log_density_heuristic};
 pub use crate::vmf::log_ppk_vmf;
 pub use crate::vmf::{bhattacharyya_distance, expected_likelihood_distance, log_ppk};
 pub use crate::vmf::{kl_vmf, kl_vmf_paper};
+pub use input::{ProxyBatch, ProxyDistance, ProxyLoss};
 pub use proxy_anchor::{joint_proxy_loss, proxy_anchor_loss};
-pub use proxy_batch::{ProxyBatch, ProxyDistance, ProxyLoss};
 pub use proxy_nca::{el_nivmf_draws, proxy_nca_loss};
 pub use sampler::NonIsotropicVmf;

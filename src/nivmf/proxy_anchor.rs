@@ -1,23 +1,9 @@
 //! ProxyAnchor (Kim et al., CVPR 2020) on the directions of the embeddings and proxies, and the
 //! joint loss `L^{EL-nivMF} + ω·L_ProxyAnchor` (nivMF eq. (7)).
 
-use super::proxy_batch::{ProxyBatch, ProxyDistance, ProxyLoss};
-use super::proxy_nca::{check_batch, dot, norm, proxy_nca_loss};
+use super::input::{check_anchor, check_batch, ProxyBatch, ProxyDistance, ProxyLoss};
+use super::proxy_nca::{dot, norm, proxy_nca_loss};
 use crate::error::{require_finite, Error, Result};
-
-/// Validates `α > 0` and `δ` finite.
-pub(crate) fn check_anchor(alpha: f64, delta: f64) -> Result<()> {
-    require_finite("alpha", alpha)?;
-    require_finite("delta", delta)?;
-    if alpha <= 0.0 {
-        return Err(Error::OutOfDomain {
-            arg: "alpha",
-            value: alpha,
-            rule: "the ProxyAnchor scale alpha must be > 0",
-        });
-    }
-    Ok(())
-}
 
 /// `ln(1 + Σ_i e^{a_i})` and the weights `e^{a_i}/(1 + Σ e^{a})`, stably.
 #[inline(always)]

@@ -25,104 +25,15 @@
 //!   direction; the dependence of Wood's accepted `w_i` on `κ_z` is not differentiated, as in
 //!   the paper's code, which samples with [8] and back-propagates through the direction only).
 
-use super::proxy_batch::{ProxyBatch, ProxyDistance, ProxyLoss};
+use super::input::{check_batch, ProxyBatch, ProxyDistance, ProxyLoss};
 use super::proxy_nca_el_vmf::el_vmf_proxy_nca;
-use crate::error::{require_finite, require_finite_entries, require_len, Error, Result};
+use crate::error::{require_finite, Error, Result};
 use crate::vmf::{
     bhattacharyya_from_norms, kl_vmf_kernel, log_norm_const, mean_resultant_length,
     mean_resultant_over_kappa, mean_resultant_slope, VonMisesFisher,
 };
 use rand::{Rng, SeedableRng};
 use rand_distr::StandardNormal;
-
-/// Validates a batch; returns `(B, C)`.
-pub(crate) fn check_batch(
-    distance: ProxyDistance,
-    batch: &ProxyBatch<'_>,
-    temperature: f64,
-) -> Result<(usize, usize)> {
-    let dim = crate::error::require_sphere_dim("dim", batch.dim)?;
-    require_finite("temperature", temperature)?;
-    if temperature <= 0.0 {
-        return Err(Error::OutOfDomain {
-            arg: "temperature",
-            value: temperature,
-            rule: "the softmax temperature t must be > 0",
-        });
-    }
-    for (arg, data) in [("embeddings", batch.embeddings), ("proxies", batch.proxies)] {
-        if data.is_empty() {
-            return Err(Error::TooFew {
-                arg,
-                min: 1,
-                got: 0,
-            });
-        }
-        if data.len() % dim != 0 {
-            return Err(Error::RaggedRows {
-                arg,
-                len: data.len(),
-                dim,
-            });
-        }
-        require_finite_entries(arg, data)?;
-    }
-    let (b, c) = (batch.embeddings.len() / dim, batch.proxies.len() / dim);
-    if batch.labels.len() != b {
-        return Err(Error::DimensionMismatch {
-            arg: "labels",
-            expected: b,
-            got: batch.labels.len(),
-        });
-    }
-    if let Some(position) = batch.labels.iter().position(|&l| l >= c) {
-        return Err(Error::IndexOutOfRange {
-            arg: "labels",
-            position,
-            index: batch.labels[position],
-            target: "proxies",
-            len: c,
-        });
-    }
-    if distance.uses_concentrations() {
-        require_len("concentrations", batch.concentrations, c * dim)?;
-        require_finite_entries("concentrations", batch.concentrations)?;
-        if let Some(index) = batch.concentrations.iter().position(|&k| k <= 0.0) {
-            return Err(Error::OutOfDomainElement {
-                arg: "concentrations",
-                index,
-                value: batch.concentrations[index],
-                rule: "every concentration kappa_m of K = diag(kappas) must be > 0",
-            });
-        }
-    }
-    if let ProxyDistance::ElNivMf { samples: 0, .. } = distance {
-        return Err(Error::TooFew {
-            arg: "samples",
-            min: 1,
-            got: 0,
-        });
-    }
-    if distance.needs_directions() {
-        for (arg, data) in [("embeddings", batch.embeddings), ("proxies", batch.proxies)] {
-            if let Some(row) = data
-                .chunks_exact(dim)
-                .position(|r| r.iter().all(|&v| v == 0.0))
-            {
-                return Err(Error::Undefined {
-                    arg,
-                    quantity: "the direction x/‖x‖",
-                    reason: if row == 0 {
-                        "the first row is zero"
-                    } else {
-                        "a row is zero"
-                    },
-                });
-            }
-        }
-    }
-    Ok((b, c))
-}
 
 /// `‖v‖` from [`dot`].
 #[inline(always)]

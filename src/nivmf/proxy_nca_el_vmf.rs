@@ -24,7 +24,7 @@
 //! size `κ_b + κ_c`, so the error stays a few `10⁻¹⁶·max(κ_b, κ_c)/M` relative to `|d|` — inside
 //! the `NIVMF_PROXY_LOSS` budget against the 256-bit reference (`proofs/nivmf_proxy_nca.rs`).
 
-use super::proxy_batch::ProxyLoss;
+use super::input::ProxyLoss;
 use crate::vmf::{
     log_norm_const_batch_unchecked, mean_resultant_over_kappa, mean_resultant_over_kappa_batch,
 };

@@ -1,7 +1,6 @@
 //! Sampling the nivMF by pushing a vMF through `g⁻¹(y) = K⁻¹y/‖K⁻¹y‖` (book chapter 06).
 
-use super::density::check_nivmf_args;
-use super::parameters::require_concentrations;
+use super::input::{check_nivmf_args, require_concentrations};
 use crate::compensated::norm2;
 use crate::error::{require_sphere_dim, Result};
 use crate::vmf::{require_unit, VonMisesFisher};

@@ -126,4 +126,17 @@ mod tests {
         assert!((stirling(16.0) - product).abs() < 1e-14);
         assert!((stirling(16.0) - 1_307_674_368_000.0_f64.ln()).abs() < 1e-14);
     }
+
+    #[test]
+    fn fast_matches_exact_for_every_dimension_to_4096_and_beyond() {
+        let dims = (1..=4096).chain([5000, 10_001, 65_536, 100_000, 1_000_001]);
+        for m in dims {
+            let e = crate::vmf::exact::log_sphere_area(m);
+            let f = super::log_sphere_area(m);
+            assert!(
+                (e - f).abs() <= 4e-15 * e.abs().max(1.0),
+                "M = {m}: exact {e}, fast {f}"
+            );
+        }
+    }
 }

@@ -12,7 +12,7 @@ mod difference;
 mod divergence;
 mod isotropic;
 mod log_concave;
-mod logistic;
+pub(crate) mod logistic;
 mod match_probability;
 mod polar;
 mod quadratic_form;

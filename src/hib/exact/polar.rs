@@ -28,10 +28,10 @@
 //! the sum over directions is a log-sum-exp, so tiny probabilities keep their relative accuracy.
 
 use crate::error::{Error, Result};
+use crate::gauss_rule::{gauss_chebyshev_second_kind, gauss_legendre};
 use crate::hib::exact::difference::DifferenceLaw;
 use crate::hib::exact::log_concave;
 use crate::hib::exact::logistic::{log_sigmoid, log_sum_exp};
-use crate::hib::gauss_rule::{gauss_chebyshev_second_kind, gauss_legendre};
 use std::f64::consts::PI;
 
 /// The largest number of random coordinates the polar route handles.
@@ -167,8 +167,7 @@ pub(crate) fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hib::gauss_rule::gauss_hermite;
-    use crate::hib::logistic::sigmoid;
+    use crate::gauss_rule::gauss_hermite;
 
     /// Why not Cartesian Gauss–Hermite: `E sigmoid(−|Z|)`, `Z ~ N(0, 1)` (mpmath:
     /// 0.32514317473302409844), has a kink at the mode; the n-point rule converges only
@@ -182,7 +181,7 @@ mod tests {
                 .nodes
                 .iter()
                 .zip(&rule.weights)
-                .map(|(x, w)| w * sigmoid(-(std::f64::consts::SQRT_2 * x).abs()))
+                .map(|(x, w)| w * log_sigmoid(-(std::f64::consts::SQRT_2 * x).abs()).exp())
                 .sum();
             sum / PI.sqrt()
         };

@@ -3,7 +3,7 @@
 use num_dual::{Dual64, DualNum};
 
 use crate::error::Result;
-use crate::hib::vib::{check_vib, VibLoss, VibPair};
+use crate::hib::input::vib::{check_vib, VibLoss, VibPair};
 
 /// `ln sigmoid(t)` for dual numbers, the same two branches as the `f64` form.
 fn log_sigmoid<D: DualNum<Primitive = f64> + Copy>(t: D) -> D {

@@ -1,11 +1,11 @@
 //! HIB's binned Kendall-τ analysis with the exact twins of its parts.
 
 use crate::error::{Error, Result};
-use crate::metrics::binned_correlation::{
-    bin_without_match, check_binned, check_verification, BinnedKendall,
-};
 use crate::metrics::exact::kendall::kendall_tau_b;
 use crate::metrics::exact::ood::auprc;
+use crate::metrics::input::binned_correlation::{
+    bin_without_match, check_binned, check_verification, BinnedKendall,
+};
 
 /// The members of each equal-count bin by increasing uncertainty (stable sort: ties keep index
 /// order), found by scanning the bin bounds.

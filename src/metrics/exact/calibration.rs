@@ -2,12 +2,12 @@
 //! label, confidences averaged item by item.
 
 use crate::error::Result;
-use crate::metrics::calibration::{
+use crate::metrics::exact::neighbours::full_ranking;
+use crate::metrics::input::calibration::{
     check_confidences, check_ece_at_k, check_samples, check_votes, Calibration, CalibrationBin,
 };
-use crate::metrics::embeddings::{Distance, Embeddings};
-use crate::metrics::exact::neighbours::full_ranking;
-use crate::metrics::retrieval_task::Retrieval;
+use crate::metrics::input::embeddings::{Distance, Embeddings};
+use crate::metrics::input::retrieval_task::Retrieval;
 
 /// Σ_b (n_b/n)|acc_b − conf_b| over bins given as member lists, with per-item accuracy and
 /// confidence.

@@ -3,8 +3,8 @@
 
 use crate::error::Result;
 use crate::metrics::exact::nearest_neighbours;
-use crate::metrics::identification::{labels, KnnIdentification};
-use crate::metrics::retrieval_task::Retrieval;
+use crate::metrics::input::identification::{labels, KnnIdentification};
+use crate::metrics::input::retrieval_task::Retrieval;
 
 /// The majority label of `votes`, ranked nearest first: the label with the most votes, and of
 /// the labels tied for most, the one whose nearest vote ranks first (HIB §4.1's K-NN; the tie

@@ -1,7 +1,7 @@
 //! Kendall's τ-b from all n(n−1)/2 pairs.
 
 use crate::error::Result;
-use crate::metrics::kendall::{check_pairs, constant_sample};
+use crate::metrics::input::kendall::{check_pairs, constant_sample};
 
 /// Exact twin of [`metrics::kendall_tau_b`](crate::metrics::kendall_tau_b): every pair
 /// classified as concordant, discordant, tied in x only, tied in y only, or tied in both.

@@ -1,9 +1,9 @@
 //! Brute-force nearest neighbours: every distance by its formula, one full sort per query.
 
 use crate::error::Result;
-use crate::metrics::embeddings::Distance;
-use crate::metrics::neighbours::Neighbours;
-use crate::metrics::retrieval_task::Retrieval;
+use crate::metrics::input::embeddings::Distance;
+use crate::metrics::input::neighbours::Neighbours;
+use crate::metrics::input::retrieval_task::Retrieval;
 
 /// Σ_d a_d b_d, summed in index order from 0.0.
 fn dot(a: &[f64], b: &[f64]) -> f64 {

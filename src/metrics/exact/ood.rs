@@ -1,7 +1,7 @@
 //! AUROC by the O(n_ID · n_OOD) pair count and AUPRC / ROC by recounting at every threshold.
 
 use crate::error::Result;
-use crate::metrics::ood::{check_scores, RocCurve};
+use crate::metrics::input::ood::{check_scores, RocCurve};
 
 /// The distinct scores of both sets, decreasing (−0 and +0 are one score).
 fn thresholds_descending(id_scores: &[f64], ood_scores: &[f64]) -> Vec<f64> {

@@ -2,10 +2,10 @@
 //! precision@i recounted at every rank.
 
 use crate::error::Result;
-use crate::metrics::checks;
 use crate::metrics::exact::neighbours::full_ranking;
-use crate::metrics::retrieval::{QueryAtK, RetrievalReport};
-use crate::metrics::retrieval_task::{Relevance, Retrieval};
+use crate::metrics::input::checks;
+use crate::metrics::input::retrieval::{QueryAtK, RetrievalReport};
+use crate::metrics::input::retrieval_task::{Relevance, Retrieval};
 
 /// Whether database item j is a positive of query q, straight from the relevance rule.
 fn is_positive(task: &Retrieval<'_>, q: usize, j: usize) -> bool {

@@ -1,7 +1,7 @@
 //! The sparsification curve by its definition: at every point, sort, drop, average what is left.
 
 use crate::error::Result;
-use crate::metrics::sparsification::{
+use crate::metrics::input::sparsification::{
     check_inputs, check_neighbour_inputs, Sparsification, SPARSIFICATION_STEPS,
 };
 

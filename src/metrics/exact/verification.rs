@@ -1,7 +1,7 @@
 //! Verification AP by recounting precision and recall at every distinct threshold.
 
 use crate::error::{Error, Result};
-use crate::metrics::checks;
+use crate::metrics::input::checks;
 
 /// Exact twin of [`metrics::verification_average_precision`](crate::metrics::verification_average_precision):
 /// for every distinct score (decreasing) count the matching and non-matching pairs at or above

@@ -4,7 +4,7 @@
 use crate::compensated::exact::norm2;
 use crate::compensated::{dot2, Neumaier};
 use crate::error::Result;
-use crate::nivmf::density::check_nivmf_args;
+use crate::nivmf::input::check_nivmf_args;
 use crate::vmf::exact::log_norm_const;
 
 /// `ln f(x) − ln C_M(κ̃)` (no checks): for integrands that evaluate the density many times with

@@ -5,9 +5,9 @@ use super::proxy_nca::richardson_gradients;
 use crate::compensated::exact::norm2;
 use crate::compensated::{dot2, Neumaier};
 use crate::error::Result;
-use crate::nivmf::proxy_anchor::check_anchor;
-use crate::nivmf::proxy_nca::check_batch;
-use crate::nivmf::{ProxyBatch, ProxyDistance, ProxyLoss};
+use crate::nivmf::input::check_anchor;
+use crate::nivmf::input::check_batch;
+use crate::nivmf::input::{ProxyBatch, ProxyDistance, ProxyLoss};
 
 /// `ln(1 + Σ e^{a_i})` with a compensated sum.
 fn log1p_sum_exp(a: &[f64]) -> f64 {

@@ -6,8 +6,8 @@ use super::density::{log_density, log_density_heuristic, log_density_without_nor
 use crate::compensated::exact::norm2;
 use crate::compensated::{dot2, Neumaier};
 use crate::error::{Error, Result};
-use crate::nivmf::proxy_nca::check_batch;
-use crate::nivmf::{ProxyBatch, ProxyDistance, ProxyLoss};
+use crate::nivmf::input::check_batch;
+use crate::nivmf::input::{ProxyBatch, ProxyDistance, ProxyLoss};
 use crate::quadrature::Tolerance;
 use crate::vmf::exact::sphere::{integrate_circle, integrate_s2};
 use crate::vmf::exact::{log_norm_const, mean_resultant_length};

@@ -107,7 +107,8 @@ impl SpherePair {
     /// # Examples
     ///
     /// ```
-    /// use probdml::quadrature::{sphere::SpherePair, Tolerance};
+    /// use probdml::quadrature::Tolerance;
+    /// use probdml::vmf::exact::sphere::SpherePair;
     /// // The area of S⁷ (M = 8) is π⁴/3: integrate h = 1 with no tilt.
     /// let frame = SpherePair::new(8, 0.0, 1.0, 0.0).unwrap();
     /// let est = frame.integrate(|_, _, _| 1.0, Tolerance::relative(1e-13)).unwrap();
@@ -201,7 +202,8 @@ impl SpherePair {
     /// # Examples
     ///
     /// ```
-    /// use probdml::quadrature::{sphere::SpherePair, Tolerance};
+    /// use probdml::quadrature::Tolerance;
+    /// use probdml::vmf::exact::sphere::SpherePair;
     /// // E[μ₁ᵀx] under the uniform law on S² is 0 and E[(μ₁ᵀx)(μ₂ᵀx)] = μ₁ᵀμ₂/3.
     /// let frame = SpherePair::new(3, 0.3, 1.2, 0.0).unwrap();
     /// let area = 4.0 * std::f64::consts::PI;
@@ -344,7 +346,8 @@ fn polar_points(kappa: f64) -> Vec<f64> {
 /// # Examples
 ///
 /// ```
-/// use probdml::quadrature::{sphere::integrate_s2, Tolerance};
+/// use probdml::quadrature::Tolerance;
+/// use probdml::vmf::exact::sphere::integrate_s2;
 /// // ∫_{S²} x₃² dx = 4π/3.
 /// let est = integrate_s2([0.0, 0.0, 1.0], 0.0, |x| x[2] * x[2], Tolerance::relative(1e-13)).unwrap();
 /// assert!((est.value - 4.0 * std::f64::consts::PI / 3.0).abs() < 1e-13);
@@ -420,7 +423,8 @@ pub fn integrate_s2<F: FnMut([f64; 3]) -> f64>(
 /// # Examples
 ///
 /// ```
-/// use probdml::quadrature::{sphere::integrate_circle, Tolerance};
+/// use probdml::quadrature::Tolerance;
+/// use probdml::vmf::exact::sphere::integrate_circle;
 /// // ∫_{S¹} e^{2x₁} dx = 2π I₀(2) = 2π · 2.2795853023360673.
 /// let est = integrate_circle([1.0, 0.0], 2.0, |x| (2.0 * x[0]).exp(), Tolerance::relative(1e-13))
 ///     .unwrap();

@@ -105,32 +105,6 @@ impl HedgedEmbedding {
         Self::mixture(components.mu(), components.var(), components.dim())
     }
 
-    /// `KL(N(μ, diag σ²) ‖ N(0, I))` of a single Gaussian embedding (HIB eq. 8):
-    /// [`kl_to_standard_normal`](crate::hib::kl_to_standard_normal) on its parameters.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::TooMany`] naming `components` for a mixture (`C > 1`: its KL has no closed form).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use probdml::hib::{self, HedgedEmbedding};
-    /// let x = HedgedEmbedding::gaussian(&[0.5, -1.0], &[0.25, 2.0])?;
-    /// assert_eq!(x.kl_to_standard_normal()?, hib::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0])?);
-    /// # Ok::<(), probdml::Error>(())
-    /// ```
-    pub fn kl_to_standard_normal(&self) -> Result<f64> {
-        if self.components() != 1 {
-            return Err(Error::TooMany {
-                arg: "components",
-                max: 1,
-                got: self.components(),
-            });
-        }
-        crate::hib::kl_to_standard_normal(&self.means, &self.variances)
-    }
-
     /// The dimension `D` of the embedding space.
     pub fn dim(&self) -> usize {
         self.dim
