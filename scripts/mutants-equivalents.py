@@ -6,7 +6,7 @@
 
 An equivalent mutant computes what the original computes, so no test can kill it; it is listed
 with the reason in proofs/EQUIVALENT_MUTANTS.md. A survivor counts as equivalent when that
-list names it: the same file and the same change (`replace < with <= in scan`), line and column
+list names it: the same file and the same change (`replace < with <= in scan`, `delete match arm 5 in …`), line and column
 aside. Every other survivor, and every timeout, counts against the score.
 
 For each section of a report (one run of `scripts/mutants.sh`: its table of caught / missed /
@@ -41,11 +41,11 @@ def equivalents():
         cell = row.split(" | ")[0]
         current = None
         for quoted in re.findall(r"`([^`]+)`", cell.replace("\\|", "|")):
-            m = re.match(r"(src/[^:]+): (replace .+)$", quoted)
+            m = re.match(r"(src/[^:]+): ((?:replace|delete) .+)$", quoted)
             if m:
                 current = m.group(1)
                 pairs.add((current, m.group(2)))
-            elif quoted.startswith("replace ") and current:
+            elif quoted.startswith(("replace ", "delete ")) and current:
                 pairs.add((current, quoted))
     return pairs
 
@@ -72,7 +72,7 @@ def rewrite(text, known):
         names = re.findall(r"^- `([^`]+)`", listed.group(1), re.M) if listed else []
         equivalent = 0
         for name in names:
-            m = re.match(r"(src/[^:]+):\d+:\d+: (replace .+)$", name)
+            m = re.match(r"(src/[^:]+):\d+:\d+: (.+)$", name)
             if m and (m.group(1), m.group(2)) in known:
                 equivalent += 1
         section = re.sub(r"(?m)^" + re.escape(LINE) + r"[^\n]*\n\n?", "", section)

@@ -335,3 +335,50 @@ fn ratio_debye<const K: usize, const LANES: bool>(nu: f64, x: f64) -> f64 {
     let denominator = 1.0 + expansion_sum_fixed::<K>(&SERIES_TERMS, u, p2);
     x / (s + nu) - (x / s) * (numerator / denominator)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lane kernels promise their scalar kernels' bits. Each order picks its number of
+    /// terms (`terms_for_order`), and the scalar and the lane kernels each pick it in their own
+    /// `match`: the orders straddle every switch, so that a count changed on one side only is
+    /// seen. Arguments from below the order to far above it, up to the lanes' limit.
+    #[test]
+    fn lanes_give_the_scalar_bits_at_every_term_count() {
+        let orders = [
+            20.0, 49.5, 50.0, 99.5, 100.0, 249.5, 250.0, 999.5, 1000.0, 4096.0,
+        ];
+        let x: [f64; 8] = [
+            0.0,
+            0.5,
+            19.0,
+            77.0,
+            310.0,
+            1024.0,
+            5e4,
+            DEBYE_LANES_MAX_ARGUMENT,
+        ];
+        for nu in orders {
+            let order = DoubleDouble::from_f64(nu);
+            let mut ratio = [0.0; 8];
+            bessel_i_ratio_debye_lanes(nu, &x, &mut ratio);
+            let mut log = [DoubleDouble::ZERO; 8];
+            log_bessel_i_scaled_debye_lanes(order, &x, &mut log);
+            let mut log_2pi = [DoubleDouble::ZERO; 8];
+            log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, &x, &mut log_2pi);
+            for (l, &v) in x.iter().enumerate() {
+                let at = format!("nu = {nu}, x = {v}");
+                if v > 0.0 {
+                    let scalar = bessel_i_ratio_debye(nu, v);
+                    assert_eq!(ratio[l].to_bits(), scalar.to_bits(), "ratio, {at}");
+                }
+                let bits = |d: DoubleDouble| (d.hi.to_bits(), d.lo.to_bits());
+                let scalar = log_bessel_i_scaled_debye(order, v);
+                assert_eq!(bits(log[l]), bits(scalar), "g, {at}");
+                let scalar = log_bessel_i_scaled_debye_plus_half_ln_2pi(order, v);
+                assert_eq!(bits(log_2pi[l]), bits(scalar), "g + ½ ln 2π, {at}");
+            }
+        }
+    }
+}
