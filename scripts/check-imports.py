@@ -103,10 +103,7 @@ def strip(text, keep_tests=False):
         m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([a-z]+\))?\s+)?mod\s+\w+\s*\{", code)
         if not m:
             return code
-        depth, j = 1, m.end()
-        while j < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[j], 0)
-            j += 1
+        j = block_end(code, m.end())
         code = code[:m.start()] + code[j:]
     return code
 
@@ -120,16 +117,22 @@ def kind_of(rel):
     return "fast"
 
 
+def block_end(code, start):
+    """The index just past the `}` that closes the block whose body starts at `start`."""
+    depth, j = 1, start
+    while j < len(code) and depth:
+        depth += {"{": 1, "}": -1}.get(code[j], 0)
+        j += 1
+    return j
+
+
 def cut_inline_modules(code):
     """The code without the bodies of inline modules (`mod name { … }`)."""
     while True:
         m = re.search(r"\bmod\s+\w+\s*\{", code)
         if not m:
             return code
-        depth, j = 1, m.end()
-        while j < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[j], 0)
-            j += 1
+        j = block_end(code, m.end())
         code = code[:m.start()] + code[j:]
 
 
@@ -166,10 +169,7 @@ def expand_use_groups(code):
                 paths.append(item if item in ("self",) else prefix + "::" + item)
 
     for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\{", code):
-        depth, j = 1, m.end()
-        while j < len(code) and depth:
-            depth += {"{": 1, "}": -1}.get(code[j], 0)
-            j += 1
+        j = block_end(code, m.end())
         walk(m.group(1), code[m.end():j - 1])
     return paths
 
@@ -317,10 +317,7 @@ def main():
         for m in re.finditer(r"\bimpl(?:<[^>]*>)?\s+(?:[\w:]+::)?(\w+)(?:<[^>]*>)?\s*\{", code):
             if m.group(1) not in core_types:
                 continue
-            depth, j = 1, m.end()
-            while j < len(code) and depth:
-                depth += {"{": 1, "}": -1}.get(code[j], 0)
-                j += 1
+            j = block_end(code, m.end())
             for name in re.findall(r"\bfn\s+(\w+)", code[m.end():j]):
                 if (m.group(1), name) not in FAST_METHODS_OF_CORE_TYPES:
                     forbidden.append(f"    src/{rel} adds the method {m.group(1)}::{name} to a core type: "
