@@ -252,7 +252,7 @@ pub(crate) fn sum_sq2(x: &[f64]) -> f64 {
 /// and adds its own rounding `u`. Squares that underflow (entries below `10⁻¹⁵⁴` next to a
 /// largest entry above `10⁻¹⁴⁰`) add at most `2⁻¹⁰⁷⁵` each, far below `u²Σ`.
 /// `proofs/compensated_norm.rs` checks the bound against
-/// [`exact::norm2_dd`](exact::norm2_dd).
+/// [`exact::norm2_dd`].
 ///
 /// # Errors
 ///

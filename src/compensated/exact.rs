@@ -14,7 +14,7 @@
 //! The squares are positive, so the sum has no cancellation: its relative error is at most
 //! `(n − 1)·2⁻ᵖ` for `n` entries, and the square root halves it and adds `2⁻ᵖ`. With
 //! `p = 192 + ⌈log₂ n⌉` bits (at least 256;
-//! [`working_precision`](crate::special::exact::working_precision)) the big-float norm is within
+//! `special::exact::working_precision`) the big-float norm is within
 //! `2⁻¹⁹¹` of `‖v‖₂` relative, whatever the entries' magnitudes. [`norm2`] returns the `f64`
 //! nearest to it and [`norm2_dd`] the double-double pair `(hi, lo)`: `hi + lo` carries about 106
 //! bits. In the subnormal range the conversion to `f64` may round twice, at most one unit of the

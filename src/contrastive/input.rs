@@ -147,7 +147,7 @@ pub(crate) fn check_margin(margin: f64) -> Result<f64> {
     }
 }
 
-/// The vMF of [`class_likelihood`] (eq. (48)) and the log of the constant that the product of
+/// The vMF of [`class_likelihood`](super::class_likelihood) (eq. (48)) and the log of the constant that the product of
 /// densities carries.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassLikelihood {

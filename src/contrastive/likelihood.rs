@@ -40,7 +40,7 @@ use crate::vmf::log_norm_const;
 ///
 /// # Errors
 ///
-/// As [`loss`](super::loss), and [`Error::InvalidDimension`] if `dim < 2` (a vMF lives on
+/// As [`loss`](super::loss), and [`Error::InvalidDimension`](crate::Error::InvalidDimension) if `dim < 2` (a vMF lives on
 /// S^{M−1}, M ≥ 2).
 ///
 /// # Examples
@@ -100,8 +100,8 @@ pub fn negative_log_likelihood(
 ///
 /// # Errors
 ///
-/// [`Error::InvalidDimension`] if `counts`' dimension `dim < 2`; [`Error::TooFew`] if |P| or
-/// |N| is 0; [`Error::CountOutOfRange`] if |N_m| > |N|; margin errors as [`loss`](super::loss).
+/// [`Error::InvalidDimension`](crate::Error::InvalidDimension) if `counts`' dimension `dim < 2`; [`Error::TooFew`](crate::Error::TooFew) if |P| or
+/// |N| is 0; [`Error::CountOutOfRange`](crate::Error::CountOutOfRange) if |N_m| > |N|; margin errors as [`loss`](super::loss).
 ///
 /// # Examples
 ///
@@ -144,8 +144,8 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
 ///
 /// # Errors
 ///
-/// As [`negative_log_likelihood`] (without the margin), and [`Error::NotFinite`] /
-/// [`Error::OutOfDomain`] for a concentration that is not finite and ≥ 0.
+/// As [`negative_log_likelihood`] (without the margin), and [`Error::NotFinite`](crate::Error::NotFinite) /
+/// [`Error::OutOfDomain`](crate::Error::OutOfDomain) for a concentration that is not finite and ≥ 0.
 ///
 /// # Examples
 ///

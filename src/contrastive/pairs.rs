@@ -143,7 +143,7 @@ pub(crate) fn negative_inside(d2: f64, margin: f64) -> bool {
 ///
 /// Those of [`crate::contrastive::loss`]: `dim = 0`, `z` not a whole number of rows or empty,
 /// `labels.len()` ≠ rows, a non-finite entry, a row off the unit sphere by more than
-/// [`UNIT_NORM_TOLERANCE`], fewer than two classes, a margin that is not finite and positive.
+/// [`UNIT_NORM_TOLERANCE`](super::UNIT_NORM_TOLERANCE), fewer than two classes, a margin that is not finite and positive.
 ///
 /// # Examples
 ///

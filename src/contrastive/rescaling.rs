@@ -81,8 +81,8 @@ pub fn rescaled_targets(
 ///
 /// # Errors
 ///
-/// Those of [`loss`](super::loss); [`Error::TooFew`] if B_P or B_N is empty;
-/// [`Error::IndexOutOfRange`] for an index ≥ n; [`Error::PairKindMismatch`] if a pair of
+/// Those of [`loss`](super::loss); [`Error::TooFew`](crate::Error::TooFew) if B_P or B_N is empty;
+/// [`Error::IndexOutOfRange`](crate::Error::IndexOutOfRange) for an index ≥ n; [`Error::PairKindMismatch`](crate::Error::PairKindMismatch) if a pair of
 /// `batch.positives` joins two classes or one of `batch.negatives` joins one.
 ///
 /// # Examples

@@ -67,7 +67,7 @@ impl crate::hib::HedgedEmbedding {
     ///
     /// # Errors
     ///
-    /// [`Error::TooMany`] naming `components` for a mixture (`C > 1`: its KL has no closed form).
+    /// [`Error::TooMany`](crate::Error::TooMany) naming `components` for a mixture (`C > 1`: its KL has no closed form).
     ///
     /// # Examples
     ///

@@ -52,10 +52,10 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
 ///
 /// # Errors
 ///
-/// [`Error::TooFew`] for empty means or noise; [`Error::DimensionMismatch`] if lengths differ;
-/// [`Error::RaggedRows`] if a noise slice is not a whole number of rows of width `D`;
-/// [`Error::NotFiniteElement`] / [`Error::NotFinite`] for NaN or ±∞;
-/// [`Error::OutOfDomain`] for a variance `≤ 0`, `a ≤ 0` or `β < 0`.
+/// [`Error::TooFew`](crate::Error::TooFew) for empty means or noise; [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if lengths differ;
+/// [`Error::RaggedRows`](crate::Error::RaggedRows) if a noise slice is not a whole number of rows of width `D`;
+/// [`Error::NotFiniteElement`](crate::Error::NotFiniteElement) / [`Error::NotFinite`](crate::Error::NotFinite) for NaN or ±∞;
+/// [`Error::OutOfDomain`](crate::Error::OutOfDomain) for a variance `≤ 0`, `a ≤ 0` or `β < 0`.
 ///
 /// # Examples
 ///

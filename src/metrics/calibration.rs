@@ -230,7 +230,7 @@ pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Re
 ///
 /// [`Error::TooFew`](crate::Error::TooFew) without samples or with fewer than 2 labels (items);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if a sample set's size or
-/// dimension disagrees with `labels` or the first set; [`Error::OutOfDomain`] for a zero row
+/// dimension disagrees with `labels` or the first set; [`Error::OutOfDomain`](crate::Error::OutOfDomain) for a zero row
 /// under cosine.
 ///
 /// # Examples

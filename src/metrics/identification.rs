@@ -51,7 +51,7 @@ pub(crate) fn score(
 ///
 /// # Errors
 ///
-/// [`Error::CountOutOfRange`] unless `1 ≤ k ≤` [`Retrieval::max_k`]; [`Error::Undefined`] for a
+/// [`Error::CountOutOfRange`](crate::Error::CountOutOfRange) unless `1 ≤ k ≤` [`Retrieval::max_k`]; [`Error::Undefined`](crate::Error::Undefined) for a
 /// task without class labels.
 ///
 /// # Examples

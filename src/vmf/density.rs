@@ -20,12 +20,12 @@ use crate::error::Result;
 ///
 /// # Errors
 ///
-/// * [`Error::InvalidDimension`] if `len(μ) < 2`;
-/// * [`Error::DimensionMismatch`] if `len(x) ≠ len(μ)`;
-/// * [`Error::NotFinite`] / [`Error::OutOfDomain`] if `κ` is NaN, infinite or negative, or an
+/// * [`Error::InvalidDimension`](crate::Error::InvalidDimension) if `len(μ) < 2`;
+/// * [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if `len(x) ≠ len(μ)`;
+/// * [`Error::NotFinite`](crate::Error::NotFinite) / [`Error::OutOfDomain`](crate::Error::OutOfDomain) if `κ` is NaN, infinite or negative, or an
 ///   entry of `x` or `μ` is not finite;
-/// * [`Error::NotUnitVector`] if `|‖x‖ − 1|` or `|‖μ‖ − 1|` exceeds
-///   [`unit_norm_tolerance`]`(M)`.
+/// * [`Error::NotUnitVector`](crate::Error::NotUnitVector) if `|‖x‖ − 1|` or `|‖μ‖ − 1|` exceeds
+///   [`unit_norm_tolerance`](super::unit_norm_tolerance)`(M)`.
 ///
 /// # Examples
 ///

@@ -1,9 +1,9 @@
 //! The nearest-neighbour lists of a retrieval task. Shared by the fast and the exact twins.
 
 /// The k nearest database items of every query, ranked by distance with ties broken by
-/// database index (see [`Retrieval`]).
+/// database index (see [`Retrieval`](crate::metrics::Retrieval)).
 ///
-/// Produced by [`nearest_neighbours`] and by
+/// Produced by [`nearest_neighbours`](crate::metrics::nearest_neighbours) and by
 /// [`exact::nearest_neighbours`](crate::metrics::exact::nearest_neighbours).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Neighbours {

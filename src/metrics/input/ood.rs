@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::metrics::input::checks;
 use crate::metrics::input::score::Score;
 
-/// The ROC curve of an OOD detector (see [`roc_curve`]).
+/// The ROC curve of an OOD detector (see [`roc_curve`](crate::metrics::roc_curve)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RocCurve {
     /// False-positive rate (ID scored at or above the threshold / number of ID), from 0 to 1.

@@ -1,6 +1,6 @@
 //! The per-query and summary results of retrieval at k. Shared by the fast and the exact twins.
 
-/// The scores of one query at one cut-off k (see [`per_query_at_k`]).
+/// The scores of one query at one cut-off k (see [`per_query_at_k`](crate::metrics::per_query_at_k)).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct QueryAtK {
     /// The query's index.
@@ -18,7 +18,7 @@ pub struct QueryAtK {
 }
 
 /// recall@k, precision@k and mAP@k at several cut-offs from one search (see
-/// [`evaluate_retrieval`]).
+/// [`evaluate_retrieval`](crate::metrics::evaluate_retrieval)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RetrievalReport {
     /// The cut-offs, as given.

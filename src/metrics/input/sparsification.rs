@@ -7,7 +7,7 @@ use crate::metrics::input::score::Score;
 /// Number of points of the curve: f = 0, 1/100, …, 99/100 (book chapter 08).
 pub const SPARSIFICATION_STEPS: usize = 100;
 
-/// A sparsification curve, its oracle and their areas (see [`sparsification_curve`]).
+/// A sparsification curve, its oracle and their areas (see [`sparsification_curve`](crate::metrics::sparsification_curve)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sparsification {
     /// Removed fractions f_i = i/100, i = 0 … 99.
