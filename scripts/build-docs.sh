@@ -61,9 +61,11 @@ if [[ "$what" != api ]]; then
 fi
 
 # The API reference, with KaTeX for the formulas of the doc comments (as docs.rs builds it), and
-# the KaTeX files next to it: the header loads them from <doc root>/katex/.
+# the KaTeX files next to it: the header loads them from <doc root>/katex/. A rustdoc warning (a
+# link that does not resolve, or resolves to a private item) fails the build: such a link is
+# plain text on the page.
 if [[ "$what" != book ]]; then
-    RUSTDOCFLAGS="--html-in-header $root/docs/katex-header.html" \
+    RUSTDOCFLAGS="--html-in-header $root/docs/katex-header.html -D warnings" \
         cargo doc --no-deps --manifest-path "$root/Cargo.toml"
     rm -rf "$root/target/doc/katex"
     cp -r "$katex_dir" "$root/target/doc/katex"
