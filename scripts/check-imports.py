@@ -3,6 +3,7 @@
 
     python3 scripts/check-imports.py          # exit 1 and print every cycle, if there is one
     python3 scripts/check-imports.py --graph  # print the module graph too
+    python3 scripts/check-imports.py --self-test  # the checker on small trees it must judge
 
 What it reads: every `.rs` file under src/ except the training program (`train/`, `distributed/`,
 `bin/`), the catalogue of derivations (`registry.rs`) and `lib.rs`. What it counts as an import:
@@ -174,10 +175,12 @@ def expand_use_groups(code):
     return paths
 
 
-def main():
+def check(root, graph=False):
+    """Every check on the tree under `root` (a crate's src/): (failed, lines to print)."""
+    out = []
     files = {}
-    for dirpath, dirnames, filenames in os.walk(ROOT):
-        rel_dir = os.path.relpath(dirpath, ROOT)
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root)
         if rel_dir.split(os.sep)[0] in LEFT_OUT_DIRS:
             continue
         for name in filenames:
@@ -188,7 +191,7 @@ def main():
     by_path = {tuple(module_path(rel)): rel for rel in files}
 
     def is_root(rel):
-        return rel.endswith("mod.rs") or os.path.isdir(os.path.join(ROOT, rel[:-3]))
+        return rel.endswith("mod.rs") or os.path.isdir(os.path.join(root, rel[:-3]))
 
     def absolute(rel, path):
         """`super::x::y` written in `rel` → ["m", "x", "y"] from the crate root."""
@@ -338,37 +341,110 @@ def main():
             if kind_of(b) not in ALLOWED[kind_of(a)]:
                 violations.append(f"    {kind_of(a)} src/{a} -> {kind_of(b)} src/{b}: uses {witness[(a, b)]}")
 
-    if "--graph" in sys.argv:
+    if graph:
         for a in sorted(module_edges):
-            print(f"{a} -> {', '.join(sorted(module_edges[a]))}")
+            out.append(f"{a} -> {', '.join(sorted(module_edges[a]))}")
 
     failed = False
     for comp in cycles({layer(r) for r in files}, module_edges):
         failed = True
-        print(f"module cycle: {' ↔ '.join(comp)}")
+        out.append(f"module cycle: {' ↔ '.join(comp)}")
         for a in comp:
             for b in sorted(module_edges.get(a, ())):
                 if b in comp:
                     f, path = module_witness[(a, b)]
-                    print(f"    {a} -> {b}: src/{f} uses {path}")
+                    out.append(f"    {a} -> {b}: src/{f} uses {path}")
     for comp in cycles(set(files), file_edges):
         failed = True
-        print(f"file cycle: {' ↔ '.join('src/' + c for c in comp)}")
+        out.append(f"file cycle: {' ↔ '.join('src/' + c for c in comp)}")
         for a in comp:
             for b in sorted(file_edges.get(a, ())):
                 if b in comp:
-                    print(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
+                    out.append(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
     if forbidden:
         failed = True
-        print("core items kept from the reference, and methods fast code adds to core types:")
-        print("\n".join(sorted(set(forbidden))))
+        out.append("core items kept from the reference, and methods fast code adds to core types:")
+        out.append("\n".join(sorted(set(forbidden))))
     if violations:
         failed = True
-        print("layer rule broken (core imports core; reference imports core and reference; fast imports core and fast):")
-        print("\n".join(violations))
+        out.append("layer rule broken (core imports core; reference imports core and reference; fast imports core and fast):")
+        out.append("\n".join(violations))
     if failed:
-        sys.exit(1)
-    print(f"imports: no cycle among {len({layer(r) for r in files})} module layers and {len(files)} files of the maths")
+        return True, out
+    out.append(f"imports: no cycle among {len({layer(r) for r in files})} module layers and {len(files)} files of the maths")
+    return False, out
+
+
+def self_test():
+    """The checker on small trees, each with one thing it must see (or must not)."""
+    import tempfile
+
+    fast_vmf = {
+        "vmf/mod.rs": "pub mod exact;\npub(crate) mod input;\nmod normaliser;\n"
+        "pub use normaliser::log_norm_const;\npub mod kernel { pub use super::log_norm_const; }\n",
+        "vmf/normaliser.rs": "use crate::vmf::input::check;\npub fn log_norm_const() {}\n",
+        "vmf/input.rs": "use crate::error::Error;\npub(crate) struct Unit;\npub(crate) fn check() {}\n",
+        "vmf/exact/mod.rs": "mod density;\n",
+        "error.rs": "pub struct Error;\n",
+    }
+    cases = [
+        ("clean tree", {}, None),
+        ("an exact twin names a fast item through a re-export",
+         {"vmf/exact/density.rs": "use crate::vmf::log_norm_const as planted;\n"}, "reference src/vmf/exact/density.rs -> fast src/vmf/normaliser.rs"),
+        ("… inside a `use` group",
+         {"vmf/exact/density.rs": "use crate::vmf::{input::check, log_norm_const};\n"}, "-> fast src/vmf/normaliser.rs"),
+        ("… by a full path in an expression",
+         {"vmf/exact/density.rs": "fn f() { crate::vmf::normaliser::log_norm_const(); }\n"}, "-> fast src/vmf/normaliser.rs"),
+        ("… by a glob of the fast module",
+         {"vmf/exact/density.rs": "use crate::vmf::*;\n"}, "-> fast src/vmf/mod.rs"),
+        ("… in its own tests",
+         {"vmf/exact/density.rs": "#[cfg(test)]\nmod tests { use crate::vmf::log_norm_const; }\n"}, "-> fast src/vmf/normaliser.rs"),
+        ("a fast file's tests may use anything",
+         {"vmf/exact/density.rs": "pub fn log_density() {}\n",
+          "vmf/normaliser.rs": "pub fn log_norm_const() {}\n#[cfg(test)]\nmod tests { use crate::vmf::exact::density::log_density; }\n"}, None),
+        ("a comment, a doc comment or a string is no import",
+         {"vmf/exact/density.rs": "// crate::vmf::log_norm_const\n/// [`f`](crate::vmf::log_norm_const)\nconst S: &str = \"crate::vmf::log_norm_const\";\n"}, None),
+        ("the core imports fast code",
+         {"vmf/input.rs": "use crate::vmf::log_norm_const;\n"}, "core src/vmf/input.rs -> fast src/vmf/normaliser.rs"),
+        ("fast code imports the reference",
+         {"vmf/exact/density.rs": "pub fn log_density() {}\n",
+          "vmf/normaliser.rs": "use crate::vmf::exact::density::log_density;\npub fn log_norm_const() {}\n"}, "fast src/vmf/normaliser.rs -> reference"),
+        ("a cycle between two files",
+         {"vmf/a.rs": "use super::b::g;\npub fn f() {}\n", "vmf/b.rs": "use super::a::f;\npub fn g() {}\n",
+          "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\nmod b;\n"}, "file cycle: src/vmf/a.rs ↔ src/vmf/b.rs"),
+        ("a cycle between two modules",
+         {"nivmf/mod.rs": "pub fn kl() { crate::vmf::log_norm_const(); }\n",
+          "vmf/normaliser.rs": "pub fn log_norm_const() { crate::nivmf::kl(); }\n"}, "module cycle: nivmf ↔ vmf"),
+        ("the reference calls the fast norm",
+         {"compensated.rs": "pub fn norm2() {}\n", "vmf/exact/density.rs": "use crate::compensated::norm2;\n"}, "uses crate::compensated::norm2"),
+        ("fast code adds an unlisted method to a core type",
+         {"vmf/normaliser.rs": "pub fn log_norm_const() {}\nimpl crate::vmf::input::Unit { pub fn area(&self) {} }\n"}, "adds the method Unit::area"),
+    ]
+    failures = []
+    for name, files, expect in cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            for rel, text in {**fast_vmf, **files}.items():
+                os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+                with open(os.path.join(tmp, rel), "w", encoding="utf-8") as f:
+                    f.write(text)
+            failed, lines = check(tmp)
+            text = "\n".join(lines)
+            if expect is None and failed:
+                failures.append(f"{name}: flagged a clean tree:\n{text}")
+            elif expect is not None and (not failed or expect not in text):
+                failures.append(f"{name}: wanted a failure naming `{expect}`, got:\n{text}")
+    for failure in failures:
+        print(failure)
+    print(f"check-imports self-test: {len(cases) - len(failures)} of {len(cases)} cases as expected")
+    return not failures
+
+
+def main():
+    if "--self-test" in sys.argv:
+        sys.exit(0 if self_test() else 1)
+    failed, lines = check(ROOT, graph="--graph" in sys.argv)
+    print("\n".join(lines))
+    sys.exit(1 if failed else 0)
 
 
 if __name__ == "__main__":

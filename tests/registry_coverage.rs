@@ -355,15 +355,31 @@ fn every_derivation_points_at_the_file_that_defines_it() {
 /// of the maths imports one that imports it back. This test runs the script.
 #[test]
 fn exact_twins_import_no_fast_code_and_the_maths_has_no_import_cycle() {
+    check_imports(&[]);
+}
+
+/// The checker itself, on small trees that each hold one import it must flag (an exact twin
+/// naming fast code through a re-export, a `use` group, a full path, a glob, its own tests; the
+/// core importing fast code; fast code importing the reference; a file cycle; a module cycle;
+/// the fast norm in the reference; a method that fast code adds to a core type) or must not (a
+/// comment, a doc link, a string; a fast file's tests).
+#[test]
+fn the_import_checker_flags_what_it_must_and_only_that() {
+    check_imports(&["--self-test"]);
+}
+
+fn check_imports(args: &[&str]) {
     let script = root().join("scripts/check-imports.py");
     let out = std::process::Command::new("python3")
         .arg(&script)
+        .args(args)
         .output()
         .expect("python3 runs scripts/check-imports.py");
     assert!(
         out.status.success(),
-        "{}:\n{}{}",
+        "{} {}:\n{}{}",
         script.display(),
+        args.join(" "),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
