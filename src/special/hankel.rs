@@ -40,14 +40,14 @@ fn hankel_tail(nu: f64, x: f64) -> f64 {
     let inv_x = 1.0 / x;
     let mut term = 1.0;
     let mut sum = 0.0;
-    let mut k = 1.0f64;
-    while k <= 40.0 {
+    // At most 40 terms, counted by an integer: the bound holds whatever the arithmetic does.
+    for step in 1..=40u32 {
+        let k = f64::from(step);
         term *= term_ratio_factor(mu, k) * inv_x;
         sum += term;
         if term.abs() <= 1e-17 {
             break;
         }
-        k += 1.0;
     }
     sum
 }
@@ -64,9 +64,9 @@ fn hankel_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; L] {
     let mut term = [1.0; L];
     let mut sum = [0.0; L];
     let mut running = [true; L];
-    let mut k = 1.0f64;
-    while k <= 40.0 {
-        let factor = term_ratio_factor(mu, k);
+    // At most 40 terms, as the scalar loop.
+    for step in 1..=40u32 {
+        let factor = term_ratio_factor(mu, f64::from(step));
         let mut any = false;
         for l in 0..L {
             let t = term[l] * (factor * inv_x[l]);
@@ -81,7 +81,6 @@ fn hankel_tail_lanes<const L: usize>(nu: f64, x: &[f64; L]) -> [f64; L] {
         if !any {
             break;
         }
-        k += 1.0;
     }
     sum
 }
