@@ -427,6 +427,9 @@ fn natural_parameters() {
     );
     let exact = vmf::exact::VonMisesFisher::from_natural(&[0.0, -6.0, 8.0]).unwrap();
     assert_eq!((exact.kappa(), exact.mu()), (10.0, &[0.0, -0.6, 0.8][..]));
+    // Near the top of the range μ = ν/‖ν‖ is still formed without overflow (ν·κ would be ∞).
+    let large = VonMisesFisher::from_natural(&[3e300, 4e300]).unwrap();
+    assert_eq!(large.mu(), &[0.6, 0.8]);
 }
 
 /// Bad input is an error, never a panic or a silent sampler.
