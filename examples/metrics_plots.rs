@@ -8,14 +8,14 @@
 //!   distance from the class centre (`per_query_at_k`, `query_neighbour_uncertainty`,
 //!   `sparsification_curve`).
 //!
-//! Both figures are drawn by `probdml::train::plots` (feature "report"), the code that draws the
+//! Both figures are drawn by `probdml_train::plots` (feature "report"), the code that draws the
 //! `probdml` program's `roc.svg` and `sparsification.svg`.
 //!
 //! Run: `cargo run --release --features report --example metrics_plots` (writes both files;
 //! deterministic: fixed seeds, and the SVG text is independent of the machine).
 
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
-use probdml::train::plots;
+use probdml_train::plots;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};

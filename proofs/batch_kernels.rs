@@ -18,8 +18,7 @@
 // derivation: vmf::kappa_mle_batch
 // derivation: vmf::VonMisesFisher::sample_n_into
 
-mod support;
-
+use crate::support;
 use probdml::special::{self, exact};
 use probdml::vmf::{self, VonMisesFisher};
 use rand::{Rng, SeedableRng};

@@ -1,5 +1,5 @@
 //! Claim: `compensated::norm2(x)` is within its stated bound of `‖x‖₂` (the doc comment of
-//! `src/compensated.rs`): with `u = 2⁻⁵³` and `n = len(x)`,
+//! `crates/probdml-core/src/compensated.rs`): with `u = 2⁻⁵³` and `n = len(x)`,
 //!
 //! ```text
 //! |norm2(x) − ‖x‖₂| ≤ (3u/2 + 2(n+1)²u²)·‖x‖₂   (+ 2⁻¹⁰⁷⁵ where the result is subnormal),
@@ -45,8 +45,7 @@
 //! scaled path dropped (`acc.add_pair((p, e))` as `acc.add(p)`: only the squares that round up
 //! together expose it), and the scaled path summed naively.
 
-mod support;
-
+use crate::support;
 use std::cell::Cell;
 
 use probdml::compensated::{exact, norm2};

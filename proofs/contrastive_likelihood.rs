@@ -38,11 +38,8 @@
 //! **Refutation (form H).** With Hadsell's ℓ⁻ = ½(m − d)₊² the difference NLL − L_H is not
 //! constant: at m = 2 it is c + κ_N Σ_N d(2 − d). Pinned: M = 2, classes [0, 1], z_0 = (1, 0);
 //! z_1 at 60° (d = 1) and at 180° (d = 2): the differences differ by exactly 1.
-#[path = "support/embeddings.rs"]
-mod embeddings;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::embeddings;
+use crate::support;
 use embeddings::*;
 use probdml::contrastive::{self, exact, LossForm, PairCounts};
 use probdml::vmf;

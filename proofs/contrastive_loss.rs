@@ -17,11 +17,8 @@
 //!
 //! **Claim 4.** `hard_negatives` and `pair_targets` list exactly the pairs of their exact twins
 //! whenever no negative lies within rounding (10⁻¹² in d²) of the margin.
-#[path = "support/embeddings.rs"]
-mod embeddings;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::embeddings;
+use crate::support;
 use embeddings::*;
 use probdml::contrastive::{self, exact, LossForm};
 use proptest::prelude::*;

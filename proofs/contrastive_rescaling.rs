@@ -19,14 +19,11 @@
 //! n²/(p + q)·(p·a_P/|P| + q·a_N/|N|), a_P = Σ_P ℓ⁺/|P|·… — biased unless p/(p + q) =
 //! |P|/(|P| + |N|). Pinned (by hand): three points at 0°, 90°, 180°, classes [0, 0, 1], m = 2,
 //! p = q = 1: L = 0.9, naive expectation 369/400 = 0.9225.
-#[path = "support/embeddings.rs"]
-mod embeddings;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::embeddings;
+use crate::support;
 use embeddings::*;
 use probdml::contrastive::{self, exact, LossForm, PairBatch};
-use probdml::registry::budget::RESCALING;
+use probdml_proofs::registry::budget::RESCALING;
 use proptest::prelude::*;
 use support::{check_at, config, within_abs_or_rel};
 

@@ -40,12 +40,10 @@
 
 // derivation: gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf
 
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
-use probdml::registry::budget;
 use probdml::special::exact::ln_normal_cdf;
+use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -28,16 +28,13 @@
 //!
 //! **Refutation (Arccos positive blocks are PSD).** The Arccos output Hessian of a positive
 //! pair, ŷ_i = (1, 0), ŷ_j = (0, 1), t = 1, has H_ii = [[0, 1], [1, 0]] and eigenvalue −1.
-#[path = "ggn_support.rs"]
-mod ggn_support;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::ggn_support;
+use crate::support;
 use ggn_support::*;
 use probdml::contrastive::{pair_targets, PairTarget};
 use probdml::ggn::exact::{self, LastLayer};
 use probdml::ggn::{self, fixed_weights, Approximation, Split};
-use probdml::registry::budget::{GGN, GGN_IDENTITIES};
+use probdml_proofs::registry::budget::{GGN, GGN_IDENTITIES};
 use proptest::prelude::*;
 use proptest::test_runner::{TestError, TestRunner};
 use support::config;

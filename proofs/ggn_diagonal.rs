@@ -15,11 +15,8 @@
 //!
 //! **Claim 3 (hard negatives).** Pairs with t = 0 (negatives outside the margin) change nothing:
 //! listing them explicitly gives bit-identical diagonals.
-#[path = "ggn_support.rs"]
-mod ggn_support;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::ggn_support;
+use crate::support;
 use ggn_support::*;
 use probdml::contrastive::PairTarget;
 use probdml::ggn::{self, exact, Approximation, Split};

@@ -26,16 +26,13 @@
 //! from the Hessian: W = I₂, x_0 = (1, 0), x_1 = (1, 1), one positive pair (0, 1) with t = 1;
 //! the (W_00, W_00) entries differ by more than 0.1. *Corrected statement:* the Euclidean GGN
 //! drops Σ ∇_zℓ · ∇²z (the curvature of the normalisation), which is what Claim 4's split keeps.
-#[path = "ggn_support.rs"]
-mod ggn_support;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::ggn_support;
+use crate::support;
 use ggn_support::*;
 use probdml::contrastive::PairTarget;
 use probdml::ggn::exact::{self, HiddenLayerNetwork, LastLayer};
 use probdml::ggn::{self, Approximation, Split};
-use probdml::registry::budget::GGN_IDENTITIES;
+use probdml_proofs::registry::budget::GGN_IDENTITIES;
 use proptest::prelude::*;
 use support::{check_slice_with_magnitude, config};
 

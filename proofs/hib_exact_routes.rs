@@ -23,18 +23,15 @@
 
 // derivation: hib::match_probability
 
-#[path = "hib_reference.rs"]
-mod hib_reference;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::hib_reference;
+use crate::support;
 use hib_reference::reference;
 use probdml::hib::exact::{
     match_probability, match_probability_by_quadratic_form, match_probability_polar,
     mixture_match_probability,
 };
 use probdml::hib::HedgedEmbedding;
-use probdml::registry::budget::{HIB_MATCH_ABSOLUTE, HIB_MATCH_RELATIVE_TAIL};
+use probdml_proofs::registry::budget::{HIB_MATCH_ABSOLUTE, HIB_MATCH_RELATIVE_TAIL};
 use proptest::prelude::*;
 use support::{config, log_uniform};
 
@@ -421,7 +418,7 @@ proptest! {
     /// The library's polar route at `D = 4` against the two-pair route, on the same laws as
     /// `four_dimensional_general_route_agrees`: about a second per polar value (its four-dimensional
     /// angular rule converges at 10⁴–10⁵ rays), so this long run is `#[ignore]`d
-    /// (`cargo test --release --test hib_exact_routes -- --ignored`).
+    /// (`cargo test --release --test proofs -- hib_exact_routes:: --ignored`).
     #[test]
     #[ignore]
     fn four_dimensional_polar_route_agrees((delta, s, a, b) in four_dimensional_law()) {

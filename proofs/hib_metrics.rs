@@ -14,9 +14,7 @@
 // derivation: metrics::verification_average_precision
 // derivation: metrics::knn_identification
 
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::hib::{exact as hib_exact, HedgedEmbedding};
 use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
 use proptest::prelude::*;

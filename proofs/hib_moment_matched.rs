@@ -17,9 +17,7 @@
 
 // derivation: hib::match_probability_moment_matched
 
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::hib::{exact, match_probability_moment_matched};
 
 const NAME: &str = "hib::match_probability_moment_matched";

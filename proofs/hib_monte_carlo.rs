@@ -19,11 +19,8 @@
 
 // derivation: hib::match_probability
 
-#[path = "support/mod.rs"]
-mod support;
-
 use probdml::hib::{self, exact, HedgedEmbedding};
-use probdml::registry::budget::MONTE_CARLO_SIGMAS;
+use probdml_proofs::registry::budget::MONTE_CARLO_SIGMAS;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

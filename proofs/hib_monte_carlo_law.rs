@@ -50,24 +50,15 @@
 //! (component 0's mean is 1000 away), so every estimate's response at `μ₁` is 0: it fails with
 //! certainty. Each control asserts its power before it runs, and that its statistic rejects.
 //! Run time: 6.0 s for the whole target
-//! (`cargo test --release --test hib_monte_carlo_law`, two shared cores).
+//! (`cargo test --release --test proofs -- hib_monte_carlo_law::`, two shared cores).
 
 // derivation: hib::match_probability
 
-#[path = "support/chi_squared.rs"]
-mod chi_squared;
-#[path = "support/gaussian_law.rs"]
-mod gaussian_law;
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/normal_law.rs"]
-mod normal_law;
-#[path = "support/statistic.rs"]
-mod statistic;
-
+use crate::gaussian_law;
+use crate::statistic;
 use gaussian_law::{whitened_control_power, whitened_statistics};
 use probdml::hib::{self, HedgedEmbedding};
-use probdml::registry::budget::SAMPLER_ALPHA;
+use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use statistic::{describe, smallest_p};

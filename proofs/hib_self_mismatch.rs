@@ -17,14 +17,11 @@
 
 // derivation: hib::self_mismatch
 
-#[path = "hib_reference.rs"]
-mod hib_reference;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::hib_reference;
+use crate::support;
 use hib_reference::reference;
 use probdml::hib::{self, exact, HedgedEmbedding};
-use probdml::registry::budget::{HIB_MATCH_ABSOLUTE, MONTE_CARLO_SIGMAS};
+use probdml_proofs::registry::budget::{HIB_MATCH_ABSOLUTE, MONTE_CARLO_SIGMAS};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

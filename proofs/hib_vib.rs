@@ -23,13 +23,10 @@
 // derivation: hib::kl_to_standard_normal
 // derivation: hib::vib_loss
 
-#[path = "hib_reference.rs"]
-mod hib_reference;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::hib_reference;
+use crate::support;
 use hib_reference::reference;
-use probdml::hib::{self, exact, VibPair};
+use probdml::hib::{self, exact, KlToStandardNormal, VibPair};
 use proptest::prelude::*;
 use support::{check, check_at, config, log_uniform};
 
@@ -78,7 +75,7 @@ fn kl_against_mpmath_and_zero_at_the_prior() {
 
 /// Tiny variances keep their digits: fast = exact to `HIB_VIB` from σ² = 10⁻³⁰⁰ to 10⁻³. The first
 /// fast form took ln σ² as `ln1p(σ² − 1)`, which rounds σ² − 1 to 1 ulp of 1 first: relative
-/// error 8·10⁻⁷ at σ² = 10⁻¹² (found by `tests/train_hib.rs`, the training module's twin).
+/// error 8·10⁻⁷ at σ² = 10⁻¹² (found by `crates/probdml-train/tests/train_hib.rs`, the training module's twin).
 #[test]
 fn kl_keeps_tiny_variances_digits() {
     for e in [-300, -100, -30, -12, -9, -6, -3] {

@@ -24,9 +24,7 @@
 //! **Edges.** Curvatures spanning 10⁻³⁰⁰…10³⁰⁰, P = 10⁵ parameters, a single informed weight
 //! among 10⁴ (δ* then sits far below 1), and the degenerate inputs H = 0 and θ* = 0, which have
 //! no maximiser and are errors.
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::laplace::{self, exact};
 
 use probdml::Error;

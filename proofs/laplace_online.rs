@@ -16,9 +16,7 @@
 //! **Claim 4 (predictive = chapter 02).** For spread-out samples, μ̂ is chapter 02's
 //! `mean_resultant` direction and 1/κ̂ = 1/`kappa_sra(M, R̄, 0)`, within `LAPLACE` amplified by
 //! 1/(1 − R̄²) — the conditioning of the chapter-02 route, which forms 1 − R̄² by cancellation.
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::laplace::{self, online_update, predictive_summary};
 
 use probdml::vmf;

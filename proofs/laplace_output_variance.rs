@@ -21,9 +21,7 @@
 //! **Edges.** Precisions over 10⁻¹⁵⁰…10¹⁵⁰, zero features (only the bias remains), and bad input
 //! (empty, ragged, NaN, non-positive precision, an indefinite dense Λ) is an error naming the
 //! argument.
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::laplace::{self, exact};
 
 use probdml::Error;

@@ -15,11 +15,9 @@
 //! within 6·σ_k/√N of μ_k and the sample variance within 6·σ_k²·√(2/(N − 1)) of σ_k² = 1/Λ_kk
 //! (the exact standard error of a Gaussian sample variance), for the fast sampler and for the
 //! dense sampler on a correlated precision (σ_k² = (Λ⁻¹)_kk, computed by inversion).
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::laplace::{self, exact};
-use probdml::registry::budget::{LAPLACE_DRAW, MONTE_CARLO_SIGMAS};
+use probdml_proofs::registry::budget::{LAPLACE_DRAW, MONTE_CARLO_SIGMAS};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

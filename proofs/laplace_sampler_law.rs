@@ -34,26 +34,17 @@
 //! battery's at least the best of them (`gaussian_law::whitened_control_power`). A variance 5 %
 //! high needs 53 500 draws for power 0.999, 5 % low 49 000 (a KS test of the marginal needs
 //! 618 597), so `N = 100 000`. Each control asserts its power before it runs, and that the statistic it is
-//! for rejects. (`cargo test --release --test laplace_sampler_law -- --nocapture` prints the
+//! for rejects. (`cargo test --release --test proofs -- laplace_sampler_law:: --nocapture` prints the
 //! table.) Run time: 4.8 s for the whole target
-//! (`cargo test --release --test laplace_sampler_law`, two shared cores).
+//! (`cargo test --release --test proofs -- laplace_sampler_law::`, two shared cores).
 
 // derivation: laplace::sample_posterior
 
-#[path = "support/chi_squared.rs"]
-mod chi_squared;
-#[path = "support/gaussian_law.rs"]
-mod gaussian_law;
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/normal_law.rs"]
-mod normal_law;
-#[path = "support/statistic.rs"]
-mod statistic;
-
+use crate::gaussian_law;
+use crate::statistic;
 use gaussian_law::{whitened_control_power, whitened_statistics};
 use probdml::laplace;
-use probdml::registry::budget::SAMPLER_ALPHA;
+use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use statistic::{describe, smallest_p};

@@ -28,9 +28,7 @@
 // derivation: metrics::ece_at_k
 // derivation: metrics::verification_average_precision
 
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::metrics::{self, exact};
 use probdml::Error;
 use proptest::prelude::*;

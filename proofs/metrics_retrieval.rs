@@ -33,13 +33,10 @@
 // derivation: metrics::map_at_r
 // derivation: metrics::r_precision
 
-#[path = "metrics_reference_data.rs"]
-mod reference;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::metrics_reference_data as reference;
+use crate::support;
 use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
-use probdml::registry::budget::METRIC_REFERENCE;
+use probdml_proofs::registry::budget::METRIC_REFERENCE;
 use proptest::prelude::*;
 use support::config;
 

@@ -29,13 +29,10 @@
 // derivation: metrics::closed_set_ece
 // derivation: metrics::ece_at_k
 
-#[path = "metrics_reference_data.rs"]
-mod reference;
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::metrics_reference_data as reference;
+use crate::support;
 use probdml::metrics::{self, exact, Distance, Embeddings};
-use probdml::registry::budget::METRIC_REFERENCE;
+use probdml_proofs::registry::budget::METRIC_REFERENCE;
 use proptest::prelude::*;
 use support::{check, check_at, config, tolerance};
 

@@ -3,7 +3,7 @@
 //! `nivmf::kl_vmf` at `μ_p = μ_z` is the Bregman divergence of the log-partition function,
 //! `B(κ_z + δ; κ_z) = Φ(κ_z + δ) − Φ(κ_z) − A_M(κ_z)δ` with `Φ = −ln C_M`. Near `δ = 0` it is
 //! summed as the Taylor series `Σ_{n≥2} a_{n−1}δⁿ/n` of the Riccati recursion for the Taylor
-//! coefficients `a_j` of `A_M` (module docs of `src/vmf/bregman.rs`), on the domain
+//! coefficients `a_j` of `A_M` (module docs of `crates/probdml/src/vmf/bregman.rs`), on the domain
 //! `|δ| ≤ κ/4`, `|δ| ≤ √(κ² + (M/2)²)/4` and `(2Ā + (M−1)/(κ − |δ|))|δ| ≤ L` (`Ā` Amos's upper
 //! bound on `A_M(κ)`, `L = 3` for `M ≥ 42` and `M = 3`, `½` otherwise); farther out the
 //! Gauss–Legendre integral
@@ -29,11 +29,9 @@
 
 // derivation: nivmf::kl_vmf
 
-#[path = "support/mod.rs"]
-mod support;
 use probdml::nivmf;
-use probdml::registry::budget;
 use probdml::vmf;
+use probdml_proofs::registry::budget;
 
 const DIMS: [usize; 7] = [2, 3, 4, 8, 64, 128, 512];
 const KAPPAS: [f64; 11] = [1e-3, 1e-2, 0.1, 1.0, 3.0, 10.0, 50.0, 300.0, 1e3, 1e4, 1e5];
@@ -48,7 +46,7 @@ const GAUSS_LEGENDRE_10: [(f64, f64); 5] = [
     (0.973_906_528_517_171_720_1, 0.066_671_344_308_688_137_6),
 ];
 
-/// The end of the series domain for `(M, κ)`: the largest `|δ|` it accepts (`src/vmf/bregman.rs`:
+/// The end of the series domain for `(M, κ)`: the largest `|δ|` it accepts (`crates/probdml/src/vmf/bregman.rs`:
 /// `|δ| ≤ κ/4`, `|δ| ≤ √(κ² + (M/2)²)/4` and `(2Ā + (M−1)/(κ − |δ|))|δ| ≤ L` with Amos's bound
 /// `Ā` on `A_M(κ)`, `L = 3` for `M ≥ 42` and `M = 3`, `½` otherwise), found by bisection on the
 /// last test.

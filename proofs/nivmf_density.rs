@@ -31,15 +31,13 @@
 // derivation: nivmf::log_density_heuristic
 // derivation: nivmf::NonIsotropicVmf::sample
 
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/mod.rs"]
-mod support;
+use crate::ks;
+use crate::support;
 use probdml::nivmf;
 use probdml::quadrature::{integrate_breakpoints, Tolerance};
-use probdml::registry::budget;
 use probdml::vmf;
 use probdml::vmf::exact::sphere::{integrate_circle, integrate_s2};
+use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

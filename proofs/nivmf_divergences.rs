@@ -30,11 +30,10 @@
 // derivation: nivmf::kl_vmf
 // derivation: nivmf::log_ppk
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 use probdml::nivmf;
-use probdml::registry::budget;
 use probdml::vmf;
+use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use std::f64::consts::PI;
 

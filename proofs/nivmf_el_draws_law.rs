@@ -21,29 +21,18 @@
 //! | 10 | 50 | 50 000 | 2.37·10⁻² | 0.999997 |
 //!
 //! The control asserts its bound before it runs. The `n` for power `0.999` are 122 170 and 38 442. Run time:
-//! 13 s for the whole target (`cargo test --release --test nivmf_el_draws_law`, two shared
+//! 13 s for the whole target (`cargo test --release --test proofs -- nivmf_el_draws_law::`, two shared
 //! cores).
 
-#[path = "support/chi_squared.rs"]
-mod chi_squared;
-#[path = "support/gaussian_law.rs"]
-mod gaussian_law;
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/ks_power.rs"]
-mod ks_power;
-#[path = "support/normal_law.rs"]
-mod normal_law;
-#[path = "support/statistic.rs"]
-mod statistic;
-#[path = "support/vmf_law.rs"]
-mod vmf_law;
-
+use crate::gaussian_law;
+use crate::ks_power;
+use crate::statistic;
+use crate::vmf_law;
 use gaussian_law::gaussian_statistics;
 use ks_power::{distance_on_grid, power_lower_bound};
 use probdml::nivmf::el_nivmf_draws;
-use probdml::registry::budget::SAMPLER_ALPHA;
 use probdml::vmf::exact::CosineMarginal;
+use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

@@ -13,13 +13,12 @@
 
 // derivation: vmf::log_norm_const_batch
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 use probdml::vmf;
 use proptest::prelude::*;
 
 /// The largest distance in ulps between the `M = 3` lanes and the scalar kernel: the lanes'
-/// error is `≤ 1.3·10⁻¹⁵` absolute plus an ulp (`src/special/half_order.rs`), at most ~3 ulps
+/// error is `≤ 1.3·10⁻¹⁵` absolute plus an ulp (`crates/probdml/src/special/half_order.rs`), at most ~3 ulps
 /// of `|ln C_3| ≥ ln 4π`, and the scalar's is about one ulp.
 const S2_ULPS: u64 = 4;
 

@@ -30,11 +30,10 @@
 // derivation: nivmf::proxy_anchor_loss
 // derivation: nivmf::joint_proxy_loss
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 use num_dual::{Dual64, DualNum};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
-use probdml::registry::budget;
+use probdml_proofs::registry::budget;
 use std::f64::consts::PI;
 
 const DIM: usize = 3;

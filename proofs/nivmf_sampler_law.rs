@@ -71,28 +71,19 @@
 //! `N_CONTROL`: its score needs 425 134 draws for power 0.999, the KS statistics 815 619.
 //! Each control asserts its bound before it runs, and that the statistic it is for rejects
 //! (for the control point, the battery). Run time: 11 s for the whole target
-//! (`cargo test --release --test nivmf_sampler_law`, two shared cores).
+//! (`cargo test --release --test proofs -- nivmf_sampler_law::`, two shared cores).
 
 // derivation: nivmf::NonIsotropicVmf::sample
 
-#[path = "support/bernstein.rs"]
-mod bernstein;
-#[path = "support/chi_squared.rs"]
-mod chi_squared;
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/ks_power.rs"]
-mod ks_power;
-#[path = "support/statistic.rs"]
-mod statistic;
-#[path = "support/vmf_law.rs"]
-mod vmf_law;
-
+use crate::bernstein;
+use crate::ks_power;
+use crate::statistic;
+use crate::vmf_law;
 use bernstein::{bernstein_ln_miss, bernstein_p_value, bernstein_threshold};
 use ks_power::{ks_on_grid, power_lower_bound};
 use probdml::nivmf::NonIsotropicVmf;
-use probdml::registry::budget::SAMPLER_ALPHA;
 use probdml::vmf;
+use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

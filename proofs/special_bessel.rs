@@ -14,9 +14,7 @@
 //!
 //! **Claim 4 (domain edges).** x = 0, x = +∞, NaN and negative input give the documented
 //! values, never a panic.
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::special::{exact, log_bessel_i};
 use proptest::prelude::*;
 use support::*;

@@ -11,9 +11,7 @@
 //! **Claim 3 (recurrence, A&S 9.6.26 divided by I_ν).** 1/R_{ν−1}(x) − R_ν(x) = 2ν/x.
 //!
 //! **Claim 4 (monotonicity).** R_ν(x) is increasing in x and decreasing in ν.
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::special::{bessel_i_ratio, exact};
 use proptest::prelude::*;
 use support::*;

@@ -43,9 +43,7 @@
 
 // derivation: triplet::nll_gradient
 
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::triplet::{self, exact, TripletGradient};
 use proptest::prelude::*;
 

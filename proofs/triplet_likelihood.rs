@@ -45,14 +45,11 @@
 // derivation: triplet::log_likelihood
 // derivation: special::ln_normal_cdf
 
-#[path = "support/clt_error.rs"]
-mod clt_error;
-#[path = "support/mod.rs"]
-mod support;
-
-use probdml::registry::budget;
+use crate::clt_error;
+use crate::support;
 use probdml::special::{self, exact::ln_normal_cdf as ln_phi_exact};
 use probdml::triplet::{self, exact};
+use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

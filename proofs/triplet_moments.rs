@@ -29,11 +29,9 @@
 
 // derivation: triplet::moments
 
-#[path = "support/mod.rs"]
-mod support;
-
-use probdml::registry::budget;
+use crate::support;
 use probdml::triplet::{self, exact};
+use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

@@ -16,9 +16,7 @@
 
 // derivation: triplet::gaussian_kl
 
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
 use probdml::triplet::{self, exact};
 use proptest::prelude::*;

@@ -41,8 +41,7 @@
 // derivation: vmf::entropy
 // derivation: vmf::kl_to_uniform
 
-#[path = "support/mod.rs"]
-mod support;
+use crate::support;
 use probdml::vmf;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestError, TestRunner};
@@ -376,7 +375,7 @@ fn refutation_btl_kl_negative_region() {
     }
 }
 
-/// Torture run (ignored by default; `cargo test --release --test vmf_density -- --ignored`):
+/// Torture run (ignored by default; `cargo test --release --test proofs -- vmf_density:: --ignored`):
 /// claims 3 and 4 for every `M ≤ 64` and a log grid of `M` to 4096, at 41 values of κ per
 /// decade-spaced grid on `[10⁻³, 10⁵]`.
 #[test]

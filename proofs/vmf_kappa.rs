@@ -42,10 +42,9 @@
 // derivation: vmf::mean_resultant
 // derivation: vmf::mean_resultant_length_complement
 
-#[path = "support/mod.rs"]
-mod support;
-use probdml::registry::budget;
+use crate::support;
 use probdml::vmf::{self, VonMisesFisher};
+use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use rand::SeedableRng;
@@ -490,7 +489,7 @@ fn mean_resultant_bad_input() {
     assert_eq!(vmf::lam_uncertainty(&[0.0, 1.0, 0.0, 1.0], 2).unwrap(), 0.0);
 }
 
-/// Torture run (ignored by default; `cargo test --release --test vmf_kappa -- --ignored`):
+/// Torture run (ignored by default; `cargo test --release --test proofs -- vmf_kappa:: --ignored`):
 /// claims 3 and 4 on a dense grid — every `M ≤ 200` and a log grid to `10⁵`, 400 values of `R̄`
 /// per dimension spread over `[10⁻⁶, 1 − 10⁻¹²]` — and the fast MLE against the reference on
 /// 500 seeded random cases.

@@ -22,9 +22,7 @@
 //! M = 512 fit stays within 0.032: the failure is above the range, not on both sides.)
 //! *Corrected statement:* use ln C_M(κ) itself, which `vmf::log_norm_const` evaluates within
 //! 4·10⁻¹⁵·max(1, |ln C|) at every κ.
-#[path = "support/mod.rs"]
-mod support;
-
+use crate::support;
 use probdml::vmf::{self, exact};
 use proptest::prelude::*;
 use support::*;

@@ -26,13 +26,11 @@
 
 // derivation: vmf::VonMisesFisher::sample
 
-#[path = "support/ks.rs"]
-mod ks;
-
+use crate::ks;
 use ks::{accurate_norm, ks_test, ks_two_sample};
-use probdml::registry::budget;
 use probdml::vmf::{self, exact::CosineMarginal, VonMisesFisher};
 use probdml::ziggurat::fill_standard_normal;
+use probdml_proofs::registry::budget;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gamma, StandardNormal};
@@ -457,7 +455,7 @@ fn bad_input() {
     assert!(vmf::exact::VonMisesFisher::new(&[1.0, 0.0], -1.0).is_err());
 }
 
-/// Torture run (ignored by default; `cargo test --test vmf_sampler -- --ignored`): the KS grid
+/// Torture run (ignored by default; `cargo test --test proofs -- vmf_sampler:: --ignored`): the KS grid
 /// with `10⁶` draws per cell, and `κ` up to `10⁸`.
 #[test]
 #[ignore]

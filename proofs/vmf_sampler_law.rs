@@ -51,32 +51,25 @@
 //! The `n` for power `0.999` are 369 727, 182 254, 38 442, 2 613 (κ × 1.03), 23 521, 12 063,
 //! 2 461, 167 (2° towards `b`, KS) and 34 423, 28 407, 21 029, 16 201 (2° towards any `u`, mean direction):
 //! `κ × 1.03` sets `n`. Run time: 8.6 s for the whole target
-//! (`cargo test --release --test vmf_sampler_law`, two shared cores).
+//! (`cargo test --release --test proofs -- vmf_sampler_law::`, two shared cores).
 //!
-//! (`cargo test --release --test vmf_sampler_law -- --nocapture` prints the table.) Cells where
+//! (`cargo test --release --test proofs -- vmf_sampler_law:: --nocapture` prints the table.) Cells where
 //! no affordable `n` has that power against these controls (`κ = 0.1`, where a 3 % change of
 //! `κ` moves the law by `~10⁻³`) are tested for fit only, in `whole_law_at_the_edges`.
 
 // derivation: vmf::VonMisesFisher::sample
 // derivation: vmf::VonMisesFisher::sample_n_into
 
-#[path = "support/chi_squared.rs"]
-mod chi_squared;
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/ks_power.rs"]
-mod ks_power;
-#[path = "support/statistic.rs"]
-mod statistic;
-#[path = "support/vmf_law.rs"]
-mod vmf_law;
-
+use crate::chi_squared;
+use crate::ks_power;
+use crate::statistic;
+use crate::vmf_law;
 use chi_squared::chi_squared_upper_quantile;
 use ks_power::{distance_on_grid, power_lower_bound};
 use probdml::quadrature::{integrate, Tolerance};
-use probdml::registry::budget::SAMPLER_ALPHA;
 use probdml::vmf::exact::CosineMarginal;
 use probdml::vmf::VonMisesFisher;
+use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;

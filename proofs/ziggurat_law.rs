@@ -65,28 +65,22 @@
 //! its run time (a run of the battery takes 2–4 s on two shared cores), after which the test
 //! process ends with a failure naming it.
 //!
-//! Run time: 25 s for the target (`cargo test --release --test ziggurat_law`, two shared
+//! Run time: 25 s for the target (`cargo test --release --test proofs -- ziggurat_law::`, two shared
 //! cores); `-- --nocapture` prints the statistics and the power table.
 
 // derivation: ziggurat::fill_standard_normal
 
-#[path = "support/deadline.rs"]
-mod deadline;
-#[path = "support/ks.rs"]
-mod ks;
-#[path = "support/ks_power.rs"]
-mod ks_power;
-#[path = "support/normal_law.rs"]
-mod normal_law;
-#[path = "support/statistic.rs"]
-mod statistic;
-
+use crate::deadline;
+use crate::ks;
+use crate::ks_power;
+use crate::normal_law;
+use crate::statistic;
 use deadline::Deadline;
 use ks::{ks_p_value, ks_test};
 use ks_power::{critical_value, distance_on_grid, power_lower_bound, smallest_n};
 use normal_law::normal_cdf;
-use probdml::registry::budget::SAMPLER_ALPHA;
 use probdml::ziggurat::{fill_standard_normal, StandardNormal};
+use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::distr::Distribution;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -63,10 +63,12 @@ fi
 # The API reference, with KaTeX for the formulas of the doc comments (as docs.rs builds it), and
 # the KaTeX files next to it: the header loads them from <doc root>/katex/. A rustdoc warning (a
 # link that does not resolve, or resolves to a private item) fails the build: such a link is
-# plain text on the page.
+# plain text on the page. The maths crates and the proofs' registry are documented; the training
+# crate's API is documented only with libtorch (feature "tch"), which this script does not need.
 if [[ "$what" != book ]]; then
     RUSTDOCFLAGS="--html-in-header $root/docs/katex-header.html -D warnings" \
-        cargo doc --no-deps --manifest-path "$root/Cargo.toml"
+        cargo doc --no-deps --manifest-path "$root/Cargo.toml" \
+        -p probdml -p probdml-core -p probdml-reference -p probdml-proofs
     rm -rf "$root/target/doc/katex"
     cp -r "$katex_dir" "$root/target/doc/katex"
     echo "build-docs: API docs written to $root/target/doc/probdml/index.html" >&2

@@ -18,11 +18,11 @@
 // copy in docs/src/katex/ that renders the book, found as docs/render-math.js finds them:
 // bookMath below), every
 // numbered chapter must hold formulas, and
-// the doc sources (docs/src/**/*.md and the doc comments of src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
+// the doc sources (docs/src/**/*.md and the doc comments of src/**/*.rs and crates/*/src/**/*.rs) must hold no control character (controlCharacters below: the trace of a TeX
 // command whose backslash became a string escape, `\t` in `\tfrac`, `\b` in `\bigl`), no formula
 // of theirs may hold a line break where a `\n` was eaten the same way (`j_{⏎u,k}` for
 // `j_{\nu,k}`, or a doc comment's line going on without its `///`: eatenNewline below), and the
-// doc comments (`///`, `//!`) of src/**/*.rs are read the way
+// doc comments (`///`, `//!`) of src/**/*.rs and crates/*/src/**/*.rs are read the way
 // rustdoc's Markdown reads them (docMathEscapes below). The check fails on a backslash inside
 // `$…$` or `$$…$$` that Markdown eats with no error, so that KaTeX gets another formula than
 // the one written:
@@ -276,7 +276,7 @@ function docCommentLines(source) {
   return source.split("\n").map((line) => (/^\s*(\/\/\/|\/\/!)(?![\/!])/.test(line) ? line : ""));
 }
 
-// Every finding of docMathEscapes in src/**/*.rs and of controlCharacters in their doc comments and
+// Every finding of docMathEscapes in src/**/*.rs and crates/*/src/**/*.rs and of controlCharacters in their doc comments and
 // in the book's sources (docs/src/**/*.md), and of bookMath in the latter, as failure lines.
 function checkDocComments() {
   const failures = [];
@@ -292,12 +292,14 @@ function checkDocComments() {
   const katex = fs.existsSync(katexScript) ? require(katexScript) : null;
   if (!katex) failures.push(`${path.relative(root, katexScript)}: missing (bash scripts/fetch-katex.sh)`);
   const isCommand = texCommands(katex);
-  walk(path.join(root, "src"), (p) => {
-    if (!p.endsWith(".rs")) return;
-    const source = fs.readFileSync(p, "utf8");
-    for (const f of docMathEscapes(source, isCommand)) report(p, f);
-    for (const f of controlCharacters(docCommentLines(source).join("\n"), 1, isCommand)) report(p, f);
-  });
+  for (const dir of ["src", "crates"]) {
+    walk(path.join(root, dir), (p) => {
+      if (!p.endsWith(".rs")) return;
+      const source = fs.readFileSync(p, "utf8");
+      for (const f of docMathEscapes(source, isCommand)) report(p, f);
+      for (const f of controlCharacters(docCommentLines(source).join("\n"), 1, isCommand)) report(p, f);
+    });
+  }
   walk(path.join(root, "docs/src"), (p) => {
     if (!p.endsWith(".md") || p.startsWith(path.join(root, "docs/src/katex"))) return;
     const text = fs.readFileSync(p, "utf8");

@@ -5,14 +5,14 @@
 #   1. builds `probdml` and the checks with features "tch distributed" against the torch
 #      scripts/cargo-tch.sh finds (the machine's own python3 torch 2.11.0, else the .venv's);
 #      says whether NCCL was compiled in (build.rs needs a CUDA toolkit: set CUDA_HOME);
-#   2. tests/train_cuda_parity.rs: the last-layer GGN diagonal of a seeded model on a seeded
+#   2. crates/probdml-train/tests/train_cuda_parity.rs: the last-layer GGN diagonal of a seeded model on a seeded
 #      batch, and one training step's loss, on the CPU and on CUDA, within the tolerance that
 #      test states and derives (cuDNN's TF32 convolutions);
 #   3. every method trained one epoch on Fashion-MNIST on CUDA, and on the CPU beside it, on the
 #      same --train-limit (the CPU would take far longer on the whole set), printing both epoch
 #      times from each run's summary;
-#   4. with two GPUs and NCCL compiled in: the two-rank checks of tests/distributed_group.rs
-#      over NCCL, and the two-rank training equivalence of tests/train_distributed.rs on CUDA.
+#   4. with two GPUs and NCCL compiled in: the two-rank checks of crates/probdml-train/tests/distributed_group.rs
+#      over NCCL, and the two-rank training equivalence of crates/probdml-train/tests/train_distributed.rs on CUDA.
 #
 # Usage: bash scripts/gpu-check.sh [--train-limit N]   (default 60000: the whole training set)
 #        bash scripts/gpu-check.sh --build-only DIR     (on a machine with Rust and no GPU)
@@ -44,7 +44,7 @@ features=(--features distributed)
 if [[ -n "$build_only" ]]; then
     mkdir -p "$build_only"
     bash scripts/cargo-tch.sh build --release --locked "${features[@]}" --bin probdml
-    exe="$(bash scripts/cargo-tch.sh test --release --locked "${features[@]}" \
+    exe="$(bash scripts/cargo-tch.sh test --release --locked "${features[@]}" -p probdml-train \
         --test train_cuda_parity --no-run --message-format=json 2>/dev/null |
         python3 -c 'import json,sys
 for l in sys.stdin:
@@ -102,7 +102,7 @@ else
         say "NCCL: compiled in"
     fi
     probdml="$root/target/release/probdml"
-    parity=(bash scripts/cargo-tch.sh test --release --locked "${features[@]}" --test train_cuda_parity --)
+    parity=(bash scripts/cargo-tch.sh test --release --locked "${features[@]}" -p probdml-train --test train_cuda_parity --)
     say "built in $((SECONDS - started)) s"
 fi
 
@@ -143,14 +143,14 @@ say "methods done (CUDA on $train_limit images, CPU on $cpu_limit with $cores th
 
 # 4. Two GPUs: NCCL.
 if [[ "$gpus" -ge 2 && "$nccl" == 1 ]]; then
-    if bash scripts/cargo-tch.sh test --release --locked "${features[@]}" --test distributed_group \
+    if bash scripts/cargo-tch.sh test --release --locked "${features[@]}" -p probdml-train --test distributed_group \
         -- --ignored nccl --nocapture >"$work/nccl.log" 2>&1; then
         say "ok: two ranks over NCCL (collectives, a killed rank named)"
     else
         tail -30 "$work/nccl.log"
         fail "two ranks over NCCL (log: $work/nccl.log)"
     fi
-    if PROBDML_DIST_DEVICE=cuda bash scripts/cargo-tch.sh test --release --locked "${features[@]}" \
+    if PROBDML_DIST_DEVICE=cuda bash scripts/cargo-tch.sh test --release --locked "${features[@]}" -p probdml-train \
         --test train_distributed -- --nocapture >"$work/nccl-train.log" 2>&1; then
         say "ok: two-rank training on CUDA matches one rank"
     else

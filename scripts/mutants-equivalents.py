@@ -41,13 +41,20 @@ def equivalents():
         cell = row.split(" | ")[0]
         current = None
         for quoted in re.findall(r"`([^`]+)`", cell.replace("\\|", "|")):
-            m = re.match(r"(src/[^:]+): ((?:replace|delete) .+)$", quoted)
+            m = re.match(r"((?:crates/[^/]+/)?src/[^:]+): ((?:replace|delete) .+)$", quoted)
             if m:
-                current = m.group(1)
+                current = source(m.group(1))
                 pairs.add((current, m.group(2)))
             elif quoted.startswith(("replace ", "delete ")) and current:
                 pairs.add((current, quoted))
     return pairs
+
+
+def source(path):
+    """A source file named the same before and after the maths became crates:
+    `crates/probdml/src/vmf/x.rs` and `src/vmf/x.rs` are one file (the crates' module trees
+    mirror each other)."""
+    return re.sub(r"^crates/[^/]+/", "", path)
 
 
 def wilson(caught, n):
@@ -72,8 +79,8 @@ def rewrite(text, known):
         names = re.findall(r"^- `([^`]+)`", listed.group(1), re.M) if listed else []
         equivalent = 0
         for name in names:
-            m = re.match(r"(src/[^:]+):\d+:\d+: (.+)$", name)
-            if m and (m.group(1), m.group(2)) in known:
+            m = re.match(r"((?:crates/[^/]+/)?src/[^:]+):\d+:\d+: (.+)$", name)
+            if m and (source(m.group(1)), m.group(2)) in known:
                 equivalent += 1
         section = re.sub(r"(?m)^" + re.escape(LINE) + r"[^\n]*\n\n?", "", section)
         viable = caught + missed + timeout - equivalent

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Mutation testing of the math modules, one source file at a time (cargo-mutants).
 #
-#   bash scripts/mutants.sh src/metrics/ood.rs src/special/normal_cdf.rs
-#   MUTANTS_SHARD=0/40 bash scripts/mutants.sh src/vmf      (a sample of a whole module)
+#   bash scripts/mutants.sh crates/probdml/src/metrics/ood.rs crates/probdml/src/special/normal_cdf.rs
+#   MUTANTS_SHARD=0/40 bash scripts/mutants.sh crates/probdml/src/vmf   (a sample of a whole module)
 #
-# A PATH is a file under src/<module>/, src/<module>.rs, or a module folder src/<module> (all its
-# files except the exact twins under exact/, which the proofs use as references). The mutants of
-# that PATH are
-# tested by the targets that cover its module: the library's unit tests (`--lib`), every
-# [[test]] of Cargo.toml whose path is proofs/<module>_*.rs or tests/<module>_*.rs, the proofs
-# that src/registry.rs names for derivations defined in that file, and the targets named in
+# A PATH is a file of the fast maths under crates/probdml/src/<module>/ or
+# crates/probdml/src/<module>.rs, or a module folder crates/probdml/src/<module> (all its files;
+# the exact twins, which the proofs use as references, are another crate). The mutants of that
+# PATH are tested by the targets that cover its module: the unit tests of `probdml` (`--lib`),
+# every [[test]] of the root Cargo.toml (the proofs package) whose path is proofs/<module>_*.rs
+# or tests/<module>_*.rs, the proofs that src/registry.rs names for derivations defined in that
+# file, and the targets named in
 # MUTANTS_EXTRA_TESTS (space-separated; for a file whose proofs live under another module's
 # prefix). Targets that need the `tch` feature are left out. Each mutant is built with the `mutants` profile of
 # Cargo.toml (`--profile mutants`: release code, but incremental in many codegen units, so that a
@@ -32,8 +33,8 @@
 # sample: every n-th mutant of the file starting at the k-th, `--shard k/n --sharding round-robin`;
 # the report then estimates the file's score from that sample), MUTANTS_NO_LIB=1 (leave out the
 # library's unit tests), MUTANTS_IN_PLACE=1 (`--in-place`: mutate this tree and reuse its
-# target/ instead of building all dependencies again in a scratch copy; do not edit src/ while
-# it runs, and check `git diff src` afterwards).
+# target/ instead of building all dependencies again in a scratch copy; do not edit crates/ while
+# it runs, and check `git diff crates` afterwards).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -47,22 +48,24 @@ if ! cargo mutants --version >/dev/null 2>&1; then
     cargo install --locked cargo-mutants
 fi
 
-# The [[test]] targets of Cargo.toml as "name path" lines, without those that need features.
+# The modules of the two test binaries (proofs/main.rs, tests/main.rs) as "name path" lines.
 test_targets() {
-    awk '
-        /^\[\[/ { if (name != "" && features == "") print name, path; name = ""; path = ""; features = ""; section = $0; next }
-        section == "[[test]]" && /^name *=/ { gsub(/.*= *"|".*/, ""); name = $0 }
-        section == "[[test]]" && /^path *=/ { gsub(/.*= *"|".*/, ""); path = $0 }
-        section == "[[test]]" && /^required-features/ { features = "yes" }
-        END { if (name != "" && features == "" && section == "[[test]]") print name, path }
-    ' Cargo.toml
+    for dir in proofs tests; do
+        sed -nE 's|^#\[path = "([^"]*)\.rs"\]$|\1 '"$dir"'/\1.rs|p' "$dir/main.rs"
+    done
 }
 
 for file in "$@"; do
     file="${file%/}"
+    case "$file" in
+        crates/probdml/src/*) ;;
+        *)
+            echo "not a path of the fast maths (crates/probdml/src/...): $file" >&2
+            exit 2
+            ;;
+    esac
     if [ -d "$file" ]; then
-        # A folder: its files, less the exact twins (references, not code under test).
-        files=(--file "$file/**/*.rs" --exclude "$file/**/exact/**")
+        files=(--file "$file/**/*.rs")
         prefix="$file/"
     elif [ -f "$file" ]; then
         files=(--file "$file")
@@ -71,7 +74,7 @@ for file in "$@"; do
         echo "not a file or folder: $file" >&2
         exit 2
     fi
-    module=$(echo "$file" | sed -E 's#^src/([^/.]+).*#\1#')
+    module=$(echo "$file" | sed -E 's#^crates/probdml/src/([^/.]+).*#\1#')
     # Proof files the registry names for derivations whose `file:` is this file (or lies in this
     # folder).
     registry_proofs=$(awk -v f="file: \"$prefix" '
@@ -79,25 +82,51 @@ for file in "$@"; do
         hit && /proof: "/ { sub(/.*proof: "/, ""); sub(/".*/, ""); print "proofs/" $0; hit = 0 }
         /^    },/ { hit = 0 }
     ' src/registry.rs)
-    args=()
-    [ "${MUTANTS_NO_LIB:-0}" = 1 ] || args+=(--lib)
+    # Which tests run: the unit tests of `probdml` under `<module>::` (unless MUTANTS_NO_LIB=1)
+    # and the modules of the proofs and tests binaries that cover the module, as libtest name
+    # filters. A filter matches by substring, so every other name that contains one (`vmf::` in
+    # `nivmf::`, `vmf_density::` in `nivmf_density::`) is skipped.
+    args=(--test proofs --test tests)
+    wanted=()
+    if [ "${MUTANTS_NO_LIB:-0}" != 1 ]; then
+        args=(--lib "${args[@]}")
+        wanted+=("$module::")
+    fi
+    all=()
     while read -r name path; do
+        all+=("$name::")
         case "$path" in
-            proofs/"$module"_*.rs | tests/"$module"_*.rs) args+=(--test "$name") ;;
+            proofs/"$module"_*.rs | tests/"$module"_*.rs) wanted+=("$name::") ;;
             *)
                 if grep -qxF "$path" <<<"$registry_proofs" \
                     || [[ " ${MUTANTS_EXTRA_TESTS:-} " == *" $name "* ]]; then
-                    args+=(--test "$name")
+                    wanted+=("$name::")
                 fi
                 ;;
         esac
     done < <(test_targets)
+    for m in crates/probdml/src/*; do
+        m="$(basename "${m%.rs}")"
+        [ "$m" = lib.rs ] || [ "$m" = lib ] || all+=("$m::")
+    done
+    filters=("${wanted[@]}")
+    for name in "${all[@]}"; do
+        [[ " ${wanted[*]} " == *" $name "* ]] && continue
+        for w in "${wanted[@]}"; do
+            if [[ "$name" == *"$w"* ]]; then
+                filters+=(--skip "$name")
+                break
+            fi
+        done
+    done
     out="target/mutants/$(echo "$file" | tr '/' '_')"
     mkdir -p "$out"
-    echo "== $file (module $module): cargo test --profile mutants ${args[*]}"
+    echo "== $file (module $module): cargo test --profile mutants ${args[*]} -- ${filters[*]}"
     start=$(date +%s)
     # Exit status 2 means "some mutants survived", 3 "some timed out": both are results.
-    options=("${files[@]}" --profile mutants --minimum-test-timeout 20 --output "$out")
+    # Mutants of `probdml`, tested by its unit tests and by the proofs package's targets.
+    options=("${files[@]}" --package probdml --test-package probdml --test-package probdml-proofs
+        --profile mutants --minimum-test-timeout 20 --output "$out")
     [ -z "${MUTANTS_TIMEOUT:-}" ] || options+=(--timeout "$MUTANTS_TIMEOUT")
     [ -z "${MUTANTS_FILTER:-}" ] || options+=(--re "$MUTANTS_FILTER")
     [ -z "${MUTANTS_SHARD:-}" ] || options+=(--shard "$MUTANTS_SHARD" --sharding round-robin)
@@ -117,6 +146,8 @@ for file in "$@"; do
     # The targets go to every cargo invocation (-C), so that each mutant builds only these
     # test binaries, not every target of the crate.
     for arg in "${args[@]}"; do options+=("--cargo-arg=$arg"); done
+    options+=("--cargo-test-arg=--")
+    for arg in "${filters[@]}"; do options+=("--cargo-test-arg=$arg"); done
     # A proptest failure is a caught mutant: no shrinking (it only costs time here). Proptest
     # records the failing seed in proofs/*.proptest-regressions; those records are of mutants,
     # not of the code, so the files are put back afterwards.
@@ -133,7 +164,7 @@ for file in "$@"; do
     caught=$(count caught) missed=$(count missed) unviable=$(count unviable) timeout=$(count timeout)
     viable=$((caught + missed + timeout))
     report="proofs/mutants/$module.md"
-    [ -f "$report" ] || printf '# Mutation testing: `src/%s`\n\nWritten by `scripts/mutants.sh`; one section per source file.\n' "$module" >"$report"
+    [ -f "$report" ] || printf '# Mutation testing: `crates/probdml/src/%s`\n\nWritten by `scripts/mutants.sh`; one section per source file.\n' "$module" >"$report"
     # Replace this file's section (from its heading to the next one).
     awk -v head="## \`$file\`" '
         $0 == head { skip = 1; next }
@@ -145,9 +176,9 @@ for file in "$@"; do
         printf 'Command: `%sbash scripts/mutants.sh %s` (cargo-mutants %s, `--profile mutants`), %s, %d min on %s.\n' \
             "${MUTANTS_FILTER:+MUTANTS_FILTER='$MUTANTS_FILTER' }${MUTANTS_SHARD:+MUTANTS_SHARD=$MUTANTS_SHARD }${MUTANTS_NO_LIB:+MUTANTS_NO_LIB=$MUTANTS_NO_LIB }" \
             "$file" "$(cargo mutants --version | awk '{print $2}')" \
-            "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo '+changes')" \
+            "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- crates || echo '+changes')" \
             "$minutes" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(nproc) CPUs)"
-        printf 'Tests: `cargo test --profile mutants %s`.\n\n' "${args[*]}"
+        printf 'Tests: `cargo test --profile mutants %s -- %s`.\n\n' "${args[*]}" "${filters[*]}"
         printf '| caught | missed | unviable | timeout | caught / viable |\n|---|---|---|---|---|\n'
         if [ "$viable" -gt 0 ]; then
             printf '| %d | %d | %d | %d | %d %% |\n' "$caught" "$missed" "$unviable" "$timeout" $((100 * caught / viable))
@@ -159,7 +190,7 @@ for file in "$@"; do
         if [ -n "${MUTANTS_SHARD:-}" ] && [ "$viable" -gt 0 ]; then
             list=("${files[@]}")
             [ -z "${MUTANTS_FILTER:-}" ] || list+=(--re "$MUTANTS_FILTER")
-            total=$(cargo mutants --list "${list[@]}" | grep -c .)
+            total=$(cargo mutants --list --package probdml "${list[@]}" | grep -c .)
             awk -v c="$caught" -v n="$viable" -v t="$total" -v s="$MUTANTS_SHARD" 'BEGIN {
                 z = 1.959964; p = c / n; d = 1 + z * z / n
                 mid = (p + z * z / (2 * n)) / d; half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d

@@ -50,7 +50,7 @@ declare -A mnist_want=(
 # Python reader of the IDX bytes finds 10 000 test images with the official class counts
 # 980/1135/1032/1010/982/892/958/1028/974/1009 and labels 7 2 1 0 4 1 4 9 5 9 first, and
 # 60 000 training images with 5923/6742/5958/6131/5842/5421/5918/6265/5851/5949
-# (scripts/reference/mnist_values.py, whose output tests/train_data.rs checks the loader
+# (scripts/reference/mnist_values.py, whose output crates/probdml-train/tests/train_data.rs checks the loader
 # against).
 declare -A mnist_sha256=(
     [train-images-idx3-ubyte]=ba891046e6505d7aadcbbe25680a0738ad16aec93bde7f9b65e87a2fc25776db

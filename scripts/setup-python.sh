@@ -7,7 +7,8 @@
 # Idempotent and cheap when nothing changed:
 #   * the pinned packages below are installed only when `pip` reports a different version;
 #   * the wheel is rebuilt (`maturin build --release`) and reinstalled only when the sha256 of
-#     its sources (src/, probdml-py/, python/probdml/, the manifests and build.rs) differs from
+#     its sources (the maths crates under crates/, probdml-py/, python/probdml/, the manifests)
+#     differs from
 #     the one recorded in .venv/probdml-python.sha256 at the last install.
 #
 # The wheel is built for x86-64 in general, never for this machine's CPU: RUSTFLAGS or
@@ -48,9 +49,10 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 
 sources_hash() {
-    find src probdml-py/src python/probdml -type f \( -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name 'py.typed' \) -print0 \
+    find crates/probdml-core/src crates/probdml-reference/src crates/probdml/src probdml-py/src python/probdml -type f \( -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name 'py.typed' \) -print0 \
         | sort -z | xargs -0 sha256sum
-    sha256sum Cargo.toml Cargo.lock build.rs probdml-py/Cargo.toml pyproject.toml
+    sha256sum Cargo.toml Cargo.lock crates/probdml-core/Cargo.toml crates/probdml-reference/Cargo.toml \
+        crates/probdml/Cargo.toml probdml-py/Cargo.toml pyproject.toml
 }
 if [[ "${1:-}" == "--no-build" ]]; then
     exit 0

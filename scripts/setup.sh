@@ -27,7 +27,7 @@ cargo fetch --locked --quiet
 
 # Debian packages the tests use, installed only when missing: chromium (the docs check; without
 # it `scripts/test.sh` skips that check and says so) and jq (scripts/experiments/*.sh assemble
-# their tables with it; tests/train_protocol.rs runs one).
+# their tables with it; crates/probdml-train/tests/train_protocol.rs runs one).
 missing=()
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
 command -v jq >/dev/null 2>&1 || missing+=(jq)

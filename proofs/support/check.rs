@@ -2,12 +2,12 @@
 //!
 //! Every proof that compares a fast item with its `exact` twin (or a closed form with its
 //! quadrature) calls one of these with the derivation's registered name. The budget — its kind
-//! and value — is read from [`probdml::registry`], never written in the proof, so tightening a
+//! and value — is read from [`probdml_proofs::registry`], never written in the proof, so tightening a
 //! budget in the registry tightens every proof that uses it, and a proof cannot check a
 //! derivation against a budget other than the registered one. `tests/registry_coverage.rs`
 //! fails when a proof compares fast with exact any other way.
 //!
-//! The kinds, as [`probdml::registry::Budget`] defines them, for a scalar with reference value
+//! The kinds, as [`probdml_proofs::registry::Budget`] defines them, for a scalar with reference value
 //! `e`:
 //!
 //! * `AbsOrRel(tol)`: `|fast − e| ≤ tol · max(1, |e|)`;
@@ -30,7 +30,7 @@ use std::fmt::Display;
 use std::io::Write;
 use std::sync::{Mutex, Once};
 
-use probdml::registry::{self, Budget};
+use probdml_proofs::registry::{self, Budget};
 
 /// The worst error seen for one derivation, in units of its scale.
 struct Worst {

@@ -25,13 +25,13 @@
 //!   this one needs 53 500.
 #![allow(dead_code)]
 
-use crate::chi_squared::{
+use super::chi_squared::{
     chi_squared_cdf, chi_squared_cdf_even, chi_squared_lower_quantile, chi_squared_survival,
     chi_squared_two_sided_p, chi_squared_upper_quantile,
 };
-use crate::ks::ks_test;
-use crate::normal_law::{normal_cdf, scale_distance};
-use crate::statistic::Statistic;
+use super::ks::ks_test;
+use super::normal_law::{normal_cdf, scale_distance};
+use super::statistic::Statistic;
 
 /// The projections of the module docs: `(name, a)` with `a` the direction (not normalised).
 pub fn projections(p: usize) -> Vec<(String, Vec<f64>)> {

@@ -17,7 +17,7 @@
 //! `≤ α`), and against `G` the argument above runs with the grid's `δ`.
 #![allow(dead_code)]
 
-use crate::ks::ks_p_value;
+use super::ks::ks_p_value;
 
 /// The smallest `D` at which the test of `n` draws rejects at level `alpha` (`p(D) < α`).
 pub fn critical_value(n: usize, alpha: f64) -> f64 {

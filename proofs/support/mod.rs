@@ -58,7 +58,7 @@ pub fn log_uniform(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
 }
 
 /// Orders ν across the domain [0, 5·10⁴]: the edges and regime switches of the fast
-/// implementation (`src/special/log_bessel_i.rs`: Debye from ν = 20, more terms below
+/// implementation (`crates/probdml/src/special/log_bessel_i.rs`: Debye from ν = 20, more terms below
 /// ν = 50, 100, 250, 1000; the closed form at ν = ½), half-integers (every vMF order
 /// M/2 − 1), and reals, uniform and log-uniform.
 pub fn order() -> impl Strategy<Value = f64> {

@@ -31,9 +31,9 @@
 //! orthogonal to `b` and `c` only through `W`, at order `θ²`.
 #![allow(dead_code)]
 
-use crate::chi_squared::chi_squared_survival;
-use crate::ks::ks_test;
-use crate::statistic::Statistic;
+use super::chi_squared::chi_squared_survival;
+use super::ks::ks_test;
+use super::statistic::Statistic;
 use probdml::vmf::exact::CosineMarginal;
 
 /// Orthonormal `b` (and `c` for `M ≥ 3`) orthogonal to a unit `μ`, by Gram–Schmidt (twice, for

@@ -91,7 +91,7 @@ def test_kl_to_standard_normal_closed_form_in_mpmath(twin):
 
 
 def mp_vib_loss(mu1, log_var1, mu2, log_var2, a, b, noise1, noise2, is_match, beta):
-    """HIB eq. (8) as src/hib/vib.rs defines it: −ln of the K₁K₂-pair mean of
+    """HIB eq. (8) as crates/probdml/src/hib/vib.rs defines it: −ln of the K₁K₂-pair mean of
     sigmoid(±(−a‖z₁ − z₂‖ + b)) on z = μ + σ ⊙ ε, plus β(KL₁ + KL₂), in mpmath."""
     sign = 1 if is_match else -1
 

@@ -1,7 +1,7 @@
 """`probdml.instruction_set()` names the widest copy of the kernels that this CPU can run, read
 here independently of the extension: from the flags the Linux kernel reports in /proc/cpuinfo
 (a flag it reports is one the CPU has and the kernel has enabled the registers of), by the rule
-of `src/instruction_set.rs`: a copy runs when the CPU has every feature its trampoline is compiled
+of `crates/probdml-core/src/instruction_set.rs`: a copy runs when the CPU has every feature its trampoline is compiled
 with (`#[target_feature(enable = ...)]`)."""
 
 import platform
@@ -14,7 +14,7 @@ import probdml
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Each copy, widest first, with the features of its trampoline in src/instruction_set.rs, spelt
+# Each copy, widest first, with the features of its trampoline in crates/probdml-core/src/instruction_set.rs, spelt
 # as /proc/cpuinfo spells them (the same names as Rust's for these features).
 COPIES = [
     ("avx512", {"avx2", "fma", "avx512f", "avx512dq", "avx512vl", "avx512bw"}),
@@ -36,7 +36,7 @@ def cpu_flags() -> set[str]:
 
 
 def test_the_feature_lists_are_those_the_copies_are_compiled_with():
-    source = ROOT / "src" / "instruction_set.rs"
+    source = ROOT / "crates" / "probdml-core" / "src" / "instruction_set.rs"
     if not source.exists():
         pytest.skip("the crate's source is not beside these tests")
     text = source.read_text()

@@ -48,7 +48,7 @@ def test_roc_curve_equals_scikit_learn_without_dropped_points(twin, dtype):
 
 def numpy_ece(conf, correct, bins):
     """Guo et al. (2017) with the crate's bins: b(c) = the largest b with b/B ≤ c, capped at
-    B − 1 (src/metrics/calibration.rs), found by searching the edges b/B themselves."""
+    B − 1 (crates/probdml/src/metrics/calibration.rs), found by searching the edges b/B themselves."""
     conf = np.asarray(conf, dtype=np.float64)
     idx = np.minimum(np.searchsorted(np.arange(bins) / bins, conf, side="right") - 1, bins - 1)
     counts = np.bincount(idx, minlength=bins)
@@ -74,7 +74,7 @@ def test_expected_calibration_error_matches_numpy(twin, dtype):
 
 
 def numpy_sparsification(uncertainty, performance):
-    """LAM App. G.3 with the crate's grid (src/metrics/sparsification.rs): drop the ⌊i·n/100⌋
+    """LAM App. G.3 with the crate's grid (crates/probdml/src/metrics/sparsification.rs): drop the ⌊i·n/100⌋
     most uncertain queries (ties: the smaller index first), i = 0 … 99; the oracle drops the
     worst-performing first; areas by the trapezoid rule with spacing 1/100."""
     n = len(performance)

@@ -180,7 +180,7 @@ def test_proxy_nca_cosine_matches_numpy_and_finite_differences():
 
 
 def mp_distance(distance, z, p, conc):
-    """d(ρ, ζ) of src/nivmf/proxy_nca.rs for embedding z and proxy p (natural parameters ν = κμ)."""
+    """d(ρ, ζ) of crates/probdml/src/nivmf/proxy_nca.rs for embedding z and proxy p (natural parameters ν = κμ)."""
     kz, kp = mp_norm(z), mp_norm(p)
     mu_z, mu_p = [mpmath.mpf(v) / kz for v in z], [mpmath.mpf(v) / kp for v in p]
     if distance == "kl_vmf":

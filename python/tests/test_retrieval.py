@@ -1,5 +1,5 @@
 """Every retrieval metric of probdml.metrics and probdml.metrics.exact against a brute-force numpy
-evaluation of its definition (src/metrics/retrieval.rs, src/metrics/input/retrieval_task.rs):
+evaluation of its definition (crates/probdml/src/metrics/retrieval.rs, crates/probdml-core/src/metrics/input/retrieval_task.rs):
 leave-one-out and query/database tasks, Euclidean and cosine distances, float32 and float64
 embeddings (2-D arrays), ties.
 

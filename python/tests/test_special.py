@@ -83,7 +83,7 @@ def test_exact_twins_are_the_correctly_rounded_values():
     """The exact twins return the double nearest their 256-bit value: for ln I_ν and I_{ν+1}/I_ν
     the leading part of a double-double that agrees with a 60-digit mpmath table to 10⁻²⁵
     relative (budget::EXACT_VS_TABLE in src/registry.rs), for ln Φ the 256-bit value rounded
-    once (src/special/exact/normal_cdf.rs). A double that close to the true value is the mpmath
+    once (crates/probdml-reference/src/special/exact/normal_cdf.rs). A double that close to the true value is the mpmath
     value rounded to nearest (unless that value lies within 10⁻²⁵ of a rounding midpoint, which
     none of these does), so the comparison is equality; the fast twins miss it by an ulp on some
     of these points."""

@@ -1,5 +1,5 @@
 """probdml.torch: gradcheck in float64, and the losses against the training module's tensor
-formulas (src/train/method/triplet_loss.rs `TripletBatch::clt_nll`, src/train/method/proxy_nca.rs
+formulas (src/train/method/triplet_loss.rs `TripletBatch::clt_nll`, crates/probdml-train/src/method/proxy_nca.rs
 `proxy_nca_loss_tensor` with the cosine distance), re-written here in torch because the
 training module's functions are Rust (tch) and not callable from Python."""
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/special/debye_coefficients.rs: the polynomials of the uniform asymptotic
+"""Generate crates/probdml/src/special/debye_coefficients.rs: the polynomials of the uniform asymptotic
 (Debye) expansion of I_nu(nu z), A&S 9.3.9-9.3.10, from the exact recurrence
 
     U_0 = 1,  U_{k+1}(p) = 1/2 p^2 (1 - p^2) U_k'(p) + 1/8 int_0^p (1 - 5 t^2) U_k(t) dt,
@@ -16,7 +16,7 @@ families are stored, both of the form p^k * P_k(p^2) (coefficients of P_k, const
   with no cancellation between large terms;
 * SERIES_TERMS: U_k itself (the denominator above).
 
-Command: python3 scripts/codegen/gen_debye_coefficients.py > src/special/debye_coefficients.rs
+Command: python3 scripts/codegen/gen_debye_coefficients.py > crates/probdml/src/special/debye_coefficients.rs
 """
 from fractions import Fraction as F
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Generate src/special/ln_table.rs: for j = 0..127, r_j = the double nearest 1/c_j with
+"""Generate crates/probdml/src/special/ln_table.rs: for j = 0..127, r_j = the double nearest 1/c_j with
 c_j = 1 + (2j + 1)/256 the midpoint of the j-th of 128 intervals of [1, 2), and -ln(r_j) as a
 double-double (mpmath at 40 digits, split hi = float(v), lo = float(v - hi)). The
 double-double logarithm writes m = (1 + q)/r_j with q = m r_j - 1 formed exactly by an
 error-free product, |q| < 2^-8, so it needs no division.
 
-Command: python3 scripts/codegen/gen_ln_table.py > src/special/ln_table.rs
+Command: python3 scripts/codegen/gen_ln_table.py > crates/probdml/src/special/ln_table.rs
 """
 import mpmath as mp
 

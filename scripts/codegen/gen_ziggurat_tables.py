@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/ziggurat/tables.rs: the 256 layers of Marsaglia & Tsang's (2000) ziggurat for the
+"""Generate crates/probdml/src/ziggurat/tables.rs: the 256 layers of Marsaglia & Tsang's (2000) ziggurat for the
 half-normal f(x) = exp(-x^2/2), x >= 0, from mpmath at 60 digits.
 
 The layers have equal area V. Layer 0 is the rectangle [0, R] x [0, f(R)] with the tail x > R on
@@ -9,7 +9,7 @@ f(x_255) + V/x_255 = 1 = f(0). That closure fixes R (found here by bisection to 
 The tables hold X[0] = V/f(R) (the width that makes layer 0 a rectangle of area V), X[i] = x_i
 for i = 1..255, X[256] = 0, and F[i] = f(X[i]), each rounded once to f64.
 
-Command: python3 scripts/codegen/gen_ziggurat_tables.py > src/ziggurat/tables.rs
+Command: python3 scripts/codegen/gen_ziggurat_tables.py > crates/probdml/src/ziggurat/tables.rs
 """
 import mpmath as mp
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Independent values of the MNIST files that `bash scripts/setup-data.sh` installs, read by
-tests/train_data.rs to check the loader (`probdml::train::data::mnist`, `mnist_ood`).
+crates/probdml-train/tests/train_data.rs to check the loader (`probdml_train::data::mnist`, `mnist_ood`).
 
 Python standard library only; nothing here calls probdml. The IDX format is read from its
 definition (LeCun, Cortes & Burges, "The MNIST database"): a big-endian header — magic

@@ -1,0 +1,83 @@
+//! Deterministic contrastive training (chapter 09): the form-L contrastive loss over the pairs
+//! mined in the batch, no uncertainty (one embedding per image).
+
+use super::{Batch, Method, Step};
+use crate::config::TrainConfig;
+use crate::error::TrainResult;
+use crate::guards::check_collapse;
+use crate::loss::contrastive::contrastive_loss_form_l;
+use crate::mining::MinedPairs;
+use crate::network::Network;
+use crate::network::{features_no_grad, normalise, EmbeddingNet};
+use crate::prediction::EVAL_CHUNK;
+use crate::prediction::{PredictRequest, Prediction};
+use tch::{Device, Tensor};
+
+/// The deterministic method.
+#[derive(Debug)]
+pub struct Deterministic {
+    network: Network,
+    margin: f64,
+}
+
+impl Deterministic {
+    /// A fresh network, seeded.
+    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
+        let network = Network::new(config, device, seed, 0.0);
+        Self {
+            network,
+            margin: config.pairs.margin,
+        }
+    }
+}
+
+/// The form-L loss of one batch under `net` (dropout on during training when the backbone has
+/// one), every mined pair used: the step of the deterministic, post-hoc LAM and MC-dropout
+/// methods.
+///
+/// # Errors
+///
+/// [`TrainError::Collapse`](crate::TrainError::Collapse) when the raw outputs collapsed.
+pub fn contrastive_step(net: &EmbeddingNet, batch: &Batch<'_>, margin: f64) -> TrainResult<Step> {
+    let y = net.head.raw(&net.backbone.features(batch.images, true));
+    check_collapse(&y, batch.at)?;
+    let z = normalise(&y);
+    let mined = MinedPairs::mine(&z.detach(), batch.labels, margin, i64::MAX);
+    let (p, n) = mined.kept();
+    Ok(Step {
+        loss: contrastive_loss_form_l(&z, &mined, margin),
+        pairs: p + n,
+    })
+}
+
+/// One embedding per image with the mean weights (dropout off): N × 1 × D.
+///
+/// # Errors
+///
+/// libtorch failures.
+pub fn predict_point(
+    net: &EmbeddingNet,
+    images: &Tensor,
+    device: Device,
+) -> TrainResult<Prediction> {
+    let z = tch::no_grad(|| {
+        let f = features_no_grad(&net.backbone, images, EVAL_CHUNK, false, device);
+        normalise(&net.head.raw(&f))
+    });
+    Ok(Prediction::Samples(z.f_unsqueeze(1)?))
+}
+
+impl Method for Deterministic {
+    fn network(&self) -> &Network {
+        &self.network
+    }
+    fn network_mut(&mut self) -> &mut Network {
+        &mut self.network
+    }
+    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
+        contrastive_step(&self.network.net, batch, self.margin)
+    }
+    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+        predict_point(&self.network.net, images, request.device)
+    }
+}

@@ -1,0 +1,175 @@
+//! The reference backbone of chapter 09 and its last layer, kept apart because every LAM method
+//! treats the last layer (θ = (W, b), the Laplace parameters) differently from the rest.
+//!
+//! conv(1→32, 3×3) · ReLU · conv(32→64, 3×3) · ReLU · maxpool 2 · flatten (64·12·12 = 9216)
+//! · [dropout p, MC dropout only] · linear(9216 → D) · ℓ₂-normalise.
+
+use tch::nn::{self, Module};
+use tch::{Device, Kind, Tensor};
+
+/// Features after flattening: 64 channels of 12×12 for a 28×28 input.
+pub const FEATURES: i64 = crate::config::BACKBONE_FEATURES;
+
+/// The network up to (not including) the last layer.
+#[derive(Debug)]
+pub struct Backbone {
+    conv1: nn::Conv2D,
+    conv2: nn::Conv2D,
+    dropout: f64,
+}
+
+/// The last layer y = W x + b; LAM's Laplace approximation lives on (W, b).
+#[derive(Debug)]
+pub struct LastLayer {
+    /// W, D × F.
+    pub weight: Tensor,
+    /// b, D.
+    pub bias: Tensor,
+}
+
+/// Backbone and last layer, with their variables in one [`nn::VarStore`].
+#[derive(Debug)]
+pub struct EmbeddingNet {
+    /// The convolutional feature extractor.
+    pub backbone: Backbone,
+    /// The linear head whose weights LAM samples.
+    pub head: LastLayer,
+    /// Latent dimension D.
+    pub latent_dim: i64,
+}
+
+impl Backbone {
+    /// Creates the convolutions under `path` (PyTorch's default initialisation).
+    pub fn new(path: &nn::Path<'_>, dropout: f64) -> Self {
+        let c = nn::ConvConfig::default();
+        Self {
+            conv1: nn::conv2d(path / "conv1", 1, 32, 3, c),
+            conv2: nn::conv2d(path / "conv2", 32, 64, 3, c),
+            dropout,
+        }
+    }
+
+    /// Features x (B × 9216) of images (B × 1 × 28 × 28, values in [0, 1]). Dropout, when the
+    /// backbone has one, is active iff `dropout_on` (MC dropout keeps it on at test time).
+    ///
+    /// Inside a training step with several own row blocks
+    /// ([`crate::data_parallel::row_blocks`]), the convolutions run over each block on
+    /// its own, with the block's leaf copies of their parameters, and the blocks' features are
+    /// concatenated: the same floating-point work as ranks holding one block each.
+    pub fn features(&self, images: &Tensor, dropout_on: bool) -> Tensor {
+        let blocks = crate::data_parallel::shard::own_blocks() as i64;
+        let x = if blocks == 1 {
+            self.convolutions(images, |var| var.shallow_clone())
+        } else {
+            let rows = images.size()[0] / blocks;
+            let parts: Vec<Tensor> = (0..blocks)
+                .map(|j| {
+                    self.convolutions(&images.narrow(0, j * rows, rows), |var| {
+                        crate::data_parallel::row_blocks::block_parameter(j as usize, var)
+                    })
+                })
+                .collect();
+            Tensor::cat(&parts, 0)
+        };
+        let x = if self.dropout > 0.0 {
+            // Data-parallel training: the own rows of the global batch's mask.
+            crate::data_parallel::shard::dropout(&x, self.dropout, dropout_on)
+        } else {
+            x
+        };
+        // Data-parallel training: inside a step, the whole global batch's features (the own
+        // rows keep their graph); the identity otherwise.
+        crate::data_parallel::shard::gather_rows(x)
+    }
+
+    /// conv1 · ReLU · conv2 · ReLU · maxpool 2 · flatten, each convolution's weight and bias
+    /// passed through `param` (the variables themselves, or a row block's copies): the same ATen
+    /// call as `nn::Conv2D`'s forward (stride 1, no padding, dilation 1, one group).
+    fn convolutions(&self, images: &Tensor, param: impl Fn(&Tensor) -> Tensor) -> Tensor {
+        let conv = |x: &Tensor, c: &nn::Conv2D| {
+            let bias = c.bs.as_ref().map(&param);
+            x.conv2d(&param(&c.ws), bias.as_ref(), [1, 1], [0, 0], [1, 1], 1)
+        };
+        conv(&conv(images, &self.conv1).relu(), &self.conv2)
+            .relu()
+            .max_pool2d_default(2)
+            .flatten(1, -1)
+    }
+}
+
+impl LastLayer {
+    /// PyTorch's `nn.Linear` initialisation: U(−1/√F, 1/√F) for W and b.
+    pub fn new(path: &nn::Path<'_>, features: i64, latent_dim: i64) -> Self {
+        let bound = 1.0 / (features as f64).sqrt();
+        let init = nn::Init::Uniform {
+            lo: -bound,
+            up: bound,
+        };
+        Self {
+            weight: path.var("weight", &[latent_dim, features], init),
+            bias: path.var("bias", &[latent_dim], init),
+        }
+    }
+
+    /// Raw outputs y = x Wᵀ + b (B × D).
+    pub fn raw(&self, features: &Tensor) -> Tensor {
+        features.linear(&self.weight, Some(&self.bias))
+    }
+}
+
+/// ℓ₂-normalises the rows of y. The tiny floor keeps a zero row finite; the GGN code refuses
+/// zero rows explicitly (chapter 04's "normalisation undefined").
+pub fn normalise(y: &Tensor) -> Tensor {
+    y / y.norm_scalaropt_dim(2.0, [1i64], true).clamp_min(1e-12)
+}
+
+impl EmbeddingNet {
+    /// The whole network under `vs.root()`: `backbone.conv1`, `backbone.conv2`, `head.weight`,
+    /// `head.bias`.
+    pub fn new(vs: &nn::VarStore, latent_dim: i64, dropout: f64) -> Self {
+        let root = vs.root();
+        Self {
+            backbone: Backbone::new(&(&root / "backbone"), dropout),
+            head: LastLayer::new(&(&root / "head"), FEATURES, latent_dim),
+            latent_dim,
+        }
+    }
+
+    /// Unit embeddings z (B × D) with the mean last-layer weights.
+    pub fn embed(&self, images: &Tensor, dropout_on: bool) -> Tensor {
+        normalise(&self.head.raw(&self.backbone.features(images, dropout_on)))
+    }
+}
+
+/// Embeds `images` in chunks without building a graph; returns the features (B × F) on
+/// `device`. Used by evaluation and the post-hoc Hessian pass.
+pub fn features_no_grad(
+    backbone: &Backbone,
+    images: &Tensor,
+    chunk: i64,
+    dropout_on: bool,
+    device: Device,
+) -> Tensor {
+    tch::no_grad(|| {
+        let n = images.size()[0];
+        let mut parts = Vec::new();
+        let mut start = 0;
+        while start < n {
+            let len = chunk.min(n - start);
+            let x = images.narrow(0, start, len).to_device(device);
+            parts.push(backbone.features(&x, dropout_on));
+            start += len;
+        }
+        if parts.is_empty() {
+            Tensor::zeros([0, FEATURES], (Kind::Float, device))
+        } else {
+            Tensor::cat(&parts, 0)
+        }
+    })
+}
+
+impl Module for EmbeddingNet {
+    fn forward(&self, xs: &Tensor) -> Tensor {
+        self.embed(xs, false)
+    }
+}

@@ -1,0 +1,33 @@
+//! The networks: the reference backbone and its last layer ([`backbone`]), the variance heads
+//! of the amortised methods ([`variance_head`]), and starting from a trained deterministic model
+//! ([`warm_start`]).
+
+pub mod backbone;
+pub mod variance_head;
+pub mod warm_start;
+
+pub use backbone::{features_no_grad, normalise, Backbone, EmbeddingNet, LastLayer, FEATURES};
+
+use crate::config::TrainConfig;
+use tch::{nn, Device};
+
+/// A method's network with the variables it reads.
+#[derive(Debug)]
+pub struct Network {
+    /// The variables (`backbone.conv1.*`, `backbone.conv2.*`, `head.*`, and any head a method
+    /// adds).
+    pub vs: nn::VarStore,
+    /// The network reading them.
+    pub net: EmbeddingNet,
+}
+
+impl Network {
+    /// A freshly initialised network of `config` on `device` (libtorch seeded from `seed`),
+    /// with dropout `dropout` after the features.
+    pub fn new(config: &TrainConfig, device: Device, seed: u64, dropout: f64) -> Self {
+        tch::manual_seed(crate::seeds::initialisation(seed));
+        let vs = nn::VarStore::new(device);
+        let net = EmbeddingNet::new(&vs, config.model.latent_dim as i64, dropout);
+        Self { vs, net }
+    }
+}

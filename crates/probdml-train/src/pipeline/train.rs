@@ -1,0 +1,73 @@
+//! `probdml train`: one run from a validated configuration to `metrics.json`.
+
+use super::data::load_data;
+use super::environment::Environment;
+use super::evaluate::evaluate_trained;
+use super::output::{prepare_out, OutPolicy};
+use super::prerequisites::with_prerequisites;
+use super::{RunSummary, RunTiming};
+use crate::checkpoint::layout::SUMMARY;
+use crate::config::ValidConfig;
+use crate::data_parallel;
+use crate::error::TrainResult;
+use crate::json;
+use crate::method::TensorSet;
+use crate::trainer;
+use std::path::Path;
+use std::time::Instant;
+
+/// Trains `config` on its data, evaluates, and writes the checkpoint, `metrics.json`,
+/// `summary.json` and the plots into `out`, which is locked and prepared by `policy` first
+/// ([`prepare_out`]); a method that freezes a deterministic model and names none gets it
+/// trained first ([`with_prerequisites`]).
+///
+/// # Errors
+///
+/// The output folder's rules, data, training, evaluation and I/O errors.
+pub fn train_and_evaluate(
+    config: &ValidConfig,
+    out: &Path,
+    policy: OutPolicy,
+    env: &Environment,
+) -> TrainResult<RunSummary> {
+    // Data-parallel runs: rank 0 takes the folder (and, with --force, empties it) before any
+    // rank reads a checkpoint from it.
+    let _lock = prepare_out(out, policy)?;
+    data_parallel::barrier()?;
+    let config = with_prerequisites(config, out, env)?;
+    let device = env.device;
+    let data = load_data(&config, &env.data_dir)?;
+    tracing::info!(
+        train = data.train.len(),
+        test = data.test.len(),
+        ood = data.ood.len(),
+        ?device,
+        method = config.method.name(),
+        "data loaded"
+    );
+    let train = TensorSet::new(&data.train, device)?;
+    let trained = trainer::train(
+        &config,
+        &train,
+        device,
+        Some(out),
+        policy == OutPolicy::Resume,
+    )?;
+    drop(train);
+    let started = Instant::now();
+    let metrics = evaluate_trained(&trained, &data, out, device)?;
+    let epochs: Vec<f64> = trained.history.iter().map(|e| e.seconds).collect();
+    let summary = RunSummary {
+        config: config.into_owned().into_inner(),
+        metrics,
+        timing: RunTiming {
+            mean_epoch_seconds: epochs.iter().sum::<f64>() / epochs.len().max(1) as f64,
+            evaluation_seconds: started.elapsed().as_secs_f64(),
+            device: format!("{device:?}"),
+        },
+    };
+    if data_parallel::is_writer() {
+        json::write_json(&out.join(SUMMARY), &summary)?;
+    }
+    Ok(summary)
+}

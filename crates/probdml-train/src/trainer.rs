@@ -1,0 +1,282 @@
+//! The epoch loop every method shares: seeded batches, RMSprop with exponential decay
+//! ([`crate::optimiser`]), the [`crate::guards`] on the loss, the weights and the
+//! outputs, a progress bar, a `tracing` line per epoch and an atomic checkpoint per epoch
+//! ([`crate::checkpoint::member`]) that `--resume` verifies and continues bit for bit
+//! (weights, optimiser state, the posterior, the epoch's seeds).
+
+use crate::checkpoint::layout::member_dir;
+use crate::checkpoint::member::{resume_member, save_member, sorted_variables};
+use crate::checkpoint::{self, EpochLog};
+use crate::config::ValidConfig;
+use crate::data_parallel;
+use crate::error::{TrainError, TrainResult};
+use crate::guards::{check_collapse, check_finite, Position, CONSTANT_LOSS_STEPS};
+use crate::method::{self, Batch, Method, Model, TensorSet};
+use crate::optimiser::RmsProp;
+use crate::seeds;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::path::Path;
+use std::time::Instant;
+use tch::{Device, Tensor};
+
+/// The outcome of training: the model and the per-epoch log.
+#[derive(Debug)]
+pub struct Trained {
+    /// The configuration that produced it.
+    pub config: ValidConfig,
+    /// The model (one method, or an ensemble of members).
+    pub model: Model,
+    /// Per-epoch statistics of every member, in training order.
+    pub history: Vec<EpochLog>,
+}
+
+/// Trains `config` on `train`, writing a checkpoint after every epoch into `out_dir` (one
+/// folder per member for an ensemble, the run's `config.json` at the top), and resuming from
+/// it when `resume` is set and one is there; then each member's finish pass (post-hoc LAM's
+/// Hessian), checkpointed too.
+///
+/// # Errors
+///
+/// A non-finite or collapsed quantity (naming the step and tensor), a checkpoint that fails
+/// verification, and I/O.
+pub fn train(
+    config: &ValidConfig,
+    train: &TensorSet,
+    device: Device,
+    out_dir: Option<&Path>,
+    resume: bool,
+) -> TrainResult<Trained> {
+    let members = config.members();
+    if let (Some(dir), true, true) = (out_dir, members > 1, data_parallel::is_writer()) {
+        // The run's own configuration at the top, so that `eval`/`diagnose` of the ensemble
+        // folder find it.
+        std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
+        config.write_json(&dir.join(checkpoint::CONFIG))?;
+    }
+    let member_config = config.member();
+    let mut trained = Vec::with_capacity(members);
+    let mut history = Vec::new();
+    for k in 0..members {
+        let seed = seeds::member(config.seed, k);
+        let dir = out_dir.map(|d| member_dir(d, k, members));
+        let (mut m, log) =
+            train_member(&member_config, train, device, seed, dir.as_deref(), resume)?;
+        m.finish(train, device)?;
+        if let (Some(dir), true, true) = (
+            dir.as_deref(),
+            m.posterior().is_some(),
+            data_parallel::is_writer(),
+        ) {
+            // The finish pass's posterior (post-hoc Λ) joins the last epoch's checkpoint.
+            let manifest = checkpoint::verify(dir)?;
+            let epoch = manifest.map_or(0, |m| m.epoch);
+            save_member(dir, &member_config, m.as_ref(), None, &log, epoch)?;
+        }
+        trained.push(m);
+        history.extend(log);
+    }
+    let model = if members > 1 {
+        Model::Ensemble(trained)
+    } else {
+        Model::Single(trained.pop().ok_or_else(|| {
+            TrainError::config("ensemble-size", 0, "at least one model is trained")
+        })?)
+    };
+    Ok(Trained {
+        config: config.clone(),
+        model,
+        history,
+    })
+}
+
+/// Trains one member for `config.optimiser.epochs` epochs; writes a checkpoint into `dir` after each
+/// and, with `resume`, continues from the one found there.
+///
+/// # Errors
+///
+/// See [`train`].
+pub fn train_member(
+    config: &ValidConfig,
+    train: &TensorSet,
+    device: Device,
+    seed: u64,
+    dir: Option<&Path>,
+    resume: bool,
+) -> TrainResult<(Box<dyn Method>, Vec<EpochLog>)> {
+    let mut m = method::build(config, device, seed)?;
+    let mut opt = RmsProp::new(m.var_store(), config.optimiser.learning_rate);
+    opt.weight_decay = config.settings().weight_decay;
+    let mut history = Vec::new();
+    let mut start_epoch = 0;
+    let mut resumed = false;
+    if let (true, Some(dir)) = (resume, dir) {
+        if let Some(state) = resume_member(dir, config, m.as_mut(), &mut opt)? {
+            tracing::info!(dir = %dir.display(), epochs_done = state.epochs_done, "resuming");
+            start_epoch = state.epochs_done;
+            history = state.history;
+            resumed = true;
+        }
+    }
+    if !resumed {
+        m.initialise()?;
+    }
+    // Every rank starts from rank 0's weights (a resumed run reads the same checkpoint anyway).
+    data_parallel::gradients::broadcast_parameters(m.var_store())?;
+    let n = train.len() as usize;
+    // `--batch` is per rank: a global batch holds `world` of them, cut into whole row blocks
+    // (see data_parallel).
+    let world = data_parallel::world_size();
+    let blocks = data_parallel::row_blocks::total();
+    let batch = (config.optimiser.batch_size * world).min(n) / blocks * blocks;
+    if batch < 2 {
+        return Err(TrainError::config(
+            "train-limit",
+            n,
+            format!(
+                "pairs need at least 2 training images, and each of the {blocks} row blocks \
+                 at least one"
+            ),
+        ));
+    }
+    let steps_per_epoch = n / batch;
+    let mut global_step = start_epoch * steps_per_epoch;
+    let (mut last_loss, mut repeats) = (f64::NAN, 0usize);
+    for epoch in start_epoch..config.optimiser.epochs {
+        opt.lr = config.optimiser.learning_rate * config.optimiser.lr_decay.powi(epoch as i32);
+        tch::manual_seed(seeds::epoch(seed, epoch));
+        let mut order: Vec<i64> = (0..n as i64).collect();
+        order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(
+            seeds::epoch(seed, epoch) as u64,
+        ));
+        let bar = ProgressBar::new(steps_per_epoch as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(format!(
+            "{} seed {seed} epoch {}/{}",
+            config.method.name(),
+            epoch + 1,
+            config.optimiser.epochs
+        ));
+        let started = Instant::now();
+        let (mut loss_sum, mut pair_sum) = (0.0, 0.0);
+        let mut last_batch = None;
+        for step in 0..steps_per_epoch {
+            global_step += 1;
+            let at = Position {
+                epoch: epoch + 1,
+                step: step + 1,
+                global_step,
+            };
+            let global = &order[step * batch..(step + 1) * batch];
+            let own = data_parallel::shard::local_rows(global, data_parallel::rank(), world);
+            let x = train
+                .images
+                .index_select(0, &Tensor::from_slice(own).to_device(device));
+            // The labels of the whole global batch: the backbone's features are gathered to
+            // it inside the step (data_parallel::shard).
+            let labels = train
+                .labels
+                .index_select(0, &Tensor::from_slice(global).to_device(device));
+            let gathering = data_parallel::shard::GatherDuringStep::start();
+            let out = m.step(&Batch {
+                images: &x,
+                labels: &labels,
+                at,
+                train_size: n as i64,
+            });
+            drop(gathering);
+            if let Some(e) = data_parallel::shard::take_failure() {
+                return Err(e);
+            }
+            let out = out?;
+            let loss_value = out.loss.double_value(&[]);
+            if !loss_value.is_finite() {
+                return Err(TrainError::NonFinite {
+                    tensor: "loss".into(),
+                    epoch: at.epoch,
+                    step: at.step,
+                    global_step,
+                });
+            }
+            if loss_value.to_bits() == last_loss.to_bits() {
+                repeats += 1;
+                if repeats + 1 >= CONSTANT_LOSS_STEPS {
+                    return Err(TrainError::Collapse {
+                        tensor: "loss".into(),
+                        detail: format!(
+                            "stayed exactly {loss_value:e} for {CONSTANT_LOSS_STEPS} steps"
+                        ),
+                        epoch: at.epoch,
+                        step: at.step,
+                        global_step,
+                    });
+                }
+            } else {
+                (last_loss, repeats) = (loss_value, 0);
+            }
+            if out.loss.requires_grad() {
+                if world == 1 && blocks == 1 {
+                    opt.backward_step(&out.loss)?;
+                } else {
+                    opt.zero_grad();
+                    out.loss.f_backward()?;
+                    data_parallel::gradients::reduce_gradients(m.var_store())?;
+                    opt.step()?;
+                    opt.zero_grad();
+                }
+            }
+            loss_sum += loss_value;
+            pair_sum += out.pairs as f64;
+            bar.inc(1);
+            last_batch = Some(x);
+        }
+        bar.finish_and_clear();
+        let seconds = started.elapsed().as_secs_f64();
+        let end = Position {
+            epoch: epoch + 1,
+            step: steps_per_epoch,
+            global_step,
+        };
+        for (name, t) in sorted_variables(m.var_store()) {
+            check_finite(&t, &name, end)?;
+        }
+        if let Some(p) = m.posterior() {
+            check_finite(&p.weight, "precision(head.weight)", end)?;
+        }
+        if let Some(x) = &last_batch {
+            // The last update can collapse the model after the last step's own check: look at
+            // the weights the checkpoint would save, on the last batch, before saving them.
+            let net = m.net();
+            let y = tch::no_grad(|| net.head.raw(&net.backbone.features(x, false)));
+            check_finite(&y, "head output y = Wx + b", end)?;
+            check_collapse(&y, end)?;
+        }
+        let log = EpochLog {
+            seed,
+            epoch: epoch + 1,
+            mean_loss: loss_sum / steps_per_epoch.max(1) as f64,
+            seconds,
+            steps: steps_per_epoch,
+            mean_pairs: pair_sum / steps_per_epoch.max(1) as f64,
+        };
+        tracing::info!(
+            method = config.method.name(),
+            seed,
+            epoch = log.epoch,
+            loss = log.mean_loss,
+            seconds = log.seconds,
+            pairs_per_step = log.mean_pairs,
+            lr = opt.lr,
+            "epoch done"
+        );
+        history.push(log);
+        if let (Some(dir), true) = (dir, data_parallel::is_writer()) {
+            save_member(dir, config, m.as_ref(), Some(&opt), &history, epoch + 1)?;
+        }
+    }
+    Ok((m, history))
+}
