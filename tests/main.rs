@@ -29,6 +29,8 @@ mod laplace_bad_input;
 mod laplace_chain;
 #[path = "metrics_bad_input.rs"]
 mod metrics_bad_input;
+#[path = "metrics_labels.rs"]
+mod metrics_labels;
 #[path = "nivmf_bad_input.rs"]
 mod nivmf_bad_input;
 #[path = "public_api.rs"]

@@ -3,8 +3,7 @@
 
 use crate::compute::{compute, compute_named, named};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
-use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
-use probdml::Error;
+use probdml::metrics::{self, exact, Distance, Embeddings, Labels, Retrieval};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::borrow::Cow;
@@ -12,18 +11,12 @@ use std::borrow::Cow;
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
 
-/// Class labels as the crate's `usize`; a negative one is an error naming the argument.
+/// Class labels as `usize`, for the functions that take them so; a negative one is an error
+/// naming the argument and its index (the crate's own check of class labels).
 pub fn labels_of(arg: &'static str, labels: &[i64]) -> probdml::Result<Vec<usize>> {
-    labels
-        .iter()
-        .map(|&l| {
-            usize::try_from(l).map_err(|_| Error::OutOfDomain {
-                arg,
-                value: l as f64,
-                rule: "a class label is a non-negative integer",
-            })
-        })
-        .collect()
+    Labels::I64(labels).check(arg)?;
+    // Checked non-negative, and the extension is built for 64-bit targets: exact.
+    Ok(labels.iter().map(|&l| l as usize).collect())
 }
 
 /// A 1-D `float32` or `float64` array borrowed from numpy in its own precision: scores,
@@ -270,13 +263,11 @@ pub fn retrieval<'py>(
     compute_named(py, move || {
         let database = database.map_err(named(&[("data", "embeddings")]))?;
         let queries = queries.transpose().map_err(named(&[("data", "queries")]))?;
-        let labels = labels_of("labels", labels)?;
-        let query_labels = query_labels
-            .map(|q| labels_of("query_labels", q))
-            .transpose()?;
-        let task = match (queries, &query_labels) {
-            (Some(q), Some(ql)) => Retrieval::query_database(q, ql, database, &labels, distance)?,
-            _ => Retrieval::leave_one_out(database, &labels, distance)?,
+        // numpy's int64 labels as they are: the task checks them (a negative one is refused
+        // naming its index).
+        let task = match (queries, query_labels) {
+            (Some(q), Some(ql)) => Retrieval::query_database(q, ql, database, labels, distance)?,
+            _ => Retrieval::leave_one_out(database, labels, distance)?,
         };
         let task = match threads {
             Some(t) => task.with_threads(t)?,

@@ -164,6 +164,18 @@ def test_a_task_where_no_query_has_a_positive_is_an_error(twin):
 
 
 @pytest.mark.parametrize("twin", TWINS)
+def test_a_negative_label_is_refused_naming_its_index(twin):
+    # -1, the "ignore" label of many datasets, is not a class: int64 labels reach the crate as
+    # they are, and its check names the argument and the index.
+    f = TWINS[twin]
+    x = np.arange(10.0).reshape(5, 2)
+    with pytest.raises(ValueError, match=r"`labels`: element 3 = -1 .*>= 0"):
+        f.recall_at_k(x, np.array([0, 0, 1, -1, 1]), 1)
+    with pytest.raises(ValueError, match=r"`query_labels`: element 0 = -1"):
+        f.recall_at_k(x, [0, 0, 1, 1, 1], 1, queries=x[:2], query_labels=[-1, 1])
+
+
+@pytest.mark.parametrize("twin", TWINS)
 def test_k_above_the_database_is_refused_with_its_bound(twin):
     f = TWINS[twin]
     x = np.arange(10.0).reshape(5, 2)

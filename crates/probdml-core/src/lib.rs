@@ -61,6 +61,7 @@ pub mod metrics {
     pub use input::calibration::{Calibration, CalibrationBin};
     pub use input::embeddings::{Coordinates, Distance, Embeddings};
     pub use input::identification::KnnIdentification;
+    pub use input::labels::{IntoLabels, Labels};
     pub use input::neighbours::Neighbours;
     pub use input::ood::RocCurve;
     pub use input::retrieval::{QueryAtK, RetrievalReport};

@@ -3,15 +3,16 @@
 use crate::error::Result;
 use crate::metrics::input::identification::labels;
 use crate::metrics::input::identification::KnnIdentification;
+use crate::metrics::input::labels::Labels;
 use crate::metrics::input::neighbours::Neighbours;
 use crate::metrics::neighbours::nearest_neighbours;
 use crate::metrics::retrieval_task::Retrieval;
 
 /// The majority vote of one query's neighbours (shared by both twins): the label with most
 /// votes; ties go to the label whose first vote ranks nearest.
-pub(crate) fn vote(neighbour_labels: impl Iterator<Item = usize>) -> usize {
+pub(crate) fn vote(neighbour_labels: impl Iterator<Item = i128>) -> Option<i128> {
     // (label, votes, rank of its first vote)
-    let mut tally: Vec<(usize, usize, usize)> = Vec::new();
+    let mut tally: Vec<(i128, usize, usize)> = Vec::new();
     for (rank, label) in neighbour_labels.enumerate() {
         match tally.iter_mut().find(|t| t.0 == label) {
             Some(t) => t.1 += 1,
@@ -22,17 +23,18 @@ pub(crate) fn vote(neighbour_labels: impl Iterator<Item = usize>) -> usize {
         .iter()
         .max_by(|x, y| x.1.cmp(&y.1).then(y.2.cmp(&x.2)))
         .map(|t| t.0)
-        .unwrap_or(usize::MAX)
 }
 
 /// Scores the votes of every query from its neighbour lists (shared by both twins).
 pub(crate) fn score(
     neighbours: &Neighbours,
-    queries: &[usize],
-    database: &[usize],
+    queries: Labels<'_>,
+    database: Labels<'_>,
 ) -> KnnIdentification {
     let correct: Vec<bool> = (0..neighbours.query_count())
-        .map(|q| vote(neighbours.indices(q).iter().map(|&j| database[j])) == queries[q])
+        .map(|q| {
+            vote(neighbours.indices(q).iter().map(|&j| database.get(j))) == Some(queries.get(q))
+        })
         .collect();
     let accuracy = correct.iter().filter(|&&c| c).count() as f64 / correct.len() as f64;
     KnnIdentification { correct, accuracy }

@@ -12,23 +12,25 @@ use crate::metrics::neighbours::ranked_lists;
 use crate::metrics::retrieval_task::{Relevance, Retrieval};
 
 /// Positives of each query, answered in O(1) (labels) or O(log |set|) (sorted sets).
-pub(crate) enum PositiveIndex<'a> {
+pub(crate) enum PositiveIndex {
+    // The labels as `i128`s, read once: every integer type compares by value.
     Labels {
-        queries: &'a [usize],
-        database: &'a [usize],
-        counts: HashMap<usize, usize>,
+        queries: Vec<i128>,
+        database: Vec<i128>,
+        counts: HashMap<i128, usize>,
         leave_one_out: bool,
     },
     Sets(Vec<Vec<u32>>),
 }
 
-impl<'a> PositiveIndex<'a> {
-    pub(crate) fn new(task: &Retrieval<'a>) -> Self {
+impl PositiveIndex {
+    pub(crate) fn new(task: &Retrieval<'_>) -> Self {
         let leave_one_out = task.is_leave_one_out();
         match task.relevance() {
             Relevance::Labels { queries, database } => {
+                let (queries, database) = (queries.to_vec(), database.to_vec());
                 let mut counts = HashMap::new();
-                for &label in database {
+                for &label in &database {
                     *counts.entry(label).or_insert(0) += 1;
                 }
                 Self::Labels {
@@ -96,7 +98,7 @@ fn prefix_scores(relevant: &[bool], k: usize) -> (usize, f64) {
 /// The relevance flags of every query's first `k` results, and R for each, in parallel.
 fn relevance_lists(
     task: &Retrieval<'_>,
-    index: &PositiveIndex<'_>,
+    index: &PositiveIndex,
     k_of: &(dyn Fn(usize) -> usize + Sync),
 ) -> Result<Vec<Vec<bool>>> {
     let lists = ranked_lists(task, k_of)?;

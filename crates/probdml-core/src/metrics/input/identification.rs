@@ -1,6 +1,7 @@
 //! The result of k-NN identification and the class labels it needs. Shared by the fast and the exact twins.
 
 use crate::error::{Error, Result};
+use crate::metrics::input::labels::Labels;
 use crate::metrics::input::retrieval_task::Relevance;
 use crate::metrics::input::retrieval_task::Retrieval;
 
@@ -15,7 +16,7 @@ pub struct KnnIdentification {
 
 /// The class labels of a task (shared by both twins).
 #[doc(hidden)]
-pub fn labels<'a>(task: &Retrieval<'a>) -> Result<(&'a [usize], &'a [usize])> {
+pub fn labels<'a>(task: &Retrieval<'a>) -> Result<(Labels<'a>, Labels<'a>)> {
     match task.relevance() {
         Relevance::Labels { queries, database } => Ok((queries, database)),
         Relevance::Positives(_) => Err(Error::Undefined {

@@ -16,6 +16,8 @@ pub mod identification;
 #[doc(hidden)]
 pub mod kendall;
 #[doc(hidden)]
+pub mod labels;
+#[doc(hidden)]
 pub mod neighbours;
 #[doc(hidden)]
 pub mod ood;

@@ -3,17 +3,19 @@
 use crate::error::{Error, Result};
 use crate::metrics::checks;
 use crate::metrics::embeddings::{Distance, Embeddings};
+use crate::metrics::input::labels::{IntoLabels, Labels};
 
 /// What makes a database item a positive (a relevant result) for a query.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Relevance<'a> {
-    /// Class labels: item `j` is a positive of query `q` when `database[j] == queries[q]`.
-    /// In a leave-one-out task both slices are the same.
+    /// Class labels: item `j` is a positive of query `q` when `database[j] == queries[q]`
+    /// (compared by value, whatever their integer types). In a leave-one-out task both are the
+    /// same. None is negative: the constructors refuse that.
     Labels {
         /// One label per query.
-        queries: &'a [usize],
+        queries: Labels<'a>,
         /// One label per database item.
-        database: &'a [usize],
+        database: Labels<'a>,
     },
     /// Place recognition: `positives[q]` lists the database indices relevant to query `q`
     /// (a set: a repeated index counts once; in a leave-one-out task the query's own index is
@@ -58,12 +60,15 @@ pub struct Retrieval<'a> {
 
 impl<'a> Retrieval<'a> {
     /// Every embedding queries all the others (its own row excluded); positives share its label.
+    /// The labels may be of any integer type, as the data has them ([`IntoLabels`]: `&[i64]`
+    /// from PyTorch, `&[usize]`, `&[u8]`, …).
     ///
     /// # Errors
     ///
     /// [`Error::TooFew`] with fewer than 2 embeddings; [`Error::DimensionMismatch`] if
-    /// `labels.len()` differs from the number of embeddings; [`Error::OutOfDomain`] for a zero
-    /// row under [`Distance::Cosine`].
+    /// `labels.len()` differs from the number of embeddings; [`Error::OutOfDomainElement`]
+    /// naming the index of a negative label; [`Error::OutOfDomain`] for a zero row under
+    /// [`Distance::Cosine`].
     ///
     /// # Examples
     ///
@@ -76,9 +81,10 @@ impl<'a> Retrieval<'a> {
     /// ```
     pub fn leave_one_out(
         embeddings: Embeddings<'a>,
-        labels: &'a [usize],
+        labels: impl IntoLabels<'a>,
         distance: Distance,
     ) -> Result<Self> {
+        let labels = labels.into_labels();
         Self::build(
             None,
             embeddings,
@@ -121,6 +127,7 @@ impl<'a> Retrieval<'a> {
     /// # Errors
     ///
     /// [`Error::DimensionMismatch`] if the embedding dimensions or the label counts disagree;
+    /// [`Error::OutOfDomainElement`] naming the index of a negative label;
     /// [`Error::OutOfDomain`] for a zero row under [`Distance::Cosine`].
     ///
     /// # Examples
@@ -135,17 +142,17 @@ impl<'a> Retrieval<'a> {
     /// ```
     pub fn query_database(
         queries: Embeddings<'a>,
-        query_labels: &'a [usize],
+        query_labels: impl IntoLabels<'a>,
         database: Embeddings<'a>,
-        database_labels: &'a [usize],
+        database_labels: impl IntoLabels<'a>,
         distance: Distance,
     ) -> Result<Self> {
         Self::build(
             Some(queries),
             database,
             Relevance::Labels {
-                queries: query_labels,
-                database: database_labels,
+                queries: query_labels.into_labels(),
+                database: database_labels.into_labels(),
             },
             distance,
         )
@@ -220,6 +227,8 @@ impl<'a> Retrieval<'a> {
                 };
                 checks::same_length(db_arg, n_db, database_labels.len())?;
                 checks::same_length(q_arg, n_q, query_labels.len())?;
+                database_labels.check(db_arg)?;
+                query_labels.check(q_arg)?;
             }
             Relevance::Positives(positives) => {
                 checks::same_length("positives", n_q, positives.len())?;

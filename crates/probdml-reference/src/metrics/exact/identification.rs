@@ -11,8 +11,8 @@ use crate::metrics::input::retrieval_task::Retrieval;
 /// rule is the crate's). Counted literally: every vote's label is recounted over all votes
 /// (`O(k²)`), and the first vote in rank order whose label reaches the maximum names the
 /// winner — that vote is the nearest vote of every label tied at the maximum.
-fn majority(votes: &[usize]) -> Option<usize> {
-    let count = |label: usize| votes.iter().filter(|&&v| v == label).count();
+fn majority(votes: &[i128]) -> Option<i128> {
+    let count = |label: i128| votes.iter().filter(|&&v| v == label).count();
     let most = votes.iter().map(|&v| count(v)).max()?;
     votes.iter().copied().find(|&v| count(v) == most)
 }
@@ -43,8 +43,12 @@ pub fn knn_identification(task: &Retrieval<'_>, k: usize) -> Result<KnnIdentific
     let neighbours = nearest_neighbours(task, k)?;
     let correct: Vec<bool> = (0..neighbours.query_count())
         .map(|q| {
-            let votes: Vec<usize> = neighbours.indices(q).iter().map(|&j| database[j]).collect();
-            majority(&votes) == Some(queries[q])
+            let votes: Vec<i128> = neighbours
+                .indices(q)
+                .iter()
+                .map(|&j| database.get(j))
+                .collect();
+            majority(&votes) == Some(queries.get(q))
         })
         .collect();
     let hits = correct.iter().filter(|&&c| c).count();

@@ -10,7 +10,7 @@ use crate::metrics::input::retrieval_task::{Relevance, Retrieval};
 /// Whether database item j is a positive of query q, straight from the relevance rule.
 fn is_positive(task: &Retrieval<'_>, q: usize, j: usize) -> bool {
     match task.relevance() {
-        Relevance::Labels { queries, database } => database[j] == queries[q],
+        Relevance::Labels { queries, database } => database.get(j) == queries.get(q),
         Relevance::Positives(sets) => sets[q].contains(&j),
     }
 }
