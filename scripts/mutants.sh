@@ -86,7 +86,7 @@ for file in "$@"; do
     # and the modules of the proofs and tests binaries that cover the module, as libtest name
     # filters. A filter matches by substring, so every other name that contains one (`vmf::` in
     # `nivmf::`, `vmf_density::` in `nivmf_density::`) is skipped.
-    args=(--test proofs --test tests)
+    args=(--package probdml-proofs --test proofs --test tests)
     wanted=()
     if [ "${MUTANTS_NO_LIB:-0}" != 1 ]; then
         args=(--lib "${args[@]}")
@@ -124,8 +124,10 @@ for file in "$@"; do
     echo "== $file (module $module): cargo test --profile mutants ${args[*]} -- ${filters[*]}"
     start=$(date +%s)
     # Exit status 2 means "some mutants survived", 3 "some timed out": both are results.
-    # Mutants of `probdml`, tested by its unit tests and by the proofs package's targets.
-    options=("${files[@]}" --package probdml --test-package probdml --test-package probdml-proofs
+    # Mutants of `probdml`, tested by its unit tests and the proofs package's two binaries (added
+    # to every cargo invocation with `--package`: cargo-mutants itself selects the mutated
+    # package only), the libtest filters below choosing the tests that cover the module.
+    options=("${files[@]}" --package probdml
         --profile mutants --minimum-test-timeout 20 --output "$out")
     [ -z "${MUTANTS_TIMEOUT:-}" ] || options+=(--timeout "$MUTANTS_TIMEOUT")
     [ -z "${MUTANTS_FILTER:-}" ] || options+=(--re "$MUTANTS_FILTER")
