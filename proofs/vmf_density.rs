@@ -20,6 +20,14 @@
 //! 5. **KL is a divergence**: `KL ≥ 0`, `KL(κ = 0) = 0`, `KL ~ κ²/(2M)` as `κ → 0`, and
 //!    `H + KL = ln|S^{M−1}|`.
 //! 6. **`ln|S^{M−1}|`**: the fast `ln Γ` route agrees with the compensated sum of logarithms.
+//! 7. **Inputs normalised in `f32`** (the embeddings a PyTorch model gives, cast to `f64`): a
+//!    vector normalised in `f32` by any summation order has `|‖v‖ − 1| ≤ (M/2 + 2)·2⁻²⁴`, inside
+//!    `vmf::unit_norm_tolerance(M) = (M + 4)·2⁻²⁴`, so the density, the KL divergence, the
+//!    nivMF density and the sample statistics accept it; and their value is the one at `v/‖v‖`:
+//!    the fast twin on the `f32`-normalised input agrees, within its own budget, with the
+//!    reference at the vector renormalised by the 256-bit norm. Using `v` as given instead errs
+//!    by `≈ κ|μᵀx|·|‖x‖ − 1|` (10⁻² at `M = 512`, `κ = 10⁴`), far outside the budget. Both twins
+//!    accept a vector just inside the tolerance and refuse one just outside with one error.
 //!
 //! ## Refutation: the BTL listing's `kl_div_vMF`
 //!
@@ -259,7 +267,7 @@ fn bad_input() {
     assert!(vmf::log_density(&x, &mu, f64::NAN).is_err(), "κ NaN");
     assert!(vmf::log_density(&x, &mu, f64::INFINITY).is_err(), "κ ∞");
     assert!(
-        vmf::log_density(&[1.0, 1e-5, 0.0], &mu, 1.0).is_err(),
+        vmf::log_density(&[1.0, 1e-3, 0.0], &mu, 1.0).is_err(),
         "non-unit x"
     );
     assert!(
@@ -389,6 +397,149 @@ fn torture_quadrature_dense_grid() {
             let kappa = 10f64.powf(-3.0 + 8.0 * i as f64 / 40.0);
             check_entropy(dim, kappa);
             check_kl(dim, kappa);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claim 7: inputs normalised in f32.
+
+/// `v` normalised as PyTorch's `F.normalize` does in `f32`: the squares summed in `f32` (forward
+/// or backward), the root, one division per entry; then widened to `f64` (exactly).
+fn normalised_in_f32(v: &[f64], backward: bool) -> Vec<f64> {
+    let v32: Vec<f32> = v.iter().map(|&x| x as f32).collect();
+    let add = |s: f32, x: &f32| s + x * x;
+    let squares = if backward {
+        v32.iter().rev().fold(0.0, add)
+    } else {
+        v32.iter().fold(0.0, add)
+    };
+    let norm = squares.sqrt();
+    v32.iter().map(|&x| f64::from(x / norm)).collect()
+}
+
+/// `v/‖v‖` with the reference's 256-bit norm: the vector the result is defined at.
+fn renormalised(v: &[f64]) -> Vec<f64> {
+    let norm = probdml::compensated::exact::norm2(v);
+    v.iter().map(|x| x / norm).collect()
+}
+
+/// The deviation `|‖v‖ − 1|`, from the 256-bit norm.
+fn deviation(v: &[f64]) -> f64 {
+    (probdml::compensated::exact::norm2(v) - 1.0).abs()
+}
+
+fn f32_case() -> impl Strategy<Value = (Vec<f64>, Vec<f64>, f64, bool)> {
+    (dims(), kappas(), any::<bool>()).prop_flat_map(|(dim, kappa, backward)| {
+        (
+            prop::collection::vec(-1.0f64..1.0, dim),
+            prop::collection::vec(-1.0f64..1.0, dim),
+            Just(kappa),
+            Just(backward),
+        )
+            .prop_filter("non-degenerate", |(a, b, _, _)| {
+                normalise(a).is_some() && normalise(b).is_some()
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Claim 7: the log density and the KL divergence of f32-normalised vectors are those at the
+    /// vectors renormalised in f64.
+    #[test]
+    fn f32_normalised_inputs_are_renormalised((a, b, kappa, backward) in f32_case()) {
+        let (x, mu) = (normalised_in_f32(&a, backward), normalised_in_f32(&b, !backward));
+        let dim = mu.len();
+        let bound = (dim as f64 / 2.0 + 2.0) * f64::from(f32::EPSILON) / 2.0;
+        prop_assert!(deviation(&x) <= bound && deviation(&mu) <= bound);
+        prop_assert!(bound < vmf::unit_norm_tolerance(dim));
+        let (x_hat, mu_hat) = (renormalised(&x), renormalised(&mu));
+        let case = format_args!("M = {dim}, κ = {kappa}, f32-normalised");
+
+        let fast = vmf::log_density(&x, &mu, kappa).unwrap();
+        let exact = vmf::exact::log_density(&x_hat, &mu_hat, kappa).unwrap();
+        let t: f64 = x_hat.iter().zip(&mu_hat).map(|(p, q)| p * q).sum();
+        let magnitude = vmf::exact::log_norm_const(dim, kappa).abs() + kappa * t.abs();
+        check_with_magnitude(LOG_DENSITY, case, fast, exact, magnitude);
+        // The reference renormalises the f32 input itself, to the same value.
+        let exact_on_f32 = vmf::exact::log_density(&x, &mu, kappa).unwrap();
+        check_with_magnitude(LOG_DENSITY, case, exact_on_f32, exact, magnitude);
+
+        // nivMF density with anisotropic concentrations around κ.
+        let kappas: Vec<f64> = (0..dim).map(|m| kappa.max(1e-3) * (1.0 + (m % 3) as f64)).collect();
+        let fast = probdml::nivmf::log_density(&x, &mu, &kappas).unwrap();
+        let exact = probdml::nivmf::exact::log_density(&x_hat, &mu_hat, &kappas).unwrap();
+        let kmu: Vec<f64> = mu_hat.iter().zip(&kappas).map(|(p, k)| p * k).collect();
+        let kx: Vec<f64> = x_hat.iter().zip(&kappas).map(|(p, k)| p * k).collect();
+        let kappa_tilde = probdml::compensated::exact::norm2(&kmu);
+        let kx_norm = probdml::compensated::exact::norm2(&kx);
+        let log_jacobian: f64 = kappas.iter().map(|k| k.ln().abs()).sum::<f64>() + dim as f64 * kx_norm.ln().abs();
+        let exponent: f64 = kmu.iter().zip(&kx).map(|(p, q)| (p * q).abs()).sum::<f64>() / kx_norm;
+        let magnitude = vmf::exact::log_norm_const(dim, kappa_tilde).abs() + log_jacobian + exponent;
+        check_with_magnitude("nivmf::log_density", case, fast, exact, magnitude);
+    }
+}
+
+/// Claim 7 for the sample statistics: `R̄`, `μ̂` and κ̂ of `f32`-normalised samples drawn
+/// from a concentrated law are those of the samples renormalised in `f64`; without the
+/// renormalisation `1 − R̄ ≈ 10⁻⁴` would carry an error of `≈ 10⁻⁷`, 10⁻³ of `κ̂`. The budget on
+/// `R̄` (relative, `R̄ ≈ 1`) is an absolute one on `1 − R̄`, the quantity κ̂ is made of.
+#[test]
+fn f32_normalised_samples_give_the_statistics_of_the_renormalised_ones() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x0002_0007);
+    for (dim, kappa) in [(3usize, 1e4), (128, 1e5), (512, 1e6)] {
+        let mut mu = vec![0.0; dim];
+        mu[0] = 1.0;
+        let law = vmf::VonMisesFisher::new(&mu, kappa).unwrap();
+        let n = 2000;
+        let mut rows32 = Vec::with_capacity(n * dim);
+        let mut rows = Vec::with_capacity(n * dim);
+        for i in 0..n {
+            // A direction near μ rotated off the axes, so every coordinate carries rounding.
+            let mut x = law.sample(&mut rng);
+            x.rotate_left(i % dim);
+            let x32 = normalised_in_f32(&x, i % 2 == 1);
+            rows.extend(renormalised(&x32));
+            rows32.extend(x32);
+        }
+        let fast = vmf::mean_resultant(&rows32, dim).unwrap();
+        let exact = vmf::exact::mean_resultant(&rows, dim).unwrap();
+        let case = format!("M = {dim}, κ = {kappa}, n = {n}, f32-normalised rows");
+        support::check_at("vmf::mean_resultant", &case, fast.rbar, exact.rbar);
+        support::check_slice("vmf::mean_resultant", &case, &fast.direction, &exact.direction);
+    }
+}
+
+/// Claim 7, the edge: both twins accept a vector just inside `unit_norm_tolerance(M)` and
+/// refuse one just outside with the same error, naming the argument.
+#[test]
+fn the_unit_norm_tolerance_is_the_same_edge_for_both_twins() {
+    for dim in [2usize, 3, 128, 2048] {
+        let tolerance = vmf::unit_norm_tolerance(dim);
+        let mut mu = vec![0.0; dim];
+        mu[0] = 1.0;
+        for (factor, accepted) in [(0.9, true), (1.1, false)] {
+            let mut x = vec![0.0; dim];
+            x[0] = 1.0 + factor * tolerance;
+            let fast = vmf::log_density(&x, &mu, 1.0);
+            let exact = vmf::exact::log_density(&x, &mu, 1.0);
+            assert_eq!(fast.is_ok(), accepted, "M = {dim}, deviation {factor}·tolerance: {fast:?}");
+            match (fast, exact) {
+                (Ok(f), Ok(e)) => {
+                    // At x ∝ μ the value at x/‖x‖ is ln C_M(1) + 1.
+                    let want = vmf::exact::log_norm_const(dim, 1.0) + 1.0;
+                    check_with_magnitude(LOG_DENSITY, format_args!("M = {dim}"), f, want, want.abs().max(1.0));
+                    check_with_magnitude(LOG_DENSITY, format_args!("M = {dim}"), e, want, want.abs().max(1.0));
+                }
+                (Err(f), Err(e)) => {
+                    assert_eq!(f, e);
+                    assert!(matches!(f, probdml::Error::NotUnitVector { arg: "x", .. }), "{f:?}");
+                }
+                (f, e) => panic!("M = {dim}: the twins disagree: {f:?} against {e:?}"),
+            }
         }
     }
 }

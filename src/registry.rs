@@ -873,7 +873,7 @@ registry! {
         file: "crates/probdml/src/nivmf/density.rs",
         source: "change of variables on the sphere, Jacobian det K/‖Kx‖^M; nivMF eq. (4) corrected",
         budget: Budget::AbsOrRel(budget::LOG_SPECIAL),
-        reason: "ln C_M(κ̃) plus three sums, judged on the sum of the summands' magnitudes; x and μ must be unit to 10⁻¹²√M (vmf::unit_norm_tolerance); worst observed 7.3e-16 of the summands' magnitude in nivmf_density.rs (256 seeded cases)",
+        reason: "ln C_M(κ̃) plus three sums, judged on the sum of the summands' magnitudes; x and μ are unit to 10⁻¹²√M (vmf::renormalisation_threshold; vectors further off are renormalised first); worst observed 7.3e-16 of the summands' magnitude in nivmf_density.rs (256 seeded cases)",
         proof: "nivmf_density.rs",
         bench: "nivmf.rs",
         chapter: "06-nivmf.md",

@@ -81,8 +81,8 @@ fn density_rejects_non_unit_vectors_and_mismatches() {
         exact::log_density(&[1.0, 1.0, 0.0], &MU, &K),
     );
     assert!(matches!(e, Error::NotUnitVector { arg: "x", .. }), "{e:?}");
-    // Just outside the tolerance 10⁻¹²√3 ≈ 1.7·10⁻¹² (norm 1 + 2.4·10⁻¹²).
-    let mu = [0.0, 0.6, 0.8 + 3e-12];
+    // Just outside the tolerance (3 + 4)·2⁻²⁴ ≈ 4.2·10⁻⁷ (norm 1 + 4.8·10⁻⁷).
+    let mu = [0.0, 0.6, 0.8 + 6e-7];
     let e = both(
         nivmf::log_density(&X, &mu, &K),
         exact::log_density(&X, &mu, &K),

@@ -73,17 +73,19 @@ fn fit_recovers_the_law_it_was_sampled_from() {
 
 #[test]
 fn from_direction_normalises_and_names_bad_input() {
-    // A μ normalised in f32 is off by ~10⁻⁸: `new` refuses it, `from_direction` accepts it.
+    // A μ normalised in f32 is off by ~10⁻⁸: `new` accepts it and renormalises it in f64, as
+    // `from_direction` does for a direction of any length.
     let v: Vec<f64> = [0.36_f32, 0.48, 0.8]
         .iter()
         .map(|&x| f64::from(x))
         .collect();
     let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
     assert!((norm - 1.0).abs() > 1e-9);
-    assert!(VonMisesFisher::new(&v, 1.0).is_err());
     let law = VonMisesFisher::from_direction(&v, 1.0).unwrap();
-    for (m, x) in law.mu().iter().zip(&v) {
+    let by_new = VonMisesFisher::new(&v, 1.0).unwrap();
+    for ((m, n), x) in law.mu().iter().zip(by_new.mu()).zip(&v) {
         close(*m, x / norm, 1e-15);
+        close(*n, x / norm, 1e-15);
     }
     // Huge and tiny directions normalise without overflow or underflow.
     let big = VonMisesFisher::from_direction(&[3e300, 4e300], 1.0).unwrap();

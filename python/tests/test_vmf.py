@@ -135,6 +135,28 @@ def test_fit_recovers_kappa_where_scipy_fit_does_not():
     assert abs(scipy_kappa - 50.0) > 0.5 * 50.0
 
 
+def test_float32_normalised_embeddings_are_accepted_and_renormalised():
+    """Rows normalised in float32 (as torch.nn.functional.normalize gives them) are within
+    (M + 4)·2⁻²⁴ of the sphere: the density and the fit take them, with the values at the rows
+    renormalised in float64 (scipy's, on those rows)."""
+    rng = np.random.default_rng(5)
+    dim, kappa = 128, 1e4
+    mu64 = np.eye(dim)[3]
+    x = vmf.VonMisesFisher(mu64, kappa).rvs(200, seed=2)
+    x32 = x.astype(np.float32)
+    x32 /= np.linalg.norm(x32, axis=1, keepdims=True)
+    mu32 = (mu64 + 0.01 * rng.normal(size=dim)).astype(np.float32)
+    mu32 /= np.linalg.norm(mu32)
+    assert np.abs(np.linalg.norm(x32.astype(np.float64), axis=1) - 1).max() > 1e-9
+    x_hat = x32.astype(np.float64) / np.linalg.norm(x32.astype(np.float64), axis=1, keepdims=True)
+    mu_hat = mu32.astype(np.float64) / np.linalg.norm(mu32.astype(np.float64))
+    got = vmf.VonMisesFisher(mu32.astype(np.float64), kappa).logpdf(x32.astype(np.float64))
+    want = vonmises_fisher(mu_hat, kappa).logpdf(x_hat)
+    assert np.allclose(got, want, rtol=1e-12, atol=1e-12 * kappa)
+    fitted = vmf.VonMisesFisher.fit(x32.astype(np.float64))
+    assert fitted.kappa == pytest.approx(vmf.VonMisesFisher.fit(x_hat).kappa, rel=1e-9)
+
+
 def test_checked_functions_name_the_argument():
     with pytest.raises(ValueError, match="rbar"):
         vmf.kappa_mle(128, 1.5)

@@ -92,8 +92,8 @@ pub mod vmf {
     pub mod input;
     #[doc(hidden)]
     pub use input::require_unit;
-    pub use input::unit_norm_tolerance;
     pub use input::MeanResultant;
+    pub use input::{renormalisation_threshold, unit_norm_tolerance};
 }
 
 pub use error::{Error, Result};

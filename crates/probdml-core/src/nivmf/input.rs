@@ -8,7 +8,7 @@
 use crate::error::{
     require_finite, require_finite_entries, require_len, require_sphere_dim, Error, Result,
 };
-use crate::vmf::input::require_unit;
+use crate::vmf::input::{require_unit, UnitVector};
 
 /// The distance `d(ρ, ζ)` between a proxy and an embedding (nivMF §3.3, Supp. C–E).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -101,15 +101,20 @@ pub fn require_concentrations(arg: &'static str, kappas: &[f64], dim: usize) -> 
     }
 }
 
-/// Validates `(x, μ, κ)` for a nivMF density and returns `M`.
+/// Validates `(x, μ, κ)` for a nivMF density; returns `M` and `(x, μ)` after the unit-vector
+/// rule (renormalised in `f64` if they were normalised in `f32`).
 #[doc(hidden)]
-pub fn check_nivmf_args(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<usize> {
+pub fn check_nivmf_args<'a>(
+    x: &'a [f64],
+    mu: &'a [f64],
+    kappas: &[f64],
+) -> Result<(usize, UnitVector<'a>, UnitVector<'a>)> {
     let dim = require_sphere_dim("mu", mu.len())?;
     require_len("x", x, dim)?;
     require_concentrations("kappas", kappas, dim)?;
-    require_unit("mu", mu)?;
-    require_unit("x", x)?;
-    Ok(dim)
+    let mu = require_unit("mu", mu)?;
+    let x = require_unit("x", x)?;
+    Ok((dim, x, mu))
 }
 
 /// Validates `α > 0` and `δ` finite.

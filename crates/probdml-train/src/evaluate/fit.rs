@@ -47,7 +47,7 @@ impl VmfFit {
 /// # Formula
 ///
 /// With the samples `x₁…x_S` of input `i` renormalised in `f64` (the model's `f32` rows are
-/// unit only to ~10⁻⁷, the chapter-02 primitives require 10⁻¹²√M):
+/// unit only to ~10⁻⁷; the chapter-02 primitives would renormalise them row by row too):
 ///
 /// * `μ̂ = Σx/‖Σx‖`, `R̄ = ‖Σx‖/S` — [`mean_resultant`] (cascade sum);
 /// * `κ̂ = ` [`kappa_sra`]`(D, R̄, `[`NEWTON_STEPS`]`)`: Banerjee's

@@ -104,10 +104,10 @@ impl NivmfTerms {
 /// assert!(log_density(&x, &mu, &[1.0, 0.0, 1.0]).is_err());
 /// ```
 pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
-    let dim = check_nivmf_args(x, mu, kappas)?;
+    let (dim, x, mu) = check_nivmf_args(x, mu, kappas)?;
     let t = crate::instruction_set::dispatch(
         #[inline(always)]
-        || NivmfTerms::new(x, mu, kappas),
+        || NivmfTerms::new(&x, &mu, kappas),
     );
     Ok(log_norm_const(dim, t.kappa_tilde) + t.log_jacobian + t.exponent)
 }
@@ -146,10 +146,10 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 /// assert!((iso - vmf - 2.0 * 7.0_f64.ln()).abs() < 1e-13);
 /// ```
 pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
-    let dim = check_nivmf_args(x, mu, kappas)?;
+    let (dim, x, mu) = check_nivmf_args(x, mu, kappas)?;
     let t = crate::instruction_set::dispatch(
         #[inline(always)]
-        || NivmfTerms::new(x, mu, kappas),
+        || NivmfTerms::new(&x, &mu, kappas),
     );
     // ln D(K) = ln det K − ln κ̃ = log_jacobian + M ln‖Kx‖ − ln κ̃, summed without forming
     // the large ln det K on its own: Σ ln(κ_m/κ̃) + (M − 1) ln κ̃.

@@ -48,7 +48,9 @@
 //! # Input checks
 //!
 //! Unit vectors must satisfy `|‖v‖ − 1| ≤` [`vmf::unit_norm_tolerance`](crate::vmf::unit_norm_tolerance)`(M)
-//! = 10⁻¹²√M` (the registry entry `nivmf::log_density` repeats it); concentrations must be finite
+//! = (M + 4)·2⁻²⁴` (vectors normalised in `f32` pass, and are renormalised in `f64` when further
+//! than [`vmf::renormalisation_threshold`](crate::vmf::renormalisation_threshold)`(M) = 10⁻¹²√M`
+//! from the sphere, as in [`vmf`](crate::vmf)); concentrations must be finite
 //! and `> 0`, `γ > 0`, lengths must agree; violations return [`crate::Error`], never a panic.
 #[cfg(feature = "reference")]
 pub use probdml_reference::nivmf::exact;

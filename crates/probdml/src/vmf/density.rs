@@ -45,8 +45,8 @@ pub fn log_density(x: &[f64], mu: &[f64], kappa: f64) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]
         || {
-            let dim = check_density_args(x, mu, kappa)?;
-            Ok(log_norm_const(dim, kappa) + kappa * dot_lanes(mu, x))
+            let (dim, x, mu) = check_density_args(x, mu, kappa)?;
+            Ok(log_norm_const(dim, kappa) + kappa * dot_lanes(&mu, &x))
         },
     )
 }

@@ -12,9 +12,9 @@ impl VonMisesFisher {
     /// The law of unit vectors along a non-zero direction `v` (any length, e.g. an `f32`
     /// embedding converted to `f64`): `vMF(v/‖v‖, κ)`.
     ///
-    /// [`new`](Self::new) insists on `|‖μ‖ − 1| ≤ 10⁻¹²√M` so that a wrong input (a raw network
-    /// output, a mean that was never normalised) is caught; a vector normalised in `f32`
-    /// (`‖μ‖ − 1 ≈ 10⁻⁸`) fails that check, and this constructor is for it.
+    /// [`new`](Self::new) insists on `|‖μ‖ − 1| ≤` [`unit_norm_tolerance`](super::unit_norm_tolerance)
+    /// (vectors normalised in `f32` pass) so that a wrong input (a raw network output, a mean
+    /// that was never normalised) is caught; this constructor is for a direction of any length.
     ///
     /// # Errors
     ///
@@ -25,10 +25,11 @@ impl VonMisesFisher {
     ///
     /// ```
     /// use probdml::vmf::VonMisesFisher;
-    /// // A direction normalised in f32 is rejected by `new`, accepted here.
-    /// let v: Vec<f64> = [0.6_f32 / 1.0000001, 0.8].iter().map(|&x| f64::from(x)).collect();
+    /// // Any non-zero direction, e.g. an unnormalised embedding; `new` refuses it.
+    /// let v = [3.0, 4.0];
     /// assert!(VonMisesFisher::new(&v, 2.0).is_err());
     /// let law = VonMisesFisher::from_direction(&v, 2.0).unwrap();
+    /// assert_eq!(law.mu(), &[0.6, 0.8]);
     /// let norm = law.mu().iter().map(|m| m * m).sum::<f64>().sqrt();
     /// assert!((norm - 1.0).abs() < 1e-15);
     /// assert!(VonMisesFisher::from_direction(&[0.0, 0.0], 2.0).is_err());

@@ -2,7 +2,7 @@
 
 use super::bregman::log_partition_bregman;
 use super::input::check_kl_args;
-use super::{log_bessel_scaled_lanes, mean_resultant_length, unit_norm_tolerance};
+use super::{log_bessel_scaled_lanes, mean_resultant_length, renormalisation_threshold};
 use crate::compensated::{dot_lanes, square_sums_lanes};
 use crate::error::Result;
 use crate::special::debye::{bessel_i_ratio_debye, DEBYE_LANES_MAX_ARGUMENT};
@@ -103,15 +103,16 @@ fn check_kl_args_fused(
     if dim >= 2 && mu_p.len() == dim && finite_kappas && kappa_z >= 0.0 && kappa_p >= 0.0 {
         let (zz, pp, squared_distance) = square_sums_lanes(mu_z, mu_p, 1.0, -1.0);
         let half_sq = 0.5 * squared_distance;
-        let tolerance = unit_norm_tolerance(dim);
-        // The same test as `require_unit`: |‖μ‖ − 1| ≤ tolerance.
-        let unit = |sq: f64| sq.is_finite() && (sq.sqrt() - 1.0).abs() <= tolerance;
+        let threshold = renormalisation_threshold(dim);
+        // The test by which `require_unit` takes a vector as given: |‖μ‖ − 1| ≤ threshold. A
+        // vector further off (normalised in f32) goes the long way and is renormalised.
+        let unit = |sq: f64| sq.is_finite() && (sq.sqrt() - 1.0).abs() <= threshold;
         if unit(zz) && unit(pp) && half_sq.is_finite() {
             return Ok((dim, half_sq));
         }
     }
-    let dim = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
-    Ok((dim, half_squared_distance(mu_z, mu_p)))
+    let (dim, mu_z, mu_p) = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
+    Ok((dim, half_squared_distance(&mu_z, &mu_p)))
 }
 
 /// The KL kernel from `(M, κ_z, κ_p, 1 − μ_pᵀμ_z)`; no checks.
@@ -215,10 +216,10 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
 /// assert!((kl_vmf(&mu_z, 5.0, &mu_p, 2.0).unwrap() - 1.033723).abs() < 1e-6);
 /// ```
 pub fn kl_vmf_paper(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> Result<f64> {
-    let dim = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
+    let (dim, mu_z, mu_p) = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
     let cos = crate::instruction_set::dispatch(
         #[inline(always)]
-        || dot_lanes(mu_z, mu_p),
+        || dot_lanes(&mu_z, &mu_p),
     );
     Ok(
         crate::vmf::log_norm_const(dim, kappa_z) - crate::vmf::log_norm_const(dim, kappa_p)

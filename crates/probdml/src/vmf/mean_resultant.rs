@@ -52,8 +52,8 @@ fn resultant_sum(samples: &[f64], dim: usize) -> Vec<f64> {
 
 /// `(Σxᵢ, ‖Σxᵢ‖, n)` after validation.
 fn resultant(samples: &[f64], dim: usize) -> Result<(Vec<f64>, f64, usize)> {
-    let n = check_samples(samples, dim)?;
-    let sum = resultant_sum(samples, dim);
+    let (n, samples) = check_samples(samples, dim)?;
+    let sum = resultant_sum(&samples, dim);
     let norm = norm2(&sum);
     Ok((sum, norm, n))
 }

@@ -46,7 +46,10 @@
 //!
 //! Raw `f64` kernels ([`log_norm_const`], [`entropy`], [`kl_to_uniform`], …) return NaN
 //! outside their domain. Checked entry points return [`crate::Result`]: a unit vector must
-//! satisfy `|‖v‖ − 1| ≤` [`unit_norm_tolerance`]`(M) = 10⁻¹²√M`.
+//! satisfy `|‖v‖ − 1| ≤` [`unit_norm_tolerance`]`(M) = (M + 4)·2⁻²⁴`, so that embeddings
+//! normalised in `f32` and cast to `f64` pass; a vector further than
+//! [`renormalisation_threshold`]`(M) = 10⁻¹²√M` from the sphere is renormalised in `f64`
+//! first, and the result is the one at `v/‖v‖`.
 pub mod checked;
 #[cfg(feature = "reference")]
 pub use probdml_reference::vmf::exact;
@@ -80,7 +83,7 @@ pub use complement::mean_resultant_length_complement;
 pub use density::log_density;
 pub use entropy::{entropy, kl_to_uniform};
 pub(crate) use input::require_unit;
-pub use input::unit_norm_tolerance;
+pub use input::{renormalisation_threshold, unit_norm_tolerance};
 pub use input::MeanResultant;
 pub use kappa::{kappa_mle, kappa_sra};
 pub use kappa_batch::kappa_mle_batch;

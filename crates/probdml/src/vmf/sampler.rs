@@ -100,6 +100,12 @@ impl VonMisesFisher {
     /// ```
     /// use probdml::vmf::VonMisesFisher;
     /// assert!(VonMisesFisher::new(&[1.0, 0.0], 1.0).is_ok());
+    /// // An embedding normalised in f32 and cast to f64 (norm 1 + 9.5·10⁻⁹) is accepted, and
+    /// // renormalised in f64.
+    /// let mu: Vec<f64> = [0.36_f32, 0.48, 0.8].iter().map(|&x| f64::from(x)).collect();
+    /// let law = VonMisesFisher::new(&mu, 1.0).unwrap();
+    /// let norm = law.mu().iter().map(|m| m * m).sum::<f64>().sqrt();
+    /// assert!((norm - 1.0).abs() < 1e-15);
     /// assert!(VonMisesFisher::new(&[1.0, 1.0], 1.0).is_err());
     /// assert!(VonMisesFisher::new(&[1.0, 0.0], -1.0).is_err());
     /// assert!(VonMisesFisher::new(&[1.0], 1.0).is_err());
@@ -107,8 +113,8 @@ impl VonMisesFisher {
     pub fn new(mu: &[f64], kappa: f64) -> Result<Self> {
         require_sphere_dim("mu", mu.len())?;
         require_nonnegative("kappa", kappa)?;
-        require_unit("mu", mu)?;
-        Ok(Self::build(mu, kappa))
+        let mu = require_unit("mu", mu)?;
+        Ok(Self::build(&mu, kappa))
     }
 
     /// `vMF` from its natural parameter `ν = κμ` (the nivMF duality: an unnormalised embedding

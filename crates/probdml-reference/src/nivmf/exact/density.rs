@@ -61,8 +61,8 @@ fn terms(x: &[f64], mu: &[f64], kappas: &[f64]) -> [f64; 5] {
 /// assert!((iso - probdml::vmf::exact::log_density(&x, &mu, 7.0).unwrap()).abs() < 1e-14);
 /// ```
 pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
-    check_nivmf_args(x, mu, kappas)?;
-    let [ln_c, log_det, m_ln_kx, exponent, _] = terms(x, mu, kappas);
+    let (_, x, mu) = check_nivmf_args(x, mu, kappas)?;
+    let [ln_c, log_det, m_ln_kx, exponent, _] = terms(&x, &mu, kappas);
     let mut acc = Neumaier::new();
     [ln_c, log_det, -m_ln_kx, exponent]
         .iter()
@@ -92,8 +92,8 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 /// assert!((iso - vmf - 2.0 * 7.0_f64.ln()).abs() < 1e-13);
 /// ```
 pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
-    check_nivmf_args(x, mu, kappas)?;
-    let [ln_c, log_det, _, exponent, ln_kappa_tilde] = terms(x, mu, kappas);
+    let (_, x, mu) = check_nivmf_args(x, mu, kappas)?;
+    let [ln_c, log_det, _, exponent, ln_kappa_tilde] = terms(&x, &mu, kappas);
     let mut acc = Neumaier::new();
     [ln_c, log_det, -ln_kappa_tilde, exponent]
         .iter()

@@ -31,8 +31,8 @@ use crate::vmf::input::check_density_args;
 /// assert!((log_density(&x, &mu, 1.0).unwrap() - want).abs() < 1e-15);
 /// ```
 pub fn log_density(x: &[f64], mu: &[f64], kappa: f64) -> Result<f64> {
-    let dim = check_density_args(x, mu, kappa)?;
-    let (p, e) = two_prod(kappa, dot2(mu, x));
+    let (dim, x, mu) = check_density_args(x, mu, kappa)?;
+    let (p, e) = two_prod(kappa, dot2(&mu, &x));
     let mut acc = Neumaier::new();
     acc.add(log_norm_const(dim, kappa));
     acc.add_pair((p, e));

@@ -62,8 +62,8 @@ fn exp_excess(v: f64) -> f64 {
 /// assert!((kl_vmf(&mu_z, 5.0, &mu_p, 2.0).unwrap() - 1.033723).abs() < 1e-6);
 /// ```
 pub fn kl_vmf(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> Result<f64> {
-    let dim = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
-    let omega = angle_between(mu_z, mu_p);
+    let (dim, mu_z, mu_p) = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
+    let omega = angle_between(&mu_z, &mu_p);
     let (cz_hi, cz_lo) = log_norm_const_dd(dim, kappa_z);
     let (cp_hi, cp_lo) = log_norm_const_dd(dim, kappa_p);
     // ln C_M(κ_p) − ln C_M(κ_z).

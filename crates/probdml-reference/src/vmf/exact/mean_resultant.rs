@@ -8,7 +8,7 @@ use crate::vmf::input::{check_samples, MeanResultant};
 
 /// `(Σxᵢ, ‖Σxᵢ‖, n)` with compensated sums.
 fn resultant(samples: &[f64], dim: usize) -> Result<(Vec<f64>, f64, usize)> {
-    let n = check_samples(samples, dim)?;
+    let (n, samples) = check_samples(samples, dim)?;
     let mut acc = vec![Neumaier::new(); dim];
     for row in samples.chunks_exact(dim) {
         for (a, &x) in acc.iter_mut().zip(row) {

@@ -67,8 +67,8 @@ impl VonMisesFisher {
     pub fn new(mu: &[f64], kappa: f64) -> Result<Self> {
         require_sphere_dim("mu", mu.len())?;
         require_nonnegative("kappa", kappa)?;
-        require_unit("mu", mu)?;
-        Self::build(mu, kappa)
+        let mu = require_unit("mu", mu)?;
+        Self::build(&mu, kappa)
     }
 
     /// Reference twin of `crate::vmf::VonMisesFisher::from_natural`.
