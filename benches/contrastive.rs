@@ -1,7 +1,7 @@
 //! Chapter 03: exact against fast contrastive losses, the likelihood, the rescaled estimator.
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::contrastive::{self, exact, LossForm, PairBatch};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rand_distr::StandardNormal;
 use std::hint::black_box;

@@ -23,7 +23,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use std::hint::black_box;

@@ -16,7 +16,7 @@
 //! the median time per iteration.
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use std::hint::black_box;

@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
 use probdml::special;
 use probdml::triplet::{self, exact, TripletGradient};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 

@@ -14,7 +14,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use probdml::triplet::{nll_gradient_into, TripletGradient};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const BATCH: usize = 256;

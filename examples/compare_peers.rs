@@ -14,7 +14,7 @@ use std::time::Instant;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
 use probdml::{special, vmf};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
-use probdml::rand::{rngs::StdRng, Rng, SeedableRng};
+use probdml::rand::{rngs::StdRng, RngExt, SeedableRng};
 use probdml::{hib, laplace, special, triplet, vmf};
 // The Python package's generator behind every `seed` (probdml-py/src/generator.rs).
 use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;

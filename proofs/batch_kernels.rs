@@ -21,7 +21,7 @@
 use crate::support;
 use probdml::special::{self, exact};
 use probdml::vmf::{self, VonMisesFisher};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Arguments for one order: every regime and range edge, a grid and random values; 203 values

@@ -80,7 +80,7 @@ proptest! {
     #[test]
     fn rescaled_estimator_within_budget(b in batch(40, embedding_dimension()), m in margin(), seed in any::<u64>()) {
         prop_assume!(!negative_near_margin(&b, m, 1e-12));
-        use rand::{Rng, SeedableRng};
+        use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
         let n = b.labels.len();
         let mut batch = PairBatch::default();

@@ -17,7 +17,7 @@
 use probdml::instruction_set::InstructionSet;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::{special, vmf};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Runs `f` on the portable copy and on every wider copy this CPU has: `(portable, [(isa,

@@ -45,7 +45,7 @@ use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
 use probdml::special::exact::ln_normal_cdf;
 use probdml_proofs::registry::budget;
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 

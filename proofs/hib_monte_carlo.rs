@@ -21,7 +21,7 @@
 
 use probdml::hib::{self, exact, HedgedEmbedding};
 use probdml_proofs::registry::budget::MONTE_CARLO_SIGMAS;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 

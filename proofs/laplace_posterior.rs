@@ -163,7 +163,7 @@ proptest! {
 fn claim2_posthoc_precision_from_the_dense_ggn() {
     use probdml::contrastive::pair_targets;
     use probdml::ggn::{Approximation, Split};
-    use rand::Rng;
+    use rand::RngExt;
     let mut rng = ChaCha8Rng::seed_from_u64(0x04_1a_05);
     let (n, m, f) = (6usize, 3usize, 4usize);
     for _ in 0..8 {

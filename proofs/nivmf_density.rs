@@ -39,7 +39,7 @@ use probdml::vmf;
 use probdml::vmf::exact::sphere::{integrate_circle, integrate_s2};
 use probdml_proofs::registry::budget;
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 

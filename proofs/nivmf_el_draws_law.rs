@@ -33,7 +33,7 @@ use ks_power::{distance_on_grid, power_lower_bound};
 use probdml::nivmf::el_nivmf_draws;
 use probdml::vmf::exact::CosineMarginal;
 use probdml_proofs::registry::budget::SAMPLER_ALPHA;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use statistic::{describe, smallest_p, Statistic};

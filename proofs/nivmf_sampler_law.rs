@@ -84,7 +84,7 @@ use ks_power::{ks_on_grid, power_lower_bound};
 use probdml::nivmf::NonIsotropicVmf;
 use probdml::vmf;
 use probdml_proofs::registry::budget::SAMPLER_ALPHA;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use statistic::{describe, smallest_p, Statistic};

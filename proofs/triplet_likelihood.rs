@@ -51,7 +51,7 @@ use probdml::special::{self, exact::ln_normal_cdf as ln_phi_exact};
 use probdml::triplet::{self, exact};
 use probdml_proofs::registry::budget;
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;

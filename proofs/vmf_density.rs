@@ -509,7 +509,12 @@ fn f32_normalised_samples_give_the_statistics_of_the_renormalised_ones() {
         let exact = vmf::exact::mean_resultant(&rows, dim).unwrap();
         let case = format!("M = {dim}, κ = {kappa}, n = {n}, f32-normalised rows");
         support::check_at("vmf::mean_resultant", &case, fast.rbar, exact.rbar);
-        support::check_slice("vmf::mean_resultant", &case, &fast.direction, &exact.direction);
+        support::check_slice(
+            "vmf::mean_resultant",
+            &case,
+            &fast.direction,
+            &exact.direction,
+        );
     }
 }
 
@@ -526,17 +531,36 @@ fn the_unit_norm_tolerance_is_the_same_edge_for_both_twins() {
             x[0] = 1.0 + factor * tolerance;
             let fast = vmf::log_density(&x, &mu, 1.0);
             let exact = vmf::exact::log_density(&x, &mu, 1.0);
-            assert_eq!(fast.is_ok(), accepted, "M = {dim}, deviation {factor}·tolerance: {fast:?}");
+            assert_eq!(
+                fast.is_ok(),
+                accepted,
+                "M = {dim}, deviation {factor}·tolerance: {fast:?}"
+            );
             match (fast, exact) {
                 (Ok(f), Ok(e)) => {
                     // At x ∝ μ the value at x/‖x‖ is ln C_M(1) + 1.
                     let want = vmf::exact::log_norm_const(dim, 1.0) + 1.0;
-                    check_with_magnitude(LOG_DENSITY, format_args!("M = {dim}"), f, want, want.abs().max(1.0));
-                    check_with_magnitude(LOG_DENSITY, format_args!("M = {dim}"), e, want, want.abs().max(1.0));
+                    check_with_magnitude(
+                        LOG_DENSITY,
+                        format_args!("M = {dim}"),
+                        f,
+                        want,
+                        want.abs().max(1.0),
+                    );
+                    check_with_magnitude(
+                        LOG_DENSITY,
+                        format_args!("M = {dim}"),
+                        e,
+                        want,
+                        want.abs().max(1.0),
+                    );
                 }
                 (Err(f), Err(e)) => {
                     assert_eq!(f, e);
-                    assert!(matches!(f, probdml::Error::NotUnitVector { arg: "x", .. }), "{f:?}");
+                    assert!(
+                        matches!(f, probdml::Error::NotUnitVector { arg: "x", .. }),
+                        "{f:?}"
+                    );
                 }
                 (f, e) => panic!("M = {dim}: the twins disagree: {f:?} against {e:?}"),
             }

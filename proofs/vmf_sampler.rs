@@ -31,7 +31,7 @@ use ks::{accurate_norm, ks_test, ks_two_sample};
 use probdml::vmf::{self, exact::CosineMarginal, VonMisesFisher};
 use probdml::ziggurat::fill_standard_normal;
 use probdml_proofs::registry::budget;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gamma, StandardNormal};
 

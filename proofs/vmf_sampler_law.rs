@@ -70,7 +70,7 @@ use probdml::quadrature::{integrate, Tolerance};
 use probdml::vmf::exact::CosineMarginal;
 use probdml::vmf::VonMisesFisher;
 use probdml_proofs::registry::budget::SAMPLER_ALPHA;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use statistic::{describe, smallest_p, Statistic};

@@ -13,7 +13,7 @@
 //! consecutive draws (which come from different lanes) in `ziggurat_law.rs`.
 
 use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The reference sequence: `steps` words of each of the eight jumped lanes, interleaved.

@@ -82,7 +82,7 @@ use normal_law::normal_cdf;
 use probdml::ziggurat::{fill_standard_normal, StandardNormal};
 use probdml_proofs::registry::budget::SAMPLER_ALPHA;
 use rand::distr::Distribution;
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use statistic::{describe, smallest_p, Statistic};
 

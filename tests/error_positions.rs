@@ -176,3 +176,181 @@ fn output_variance_twins_fail_alike_on_empty_input() {
         }
     );
 }
+
+/// A batch kernel names the element that is out of its domain, not only the argument.
+#[test]
+fn a_batch_kernel_names_the_offending_element() {
+    let rbars = [0.5, 0.9, 1.0, 0.2];
+    let err = vmf::kappa_mle_batch(128, &rbars, &mut [0.0; 4]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::OutOfDomainElement {
+                arg: "rbars",
+                index: 2,
+                value: 1.0,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("element 2"), "{err}");
+}
+
+/// Under cosine distance a zero embedding is located by its row.
+#[test]
+fn a_zero_row_under_cosine_distance_is_located() {
+    use probdml::metrics::{Distance, Embeddings, Retrieval};
+    let x = [1.0, 0.0, 0.5, 0.5, 0.0, 0.0, 0.0, 1.0];
+    let err = Retrieval::leave_one_out(
+        Embeddings::new(&x, 2).unwrap(),
+        &[0, 0, 1, 1],
+        Distance::Cosine,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::RowOutOfDomain {
+                arg: "embeddings",
+                row: 2,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("row 2"), "{err}");
+}
+
+/// A single cut-off is named `k`; a bad one in a list of cut-offs is named with its position.
+#[test]
+fn cut_offs_are_named_as_the_caller_passed_them() {
+    use probdml::metrics::{self, exact, Distance, Embeddings, Retrieval};
+    let x = [0.0, 0.2, 1.0, 1.1, 5.0];
+    let task = Retrieval::leave_one_out(
+        Embeddings::new(&x, 1).unwrap(),
+        &[0, 1, 0, 1, 1],
+        Distance::Euclidean,
+    )
+    .unwrap();
+    for err in [
+        metrics::recall_at_k(&task, 0).unwrap_err(),
+        exact::recall_at_k(&task, 0).unwrap_err(),
+        metrics::precision_at_k(&task, 9).unwrap_err(),
+        metrics::map_at_k(&task, 0).unwrap_err(),
+    ] {
+        assert!(
+            matches!(err, Error::CountOutOfRange { arg: "k", .. }),
+            "{err:?}"
+        );
+    }
+    for err in [
+        metrics::evaluate_retrieval(&task, &[1, 2, 0]).unwrap_err(),
+        exact::evaluate_retrieval(&task, &[1, 2, 0]).unwrap_err(),
+    ] {
+        assert_eq!(
+            err,
+            Error::CountOutOfRangeElement {
+                arg: "ks",
+                index: 2,
+                value: 0,
+                min: 1,
+                max: 4,
+                reason: "k counts retrieved items: at least 1, at most the database a query sees",
+            }
+        );
+    }
+}
+
+/// A sample whose length is not a multiple of the row width is reported as ragged rows, as
+/// the metrics and the contrastive loss report it.
+#[test]
+fn a_ragged_sample_says_ragged() {
+    let samples = [1.0, 0.0, 0.0, 1.0, 1.0];
+    for err in [
+        vmf::mean_resultant(&samples, 2).unwrap_err(),
+        vmf::exact::mean_resultant(&samples, 2).unwrap_err(),
+        vmf::VonMisesFisher::fit(&samples, 2).unwrap_err(),
+    ] {
+        assert_eq!(
+            err,
+            Error::RaggedRows {
+                arg: "samples",
+                len: 5,
+                dim: 2
+            }
+        );
+    }
+}
+
+/// Moments of τ that overflow name the entry too large to square, in both twins and the batch.
+#[test]
+fn an_overflow_in_the_triplet_moments_names_its_input() {
+    let (mu, var) = ([0.0, 0.0], [0.5, 0.5]);
+    let huge = [0.0, 1e200];
+    for err in [
+        triplet::moments(&mu, &var, &mu, &var, &huge, &var).unwrap_err(),
+        triplet::exact::moments(&mu, &var, &mu, &var, &huge, &var).unwrap_err(),
+        triplet::log_likelihood(&mu, &var, &mu, &var, &huge, &var, 0.1).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::OutOfDomainElement {
+                    arg: "mu_n",
+                    index: 1,
+                    value: 1e200,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+    // In a batch of two triplets of D = 2 the flat index of the second triplet's entry.
+    let (mu4, var4) = ([0.0; 4], [0.5; 4]);
+    let huge_var = [0.5, 0.5, 1e300, 0.5];
+    for err in [
+        triplet::nll_gradient(&mu4, &var4, &mu4, &huge_var, &mu4, &var4, 2, 0.1).unwrap_err(),
+        triplet::exact::nll_gradient(&mu4, &var4, &mu4, &huge_var, &mu4, &var4, 2, 0.1)
+            .unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                Error::OutOfDomainElement {
+                    arg: "var_p",
+                    index: 2,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+}
+
+/// The bin count of a calibration analysis is bounded: 10⁹ bins once ran for 98 s.
+#[test]
+fn a_calibration_analysis_refuses_absurd_bin_counts() {
+    use probdml::metrics::{self, exact, MAX_BINS};
+    let (confidence, correct) = ([0.9, 0.2, 0.6], [true, false, true]);
+    for bins in [0, MAX_BINS + 1, 1_000_000_000] {
+        for err in [
+            metrics::expected_calibration_error(&confidence, &correct, bins).unwrap_err(),
+            exact::expected_calibration_error(&confidence, &correct, bins).unwrap_err(),
+        ] {
+            assert!(
+                matches!(
+                    err,
+                    Error::CountOutOfRange {
+                        arg: "bins",
+                        min: 1,
+                        max: MAX_BINS,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
+    }
+    assert!(metrics::expected_calibration_error(&confidence, &correct, MAX_BINS).is_ok());
+}

@@ -137,7 +137,7 @@ fn retrieval_cut_off_zero_or_beyond_the_database() {
     assert_eq!(
         e,
         Error::CountOutOfRange {
-            arg: "ks",
+            arg: "k",
             value: 0,
             min: 1,
             max: 2,
@@ -146,7 +146,7 @@ fn retrieval_cut_off_zero_or_beyond_the_database() {
     );
     assert!(e
         .to_string()
-        .starts_with("argument `ks` = 0 is out of range: must satisfy 1 <= ks <= 2"));
+        .starts_with("argument `k` = 0 is out of range: must satisfy 1 <= k <= 2"));
     // Leave-one-out: a query sees the other two items only.
     both(metrics::map_at_k(&t, 3), exact::map_at_k(&t, 3));
     both(
@@ -213,8 +213,9 @@ fn retrieval_nan_empty_ragged_and_mismatched_input() {
     let zero = Embeddings::new(&[0.0, 0.0, 1.0, 0.0], 2).unwrap();
     assert!(matches!(
         Retrieval::leave_one_out(zero, &[0, 0], Distance::Cosine).unwrap_err(),
-        Error::OutOfDomain {
+        Error::RowOutOfDomain {
             arg: "embeddings",
+            row: 0,
             ..
         }
     ));
@@ -522,7 +523,7 @@ fn f32_embeddings_and_thread_counts() {
             &[0, 0],
             Distance::Cosine
         ),
-        Err(Error::OutOfDomain {
+        Err(Error::RowOutOfDomain {
             arg: "embeddings",
             ..
         })

@@ -11,7 +11,7 @@
 
 use probdml::special::ln_normal_cdf;
 use probdml::triplet::exact;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The dimensions of the table in book chapter 05.

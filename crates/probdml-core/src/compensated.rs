@@ -434,7 +434,7 @@ mod tests {
     /// exact sums: `2u|Σ|` plus `γ_n` times `n` errors of at most half an ulp of `2K`.
     #[test]
     fn extracted_sums_match_exact_dyadic_sums() {
-        use rand::{Rng, SeedableRng};
+        use rand::{RngExt, SeedableRng};
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
         let n = 203;
         let mut k: Vec<i128> = (0..n)

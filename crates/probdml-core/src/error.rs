@@ -99,6 +99,23 @@ pub enum Error {
         /// Where the bounds come from, e.g. "k cannot exceed the database a query sees".
         reason: &'static str,
     },
+    /// One element of a slice of counts (the cut-offs `ks`) lies outside the range the input
+    /// allows: the error keeps the element's position.
+    #[error("argument `{arg}`: element {index} = {value} is out of range: must satisfy {min} <= k <= {max} ({reason})")]
+    CountOutOfRangeElement {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The position of the first offending element.
+        index: usize,
+        /// The value received.
+        value: usize,
+        /// The smallest valid value.
+        min: usize,
+        /// The largest valid value for this input.
+        max: usize,
+        /// Where the bounds come from.
+        reason: &'static str,
+    },
     /// An index inside an argument points outside the collection it refers to.
     #[error("argument `{arg}`: entry {position} is index {index}, but the {target} has only {len} item(s)")]
     IndexOutOfRange {
@@ -192,6 +209,21 @@ pub enum Error {
         /// Its value.
         value: f64,
         /// The rule it broke, e.g. "a variance must be >= 0".
+        rule: &'static str,
+    },
+    /// One row of a row-major matrix lies outside its domain (a zero embedding under cosine
+    /// distance): the error keeps the row's position.
+    #[error("argument `{arg}`: row {row} is out of its domain ({quantity} = {value}): {rule}")]
+    RowOutOfDomain {
+        /// The argument's name as in the signature.
+        arg: &'static str,
+        /// The position of the first offending row.
+        row: usize,
+        /// What of the row is measured, e.g. "squared norm".
+        quantity: &'static str,
+        /// Its value.
+        value: f64,
+        /// The rule it broke.
         rule: &'static str,
     },
     /// A slice argument that needs at least one element is empty.
@@ -369,8 +401,13 @@ pub fn require_batch(
             value: values[index],
         });
     }
-    if let Some(&value) = values.iter().find(|&&v| !(low..high).contains(&v)) {
-        return Err(Error::OutOfDomain { arg, value, rule });
+    if let Some(index) = values.iter().position(|v| !(low..high).contains(v)) {
+        return Err(Error::OutOfDomainElement {
+            arg,
+            index,
+            value: values[index],
+            rule,
+        });
     }
     Ok(())
 }

@@ -58,7 +58,7 @@ pub mod metrics {
 
     pub mod input;
     pub use input::binned_correlation::BinnedKendall;
-    pub use input::calibration::{Calibration, CalibrationBin};
+    pub use input::calibration::{Calibration, CalibrationBin, MAX_BINS};
     pub use input::embeddings::{Coordinates, Distance, Embeddings};
     pub use input::identification::KnnIdentification;
     pub use input::labels::{IntoLabels, Labels};

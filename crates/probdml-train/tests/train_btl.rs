@@ -28,7 +28,7 @@ use probdml_train::method::pfe::{mls_loss, mutual_likelihood_score};
 use probdml_train::mining::triplets::{MinedTriplets, Negatives};
 use probdml_train::pipeline;
 use probdml_train::TrainError;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use std::path::PathBuf;
 use tch::{Device, Kind, Tensor};
 

@@ -16,7 +16,7 @@ use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
 use probdml_proofs::registry::budget::HIB_VIB;
 use probdml_train::config::{HibOptions, MethodKind, TrainConfig};
 use probdml_train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use tch::{Device, Kind, Tensor};

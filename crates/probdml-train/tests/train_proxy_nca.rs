@@ -22,7 +22,7 @@ use probdml_train::method::proxy_nca::{
     TensorDistance, ANCHOR_ALPHA, ANCHOR_DELTA,
 };
 use probdml_train::TrainError;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tch::{Device, Kind, Tensor};
 use train_support::{

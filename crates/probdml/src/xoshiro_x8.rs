@@ -26,7 +26,9 @@
 //! `Xoshiro256PlusPlus::seed_from_u64(s)`, and lane `k` is that generator after `k` calls of
 //! its `jump`. `proofs/xoshiro_x8.rs` checks every lane against `rand_xoshiro`.
 
-use rand::{RngCore, SeedableRng};
+use core::convert::Infallible;
+
+use rand::{Rng, SeedableRng, TryRng};
 
 /// Lanes, and words per refill of the buffer that serves `next_u64`.
 const LANES: usize = 8;
@@ -146,24 +148,27 @@ impl Xoshiro256PlusPlusX8 {
     }
 }
 
-impl RngCore for Xoshiro256PlusPlusX8 {
+/// Infallible, so it is a `rand::Rng` (rand 0.10's core trait) by the blanket impl.
+impl TryRng for Xoshiro256PlusPlusX8 {
+    type Error = Infallible;
+
     #[inline]
-    fn next_u64(&mut self) -> u64 {
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
         if self.next == BUFFER {
             self.refill();
         }
         let word = self.buffer[self.next];
         self.next += 1;
-        word
+        Ok(word)
     }
 
     /// The upper half of the next word (Xoshiro's low bits are its weakest).
     #[inline]
-    fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok((self.next_u64() >> 32) as u32)
     }
 
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), Infallible> {
         // The buffered words first, then whole chunks generated straight for `dest`, then the
         // rest through the buffer: the same words, in order, as `next_u64` would give.
         let buffered = (BUFFER - self.next).min(dest.len() / 8);
@@ -199,6 +204,7 @@ impl RngCore for Xoshiro256PlusPlusX8 {
             let n = last.len();
             last.copy_from_slice(&self.next_u64().to_le_bytes()[..n]);
         }
+        Ok(())
     }
 }
 

@@ -38,7 +38,7 @@ mod fast_path_avx512;
 mod tables;
 
 use rand::distr::Distribution;
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 use tables::{F, R, X};
 
@@ -219,15 +219,17 @@ mod tests {
     #[test]
     fn max_abs_bounds_the_largest_tail_draw() {
         struct Zeros;
-        impl rand::RngCore for Zeros {
-            fn next_u32(&mut self) -> u32 {
-                0
+        impl rand::TryRng for Zeros {
+            type Error = core::convert::Infallible;
+            fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+                Ok(0)
             }
-            fn next_u64(&mut self) -> u64 {
-                0
+            fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+                Ok(0)
             }
-            fn fill_bytes(&mut self, dst: &mut [u8]) {
+            fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
                 dst.fill(0);
+                Ok(())
             }
         }
         let smallest = super::open_unit(&mut Zeros);

@@ -11,6 +11,28 @@ use crate::error::{require_finite, require_nonnegative, Error, Result};
 #[doc(hidden)]
 pub const NAMES: [&str; 6] = ["mu_a", "var_a", "mu_p", "var_p", "mu_n", "var_n"];
 
+/// The error for moments of `τ` that overflow `f64`: it names the entry of largest magnitude
+/// among the six slices of one triplet (`first`: the flat index of the triplet's first entry in
+/// a batch), the one whose square or fourth power overflowed, rather than the sum it spoiled.
+#[doc(hidden)]
+pub fn moments_overflow(slices: [&[f64]; 6], first: usize) -> Error {
+    let mut worst = (0, 0, 0.0_f64);
+    for (k, slice) in slices.iter().enumerate() {
+        for (i, &v) in slice.iter().enumerate() {
+            if v.abs() > worst.2.abs() {
+                worst = (k, i, v);
+            }
+        }
+    }
+    let (k, i, value) = worst;
+    Error::OutOfDomainElement {
+        arg: NAMES[k],
+        index: first + i,
+        value,
+        rule: "the moments of tau overflow f64: this entry is too large to square",
+    }
+}
+
 /// Validates `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`: equal non-zero lengths (all compared with
 /// `mu_a`), finite means, finite variances `≥ 0`. Returns the common length.
 #[doc(hidden)]

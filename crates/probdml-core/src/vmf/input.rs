@@ -153,10 +153,10 @@ pub fn check_samples(samples: &[f64], dim: usize) -> Result<(usize, Cow<'_, [f64
         });
     }
     if !samples.len().is_multiple_of(dim) {
-        return Err(Error::DimensionMismatch {
+        return Err(Error::RaggedRows {
             arg: "samples",
-            expected: dim * (samples.len() / dim).max(1),
-            got: samples.len(),
+            len: samples.len(),
+            dim,
         });
     }
     let mut checked = Cow::Borrowed(samples);

@@ -15,7 +15,7 @@
 use std::f64::consts::PI;
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 use super::ImageSet;
 

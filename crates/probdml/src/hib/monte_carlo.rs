@@ -2,7 +2,7 @@
 //! each input, all `(KC)²` pairs, stratified over components; and the self-mismatch (eq. 9)
 //! estimated the same way.
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::StandardNormal;
 
 use crate::error::Result;

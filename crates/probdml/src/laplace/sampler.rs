@@ -1,6 +1,6 @@
 //! Sampling the diagonal Laplace posterior N(μ, Λ⁻¹).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::StandardNormal;
 
 use super::{check_finite_elements, check_len, check_positive_elements};

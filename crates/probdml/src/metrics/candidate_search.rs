@@ -438,7 +438,7 @@ mod tests {
     #[test]
     fn avx2_scans_keep_the_portable_candidates() {
         use crate::instruction_set::InstructionSet;
-        use rand::{Rng, SeedableRng};
+        use rand::{RngExt, SeedableRng};
         if !InstructionSet::Avx2Fma.is_available() {
             return;
         }

@@ -84,7 +84,7 @@ pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification
 pub use calibration::{closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error};
 pub use identification::knn_identification;
 pub use input::binned_correlation::BinnedKendall;
-pub use input::calibration::{Calibration, CalibrationBin};
+pub use input::calibration::{Calibration, CalibrationBin, MAX_BINS};
 pub use input::embeddings::{Coordinates, Distance, Embeddings};
 pub use input::identification::KnnIdentification;
 pub use input::labels::{IntoLabels, Labels};

@@ -205,11 +205,7 @@ pub fn per_query_at_k(task: &Retrieval<'_>, k: usize) -> Result<Vec<QueryAtK>> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn evaluate_retrieval(task: &Retrieval<'_>, ks: &[usize]) -> Result<RetrievalReport> {
-    crate::metrics::checks::at_least("ks", ks, 1)?;
-    for &k in ks {
-        task.check_k("ks", k)?;
-    }
-    let k_max = *ks.iter().max().expect("ks is not empty");
+    let k_max = task.check_ks("ks", ks)?;
     let index = PositiveIndex::new(task);
     let relevant = relevance_lists(task, &index, &|_| k_max)?;
     let mut recall = vec![0.0; ks.len()];
@@ -272,6 +268,7 @@ pub fn evaluate_retrieval(task: &Retrieval<'_>, ks: &[usize]) -> Result<Retrieva
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn recall_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
+    task.check_k("k", k)?;
     Ok(evaluate_retrieval(task, &[k])?.recall[0])
 }
 
@@ -300,6 +297,7 @@ pub fn recall_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn precision_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
+    task.check_k("k", k)?;
     Ok(evaluate_retrieval(task, &[k])?.precision[0])
 }
 
@@ -328,6 +326,7 @@ pub fn precision_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn map_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
+    task.check_k("k", k)?;
     Ok(evaluate_retrieval(task, &[k])?.map[0])
 }
 

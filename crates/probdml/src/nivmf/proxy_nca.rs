@@ -32,7 +32,7 @@ use crate::vmf::{
     bhattacharyya_from_norms, kl_vmf_kernel, log_norm_const, mean_resultant_length,
     mean_resultant_over_kappa, mean_resultant_slope, VonMisesFisher,
 };
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_distr::StandardNormal;
 
 /// `‖v‖` from [`dot`].

@@ -30,7 +30,7 @@
 use super::input::check_margin;
 use super::input::{check_batch, TripletGradient};
 use super::likelihood::clt_log_likelihood;
-use super::moments::{finite_moments, moment_sums};
+use super::moments::finite_moments;
 use crate::error::{Error, Result};
 use crate::special::normal_hazard;
 
@@ -132,7 +132,7 @@ pub fn nll_gradient_into(
     for b in 0..batch {
         let rows = b * dim..(b + 1) * dim;
         let row: [&[f64]; 6] = slices.map(|s| &s[rows.clone()]);
-        let (mean, variance) = finite_moments(moment_sums(row))?;
+        let (mean, variance) = finite_moments(row, b * dim)?;
         let ll = clt_log_likelihood(mean, variance, margin);
         if ll == f64::NEG_INFINITY && variance == 0.0 {
             return Err(Error::Undefined {

@@ -21,8 +21,8 @@
 //! The sums run over 8 independent lanes so that the compiler can keep them in SIMD registers
 //! (a single accumulator serialises on the floating-point add latency).
 
-use super::input::check_triplet;
-use crate::error::{Error, Result};
+use super::input::{check_triplet, moments_overflow};
+use crate::error::Result;
 
 /// Lanes of the vectorised sums.
 pub(crate) const LANES: usize = 8;
@@ -104,18 +104,16 @@ pub fn moments(
 ) -> Result<(f64, f64)> {
     let slices = [mu_a, var_a, mu_p, var_p, mu_n, var_n];
     check_triplet(slices)?;
-    finite_moments(moment_sums(slices))
+    finite_moments(slices, 0)
 }
 
-/// The moments, or an error when squares of huge inputs overflow `f64` (never a silent NaN).
-pub(crate) fn finite_moments((mean, var): (f64, f64)) -> Result<(f64, f64)> {
+/// The moments of one triplet, or an error naming the entry whose square overflowed `f64`
+/// (never a silent NaN); `first` is the triplet's flat index in a batch.
+pub(crate) fn finite_moments(slices: [&[f64]; 6], first: usize) -> Result<(f64, f64)> {
+    let (mean, var) = moment_sums(slices);
     if mean.is_finite() && var.is_finite() {
         Ok((mean, var))
     } else {
-        Err(Error::OutOfDomain {
-            arg: "mu_a",
-            value: if mean.is_finite() { var } else { mean },
-            rule: "the moments of tau overflow f64 (inputs too large to square)",
-        })
+        Err(moments_overflow(slices, first))
     }
 }

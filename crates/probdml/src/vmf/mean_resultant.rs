@@ -159,7 +159,7 @@ pub fn lam_uncertainty(samples: &[f64], dim: usize) -> Result<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     /// The cascade's error bound, `γ_{32 + ⌈log₂(n/32)⌉} Σ|xᵢ|` per coordinate, against the

@@ -38,7 +38,7 @@
 //! (`vmf/wood.rs`, and its own docs).
 
 use rand::distr::Distribution;
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 use super::householder::ReflectionToMean;
 use super::input::require_unit;

@@ -28,7 +28,7 @@
 //! those left at the end of a call are dropped.
 
 use rand::distr::Distribution;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::Gamma;
 
 use crate::special::logarithm::ln_normal_f64;

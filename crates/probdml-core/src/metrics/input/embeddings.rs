@@ -212,16 +212,18 @@ impl<'a> Embeddings<'a> {
         }
     }
 
-    /// Rejects a zero row when `distance` is cosine (the angle to the origin is undefined);
-    /// `value` in the error is the squared norm found.
+    /// Rejects a zero row when `distance` is cosine (the angle to the origin is undefined),
+    /// naming the row; `value` in the error is the squared norm found.
     #[doc(hidden)]
     pub fn check_for(&self, arg: &'static str, distance: Distance) -> Result<()> {
         if distance == Distance::Cosine {
-            for norm2 in self.squared_norms() {
+            for (row, norm2) in self.squared_norms().into_iter().enumerate() {
                 // A row whose squared norm underflows to 0 is as undefined as the zero row.
                 if norm2 == 0.0 {
-                    return Err(Error::OutOfDomain {
+                    return Err(Error::RowOutOfDomain {
                         arg,
+                        row,
+                        quantity: "squared norm",
                         value: 0.0,
                         rule: "cosine distance needs every row to have a non-zero norm \
                                (squared norm above the underflow threshold)",

@@ -348,6 +348,33 @@ impl<'a> Retrieval<'a> {
         self.database.len() - usize::from(self.is_leave_one_out())
     }
 
+    /// Checks a non-empty list of cut-offs, each in `1 ..= max_k()`, naming the position of the
+    /// first that is not; returns the largest.
+    #[doc(hidden)]
+    pub fn check_ks(&self, arg: &'static str, ks: &[usize]) -> Result<usize> {
+        checks::at_least(arg, ks, 1)?;
+        for (index, &k) in ks.iter().enumerate() {
+            if let Err(Error::CountOutOfRange {
+                value,
+                min,
+                max,
+                reason,
+                ..
+            }) = self.check_k(arg, k)
+            {
+                return Err(Error::CountOutOfRangeElement {
+                    arg,
+                    index,
+                    value,
+                    min,
+                    max,
+                    reason,
+                });
+            }
+        }
+        Ok(ks.iter().copied().max().unwrap_or(0))
+    }
+
     /// Checks a cut-off `k` against `1 ..= max_k()`.
     #[doc(hidden)]
     pub fn check_k(&self, arg: &'static str, k: usize) -> Result<usize> {

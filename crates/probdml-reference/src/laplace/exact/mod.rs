@@ -7,7 +7,7 @@ mod output_variance;
 pub use marginal_likelihood::{log_marginal_likelihood, optimal_prior_precision};
 pub use output_variance::output_variance;
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::StandardNormal;
 
 use num_dual::HyperDual64;

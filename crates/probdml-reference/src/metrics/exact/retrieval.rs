@@ -3,7 +3,6 @@
 
 use crate::error::Result;
 use crate::metrics::exact::neighbours::full_ranking;
-use crate::metrics::input::checks;
 use crate::metrics::input::retrieval::{QueryAtK, RetrievalReport};
 use crate::metrics::input::retrieval_task::{Relevance, Retrieval};
 
@@ -112,10 +111,7 @@ pub fn per_query_at_k(task: &Retrieval<'_>, k: usize) -> Result<Vec<QueryAtK>> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn evaluate_retrieval(task: &Retrieval<'_>, ks: &[usize]) -> Result<RetrievalReport> {
-    checks::at_least("ks", ks, 1)?;
-    for &k in ks {
-        task.check_k("ks", k)?;
-    }
+    task.check_ks("ks", ks)?;
     let mut recall = vec![0.0; ks.len()];
     let mut precision = vec![0.0; ks.len()];
     let mut map = vec![0.0; ks.len()];
@@ -172,6 +168,7 @@ pub fn evaluate_retrieval(task: &Retrieval<'_>, ks: &[usize]) -> Result<Retrieva
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn recall_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
+    task.check_k("k", k)?;
     Ok(evaluate_retrieval(task, &[k])?.recall[0])
 }
 
@@ -195,6 +192,7 @@ pub fn recall_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn precision_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
+    task.check_k("k", k)?;
     Ok(evaluate_retrieval(task, &[k])?.precision[0])
 }
 
@@ -218,6 +216,7 @@ pub fn precision_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
 /// # Ok::<(), probdml::Error>(())
 /// ```
 pub fn map_at_k(task: &Retrieval<'_>, k: usize) -> Result<f64> {
+    task.check_k("k", k)?;
     Ok(evaluate_retrieval(task, &[k])?.map[0])
 }
 

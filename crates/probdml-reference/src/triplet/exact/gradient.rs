@@ -17,7 +17,7 @@ use num_dual::{Dual64, DualNum};
 use crate::error::{Error, Result};
 use crate::special::exact::ln_normal_cdf;
 use crate::triplet::input::check_margin;
-use crate::triplet::input::{check_batch, TripletGradient};
+use crate::triplet::input::{check_batch, moments_overflow, TripletGradient};
 
 /// `ln √(2π)`.
 const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_8;
@@ -115,11 +115,8 @@ pub fn nll_gradient(
             .collect();
         let (mean, var) = dense_moments(&q, &theta, dim);
         if !mean.is_finite() || !var.is_finite() {
-            return Err(Error::OutOfDomain {
-                arg: "mu_a",
-                value: if mean.is_finite() { var } else { mean },
-                rule: "the moments of tau overflow f64 (inputs too large to square)",
-            });
+            let rows = b * dim..(b + 1) * dim;
+            return Err(moments_overflow(slices.map(|s| &s[rows.clone()]), b * dim));
         }
         if var <= 0.0 {
             if mean < -margin {

@@ -20,8 +20,8 @@
 
 use faer::Mat;
 
-use crate::error::{Error, Result};
-use crate::triplet::input::check_triplet;
+use crate::error::Result;
+use crate::triplet::input::{check_triplet, moments_overflow};
 
 /// The matrix `Q` of `τ = xᵀQx`, `x = (a, p, n)`.
 fn quadratic_form_matrix(dim: usize) -> Mat<f64> {
@@ -91,11 +91,7 @@ pub fn moments(
     }
     let (mean, var) = (trace_qs + mqm, 2.0 * trace_qsqs + 4.0 * mqsqm);
     if !mean.is_finite() || !var.is_finite() {
-        return Err(Error::OutOfDomain {
-            arg: "mu_a",
-            value: if mean.is_finite() { var } else { mean },
-            rule: "the moments of tau overflow f64 (inputs too large to square)",
-        });
+        return Err(moments_overflow([mu_a, var_a, mu_p, var_p, mu_n, var_n], 0));
     }
     Ok((mean, var))
 }

@@ -13,7 +13,7 @@
 //! the projection vanishes, with probability 0).
 
 use rand::distr::Distribution;
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 use super::marginal::CosineMarginal;
 use rand_distr::StandardNormal;
