@@ -67,16 +67,40 @@ fn bench_ood(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("auroc+auprc n=1e6+1e6", |b| {
         b.iter(|| {
-            let roc = metrics::auroc(black_box(&id), black_box(&ood)).unwrap();
-            let pr = metrics::auprc(black_box(&id), black_box(&ood)).unwrap();
+            let roc = metrics::OodScores {
+                id: black_box(&id),
+                ood: black_box(&ood),
+            }
+            .auroc()
+            .unwrap();
+            let pr = metrics::OodScores {
+                id: black_box(&id),
+                ood: black_box(&ood),
+            }
+            .auprc()
+            .unwrap();
             roc + pr
         })
     });
     group.bench_function("auroc/fast n=1e6+1e6", |b| {
-        b.iter(|| metrics::auroc(black_box(&id), black_box(&ood)).unwrap())
+        b.iter(|| {
+            metrics::OodScores {
+                id: black_box(&id),
+                ood: black_box(&ood),
+            }
+            .auroc()
+            .unwrap()
+        })
     });
     group.bench_function("auprc/fast n=1e6+1e6", |b| {
-        b.iter(|| metrics::auprc(black_box(&id), black_box(&ood)).unwrap())
+        b.iter(|| {
+            metrics::OodScores {
+                id: black_box(&id),
+                ood: black_box(&ood),
+            }
+            .auprc()
+            .unwrap()
+        })
     });
     group.finish();
 }
@@ -187,13 +211,25 @@ fn bench_exact_vs_fast(c: &mut Criterion) {
 
     let (id, ood) = scores(1000, 4);
     group.bench_function("auroc/fast n=1000+1000", |b| {
-        b.iter(|| metrics::auroc(black_box(&id), black_box(&ood)))
+        b.iter(|| {
+            metrics::OodScores {
+                id: black_box(&id),
+                ood: black_box(&ood),
+            }
+            .auroc()
+        })
     });
     group.bench_function("auroc/exact n=1000+1000", |b| {
         b.iter(|| exact::auroc(black_box(&id), black_box(&ood)))
     });
     group.bench_function("auprc/fast n=1000+1000", |b| {
-        b.iter(|| metrics::auprc(black_box(&id), black_box(&ood)))
+        b.iter(|| {
+            metrics::OodScores {
+                id: black_box(&id),
+                ood: black_box(&ood),
+            }
+            .auprc()
+        })
     });
     group.bench_function("auprc/exact n=1000+1000", |b| {
         b.iter(|| exact::auprc(black_box(&id), black_box(&ood)))

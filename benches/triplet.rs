@@ -8,7 +8,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
 use probdml::special;
-use probdml::triplet::{self, exact, TripletGradient};
+use probdml::triplet::{self, exact, Triplet, TripletGradient};
+use probdml::Gaussian;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
@@ -69,19 +70,29 @@ fn moments(c: &mut Criterion) {
     let mut group = c.benchmark_group("triplet");
     let dim = 128;
     let [ma, va, mp, vp, mn, vn] = inputs(1, dim, 7);
+    let triplet = Triplet {
+        anchor: Gaussian {
+            mean: &ma,
+            var: &va,
+        },
+        positive: Gaussian {
+            mean: &mp,
+            var: &vp,
+        },
+        negative: Gaussian {
+            mean: &mn,
+            var: &vn,
+        },
+    };
     group.bench_function(BenchmarkId::new("moments/fast", format!("D{dim}")), |b| {
-        b.iter(|| triplet::moments(black_box(&ma), &va, &mp, &vp, &mn, &vn).unwrap())
+        b.iter(|| black_box(triplet).moments().unwrap())
     });
     group.bench_function(BenchmarkId::new("moments/exact", format!("D{dim}")), |b| {
         b.iter(|| exact::moments(black_box(&ma), &va, &mp, &vp, &mn, &vn).unwrap())
     });
     group.bench_function(
         BenchmarkId::new("log_likelihood/fast", format!("D{dim}")),
-        |b| {
-            b.iter(|| {
-                triplet::log_likelihood(black_box(&ma), &va, &mp, &vp, &mn, &vn, 0.1).unwrap()
-            })
-        },
+        |b| b.iter(|| black_box(triplet).log_likelihood(0.1).unwrap()),
     );
     group.finish();
 }

@@ -255,10 +255,18 @@ fn main() {
     let (id, ood) = (draw(0.0), draw(1.0));
     write_f64(&dir, "ood_id", &id);
     write_f64(&dir, "ood_ood", &ood);
-    let (t, roc) = best(5, || metrics::auroc(&id, &ood).expect("valid scores"));
+    let (t, roc) = best(5, || {
+        metrics::OodScores { id: &id, ood: &ood }
+            .auroc()
+            .expect("valid scores")
+    });
     writeln!(times, "auroc {t}").unwrap();
     writeln!(values, "auroc {roc:e}").unwrap();
-    let (t, pr) = best(5, || metrics::auprc(&id, &ood).expect("valid scores"));
+    let (t, pr) = best(5, || {
+        metrics::OodScores { id: &id, ood: &ood }
+            .auprc()
+            .expect("valid scores")
+    });
     writeln!(times, "auprc {t}").unwrap();
     writeln!(values, "auprc {pr:e}").unwrap();
 

@@ -39,9 +39,9 @@ fn ood_case(rng: &mut ChaCha8Rng) -> (Vec<f64>, Vec<f64>) {
 }
 
 fn plot_roc(id: &[f64], ood: &[f64]) -> Result<()> {
-    let roc = metrics::roc_curve(id, ood)?;
-    let auroc = metrics::auroc(id, ood)?;
-    let auprc = metrics::auprc(id, ood)?;
+    let roc = metrics::OodScores { id: id, ood: ood }.roc_curve()?;
+    let auroc = metrics::OodScores { id: id, ood: ood }.auroc()?;
+    let auprc = metrics::OodScores { id: id, ood: ood }.auprc()?;
     // The same figure code as the `probdml` program's roc.svg.
     plots::roc_svg(
         Path::new(ROC_PATH),

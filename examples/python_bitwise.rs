@@ -166,7 +166,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     out += &hex("ood", &ood);
     out += &hex(
         "out",
-        &[metrics::auroc(&id, &ood)?, metrics::auprc(&id, &ood)?],
+        &[
+            metrics::OodScores { id: &id, ood: &ood }.auroc()?,
+            metrics::OodScores { id: &id, ood: &ood }.auprc()?,
+        ],
     );
 
     let emb32: Vec<f32> = uniform(&mut rng, 40 * 6, -1.0, 1.0)

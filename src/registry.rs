@@ -321,8 +321,11 @@ macro_rules! registry {
             },
         )*];
 
-        /// Names every registered item so that the compiler resolves it; never called.
-        #[allow(dead_code, clippy::no_effect_underscore_binding)]
+        /// Names every registered item so that the compiler resolves it; never called. A
+        /// derivation's fast item is its positional function, deprecated for one release where
+        /// named inputs replace it (`triplet::Triplet`, `metrics::OodScores`, whose methods call
+        /// the same kernels; `tests/named_inputs.rs`).
+        #[allow(dead_code, deprecated, clippy::no_effect_underscore_binding)]
         fn registered_items_exist() {
             $(
                 let _ = $fast;

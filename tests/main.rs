@@ -31,6 +31,8 @@ mod laplace_chain;
 mod metrics_bad_input;
 #[path = "metrics_labels.rs"]
 mod metrics_labels;
+#[path = "named_inputs.rs"]
+mod named_inputs;
 #[path = "nivmf_bad_input.rs"]
 mod nivmf_bad_input;
 #[path = "public_api.rs"]

@@ -3,7 +3,7 @@
 
 use crate::compute::{compute, compute_named, named};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
-use probdml::metrics::{self, exact, Distance, Embeddings, Labels, Retrieval};
+use probdml::metrics::{self, exact, Distance, Embeddings, Labels, OodScores, Retrieval};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use std::borrow::Cow;
@@ -93,8 +93,8 @@ pub fn auroc(
         id_scores,
         ood_scores,
         exact,
-        metrics::auroc::<f32>,
-        metrics::auroc::<f64>,
+        |id, ood| OodScores { id, ood }.auroc(),
+        |id, ood| OodScores { id, ood }.auroc(),
         exact::auroc,
     )
 }
@@ -111,8 +111,8 @@ pub fn auprc(
         id_scores,
         ood_scores,
         exact,
-        metrics::auprc::<f32>,
-        metrics::auprc::<f64>,
+        |id, ood| OodScores { id, ood }.auprc(),
+        |id, ood| OodScores { id, ood }.auprc(),
         exact::auprc,
     )
 }
@@ -129,8 +129,8 @@ pub fn roc_curve<'py>(
         id_scores,
         ood_scores,
         exact,
-        metrics::roc_curve::<f32>,
-        metrics::roc_curve::<f64>,
+        |id, ood| OodScores { id, ood }.roc_curve(),
+        |id, ood| OodScores { id, ood }.roc_curve(),
         exact::roc_curve,
     )?;
     Ok((
@@ -281,7 +281,6 @@ pub fn retrieval<'py>(
             };
             return Ok([r.recall, r.precision, r.map].concat());
         }
-        // The single-k metrics check k as a one-element `ks`: the argument is `k` here.
         Ok(vec![match (metric.as_str(), exact) {
             ("recall", false) => metrics::recall_at_k(&task, k),
             ("recall", true) => exact::recall_at_k(&task, k),
@@ -293,8 +292,7 @@ pub fn retrieval<'py>(
             ("map_at_r", true) => exact::map_at_r(&task),
             ("r_precision", false) => metrics::r_precision(&task),
             _ => exact::r_precision(&task),
-        }
-        .map_err(named(&[("ks", "k")]))?])
+        }?])
     })
 }
 

@@ -2,11 +2,31 @@
 
 use crate::compute::compute;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
-use probdml::triplet;
+use probdml::triplet::{self, Triplet};
+use probdml::Gaussian;
 use pyo3::prelude::*;
 
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
 type Grad<'py> = Bound<'py, PyArray1<f64>>;
+
+/// The Python functions' keyword arguments `(mu_a, var_a, mu_p, var_p, mu_n, var_n)` as a
+/// [`Triplet`] named by role.
+fn by_role(s: [&[f64]; 6]) -> Triplet<'_> {
+    Triplet {
+        anchor: Gaussian {
+            mean: s[0],
+            var: s[1],
+        },
+        positive: Gaussian {
+            mean: s[2],
+            var: s[3],
+        },
+        negative: Gaussian {
+            mean: s[4],
+            var: s[5],
+        },
+    }
+}
 
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -29,12 +49,11 @@ pub fn moments(
         var_n.as_slice()?,
     ];
     compute(py, || {
-        let f = if exact {
-            triplet::exact::moments
+        if exact {
+            triplet::exact::moments(s[0], s[1], s[2], s[3], s[4], s[5])
         } else {
-            triplet::moments
-        };
-        f(s[0], s[1], s[2], s[3], s[4], s[5])
+            by_role(s).moments()
+        }
     })
 }
 
@@ -60,12 +79,11 @@ pub fn log_likelihood(
         var_n.as_slice()?,
     ];
     compute(py, || {
-        let f = if exact {
-            triplet::exact::log_likelihood
+        if exact {
+            triplet::exact::log_likelihood(s[0], s[1], s[2], s[3], s[4], s[5], margin)
         } else {
-            triplet::log_likelihood
-        };
-        f(s[0], s[1], s[2], s[3], s[4], s[5], margin)
+            by_role(s).log_likelihood(margin)
+        }
     })
 }
 

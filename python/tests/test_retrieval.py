@@ -184,5 +184,5 @@ def test_k_above_the_database_is_refused_with_its_bound(twin):
         f.recall_at_k(x, [0, 0, 1, 1, 1], 6, queries=x[:2], query_labels=[0, 1])
     with pytest.raises(ValueError, match=r"argument `k` = 5 is out of range: must satisfy 1 <= k <= 4 "):
         f.precision_at_k(x, [0, 0, 1, 1, 1], 5)  # leave-one-out: at most n − 1
-    with pytest.raises(ValueError, match=r"argument `ks` = 6 is out of range: must satisfy 1 <= ks <= 5 "):
+    with pytest.raises(ValueError, match=r"argument `ks`: element 1 = 6 is out of range: must satisfy 1 <= k <= 5 "):
         f.evaluate_retrieval(x, [0, 0, 1, 1, 1], [1, 6], queries=x[:2], query_labels=[0, 1])

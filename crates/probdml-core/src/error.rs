@@ -48,7 +48,9 @@ pub enum Error {
         got: usize,
     },
     /// A vector that must lie on the unit sphere does not.
-    #[error("argument `{arg}` must be a unit vector (|‖v‖ − 1| ≤ {tolerance:e}), got norm {norm}")]
+    #[error(
+        "argument `{arg}` must be a unit vector (|‖v‖ − 1| ≤ {tolerance:.3e}), got norm {norm}"
+    )]
     NotUnitVector {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -152,7 +154,7 @@ pub enum Error {
         reason: &'static str,
     },
     /// One row of a row-major matrix of unit vectors is not of unit norm.
-    #[error("argument `{arg}`: row {row} must be a unit vector (|‖v‖ − 1| ≤ {tolerance:e}), got norm {norm}")]
+    #[error("argument `{arg}`: row {row} must be a unit vector (|‖v‖ − 1| ≤ {tolerance:.3e}), got norm {norm}")]
     NotUnitRow {
         /// The argument's name as in the signature.
         arg: &'static str,

@@ -4,8 +4,8 @@
 //!
 //! A mean and a variance travel together and are checked once, so that a function taking a
 //! `Gaussians` cannot receive a variance where a mean belongs: the six positional slices of
-//! `triplet::log_likelihood` become three
-//! `Triplets` fields.
+//! `triplet::log_likelihood` become three `Triplets` fields. [`Gaussian`] is one such
+//! embedding, built with its fields named.
 
 use crate::error::{Error, Result};
 
@@ -123,5 +123,33 @@ impl<'a> Gaussians<'a> {
     pub fn row(&self, b: usize) -> (&'a [f64], &'a [f64]) {
         let range = b * self.dim..(b + 1) * self.dim;
         (&self.mu[range.clone()], &self.var[range])
+    }
+}
+
+/// One diagonal Gaussian embedding `N(mean, diag var)` in `ℝ^D`, borrowed: BTL's output for one
+/// image. Built with its fields named, so that a mean cannot be passed where a variance belongs:
+/// `Gaussian { mean: &mu, var: &var }`. It is checked where it is used (equal lengths `D ≥ 1`,
+/// finite entries, variances `≥ 0`), with the error naming the role and the field.
+///
+/// # Examples
+///
+/// ```
+/// use probdml::Gaussian;
+/// let (mu, var) = ([0.7, -0.1], [0.5, 0.2]);
+/// let g = Gaussian { mean: &mu, var: &var };
+/// assert_eq!(g.dim(), 2);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gaussian<'a> {
+    /// The mean `μ`, length `D`.
+    pub mean: &'a [f64],
+    /// The variances `σ²` of the coordinates, length `D`.
+    pub var: &'a [f64],
+}
+
+impl Gaussian<'_> {
+    /// The dimension `D`, the length of the mean.
+    pub fn dim(&self) -> usize {
+        self.mean.len()
     }
 }

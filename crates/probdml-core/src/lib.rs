@@ -97,4 +97,4 @@ pub mod vmf {
 }
 
 pub use error::{Error, Result};
-pub use gaussians::Gaussians;
+pub use gaussians::{Gaussian, Gaussians};

@@ -142,7 +142,7 @@ pub mod xoshiro_x8;
 pub mod ziggurat;
 
 pub use error::{Error, Result};
-pub use gaussians::Gaussians;
+pub use gaussians::{Gaussian, Gaussians};
 /// The `rand` (0.9) whose [`rand::Rng`] the samplers take. A program that adds its own `rand`
 /// at another major version (`cargo add rand` picks the newest) gets a second, incompatible
 /// `Rng` trait, and the compiler's error does not say why; seeding through this re-export,

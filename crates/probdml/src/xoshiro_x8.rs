@@ -49,7 +49,7 @@ const JUMP: [u64; 4] = [
 /// # Examples
 ///
 /// ```
-/// use probdml::rand::{Rng, SeedableRng};
+/// use probdml::rand::{RngExt, SeedableRng};
 /// use probdml::vmf::VonMisesFisher;
 /// use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
 /// let mut rng = Xoshiro256PlusPlusX8::seed_from_u64(7);

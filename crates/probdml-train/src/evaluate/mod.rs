@@ -30,8 +30,8 @@ pub use samples::{EmbeddingSamples, UNIT_NORM_TOLERANCE};
 
 use crate::error::{TrainError, TrainResult};
 use probdml::metrics::{
-    auprc, auroc, closed_set_ece, closed_set_votes, evaluate_retrieval, map_at_r, per_query_at_k,
-    query_neighbour_uncertainty, roc_curve, sparsification_curve, Distance, Embeddings, Retrieval,
+    closed_set_ece, closed_set_votes, evaluate_retrieval, map_at_r, per_query_at_k,
+    query_neighbour_uncertainty, sparsification_curve, Distance, Embeddings, OodScores, Retrieval,
 };
 
 /// The retrieval cut-offs of LAM Table 2 (mAP@k) and of the recall columns.
@@ -369,9 +369,25 @@ fn score(s: &Scored<'_>, id_labels: &[usize], ood_set: &str) -> TrainResult<(Met
         }
 
         if let Some(ood_u) = s.ood_uncertainty {
-            auroc_value = Some(auroc(id_u, ood_u)?);
-            auprc_value = Some(auprc(id_u, ood_u)?);
-            let roc = roc_curve(id_u, ood_u)?;
+            auroc_value = Some(
+                OodScores {
+                    id: id_u,
+                    ood: ood_u,
+                }
+                .auroc()?,
+            );
+            auprc_value = Some(
+                OodScores {
+                    id: id_u,
+                    ood: ood_u,
+                }
+                .auprc()?,
+            );
+            let roc = OodScores {
+                id: id_u,
+                ood: ood_u,
+            }
+            .roc_curve()?;
             curves.roc = Some(RocPoints {
                 false_positive_rate: roc.false_positive_rate,
                 true_positive_rate: roc.true_positive_rate,

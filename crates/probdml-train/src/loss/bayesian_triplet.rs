@@ -6,7 +6,7 @@
 //! T × 1 for the paper's isotropic embeddings, broadcast over the dimensions):
 //!
 //! * moments of `τ = ‖a − p‖² − ‖a − n‖²` per dimension, in the cancellation-free form of
-//!   [`probdml::triplet::moments`]: with `d_p = μ_p − μ_a`, `d_n = μ_n − μ_a`, `e = μ_p − μ_n`,
+//!   [`probdml::triplet::Triplet::moments`]: with `d_p = μ_p − μ_a`, `d_n = μ_n − μ_a`, `e = μ_p − μ_n`,
 //!   `E τ_d = d_p² − d_n² + σ_p² − σ_n²` and
 //!   `Var τ_d = 2σ_p⁴ + 2σ_n⁴ + 4σ_p²d_p² + 4σ_n²d_n² + 4σ_a²(σ_p² + σ_n² + e²)`, summed over d;
 //! * the CLT likelihood `P(τ < −m) ≈ Φ((−m − E τ)/√Var τ)` and `NLL = −ln Φ(z)` through

@@ -97,6 +97,9 @@ pub use input::sparsification::{Sparsification, SPARSIFICATION_STEPS};
 pub(crate) use input::{checks, embeddings, retrieval_task, score};
 pub use kendall::kendall_tau_b;
 pub use neighbours::nearest_neighbours;
+// The positional forms, deprecated for one release: re-exported, not called.
+pub use ood::OodScores;
+#[allow(deprecated)]
 pub use ood::{auprc, auroc, roc_curve};
 pub use retrieval::{
     evaluate_retrieval, map_at_k, map_at_r, per_query_at_k, precision_at_k, r_precision,

@@ -18,40 +18,26 @@ pub(crate) fn clt_log_likelihood(mean: f64, variance: f64, margin: f64) -> f64 {
     }
 }
 
-/// `ln P(τ < −m)` by the paper's central-limit approximation: `ln Φ((−m − E τ)/√Var τ)`.
-///
-/// # Formula
-///
-/// $$ \ln P(\tau < -m) \approx \ln\Phi\\!\Big(\frac{-m - \mathbb E\tau}{\sqrt{\operatorname{Var}\tau}}\Big) $$
-///
-/// (BTL eqs. (6)–(8), moments from [`moments`](super::moments)), with
-/// [`ln_normal_cdf`](crate::special::ln_normal_cdf), accurate down to `z = −10⁵`: no
-/// `ln(Φ + 10⁻⁸)` clamp as in the BTL listing (line 20), which flattens the loss at
-/// `ln 10⁻⁸ ≈ −18.4` and kills its gradient. When every variance is 0, `τ` is deterministic and
-/// the value is the indicator: `0` if `E τ < −m`, else `−∞`. The exact value of the same
-/// probability is [`exact::log_likelihood`](super::exact::log_likelihood).
+/// `ln P(τ < −m)` of the triplet `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)` by the paper's CLT: six
+/// slices of one type in one order, which a caller can swap without a compile error (called in
+/// the order of the paper's code, means then variances, it returns a wrong value and no error).
 ///
 /// # Errors
 ///
-/// As [`moments`](super::moments), plus [`crate::Error::NotFinite`] or
-/// [`crate::Error::OutOfDomain`] naming `margin` if it is not finite or negative.
+/// As [`Triplet::log_likelihood`](super::Triplet::log_likelihood).
 ///
 /// # Examples
 ///
 /// ```
-/// use probdml::triplet::log_likelihood;
-/// // E τ = 1.35, Var τ = 13.744 at the worked 1-D point of book chapter 05; m = 0.5:
-/// // ln Φ(−1.85/√13.744) = ln Φ(−0.49901…) = −1.1747901920742457 (mpmath,
-/// // scripts/reference/triplet_values.txt); the exact value is −1.2981483627948784.
-/// let ll = log_likelihood(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3], 0.5).unwrap();
-/// let z: f64 = -1.85 / 13.744f64.sqrt();
-/// assert!((ll - probdml::special::ln_normal_cdf(z)).abs() < 1e-15);
+/// # #![allow(deprecated)]
+/// let ll = probdml::triplet::log_likelihood(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3], 0.5)?;
 /// assert!((ll - -1.1747901920742457).abs() < 1e-13);
-/// // Deterministic embeddings: the indicator of the triplet constraint.
-/// let zero = [0.0];
-/// let ll = log_likelihood(&[0.0], &zero, &[0.1], &zero, &[2.0], &zero, 1.0).unwrap();
-/// assert_eq!(ll, 0.0); // τ = 0.01 − 4 < −1
+/// # Ok::<(), probdml::Error>(())
 /// ```
+#[deprecated(
+    since = "0.1.0",
+    note = "six slices of one type swap silently: use `Triplet { anchor, positive, negative }.log_likelihood(margin)`"
+)]
 pub fn log_likelihood(
     mu_a: &[f64],
     var_a: &[f64],
@@ -61,7 +47,11 @@ pub fn log_likelihood(
     var_n: &[f64],
     margin: f64,
 ) -> Result<f64> {
-    let slices = [mu_a, var_a, mu_p, var_p, mu_n, var_n];
+    log_likelihood_of([mu_a, var_a, mu_p, var_p, mu_n, var_n], margin)
+}
+
+/// The checked CLT log-likelihood of the six slices `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`.
+pub(crate) fn log_likelihood_of(slices: [&[f64]; 6], margin: f64) -> Result<f64> {
     check_triplet(slices)?;
     let margin = check_margin(margin)?;
     let (mean, variance) = finite_moments(slices, 0)?;

@@ -4,10 +4,14 @@
 //! `n ~ N(μ_n, diag σ²_n)`, independent, in `ℝ^D` (the paper uses isotropic variances; diagonal
 //! ones are supported). The triplet constraint holds when `τ = ‖a − p‖² − ‖a − n‖² < −m`.
 //!
-//! * [`moments`]: `E τ`, `Var τ` per dimension in a cancellation-free rearrangement of the
-//!   supplement's eqs. 5, 17, 18, 26 (the main text's eq. (12) has a sign error).
-//! * [`log_likelihood`]: the paper's CLT, `ln Φ((−m − E τ)/√Var τ)`, with an `ln Φ` accurate to
-//!   `z = −10⁵` ([`crate::special::ln_normal_cdf`]), not the listing's `ln(Φ + 10⁻⁸)`.
+//! * [`Triplet`]: one triplet named by role (`anchor`, `positive`, `negative`, each a
+//!   [`Gaussian`] with its `mean` and `var` named), with
+//!   [`Triplet::moments`] (`E τ`, `Var τ` per dimension in a cancellation-free rearrangement of
+//!   the supplement's eqs. 5, 17, 18, 26; the main text's eq. (12) has a sign error) and
+//!   [`Triplet::log_likelihood`] (the paper's CLT, `ln Φ((−m − E τ)/√Var τ)`, with an `ln Φ`
+//!   accurate to `z = −10⁵` ([`crate::special::ln_normal_cdf`]), not the listing's
+//!   `ln(Φ + 10⁻⁸)`). The six-slice [`moments`] and [`log_likelihood`] are deprecated: their
+//!   arguments swap without a compile error.
 //! * [`nll_gradient`]: the mean NLL of a batch of `B` triplets (row-major `B × D`) and its
 //!   gradient with respect to every mean and variance, in closed form, allocation-free with
 //!   [`nll_gradient_into`].
@@ -31,9 +35,12 @@ mod triplets;
 
 pub use batch::{nll_gradient, nll_gradient_into};
 pub use input::TripletGradient;
+// The six-slice forms, deprecated for one release: re-exported, not called.
+#[allow(deprecated)]
 pub use likelihood::log_likelihood;
+#[allow(deprecated)]
 pub use moments::moments;
 pub use prior::{elbo, gaussian_kl, gaussian_prior_variance, loss, vmf_kl, DEFAULT_KL_SCALE};
-pub use triplets::Triplets;
+pub use triplets::{Triplet, Triplets};
 // The batch of Gaussians a `Triplets` holds, where a reader of this module looks for it.
-pub use crate::gaussians::Gaussians;
+pub use crate::gaussians::{Gaussian, Gaussians};

@@ -65,35 +65,26 @@ pub(crate) fn moment_sums(s: [&[f64]; 6]) -> (f64, f64) {
     (mean.iter().sum(), var.iter().sum())
 }
 
-/// `(E τ, Var τ)` of `τ = ‖a − p‖² − ‖a − n‖²` for independent `a ~ N(μ_a, diag σ²_a)`,
-/// `p ~ N(μ_p, diag σ²_p)`, `n ~ N(μ_n, diag σ²_n)` in `ℝ^D`.
-///
-/// # Formula
-///
-/// $$ \mathbb E\tau = \sum_d \mu_{p,d}^2 + \sigma_{p,d}^2 - \mu_{n,d}^2 - \sigma_{n,d}^2 -
-///    2\mu_{a,d}(\mu_{p,d} - \mu_{n,d}),\qquad
-///    \operatorname{Var}\tau = \sum_d 2T_1 + 2T_2 - 2T_3 $$
-///
-/// (BTL supplement eqs. 5, 17, 18, 26; the main text's eq. (12) has a sign error, see
-/// `proofs/triplet_moments.rs`), evaluated in the cancellation-free form of the
-/// the module docs of `crates/probdml/src/triplet/moments.rs`.
+/// `(E τ, Var τ)` of the triplet `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`: six slices of one type
+/// in one order, which a caller can swap without a compile error (called in the papers' order,
+/// means then variances, it returns a wrong value silently).
 ///
 /// # Errors
 ///
-/// [`crate::Error::InvalidDimension`] for `D = 0`; [`crate::Error::DimensionMismatch`] naming
-/// the slice whose length differs from `mu_a`'s; [`crate::Error::NotFiniteElement`] for a NaN
-/// or infinite entry; [`crate::Error::OutOfDomain`] for a negative variance, or naming `mu_a`
-/// when the moments overflow `f64` (entries beyond ~10¹⁵⁰).
+/// As [`Triplet::moments`](super::Triplet::moments).
 ///
 /// # Examples
 ///
 /// ```
-/// use probdml::triplet::moments;
-/// // The worked 1-D point of book chapter 05: Var τ = 13.744 (supplement), not 14.528 (main text eq. 12).
-/// let (mean, var) = moments(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3]).unwrap();
-/// assert!((mean - 1.35).abs() < 1e-15);
-/// assert!((var - 13.744).abs() < 1e-12);
+/// # #![allow(deprecated)]
+/// let (mean, var) = probdml::triplet::moments(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3])?;
+/// assert!((mean - 1.35).abs() < 1e-15 && (var - 13.744).abs() < 1e-12);
+/// # Ok::<(), probdml::Error>(())
 /// ```
+#[deprecated(
+    since = "0.1.0",
+    note = "six slices of one type swap silently: use `Triplet { anchor, positive, negative }.moments()`"
+)]
 pub fn moments(
     mu_a: &[f64],
     var_a: &[f64],
@@ -102,7 +93,11 @@ pub fn moments(
     mu_n: &[f64],
     var_n: &[f64],
 ) -> Result<(f64, f64)> {
-    let slices = [mu_a, var_a, mu_p, var_p, mu_n, var_n];
+    moments_of([mu_a, var_a, mu_p, var_p, mu_n, var_n])
+}
+
+/// The checked moments of the six slices `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`.
+pub(crate) fn moments_of(slices: [&[f64]; 6]) -> Result<(f64, f64)> {
     check_triplet(slices)?;
     finite_moments(slices, 0)
 }

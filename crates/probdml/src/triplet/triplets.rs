@@ -2,9 +2,123 @@
 //! the negative are each a [`Gaussians`] of `B` rows, so a variance cannot be passed where a mean
 //! belongs and the per-triplet values of a batch need no hand slicing.
 
-use super::{log_likelihood, moments, nll_gradient, TripletGradient};
+use super::likelihood::log_likelihood_of;
+use super::moments::moments_of;
+use super::{nll_gradient, TripletGradient};
 use crate::error::{Error, Result};
-use crate::gaussians::Gaussians;
+use crate::gaussians::{Gaussian, Gaussians};
+
+/// One triplet of independent diagonal Gaussian embeddings, named by role at the call:
+/// `a ~ N(μ_a, diag σ²_a)`, `p ~ N(μ_p, diag σ²_p)`, `n ~ N(μ_n, diag σ²_n)` in `ℝ^D`.
+///
+/// Every input has its name where it is written, so a variance cannot be passed for a mean nor
+/// a negative for a positive without the code saying so; the six positional slices of the
+/// deprecated [`log_likelihood`](super::log_likelihood) swapped without an error. Errors name
+/// the slice as `mu_a`, `var_a`, `mu_p`, `var_p`, `mu_n`, `var_n` (anchor mean, anchor
+/// variance, …).
+///
+/// # Examples
+///
+/// ```
+/// use probdml::triplet::Triplet;
+/// use probdml::Gaussian;
+/// // The worked 1-D point of book chapter 05.
+/// let triplet = Triplet {
+///     anchor: Gaussian { mean: &[0.7], var: &[0.5] },
+///     positive: Gaussian { mean: &[-0.4], var: &[0.8] },
+///     negative: Gaussian { mean: &[1.3], var: &[0.3] },
+/// };
+/// let (mean, var) = triplet.moments()?;
+/// assert!((mean - 1.35).abs() < 1e-15 && (var - 13.744).abs() < 1e-12);
+/// // mpmath: ln Φ(−1.85/√13.744) = −1.1747901920742457 (scripts/reference/triplet_values.txt).
+/// assert!((triplet.log_likelihood(0.5)? - -1.1747901920742457).abs() < 1e-13);
+/// # Ok::<(), probdml::Error>(())
+/// ```
+///
+/// The six-slice order of the papers' code does not compile against it:
+///
+/// ```compile_fail,E0061
+/// use probdml::triplet::Triplet;
+/// let (mu_a, mu_p, mu_n, var_a, var_p, var_n) = ([0.7], [-0.4], [1.3], [0.5], [0.8], [0.3]);
+/// // error[E0061]: `log_likelihood` takes the margin only.
+/// let ll = Triplet::log_likelihood(&mu_a, &mu_p, &mu_n, &var_a, &var_p, &var_n, 0.5);
+/// ```
+///
+/// ```compile_fail,E0277
+/// use probdml::triplet::Triplet;
+/// use probdml::Gaussian;
+/// // error[E0277]: the roles must be named; a positional triplet is not a `Triplet`.
+/// let t: Triplet<'_> = (Gaussian { mean: &[0.7], var: &[0.5] },
+///                       Gaussian { mean: &[-0.4], var: &[0.8] },
+///                       Gaussian { mean: &[1.3], var: &[0.3] }).into();
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Triplet<'a> {
+    /// The anchor `a`.
+    pub anchor: Gaussian<'a>,
+    /// The positive `p`, of the anchor's class.
+    pub positive: Gaussian<'a>,
+    /// The negative `n`, of another class.
+    pub negative: Gaussian<'a>,
+}
+
+impl<'a> Triplet<'a> {
+    /// The six slices in the order of the kernels: `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`.
+    fn slices(&self) -> [&'a [f64]; 6] {
+        [
+            self.anchor.mean,
+            self.anchor.var,
+            self.positive.mean,
+            self.positive.var,
+            self.negative.mean,
+            self.negative.var,
+        ]
+    }
+
+    /// `(E τ, Var τ)` of `τ = ‖a − p‖² − ‖a − n‖²`.
+    ///
+    /// # Formula
+    ///
+    /// $$ \mathbb E\tau = \sum_d \mu_{p,d}^2 + \sigma_{p,d}^2 - \mu_{n,d}^2 - \sigma_{n,d}^2 -
+    ///    2\mu_{a,d}(\mu_{p,d} - \mu_{n,d}),\qquad
+    ///    \operatorname{Var}\tau = \sum_d 2T_1 + 2T_2 - 2T_3 $$
+    ///
+    /// (BTL supplement eqs. 5, 17, 18, 26; the main text's eq. (12) has a sign error, see
+    /// `proofs/triplet_moments.rs`), evaluated in the cancellation-free form of the module docs
+    /// of `crates/probdml/src/triplet/moments.rs`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Empty`] for `D = 0`; [`Error::DimensionMismatch`] naming the slice whose length
+    /// differs from the anchor mean's; [`Error::NotFiniteElement`] for a NaN or infinite entry;
+    /// [`Error::OutOfDomainElement`] for a negative variance, or for the entry too large to
+    /// square when the moments overflow `f64` (entries beyond ~10¹⁵⁰); each with its index.
+    pub fn moments(&self) -> Result<(f64, f64)> {
+        moments_of(self.slices())
+    }
+
+    /// `ln P(τ < −m)` by the paper's central-limit approximation: `ln Φ((−m − E τ)/√Var τ)`.
+    ///
+    /// # Formula
+    ///
+    /// $$ \ln P(\tau < -m) \approx \ln\Phi\!\Big(\frac{-m - \mathbb E\tau}{\sqrt{\operatorname{Var}\tau}}\Big) $$
+    ///
+    /// (BTL eqs. (6)–(8), moments from [`moments`](Self::moments)), with
+    /// [`ln_normal_cdf`](crate::special::ln_normal_cdf), accurate down to `z = −10⁵`: no
+    /// `ln(Φ + 10⁻⁸)` clamp as in the BTL listing (line 20), which flattens the loss at
+    /// `ln 10⁻⁸ ≈ −18.4` and kills its gradient. When every variance is 0, `τ` is
+    /// deterministic and the value is the indicator: `0` if `E τ < −m`, else `−∞`. The exact
+    /// value of the same probability is
+    /// [`exact::log_likelihood`](crate::triplet::exact::log_likelihood).
+    ///
+    /// # Errors
+    ///
+    /// As [`moments`](Self::moments), plus [`Error::NotFinite`] or [`Error::OutOfDomain`]
+    /// naming `margin` if it is not finite or negative.
+    pub fn log_likelihood(&self, margin: f64) -> Result<f64> {
+        log_likelihood_of(self.slices(), margin)
+    }
+}
 
 /// `B` triplets `(a_b, p_b, n_b)` of independent diagonal Gaussians in `ℝ^D`: row `b` of each
 /// role is one triplet.
@@ -27,9 +141,13 @@ use crate::gaussians::Gaussians;
 /// let ll = batch.log_likelihood(0.5)?;
 /// assert!((ll[0] - -1.1747901920742457).abs() < 1e-13); // mpmath
 /// assert_eq!(ll[1], 0.0); // point masses with τ = 0.01 − 4 < −0.5
-/// // The same number as the six-slice call on the first row.
-/// let one = triplet::log_likelihood(&[0.7], &[0.5], &[-0.4], &[0.8], &[1.3], &[0.3], 0.5)?;
-/// assert_eq!(ll[0], one);
+/// // The same number as the single triplet of the first row.
+/// let one = triplet::Triplet {
+///     anchor: probdml::Gaussian { mean: &[0.7], var: &[0.5] },
+///     positive: probdml::Gaussian { mean: &[-0.4], var: &[0.8] },
+///     negative: probdml::Gaussian { mean: &[1.3], var: &[0.3] },
+/// };
+/// assert_eq!(ll[0], one.log_likelihood(0.5)?);
 /// # Ok::<(), probdml::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -104,7 +222,7 @@ impl<'a> Triplets<'a> {
         self.anchor.is_empty()
     }
 
-    /// The six slices of triplet `b`, in the order of [`log_likelihood`].
+    /// The six slices of triplet `b`, in the order of the kernels.
     fn row(&self, b: usize) -> [&'a [f64]; 6] {
         let (mu_a, var_a) = self.anchor.row(b);
         let (mu_p, var_p) = self.positive.row(b);
@@ -112,32 +230,25 @@ impl<'a> Triplets<'a> {
         [mu_a, var_a, mu_p, var_p, mu_n, var_n]
     }
 
-    /// `(E τ_b, Var τ_b)` of every triplet: [`moments`] row by row.
+    /// `(E τ_b, Var τ_b)` of every triplet: [`Triplet::moments`] row by row.
     ///
     /// # Errors
     ///
-    /// As [`moments`] (the moments of a row overflow `f64`).
+    /// As [`Triplet::moments`] (the moments of a row overflow `f64`).
     pub fn moments(&self) -> Result<Vec<(f64, f64)>> {
-        (0..self.len())
-            .map(|b| {
-                let [ma, va, mp, vp, mn, vn] = self.row(b);
-                moments(ma, va, mp, vp, mn, vn)
-            })
-            .collect()
+        (0..self.len()).map(|b| moments_of(self.row(b))).collect()
     }
 
-    /// `ln P(τ_b < −m)` of every triplet by the paper's CLT: [`log_likelihood`] row by row, so
-    /// each value is the six-slice call's bit for bit.
+    /// `ln P(τ_b < −m)` of every triplet by the paper's CLT: [`Triplet::log_likelihood`] row
+    /// by row, so each value is the single triplet's bit for bit.
     ///
     /// # Errors
     ///
-    /// As [`log_likelihood`]: [`Error::NotFinite`] or [`Error::OutOfDomain`] naming `margin`.
+    /// As [`Triplet::log_likelihood`]: [`Error::NotFinite`] or [`Error::OutOfDomain`] naming
+    /// `margin`.
     pub fn log_likelihood(&self, margin: f64) -> Result<Vec<f64>> {
         (0..self.len())
-            .map(|b| {
-                let [ma, va, mp, vp, mn, vn] = self.row(b);
-                log_likelihood(ma, va, mp, vp, mn, vn, margin)
-            })
+            .map(|b| log_likelihood_of(self.row(b), margin))
             .collect()
     }
 
@@ -193,13 +304,13 @@ mod tests {
         assert_eq!((moments_all.len(), ll_all.len()), (2, 2));
         for b in 0..2 {
             let [ma, va, mp, vp, mn, vn] = batch.row(b);
-            let one = moments(ma, va, mp, vp, mn, vn).unwrap();
-            assert_eq!(moments_all[b], one, "row {b}");
-            assert_eq!(
-                ll_all[b],
-                log_likelihood(ma, va, mp, vp, mn, vn, margin).unwrap(),
-                "row {b}"
-            );
+            let one = Triplet {
+                anchor: Gaussian { mean: ma, var: va },
+                positive: Gaussian { mean: mp, var: vp },
+                negative: Gaussian { mean: mn, var: vn },
+            };
+            assert_eq!(moments_all[b], one.moments().unwrap(), "row {b}");
+            assert_eq!(ll_all[b], one.log_likelihood(margin).unwrap(), "row {b}");
             // The rows are the roles' rows, not some other slicing.
             assert_eq!(ma, &mu[b * dim..(b + 1) * dim]);
             assert_eq!(vn, &var[2 * rows + b * dim..2 * rows + (b + 1) * dim]);
