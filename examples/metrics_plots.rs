@@ -16,7 +16,7 @@
 
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml_train::plots;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use std::path::Path;
@@ -39,9 +39,9 @@ fn ood_case(rng: &mut ChaCha8Rng) -> (Vec<f64>, Vec<f64>) {
 }
 
 fn plot_roc(id: &[f64], ood: &[f64]) -> Result<()> {
-    let roc = metrics::OodScores { id: id, ood: ood }.roc_curve()?;
-    let auroc = metrics::OodScores { id: id, ood: ood }.auroc()?;
-    let auprc = metrics::OodScores { id: id, ood: ood }.auprc()?;
+    let roc = metrics::OodScores { id, ood }.roc_curve()?;
+    let auroc = metrics::OodScores { id, ood }.auroc()?;
+    let auprc = metrics::OodScores { id, ood }.auprc()?;
     // The same figure code as the `probdml` program's roc.svg.
     plots::roc_svg(
         Path::new(ROC_PATH),
