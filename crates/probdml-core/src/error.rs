@@ -445,7 +445,8 @@ mod tests {
                 assert!(
                     matches!(
                         require_batch("xs", &xs, len, domain, "rule"),
-                        Err(Error::OutOfDomain { value, .. }) if value == -1e-300
+                        Err(Error::OutOfDomainElement { arg: "xs", index: i, value, .. })
+                            if value == -1e-300 && i == index
                     ),
                     "negative at {index} of {len}"
                 );
