@@ -18,6 +18,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
 use probdml::vmf;
+use probdml::Labels;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -164,7 +165,7 @@ fn bench_losses(c: &mut Criterion) {
     let (z, labels, p, k) = batch(128, 256, 100);
     let full = ProxyBatch {
         embeddings: &z,
-        labels: &labels,
+        labels: Labels::Usize(&labels),
         proxies: &p,
         concentrations: &k,
         dim: 128,
@@ -183,7 +184,7 @@ fn bench_losses(c: &mut Criterion) {
     let (z, labels, p, k) = batch(128, 32, 20);
     let small = ProxyBatch {
         embeddings: &z,
-        labels: &labels,
+        labels: Labels::Usize(&labels),
         proxies: &p,
         concentrations: &k,
         dim: 128,
@@ -213,7 +214,7 @@ fn bench_losses(c: &mut Criterion) {
     let (z, labels, p, k) = batch(8, 4, 3);
     let tiny = ProxyBatch {
         embeddings: &z,
-        labels: &labels,
+        labels: Labels::Usize(&labels),
         proxies: &p,
         concentrations: &k,
         dim: 8,

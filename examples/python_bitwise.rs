@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
 use probdml::rand::{rngs::StdRng, RngExt, SeedableRng};
+use probdml::Labels;
 use probdml::{hib, laplace, special, triplet, vmf};
 // The Python package's generator behind every `seed` (probdml-py/src/generator.rs).
 use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
@@ -138,7 +139,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let labels = [0usize, 3, 4];
     let batch = ProxyBatch {
         embeddings: &embeddings,
-        labels: &labels,
+        labels: Labels::Usize(&labels),
         proxies: &proxies,
         concentrations: &[],
         dim: 4,

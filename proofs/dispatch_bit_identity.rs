@@ -16,7 +16,7 @@
 //! the end of its run.
 use probdml::instruction_set::InstructionSet;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
-use probdml::{special, vmf};
+use probdml::{special, vmf, Labels};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -435,7 +435,7 @@ fn nivmf_proxy_losses_are_bit_identical_across_copies() {
         let concentrations: Vec<f64> = (0..4 * dim).map(|i| 0.5 + (i % 7) as f64 * 3.0).collect();
         let batch = ProxyBatch {
             embeddings: &embeddings,
-            labels: &[0, 1, 2, 3, 0, 1],
+            labels: Labels::Usize(&[0, 1, 2, 3, 0, 1]),
             proxies: &proxies,
             concentrations: &concentrations,
             dim,

@@ -33,6 +33,7 @@
 use crate::support;
 use num_dual::{Dual64, DualNum};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
+use probdml::Labels;
 use probdml_proofs::registry::budget;
 use std::f64::consts::PI;
 
@@ -159,7 +160,7 @@ fn gradients_match_forward_mode() {
         };
         let batch = ProxyBatch {
             embeddings: &z,
-            labels: &LABELS,
+            labels: Labels::Usize(&LABELS),
             proxies: &p,
             concentrations: &conc,
             dim: DIM,
@@ -253,7 +254,7 @@ fn fast_matches_exact_at_m8() {
         };
         let batch = ProxyBatch {
             embeddings: &z,
-            labels: &labels,
+            labels: Labels::Usize(&labels),
             proxies: &p,
             concentrations: &conc,
             dim,
@@ -297,7 +298,7 @@ fn el_nivmf_monte_carlo_and_its_gradient() {
     let n = 20_000;
     let one = ProxyBatch {
         embeddings: &z[..3],
-        labels: &[0],
+        labels: Labels::Usize(&[0]),
         proxies: &p[..3],
         concentrations: &k[..3],
         dim: DIM,
@@ -333,7 +334,7 @@ fn el_nivmf_monte_carlo_and_its_gradient() {
     };
     let batch = ProxyBatch {
         embeddings: &z,
-        labels: &LABELS,
+        labels: Labels::Usize(&LABELS),
         proxies: &p,
         concentrations: &k,
         dim: DIM,
@@ -342,7 +343,7 @@ fn el_nivmf_monte_carlo_and_its_gradient() {
     let loss = |z: &[f64], p: &[f64], k: &[f64]| {
         let b = ProxyBatch {
             embeddings: z,
-            labels: &LABELS,
+            labels: Labels::Usize(&LABELS),
             proxies: p,
             concentrations: k,
             dim: DIM,
@@ -485,7 +486,7 @@ fn kl_logit_sign_regression() {
     let p = [10.0, 0.0, 0.0, 0.0, 10.0, 0.0, -10.0, 0.0, 0.0];
     let batch = ProxyBatch {
         embeddings: &z,
-        labels: &[0],
+        labels: Labels::Usize(&[0]),
         proxies: &p,
         concentrations: &[],
         dim: 3,
@@ -513,7 +514,7 @@ fn proxy_anchor_and_joint_loss() {
     let labels = [2, 2, 0];
     let batch = ProxyBatch {
         embeddings: &z,
-        labels: &labels,
+        labels: Labels::Usize(&labels),
         proxies: &p,
         concentrations: &k,
         dim: DIM,
@@ -630,7 +631,7 @@ fn bhattacharyya_distances_at_large_order() {
         .collect();
     let batch = ProxyBatch {
         embeddings: &z,
-        labels: &labels,
+        labels: Labels::Usize(&labels),
         proxies: &p,
         concentrations: &[],
         dim,

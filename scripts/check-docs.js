@@ -40,7 +40,13 @@
 // The book's chapters need no such care: docs/render-math.js renders their math before Markdown
 // runs (and writes the characters Markdown would act on as character references).
 //
-// Usage: node scripts/check-docs.js <book dir> <rustdoc dir|-> <chromium executable>
+// With a fourth argument, the `cargo doc` output of a crate that depends on probdml, built with
+// no RUSTDOCFLAGS and where no local KaTeX copy can be found (checkUserDoc below), its probdml
+// pages are opened too: the loader that the docs carry inline must fall back to the pinned KaTeX
+// release on its CDN, which is served here from docs/src/katex/ so that the Subresource Integrity
+// hashes are checked against the real files; every other request fails the page.
+//
+// Usage: node scripts/check-docs.js <book dir> <rustdoc dir|-> <chromium executable> [<user doc dir>]
 //        node scripts/check-docs.js --doc-comments   (only the doc-comment check; no browser)
 "use strict";
 
@@ -49,7 +55,7 @@ const path = require("path");
 const { pathToFileURL } = require("url");
 const renderMath = require(path.join(__dirname, "../docs/render-math.js"));
 
-const [bookDir, docDir, executable] = process.argv.slice(2);
+const [bookDir, docDir, executable, userDocDir] = process.argv.slice(2);
 const root = path.resolve(__dirname, "..");
 
 // ASCII punctuation: what CommonMark lets a backslash escape.
@@ -413,6 +419,151 @@ function leftoverDollars(selector) {
   return found;
 }
 
+// Whether a rustdoc page's own text (not its scripts, comments, code or metadata) holds a `$`:
+// a formula, rendered or not.
+function pageHasFormula(html) {
+  const text = html
+    .replace(/<script[\s\S]*?<\/script>/g, "")
+    .replace(/<!--[\s\S]*?-->/g, "")
+    .replace(/<pre[\s\S]*?<\/pre>/g, "")
+    .replace(/<code[\s\S]*?<\/code>/g, "")
+    .replace(/<(meta|title)[^>]*>[^<]*/g, "");
+  return text.includes("$");
+}
+
+// The rustdoc pages under `dir` (recursively), without redirect stubs, as [path, html].
+function rustdocPages(dir) {
+  const pages = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".html")) {
+        const html = fs.readFileSync(p, "utf8");
+        if (!/http-equiv="refresh"/.test(html) && /id="main-content"/.test(html)) pages.push([p, html]);
+      }
+    }
+  };
+  walk(dir);
+  return pages;
+}
+
+// Opens `url` in `page` and waits for the loader's mark (docs/katex-header.html): "true" when it
+// is done, "missing <file>" when no copy of KaTeX could be loaded, "" when it never finished.
+async function katexState(page, url) {
+  let state = "";
+  // A page that is merely slow (a loaded CI machine once took over 10 s for one) is reloaded
+  // once before it counts as a failure, with a generous wait each time.
+  for (let attempt = 0; attempt < 2 && state === ""; attempt++) {
+    await page.goto(url, { waitUntil: "load" });
+    state = await page
+      .waitForFunction(() => document.documentElement.dataset.katexRendered || null, null, { timeout: 45000 })
+      .then((h) => h.jsonValue(), () => "");
+  }
+  return state;
+}
+
+// probdml's pages in `dir/probdml` as a user's plain `cargo doc` writes them: no header, no
+// KaTeX next to them. Each page of probdml's own (its heading links to a file of src/probdml/)
+// that is the crate root, a module or shows a formula must carry the loader inline, and is
+// opened: it must render with KaTeX fetched from the CDN.
+// The CDN is played by a route that serves docs/src/katex/ for exactly the pinned release's URLs
+// (with the CORS header that Subresource Integrity needs), so the committed hashes are checked
+// against the files; any other request that leaves the machine fails. One more load, with
+// katex.min.js altered in transit, must be refused. Pages with formulas that come from the other
+// crates (the exact twins of probdml-reference, some inputs of probdml-core) carry no loader;
+// they are counted, not failed: they render with the header (docs.rs, build-docs.sh).
+async function checkUserDoc(browser, dir, fail) {
+  const loader = fs.readFileSync(path.join(root, "docs/katex-header.html"), "utf8");
+  const version = /katexVersion = "([^"]+)"/.exec(loader)[1];
+  const cdn = `https://cdn.jsdelivr.net/npm/katex@${version}/dist/`;
+  const katexDir = path.join(root, "docs/src/katex");
+  const types = { ".js": "text/javascript", ".css": "text/css", ".woff2": "font/woff2", ".woff": "font/woff", ".ttf": "font/ttf" };
+  const served = new Set();
+  const elsewhere = [];
+  const newContext = async (alter) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith("file://") || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
+      if (url.startsWith(cdn)) {
+        const rel = decodeURIComponent(url.slice(cdn.length).split(/[?#]/)[0]);
+        const file = path.join(katexDir, rel);
+        if (!file.startsWith(katexDir + path.sep) || !fs.existsSync(file)) {
+          elsewhere.push(`${url} (no such file in the release)`);
+          return route.fulfill({ status: 404, headers: { "Access-Control-Allow-Origin": "*" }, body: "" });
+        }
+        let body = fs.readFileSync(file);
+        if (alter && rel === "katex.min.js") body = Buffer.concat([body, Buffer.from("\n/* altered */\n")]);
+        served.add(rel.startsWith("fonts/") ? "fonts/" : rel);
+        return route.fulfill({
+          status: 200,
+          headers: { "Access-Control-Allow-Origin": "*", "Content-Type": types[path.extname(rel)] || "application/octet-stream" },
+          body,
+        });
+      }
+      let from = "?";
+      try {
+        from = route.request().frame().url();
+      } catch (_) {}
+      elsewhere.push(`${from} -> ${url}`);
+      return route.abort("blockedbyclient");
+    });
+    return context;
+  };
+
+  const pages = rustdocPages(path.join(dir, "probdml"));
+  const context = await newContext(false);
+  const page = await context.newPage();
+  let opened = 0;
+  let math = 0;
+  let elsewhereMath = 0;
+  for (const [p, html] of pages) {
+    const rel = path.relative(dir, p);
+    const own = /class="sub-heading"><a class="src" href="[^"]*\bsrc\/probdml\//.test(html);
+    const formula = pageHasFormula(html);
+    if (!own) {
+      if (formula) elsewhereMath++;
+      continue;
+    }
+    if (!formula && !rel.endsWith("index.html")) continue;
+    if (!html.includes("probdmlKatexLoader")) {
+      fail(`user doc ${rel}`, "no KaTeX loader in the docs: end them with #[cfg_attr(doc, doc = include_str!(\"…/docs/katex-header.html\"))]");
+      continue;
+    }
+    opened++;
+    const state = await katexState(page, pathToFileURL(p).href);
+    if (state !== "true") {
+      fail(`user doc ${rel}`, state === "" ? "KaTeX did not finish rendering within 45 s, twice" : `KaTeX not rendered: ${state}`);
+      continue;
+    }
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const result = await page.evaluate(inspectMath);
+    math += result.count;
+    if (formula && result.count === 0) fail(`user doc ${rel}`, "a formula in the page, none rendered");
+    for (const b of result.bad) fail(`user doc ${rel}`, b);
+    for (const l of await page.evaluate(leftoverDollars, ".docblock, .docblock-short")) fail(`user doc ${rel}`, `unrendered math: ${l}`);
+    if (process.env.CHECK_DOCS_VERBOSE) console.log(`check-docs: user doc ${rel}: ${result.count} formulas`);
+  }
+  await context.close();
+  if (!pages.some(([p]) => path.relative(dir, p) === "probdml/index.html")) fail(dir, "no probdml/index.html");
+  if (math === 0) fail(dir, "no formula rendered in the user's docs");
+  for (const want of ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js", "fonts/"]) {
+    if (!served.has(want)) fail(dir, `KaTeX's ${want} was never fetched from the CDN: the CDN fallback went unused`);
+  }
+
+  // Subresource Integrity at work: a katex.min.js that is not the pinned one is refused.
+  const altered = await newContext(true);
+  const state = await katexState(await altered.newPage(), pathToFileURL(path.join(dir, "probdml/index.html")).href);
+  await altered.close();
+  if (state !== "missing katex.min.js") fail(`user doc probdml/index.html`, `an altered katex.min.js from the CDN was not refused (state "${state}")`);
+
+  for (const r of elsewhere) fail(dir, `request that is neither a file nor the pinned KaTeX on its CDN: ${r}`);
+  console.log(
+    `check-docs: user's cargo doc: ${opened} probdml pages opened, ${math} formulas rendered with KaTeX ${version} from the CDN (hashes checked, an altered file refused); ${elsewhereMath} pages with formulas from probdml-reference/probdml-core render with the header only`,
+  );
+}
+
 async function main() {
   const { chromium } = require(path.join(root, "tools/node/node_modules/playwright-core"));
   const browser = await chromium.launch({
@@ -524,6 +675,7 @@ async function main() {
     if (apiMath === 0) fail(docDir, "no formula rendered in the API docs");
     console.log(`check-docs: ${pages.length} API pages, ${apiMath} formulas rendered`);
   }
+  if (userDocDir) await checkUserDoc(browser, userDocDir, fail);
   await browser.close();
 
   for (const r of offHost) failures.push(`request to another host: ${r}`);

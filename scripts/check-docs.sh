@@ -3,7 +3,10 @@
 # as a reader without network access would: fails if any page requests something from another
 # host, if a `.katex` element lacks KaTeX's font, if a formula failed to render, or if a
 # chapter's displayed number is not its file's prefix (01 … 09). Writes one screenshot per
-# chapter to docs/book/screenshots/. The checks themselves are in scripts/check-docs.js.
+# chapter to docs/book/screenshots/. Then it opens probdml's pages as the plain `cargo doc` of a
+# crate that depends on probdml writes them (no header, no local KaTeX): they must render with
+# the pinned KaTeX release from its CDN, played by a route that serves docs/src/katex/, so that
+# the loader's Subresource Integrity hashes are checked. The checks are in scripts/check-docs.js.
 #
 # First, in about a second and before anything is built, it reads the doc sources: it fails on
 # a control character in docs/src/**/*.md or in a doc comment (a tab where `\tfrac` lost its
@@ -48,5 +51,17 @@ if [[ "$installed" != "$PLAYWRIGHT_CORE_VERSION" ]]; then
 fi
 
 bash scripts/build-docs.sh
+
+# probdml's pages as a user's plain `cargo doc` writes them (scripts/check-docs.js,
+# checkUserDoc): documented as a dependency of crates/probdml-examples, which depends on probdml
+# and rand only, with no RUSTDOCFLAGS (so without the header) and into a target directory of its
+# own, from which neither target/doc/katex/ nor docs/src/katex/ is found, so that the loader the
+# docs carry inline has to fetch KaTeX from its CDN. `--no-deps` with `-p probdml`: probdml's
+# pages are the same, and the other dependencies' docs are not needed. The first run compiles the
+# dependencies' metadata there (about 1.5 min on a 2-core CPU); later runs take seconds.
+user_doc="$root/target/user-doc"
+env -u RUSTDOCFLAGS -u CARGO_ENCODED_RUSTDOCFLAGS CARGO_TARGET_DIR="$user_doc" \
+    cargo doc --no-deps -p probdml-examples -p probdml
+
 rm -rf docs/book/screenshots
-node scripts/check-docs.js "$root/docs/book" "$root/target/doc" "$chromium"
+node scripts/check-docs.js "$root/docs/book" "$root/target/doc" "$chromium" "$user_doc/doc"

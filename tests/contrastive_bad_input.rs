@@ -1,6 +1,7 @@
 //! Bad input for chapter 03: every checked entry point returns an error that names the argument.
 use probdml::contrastive::{self, exact, LossForm, PairBatch, PairCounts};
 use probdml::Error;
+use probdml_proofs::registry::budget::CONTRASTIVE_LOSS_TWIN;
 
 const Z: [f64; 6] = [1.0, 0.0, 0.0, 1.0, -1.0, 0.0];
 const LABELS: [usize; 3] = [0, 0, 1];
@@ -22,6 +23,8 @@ fn both(arg: &str, z: &[f64], dim: usize, labels: &[usize], margin: f64) {
         exact::pair_counts(z, dim, labels, margin).unwrap_err(),
         contrastive::hard_negatives(z, dim, labels, margin).unwrap_err(),
         exact::hard_negatives(z, dim, labels, margin).unwrap_err(),
+        contrastive::pair_targets(z, dim, labels, margin).unwrap_err(),
+        exact::pair_targets(z, dim, labels, margin).unwrap_err(),
     ];
     for e in errors {
         assert!(e.to_string().contains(&format!("`{arg}`")), "{arg}: {e}");
@@ -30,18 +33,67 @@ fn both(arg: &str, z: &[f64], dim: usize, labels: &[usize], margin: f64) {
 
 #[test]
 fn non_unit_embeddings() {
+    // The rule of `vmf`: (M + 4)·2⁻²⁴ = 6·2⁻²⁴ ≈ 3.6·10⁻⁷ at M = 2.
+    let tolerance = probdml::vmf::unit_norm_tolerance(2);
     let mut z = Z;
-    z[2] = 1e-5; // row 1 has norm √(1 + 10⁻¹⁰) ≈ 1 + 5·10⁻¹¹: accepted.
+    z[2] = 1e-5; // row 1 has norm √(1 + 10⁻¹⁰) ≈ 1 + 5·10⁻¹¹: accepted (and renormalised).
     assert!(contrastive::loss(&z, 2, &LABELS, 1.0, LossForm::Squared).is_ok());
-    z[3] = 1.0 + 2e-6; // off by 2·10⁻⁶ > 10⁻⁶.
+    z[3] = 1.0 + 1.1 * tolerance;
     both("z", &z, 2, &LABELS, 1.0);
     assert!(matches!(
         contrastive::loss(&z, 2, &LABELS, 1.0, LossForm::Squared),
         Err(Error::NotUnitRow { row: 1, .. })
     ));
     let mut z = Z;
-    z[3] = 1.0 + 5e-7; // inside the 10⁻⁶ tolerance.
+    z[3] = 1.0 + 0.9 * tolerance;
     assert!(contrastive::loss(&z, 2, &LABELS, 1.0, LossForm::Squared).is_ok());
+}
+
+/// Rows normalised in `f32` (PyTorch's `F.normalize`) are accepted at any dimension and
+/// renormalised in `f64`, so both twins work at the same unit rows: the fast twin on the f32
+/// rows equals the fast twin on the rows normalised in `f64`, bit for bit, and the exact twin
+/// agrees to the loss's budget.
+#[test]
+fn rows_normalised_in_f32_are_renormalised() {
+    let (n, dim) = (6usize, 1024usize);
+    let labels = [0i64, 1, 0, 2, 1, 2];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    let raw: Vec<f64> = (0..n * dim).map(|_| next()).collect();
+    let mut f32_rows = Vec::new();
+    let mut f64_rows = Vec::new();
+    for row in raw.chunks_exact(dim) {
+        let r32: Vec<f32> = row.iter().map(|&v| v as f32).collect();
+        let norm32 = r32.iter().map(|v| v * v).sum::<f32>().sqrt();
+        let r32: Vec<f64> = r32.iter().map(|&v| f64::from(v / norm32)).collect();
+        let norm = r32.iter().map(|v| v * v).sum::<f64>().sqrt();
+        // Off the sphere by more than the former fixed tolerance of 10⁻⁶ allows at this M.
+        assert!((norm - 1.0).abs() > 1e-9, "{norm}");
+        f64_rows.extend(r32.iter().map(|v| v / probdml::compensated::norm2(&r32)));
+        f32_rows.extend(r32);
+    }
+    for form in [LossForm::Squared, LossForm::Hadsell, LossForm::Linear] {
+        let fast = contrastive::loss(&f32_rows, dim, &labels, 1.2, form).unwrap();
+        assert_eq!(
+            fast,
+            contrastive::loss(&f64_rows, dim, &labels, 1.2, form).unwrap()
+        );
+        let reference = exact::loss(&f32_rows, dim, &labels, 1.2, form).unwrap();
+        assert!((fast - reference).abs() <= CONTRASTIVE_LOSS_TWIN * reference.abs().max(1.0));
+    }
+    assert_eq!(
+        contrastive::loss_gradient(&f32_rows, dim, &labels, 1.2).unwrap(),
+        contrastive::loss_gradient(&f64_rows, dim, &labels, 1.2).unwrap()
+    );
+    assert_eq!(
+        exact::loss_gradient(&f32_rows, dim, &labels, 1.2).unwrap(),
+        exact::loss_gradient(&f64_rows, dim, &labels, 1.2).unwrap()
+    );
 }
 
 #[test]

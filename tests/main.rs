@@ -23,14 +23,14 @@ mod exact_special_smoke;
 mod ggn_bad_input;
 #[path = "hib_bad_input.rs"]
 mod hib_bad_input;
+#[path = "integer_labels.rs"]
+mod integer_labels;
 #[path = "laplace_bad_input.rs"]
 mod laplace_bad_input;
 #[path = "laplace_chain.rs"]
 mod laplace_chain;
 #[path = "metrics_bad_input.rs"]
 mod metrics_bad_input;
-#[path = "metrics_labels.rs"]
-mod metrics_labels;
 #[path = "named_inputs.rs"]
 mod named_inputs;
 #[path = "nivmf_bad_input.rs"]

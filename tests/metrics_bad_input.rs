@@ -353,8 +353,8 @@ fn sparsification_and_calibration_bad_input() {
         exact::closed_set_ece(&[vec![]], &[0], 10),
     );
     both(
-        metrics::closed_set_ece(&[], &[], 10),
-        exact::closed_set_ece(&[], &[], 10),
+        metrics::closed_set_ece(&[], &[] as &[usize], 10),
+        exact::closed_set_ece(&[], &[] as &[usize], 10),
     );
     let e = both(
         metrics::ece_at_k(&[0.1, 0.2], &[1.0, 0.5], 3),

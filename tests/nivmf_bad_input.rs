@@ -5,6 +5,7 @@
 
 use probdml::nivmf::{self, exact};
 use probdml::Error;
+use probdml::Labels;
 
 /// Runs both twins and returns the (equal) error.
 fn both<T: std::fmt::Debug>(fast: probdml::Result<T>, slow: probdml::Result<T>) -> Error {
@@ -268,7 +269,7 @@ fn proxy_losses_reject_bad_input() {
     let k = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
     let ok = ProxyBatch {
         embeddings: &z,
-        labels: &[0, 1],
+        labels: Labels::Usize(&[0, 1]),
         proxies: &p,
         concentrations: &k,
         dim: 3,
@@ -316,7 +317,7 @@ fn proxy_losses_reject_bad_input() {
         }
     );
     let bad_label = ProxyBatch {
-        labels: &[0, 2],
+        labels: Labels::Usize(&[0, 2]),
         ..ok
     };
     let e = both(
@@ -335,7 +336,7 @@ fn proxy_losses_reject_bad_input() {
     );
     let ragged = ProxyBatch {
         embeddings: &z[..5],
-        labels: &[0],
+        labels: Labels::Usize(&[0]),
         ..ok
     };
     let e = both(

@@ -6,6 +6,7 @@ use crate::generator::generator;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
 use probdml::Error;
+use probdml::Labels;
 use pyo3::prelude::*;
 
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
@@ -163,7 +164,7 @@ pub fn proxy_nca_loss<'py>(
         let labels = crate::metrics::labels_of("labels", &labels)?;
         let batch = ProxyBatch {
             embeddings,
-            labels: &labels,
+            labels: Labels::Usize(&labels),
             proxies,
             concentrations,
             dim,

@@ -14,14 +14,15 @@ pub mod error;
 pub mod gauss_rule;
 pub mod gaussians;
 pub mod instruction_set;
+pub mod labels;
 
 pub mod contrastive {
     //! The inputs of `probdml::contrastive`: the types and checks its two twins share.
 
     pub mod input;
-    pub use input::{
-        ClassLikelihood, LossForm, PairBatch, PairCounts, PairTarget, UNIT_NORM_TOLERANCE,
-    };
+    #[allow(deprecated)]
+    pub use input::UNIT_NORM_TOLERANCE;
+    pub use input::{ClassLikelihood, LossForm, PairBatch, PairCounts, PairTarget};
 }
 
 pub mod ggn {
@@ -90,11 +91,12 @@ pub mod vmf {
     //! The inputs of `probdml::vmf`: the types and checks its two twins share.
 
     pub mod input;
-    #[doc(hidden)]
-    pub use input::require_unit;
     pub use input::MeanResultant;
     pub use input::{renormalisation_threshold, unit_norm_tolerance};
+    #[doc(hidden)]
+    pub use input::{require_unit, require_unit_rows};
 }
 
 pub use error::{Error, Result};
 pub use gaussians::{Gaussian, Gaussians};
+pub use labels::{IntoLabels, Labels};

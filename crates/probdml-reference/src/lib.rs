@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+use probdml_core::labels;
 pub use probdml_core::{error, gauss_rule, gaussians, instruction_set, Error, Gaussians, Result};
 
 pub mod gaussian_quadratic_form;

@@ -15,6 +15,7 @@
 mod train_support;
 
 use probdml::nivmf::{self, exact, ProxyBatch, ProxyDistance};
+use probdml::Labels;
 use probdml_proofs::registry::budget::{NIVMF_PROXY_FD, NIVMF_PROXY_GRADIENT, NIVMF_PROXY_LOSS};
 use probdml_train::config::{MethodKind, ProxyDistanceChoice, ProxyOptions, TrainConfig};
 use probdml_train::method::proxy_nca::{
@@ -111,7 +112,7 @@ impl Problem {
     fn batch(&self) -> ProxyBatch<'_> {
         ProxyBatch {
             embeddings: &self.embeddings,
-            labels: &self.labels,
+            labels: Labels::Usize(&self.labels),
             proxies: &self.proxies,
             concentrations: &self.kappas,
             dim: self.m,

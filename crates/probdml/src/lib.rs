@@ -107,15 +107,34 @@
 //! # The book
 //!
 //! The book derives each formula, corrects the papers where they are wrong and shows the numbers
-//! the proofs check; its chapters are the sources in `docs/src/` (they also run as doctests).
-//! `bash scripts/build-docs.sh` builds it into `docs/book/`: from an API reference built in this
-//! repository's `target/doc/`, that is [the book](../../../docs/book/index.html). The same
-//! script renders these pages' formulas with KaTeX, offline; so does
-//! `bash scripts/fetch-katex.sh` followed by
-//! `RUSTDOCFLAGS="--html-in-header $PWD/docs/katex-header.html" cargo doc --no-deps`.
+//! the proofs check; the table above gives the chapter of each function. It is not part of this
+//! package: its chapters are the Markdown files in `docs/src/` of the probdml repository (where
+//! they also run as doctests), and `bash scripts/build-docs.sh book` renders them there into
+//! `docs/book/index.html`.
+//!
+//! # Formulas on these pages
+//!
+//! The formulas are typeset in the browser by KaTeX 0.16.4. Its loader, this package's
+//! `docs/katex-header.html`, is part of the docs of this page, of every module and of every item
+//! of this crate whose page shows a formula, so that a plain `cargo doc` renders them: with a copy
+//! of KaTeX's `dist/` folder in `katex/` under the doc root (`target/doc/katex/`), offline;
+//! without one, from cdn.jsdelivr.net, each file checked against its pinned SHA-384 hash. The
+//! items that come from `probdml-reference` and `probdml-core` (the exact twins of the `exact`
+//! modules, a few input types) lack it. docs.rs passes the loader to rustdoc as a header, which
+//! renders every page. For the docs of a crate of yours, pass it the same way:
+//!
+//! ```text
+//! cargo rustdoc -p probdml -- \
+//!     --html-in-header <probdml's package directory>/docs/katex-header.html
+//! ```
+//!
+//! (the package directory is that of probdml's `manifest_path` in `cargo metadata`). In the
+//! repository, `bash scripts/build-docs.sh api` renders every page offline.
+#![cfg_attr(doc, doc = include_str!("../docs/katex-header.html"))]
 #![warn(missing_docs)]
 
 /// Error-free transformations and compensated sums (`probdml-core`), with their exact twins.
+#[cfg_attr(doc, doc = include_str!("../docs/katex-header.html"))]
 pub mod compensated {
     pub use probdml_core::compensated::*;
     #[cfg(feature = "reference")]
@@ -130,6 +149,7 @@ pub use probdml_reference::gaussian_quadratic_form;
 pub mod ggn;
 pub mod hib;
 pub use probdml_core::instruction_set;
+use probdml_core::labels;
 pub mod laplace;
 pub mod metrics;
 pub mod nivmf;
@@ -143,7 +163,8 @@ pub mod ziggurat;
 
 pub use error::{Error, Result};
 pub use gaussians::{Gaussian, Gaussians};
-/// The `rand` (0.9) whose [`rand::Rng`] the samplers take. A program that adds its own `rand`
+pub use labels::{IntoLabels, Labels};
+/// The `rand` (0.10) whose [`rand::Rng`] the samplers take. A program that adds its own `rand`
 /// at another major version (`cargo add rand` picks the newest) gets a second, incompatible
 /// `Rng` trait, and the compiler's error does not say why; seeding through this re-export,
 /// `probdml::rand::rngs::StdRng::seed_from_u64(…)`, always matches.

@@ -25,6 +25,7 @@
 //! does; so lane 0 of `Xoshiro256PlusPlusX8::seed_from_u64(s)` is exactly
 //! `Xoshiro256PlusPlus::seed_from_u64(s)`, and lane `k` is that generator after `k` calls of
 //! its `jump`. `proofs/xoshiro_x8.rs` checks every lane against `rand_xoshiro`.
+#![cfg_attr(doc, doc = include_str!("../docs/katex-header.html"))]
 
 use core::convert::Infallible;
 

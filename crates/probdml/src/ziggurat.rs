@@ -33,6 +33,7 @@
 //! [`BLOCK`] draws (the last one shorter): the block's first words by one `fill` of
 //! `[u64]`, then, in order, the extra words of each of the block's draws that need them, as
 //! above. A slice of one draw is thus drawn as one [`StandardNormal`] sample.
+#![cfg_attr(doc, doc = include_str!("../docs/katex-header.html"))]
 
 mod fast_path_avx512;
 mod tables;
@@ -97,6 +98,7 @@ impl Distribution<f64> for StandardNormal {
 /// assert!((var - 1.0).abs() < 0.02); // the standard error is 0.0045
 /// ```
 #[inline(always)]
+#[cfg_attr(doc, doc = include_str!("../docs/katex-header.html"))]
 pub fn fill_standard_normal<G: Rng + ?Sized>(rng: &mut G, out: &mut [f64]) {
     crate::instruction_set::dispatch(
         #[inline(always)]

@@ -3,8 +3,12 @@
 //! the class likelihood's result type, and the checks of a batch, a margin, pair counts and a
 //! minibatch. Both twins refuse the same inputs with the same error.
 
+use std::borrow::Cow;
+
 use crate::compensated::dot_lanes;
 use crate::error::{require_finite, Error, Result};
+use crate::labels::Labels;
+use crate::vmf::input::require_unit_rows;
 
 /// Which per-pair loss (book chapter 03). Every form averages over each pair type:
 /// L = (1/|P|) Σ_P ℓ⁺(d_ij) + (1/|N|) Σ_N ℓ⁻(d_ij), ordered pairs, trivial pairs in P.
@@ -37,10 +41,18 @@ pub struct PairTarget {
     pub target: f64,
 }
 
-/// Input tolerance on unit embeddings: a row `z_i` is accepted when `|‖z_i‖ − 1| ≤ 10⁻⁶`
-/// (book chapter 03, "Bad input"). The forms are defined on the sphere; the fast twins use
-/// ½d² = 1 − z_iᵀz_j and the exact twins ‖z_i − z_j‖², which differ by O(|‖z‖ − 1|) on rows
-/// that are only this close to unit norm. Renormalise in `f64` for agreement to the budget.
+/// The former fixed input tolerance on unit embeddings, `|‖z_i‖ − 1| ≤ 10⁻⁶`.
+///
+/// Rows now follow the vMF rule of the whole crate: accepted within
+/// [`unit_norm_tolerance`](crate::vmf::input::unit_norm_tolerance)`(dim)` (every row normalised
+/// in `f32` passes, at any dimension) and renormalised in `f64` beyond
+/// [`renormalisation_threshold`](crate::vmf::input::renormalisation_threshold)`(dim)`, so the
+/// fast twins' ½d² = 1 − z_iᵀz_j and the exact twins' ‖z_i − z_j‖²/2 are taken at the same unit
+/// rows.
+#[deprecated(
+    since = "0.1.0",
+    note = "rows follow `vmf::unit_norm_tolerance(dim)` and are renormalised in f64"
+)]
 pub const UNIT_NORM_TOLERANCE: f64 = 1e-6;
 
 /// The sizes of the pair sets of a labelled batch (ordered pairs, trivial pairs included).
@@ -56,10 +68,32 @@ pub struct PairCounts {
     pub negatives_inside: usize,
 }
 
-/// Validates a batch (`z` row-major with `dim` columns, one label per row) and returns n, |P|,
-/// |N| (with `negatives_inside` left at 0). Shared by both twins.
+/// A batch after [`check_batch`]: the rows on the unit sphere (the caller's slice, or a copy
+/// with the rows renormalised in `f64` that were normalised in `f32`), the labels as class
+/// indices, and n, |P|, |N| (with `negatives_inside` left at 0).
 #[doc(hidden)]
-pub fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<PairCounts> {
+#[derive(Debug, Clone)]
+pub struct CheckedBatch<'z, 'l> {
+    /// The `n × dim` row-major unit embeddings.
+    pub z: Cow<'z, [f64]>,
+    /// One class index per row.
+    pub labels: Cow<'l, [usize]>,
+    /// The pair counts, `negatives_inside` = 0.
+    pub counts: PairCounts,
+}
+
+/// Validates a batch (`z` row-major with `dim` columns, one label per row, at least two
+/// classes) and returns it checked. Shared by both twins.
+///
+/// Rows follow the unit-vector rule of `vmf` (accepted within `unit_norm_tolerance(dim)`,
+/// renormalised in `f64` beyond `renormalisation_threshold(dim)`); labels may be of any integer
+/// type and must not be negative.
+#[doc(hidden)]
+pub fn check_batch<'z, 'l>(
+    z: &'z [f64],
+    dim: usize,
+    labels: Labels<'l>,
+) -> Result<CheckedBatch<'z, 'l>> {
     if dim == 0 {
         return Err(Error::InvalidDimension {
             arg: "dim",
@@ -96,17 +130,8 @@ pub fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<PairCounts
             value,
         });
     }
-    for (row, zi) in z.chunks_exact(dim).enumerate() {
-        let norm = zi.iter().map(|x| x * x).sum::<f64>().sqrt();
-        if (norm - 1.0).abs() > UNIT_NORM_TOLERANCE {
-            return Err(Error::NotUnitRow {
-                arg: "z",
-                row,
-                norm,
-                tolerance: UNIT_NORM_TOLERANCE,
-            });
-        }
-    }
+    let z = require_unit_rows("z", z, dim)?;
+    let labels = labels.classes("labels")?;
     let mut sorted = labels.to_vec();
     sorted.sort_unstable();
     let (mut classes, mut positives, mut run) = (0usize, 0usize, 0usize);
@@ -127,11 +152,15 @@ pub fn check_batch(z: &[f64], dim: usize, labels: &[usize]) -> Result<PairCounts
             min: 2,
         });
     }
-    Ok(PairCounts {
-        n,
-        positives,
-        negatives: n * n - positives,
-        negatives_inside: 0,
+    Ok(CheckedBatch {
+        z,
+        labels,
+        counts: PairCounts {
+            n,
+            positives,
+            negatives: n * n - positives,
+            negatives_inside: 0,
+        },
     })
 }
 
@@ -241,16 +270,17 @@ pub struct PairBatch {
     pub negatives: Vec<(usize, usize)>,
 }
 
-/// Validates the batch against the labels; returns the counts of the data.
+/// Validates the batch against the labels; returns the checked data.
 #[doc(hidden)]
-pub fn check_pair_batch(
-    z: &[f64],
+pub fn check_pair_batch<'z, 'l>(
+    z: &'z [f64],
     dim: usize,
-    labels: &[usize],
+    labels: Labels<'l>,
     margin: f64,
     batch: &PairBatch,
-) -> Result<PairCounts> {
-    let counts = check_batch(z, dim, labels)?;
+) -> Result<CheckedBatch<'z, 'l>> {
+    let checked = check_batch(z, dim, labels)?;
+    let (counts, labels) = (checked.counts, &checked.labels);
     check_margin(margin)?;
     for (arg, pairs, positive) in [
         ("batch.positives", &batch.positives, true),
@@ -287,5 +317,5 @@ pub fn check_pair_batch(
             }
         }
     }
-    Ok(counts)
+    Ok(checked)
 }

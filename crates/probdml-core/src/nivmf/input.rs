@@ -8,6 +8,9 @@
 use crate::error::{
     require_finite, require_finite_entries, require_len, require_sphere_dim, Error, Result,
 };
+use std::borrow::Cow;
+
+use crate::labels::Labels;
 use crate::vmf::input::{require_unit, UnitVector};
 
 /// The distance `d(ρ, ζ)` between a proxy and an embedding (nivMF §3.3, Supp. C–E).
@@ -58,8 +61,9 @@ impl ProxyDistance {
 pub struct ProxyBatch<'a> {
     /// `B × M` row-major embeddings `z = ν_z` (unnormalised: `‖z‖ = κ_z`).
     pub embeddings: &'a [f64],
-    /// The class `c* < C` of each embedding.
-    pub labels: &'a [usize],
+    /// The class `c* < C` of each embedding, of any integer type (`Labels::I64(&labels)` for
+    /// PyTorch's, or `(&labels).into_labels()` with [`IntoLabels`](crate::labels::IntoLabels)).
+    pub labels: Labels<'a>,
     /// `C × M` row-major proxies: natural parameters `ν_p` for the vMF distances, directions
     /// (any non-zero norm; `μ_p = p/‖p‖`) for Cos and the nivMF distances.
     pub proxies: &'a [f64],
@@ -132,13 +136,13 @@ pub fn check_anchor(alpha: f64, delta: f64) -> Result<()> {
     Ok(())
 }
 
-/// Validates a batch; returns `(B, C)`.
+/// Validates a batch; returns `(B, C)` and the labels as class indices.
 #[doc(hidden)]
-pub fn check_batch(
+pub fn check_batch<'a>(
     distance: ProxyDistance,
-    batch: &ProxyBatch<'_>,
+    batch: &ProxyBatch<'a>,
     temperature: f64,
-) -> Result<(usize, usize)> {
+) -> Result<(usize, usize, Cow<'a, [usize]>)> {
     let dim = crate::error::require_sphere_dim("dim", batch.dim)?;
     require_finite("temperature", temperature)?;
     if temperature <= 0.0 {
@@ -173,11 +177,12 @@ pub fn check_batch(
             got: batch.labels.len(),
         });
     }
-    if let Some(position) = batch.labels.iter().position(|&l| l >= c) {
+    let labels = batch.labels.classes("labels")?;
+    if let Some(position) = labels.iter().position(|&l| l >= c) {
         return Err(Error::IndexOutOfRange {
             arg: "labels",
             position,
-            index: batch.labels[position],
+            index: labels[position],
             target: "proxies",
             len: c,
         });
@@ -219,5 +224,5 @@ pub fn check_batch(
             }
         }
     }
-    Ok((b, c))
+    Ok((b, c, labels))
 }

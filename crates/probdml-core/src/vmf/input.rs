@@ -83,6 +83,49 @@ pub fn require_unit<'a>(arg: &'static str, v: &'a [f64]) -> Result<Cow<'a, [f64]
     }
 }
 
+/// Checks every row of the row-major `rows` (`dim` entries each, `rows.len()` a multiple of
+/// `dim ≥ 1`) by [`require_unit`]; returns `rows`, with every row further than
+/// [`renormalisation_threshold`] from the sphere renormalised (a copy only if some row is).
+///
+/// # Errors
+///
+/// [`Error::NotFiniteElement`] at the flat index of the first non-finite entry of a row, or
+/// [`Error::NotUnitRow`] naming the row, both under `arg`.
+#[doc(hidden)]
+pub fn require_unit_rows<'a>(
+    arg: &'static str,
+    rows: &'a [f64],
+    dim: usize,
+) -> Result<Cow<'a, [f64]>> {
+    let mut checked = Cow::Borrowed(rows);
+    for (i, row) in rows.chunks_exact(dim).enumerate() {
+        // The row's position goes into the error: in a batch of thousands the message must say
+        // which embedding is off the sphere.
+        let unit = require_unit(arg, row).map_err(|e| match e {
+            Error::NotUnitVector {
+                arg,
+                norm,
+                tolerance,
+            } => Error::NotUnitRow {
+                arg,
+                row: i,
+                norm,
+                tolerance,
+            },
+            Error::NotFinite { arg, value } => Error::NotFiniteElement {
+                arg,
+                index: i * dim + row.iter().position(|x| !x.is_finite()).unwrap_or(0),
+                value,
+            },
+            other => other,
+        })?;
+        if let Cow::Owned(renormalised) = unit {
+            checked.to_mut()[i * dim..(i + 1) * dim].copy_from_slice(&renormalised);
+        }
+    }
+    Ok(checked)
+}
+
 /// A vMF argument after the unit-vector rule: the caller's slice, or its renormalised copy.
 #[doc(hidden)]
 pub type UnitVector<'a> = Cow<'a, [f64]>;
@@ -159,31 +202,6 @@ pub fn check_samples(samples: &[f64], dim: usize) -> Result<(usize, Cow<'_, [f64
             dim,
         });
     }
-    let mut checked = Cow::Borrowed(samples);
-    for (i, row) in samples.chunks_exact(dim).enumerate() {
-        // The row's position goes into the error, as `contrastive` reports it: in a batch of
-        // thousands the message must say which embedding is off the sphere.
-        let unit = require_unit("samples", row).map_err(|e| match e {
-            Error::NotUnitVector {
-                arg,
-                norm,
-                tolerance,
-            } => Error::NotUnitRow {
-                arg,
-                row: i,
-                norm,
-                tolerance,
-            },
-            Error::NotFinite { arg, value } => Error::NotFiniteElement {
-                arg,
-                index: i * dim + row.iter().position(|x| !x.is_finite()).unwrap_or(0),
-                value,
-            },
-            other => other,
-        })?;
-        if let Cow::Owned(renormalised) = unit {
-            checked.to_mut()[i * dim..(i + 1) * dim].copy_from_slice(&renormalised);
-        }
-    }
+    let checked = require_unit_rows("samples", samples, dim)?;
     Ok((samples.len() / dim, checked))
 }

@@ -1,5 +1,6 @@
 //! What a wrong input gives: an error that names the argument, the rule and the position;
 //! never a panic, never a silent NaN.
+use probdml::contrastive::{self, LossForm};
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::triplet::Triplet;
 use probdml::{vmf, Error, Gaussian};
@@ -64,4 +65,15 @@ fn main() {
         vmf::mean_resultant(&[1.0, 0.0, 0.0, 1.0, 1.0], 2).unwrap_err(),
     );
     assert!(e.contains("not a multiple of the row width 2"));
+
+    // PyTorch's "ignore" label −1 in a contrastive batch of f32-normalised rows: refused at its
+    // index (cast with `as usize` it would be a fourth class and the loss a plausible number).
+    let rows: [f32; 6] = [0.6, 0.8, 0.8, -0.6, -0.6, -0.8];
+    let z: Vec<f64> = rows.iter().map(|&v| f64::from(v)).collect();
+    let labels: [i64; 3] = [0, 1, -1];
+    let e = show(
+        "label -1 in a contrastive batch",
+        contrastive::loss(&z, 2, &labels, 1.0, LossForm::Squared).unwrap_err(),
+    );
+    assert!(e.contains("`labels`") && e.contains("element 2"));
 }

@@ -22,6 +22,7 @@ use super::input::{
 };
 use super::pairs::negative_inside;
 use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Result};
+use crate::labels::IntoLabels;
 use crate::vmf::log_norm_const;
 
 /// The negative log-likelihood of the contrastive vMF model (LAM App. D eqs. (51)–(55)):
@@ -55,14 +56,16 @@ use crate::vmf::log_norm_const;
 /// let z = [1.0, 0.0, 0.0, 1.0];
 /// assert!((negative_log_likelihood(&z, 2, &[0, 1], 2.0).unwrap() - want).abs() < 1e-14);
 /// ```
-pub fn negative_log_likelihood(
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn negative_log_likelihood<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<f64> {
     require_sphere_dim("dim", dim)?;
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let (mut positive_gram, mut negative_gram, mut inside) = (0.0, 0.0, 0usize);
     for i in 0..counts.n {
@@ -113,6 +116,7 @@ pub fn negative_log_likelihood(
 /// let want = 4.0 * (2.0 * PI * 1.063_483_370_741_323_5_f64).ln() - 2.0;
 /// assert!((likelihood_constant(2, &counts, 2.0).unwrap() - want).abs() < 1e-14);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Result<f64> {
     require_sphere_dim("dim", dim)?;
     check_margin(margin)?;
@@ -156,16 +160,18 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
 /// assert!((like.kappa - 2f64.sqrt()).abs() < 1e-15);
 /// assert_eq!(like.natural, vec![1.0, -1.0]);
 /// ```
-pub fn class_likelihood(
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn class_likelihood<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     class: usize,
     kappa_positive: f64,
     kappa_negative: f64,
 ) -> Result<ClassLikelihood> {
     require_sphere_dim("dim", dim)?;
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     require_nonnegative("kappa_positive", kappa_positive)?;
     require_nonnegative("kappa_negative", kappa_negative)?;
     let mut natural = vec![0.0; dim];

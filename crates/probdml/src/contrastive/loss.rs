@@ -5,6 +5,7 @@ use super::gram::{squared_distance_for_root, squared_distance_gram};
 use super::input::{check_batch, check_margin, row, LossForm, PairTarget};
 use super::pairs::negative_inside;
 use crate::error::Result;
+use crate::labels::IntoLabels;
 
 /// The per-pair terms of a [`LossForm`], for the fast loss (the exact twin has its own).
 trait PairTerms {
@@ -81,8 +82,16 @@ impl PairTerms for LossForm {
 /// let want = 2.0 - 2f64.sqrt();
 /// assert!((loss(&z, 2, &[0, 1], 2.0, LossForm::Linear).unwrap() - want).abs() < 1e-15);
 /// ```
-pub fn loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, form: LossForm) -> Result<f64> {
-    let counts = check_batch(z, dim, labels)?;
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn loss<'l, L: IntoLabels<'l>>(
+    z: &[f64],
+    dim: usize,
+    labels: L,
+    margin: f64,
+    form: LossForm,
+) -> Result<f64> {
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let (mut positive, mut negative) = (0.0, 0.0);
     for i in 0..counts.n {
@@ -129,8 +138,15 @@ pub fn loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, form: LossForm
 /// let g = loss_gradient(&z, 2, &[0, 1], 2.0).unwrap();
 /// assert_eq!(g, vec![-1.0, 1.0, 1.0, -1.0]);
 /// ```
-pub fn loss_gradient(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<f64>> {
-    let counts = check_batch(z, dim, labels)?;
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn loss_gradient<'l, L: IntoLabels<'l>>(
+    z: &[f64],
+    dim: usize,
+    labels: L,
+    margin: f64,
+) -> Result<Vec<f64>> {
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let (t_pos, t_neg) = (
         1.0 / counts.positives as f64,

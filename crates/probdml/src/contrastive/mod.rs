@@ -31,8 +31,15 @@
 //!
 //! # Input checks
 //!
-//! Rows must be unit vectors within [`UNIT_NORM_TOLERANCE`] = 10⁻⁶, labels one per row with at
-//! least two classes, the margin finite and positive; errors name the argument.
+//! Rows must be unit vectors by the rule of the whole crate: within
+//! [`vmf::unit_norm_tolerance`](crate::vmf::unit_norm_tolerance)`(dim)` = (dim + 4)·2⁻²⁴, so
+//! rows normalised in `f32` (PyTorch's `F.normalize`) pass at any dimension, and renormalised in
+//! `f64` beyond [`vmf::renormalisation_threshold`](crate::vmf::renormalisation_threshold)`(dim)`
+//! (both twins then work on the same unit rows). Labels, one per row with at least two classes,
+//! may be of any integer type ([`IntoLabels`](crate::IntoLabels): `&[i64]` as PyTorch gives
+//! them, `&[usize]`, …); a negative label is refused at its index. The margin is finite and
+//! positive. Errors name the argument and, for an element, its index.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 #[cfg(feature = "reference")]
 pub use probdml_reference::contrastive::exact;
 
@@ -43,9 +50,9 @@ mod loss;
 mod pairs;
 mod rescaling;
 
-pub use input::{
-    ClassLikelihood, LossForm, PairBatch, PairCounts, PairTarget, UNIT_NORM_TOLERANCE,
-};
+#[allow(deprecated)]
+pub use input::UNIT_NORM_TOLERANCE;
+pub use input::{ClassLikelihood, LossForm, PairBatch, PairCounts, PairTarget};
 pub use likelihood::{class_likelihood, likelihood_constant, negative_log_likelihood};
 pub use loss::{loss, loss_gradient, squared_distance_hessian};
 pub use pairs::{hard_negatives, pair_counts, pair_targets};

@@ -7,7 +7,8 @@
 
 use super::gram::squared_distance_gram;
 use super::input::{check_batch, check_margin, row, PairCounts, PairTarget};
-use crate::error::{require_finite, Error, Result};
+use crate::error::Result;
+use crate::labels::IntoLabels;
 
 /// The non-zero per-pair targets of the form-S dataset loss for unit embeddings `z`
 /// (row-major, `labels.len()` rows of `dim` entries) with margin `margin`.
@@ -21,8 +22,9 @@ use crate::error::{require_finite, Error, Result};
 ///
 /// # Errors
 ///
-/// `labels.len() · dim ≠ z.len()`, `dim = 0`, fewer than two labels, a single class (then N is
-/// empty), a margin that is not finite and positive, or a non-finite embedding entry.
+/// Those of [`pair_counts`]: `dim = 0`, `z.len()` not a multiple of `dim`, one label per row,
+/// a non-finite entry, a row off the unit sphere, a negative label, a single class (then N is
+/// empty), a margin that is not finite and positive.
 ///
 /// # Examples
 ///
@@ -36,60 +38,17 @@ use crate::error::{require_finite, Error, Result};
 /// assert!(pairs.iter().filter(|p| p.i == p.j).all(|p| p.target == 0.5));
 /// assert!(pairs.iter().filter(|p| p.i != p.j).all(|p| p.target == -0.5));
 /// ```
-pub fn pair_targets(
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn pair_targets<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<Vec<PairTarget>> {
-    let n = labels.len();
-    if dim == 0 {
-        return Err(Error::InvalidDimension {
-            arg: "dim",
-            dim,
-            rule: "embeddings need dim >= 1",
-        });
-    }
-    if n < 2 {
-        return Err(Error::TooFew {
-            arg: "labels",
-            min: 2,
-            got: n,
-        });
-    }
-    if z.len() != n * dim {
-        return Err(Error::DimensionMismatch {
-            arg: "z",
-            expected: n * dim,
-            got: z.len(),
-        });
-    }
-    require_finite("margin", margin)?;
-    if margin <= 0.0 {
-        return Err(Error::OutOfDomain {
-            arg: "margin",
-            value: margin,
-            rule: "must be > 0",
-        });
-    }
-    for &v in z {
-        require_finite("z", v)?;
-    }
-    let positives: usize = {
-        let mut counts = std::collections::HashMap::<usize, usize>::new();
-        for &c in labels {
-            *counts.entry(c).or_default() += 1;
-        }
-        counts.values().map(|&k| k * k).sum()
-    };
-    let negatives = n * n - positives;
-    if negatives == 0 {
-        return Err(Error::OutOfDomain {
-            arg: "labels",
-            value: 1.0,
-            rule: "needs at least two classes (no negative pairs otherwise)",
-        });
-    }
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    check_margin(margin)?;
+    let (z, labels, n) = (&*batch.z, &*batch.labels, batch.counts.n);
+    let (positives, negatives) = (batch.counts.positives, batch.counts.negatives);
     let (t_pos, t_neg) = (1.0 / positives as f64, -1.0 / negatives as f64);
     let margin_sq = margin * margin;
     let mut out = Vec::new();
@@ -156,8 +115,15 @@ pub(crate) fn negative_inside(d2: f64, margin: f64) -> bool {
 /// // Negatives: (0,2) at d = 2 (outside 1.5) and (1,2) at d = √2 (inside), both orders.
 /// assert_eq!(c.negatives_inside, 2);
 /// ```
-pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<PairCounts> {
-    let mut counts = check_batch(z, dim, labels)?;
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn pair_counts<'l, L: IntoLabels<'l>>(
+    z: &[f64],
+    dim: usize,
+    labels: L,
+    margin: f64,
+) -> Result<PairCounts> {
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, mut counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let mut inside = 0;
     for i in 0..counts.n {
@@ -197,13 +163,15 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
 /// let z = [1.0, 0.0, 0.0, 1.0, -1.0, 0.0];
 /// assert_eq!(hard_negatives(&z, 2, &[0, 0, 1], 1.5).unwrap(), vec![(1, 2), (2, 1)]);
 /// ```
-pub fn hard_negatives(
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn hard_negatives<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<Vec<(usize, usize)>> {
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let mut out = Vec::new();
     for i in 0..counts.n {

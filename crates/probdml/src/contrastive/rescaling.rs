@@ -16,6 +16,7 @@ use super::gram::squared_distance_gram;
 use super::input::{check_pair_batch, row, PairBatch, PairTarget};
 use super::pairs::negative_inside;
 use crate::error::Result;
+use crate::labels::IntoLabels;
 
 /// The rescaled targets t̃ of a batch (LAM eq. (30)): +1/|B_P| on every pair of B_P and
 /// −1/|B_N| on the pairs of B_N inside the margin (the others have t̃ = 0 and are not listed).
@@ -35,14 +36,19 @@ use crate::error::Result;
 /// assert_eq!(t.len(), 2);
 /// assert_eq!((t[0].target, t[1].target), (1.0, -0.5));
 /// ```
-pub fn rescaled_targets(
+pub fn rescaled_targets<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
     batch: &PairBatch,
 ) -> Result<Vec<PairTarget>> {
-    check_pair_batch(z, dim, labels, margin, batch)?;
+    let checked = check_pair_batch(z, dim, labels.into_labels(), margin, batch)?;
+    Ok(targets_of_checked(&checked.z, dim, margin, batch))
+}
+
+/// The rescaled targets of a batch that [`check_pair_batch`] accepted (`z` its unit rows).
+fn targets_of_checked(z: &[f64], dim: usize, margin: f64, batch: &PairBatch) -> Vec<PairTarget> {
     let t_pos = 1.0 / batch.positives.len() as f64;
     let t_neg = -1.0 / batch.negatives.len() as f64;
     let mut out: Vec<PairTarget> = batch
@@ -66,7 +72,7 @@ pub fn rescaled_targets(
             });
         }
     }
-    Ok(out)
+    out
 }
 
 /// The rescaled minibatch estimator of the form-S loss (LAM eq. (30), Proposition B.1): an
@@ -95,14 +101,16 @@ pub fn rescaled_targets(
 /// let value = rescaled_loss(&z, 2, &[0, 0, 1], 1.5, &batch).unwrap();
 /// assert!((value - 1.0625).abs() < 1e-15);
 /// ```
-pub fn rescaled_loss(
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+pub fn rescaled_loss<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
     batch: &PairBatch,
 ) -> Result<f64> {
-    check_pair_batch(z, dim, labels, margin, batch)?;
+    let checked = check_pair_batch(z, dim, labels.into_labels(), margin, batch)?;
+    let z = &*checked.z;
     let pair_d2 = |&(i, j): &(usize, usize)| squared_distance_gram(row(z, dim, i), row(z, dim, j));
     let positive: f64 = batch.positives.iter().map(|p| 0.5 * pair_d2(p)).sum();
     let negative: f64 = batch
@@ -130,14 +138,16 @@ pub fn rescaled_loss(
 /// let g = rescaled_gradient(&z, 2, &[0, 0, 1], 1.5, &batch).unwrap();
 /// assert_eq!(g, vec![1.0, -1.0, -1.0, 1.0, 0.0, 0.0]);
 /// ```
-pub fn rescaled_gradient(
+pub fn rescaled_gradient<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
     batch: &PairBatch,
 ) -> Result<Vec<f64>> {
-    let targets = rescaled_targets(z, dim, labels, margin, batch)?;
+    let checked = check_pair_batch(z, dim, labels.into_labels(), margin, batch)?;
+    let z = &*checked.z;
+    let targets = targets_of_checked(z, dim, margin, batch);
     let mut gradient = vec![0.0; z.len()];
     for p in targets {
         for k in 0..dim {

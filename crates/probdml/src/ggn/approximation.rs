@@ -77,6 +77,7 @@ pub fn apply_approximation(
 /// assert!((w[0] + 0.8).abs() < 1e-15);          // 2(1/10 − 3/6)
 /// assert!((w[1] - 4.0 / 15.0).abs() < 1e-15);   // 2(3/10 − 1/6)
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn fixed_weights(pairs: &[PairTarget], n: usize) -> Result<Vec<f64>> {
     check_pairs(pairs, n)?;
     let mut w = vec![0.0; n];

@@ -31,6 +31,7 @@ use crate::error::{require_finite, Result};
 /// assert_eq!(&h[0..4], &[0.0, 1.0, 0.0, 0.0]);
 /// assert_eq!(&h[4..8], &[1.0, 0.0, 0.0, 0.0]);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn arccos_output_hessian(y_i: &[f64], y_j: &[f64], target: f64) -> Result<Vec<f64>> {
     let m = check_pair_points(y_i, y_j)?;
     require_finite("target", target)?;

@@ -48,6 +48,7 @@ use crate::error::{Error, Result};
 /// assert!((b[0] - 0.3125).abs() < 1e-15 && (b[1] - 0.3125).abs() < 1e-15);
 /// # Ok::<(), probdml::Error>(())
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn last_layer_ggn_diagonal_with_bias(
     weights: &[f64],
     bias: &[f64],

@@ -85,6 +85,7 @@ impl GgnDiagonals {
 /// // Σ_i t(1 − ŷ_ik²)/r_i² x_i² = ½·1/2·1 + ½·1/8·4 = 0.5
 /// assert!((d[0] - 0.5).abs() < 1e-15 && (d[1] - 0.5).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn last_layer_ggn_diagonal(
     weights: &[f64],
     features: &[f64],

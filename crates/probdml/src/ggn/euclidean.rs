@@ -28,6 +28,7 @@ use crate::error::{require_finite, Error, Result};
 /// assert_eq!(h[2], -0.5);      // (H_ij)_00 = −t
 /// assert_eq!(h[1], 0.0);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn euclidean_output_hessian(z_i: &[f64], z_j: &[f64], target: f64) -> Result<Vec<f64>> {
     let m = check_pair_points(z_i, z_j)?;
     require_finite("target", target)?;
@@ -64,6 +65,7 @@ pub fn euclidean_output_gradient(z_i: &[f64], z_j: &[f64], target: f64) -> Resul
 /// # Errors
 ///
 /// `y` empty, zero or non-finite.
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn normalisation_jacobian(y: &[f64]) -> Result<Vec<f64>> {
     if y.is_empty() {
         return Err(Error::TooFew {

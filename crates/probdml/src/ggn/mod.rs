@@ -30,6 +30,7 @@
 //!
 //! The fast code is at this level; [`exact`] holds the dense reference built from hyper-dual
 //! numbers and `faer`.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 
 mod approximation;
 mod arccos;

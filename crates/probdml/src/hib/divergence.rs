@@ -36,6 +36,7 @@ use crate::special::x_minus_ln1p;
 /// ```
 ///
 /// Cited: HIB eq. (8) and App. E; Kingma & Welling (2014), App. B.
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kl_to_standard_normal(mu: &[f64], var: &[f64]) -> Result<f64> {
     checks::gaussian("mu", mu, "var", var)?;
     let (mean, variance) = (mu, var);

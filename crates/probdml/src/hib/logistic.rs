@@ -24,6 +24,7 @@
 ///
 /// Cited: HIB eq. (2)–(3).
 #[inline]
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_sigmoid(t: f64) -> f64 {
     if t >= 0.0 {
         -(-t).exp().ln_1p()

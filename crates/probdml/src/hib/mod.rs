@@ -39,6 +39,7 @@
 //!
 //! Every entry point returns [`crate::Result`]: `σ² < 0`, `a ≤ 0`, `K = 0`, `C = 0`, mismatched
 //! dimensions and NaN/±∞ are errors naming the argument; both twins check alike.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 #[cfg(feature = "reference")]
 pub use probdml_reference::hib::exact;
 

@@ -71,6 +71,7 @@ pub(crate) fn power_moments(mu1: &[f64], var1: &[f64], mu2: &[f64], var2: &[f64]
 ///
 /// Cited: Jensen & Solomon, *A Gaussian approximation to the distribution of a definite
 /// quadratic form*, JASA 67 (1972); HIB eq. (4).
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn match_probability_moment_matched(
     mu1: &[f64],
     var1: &[f64],

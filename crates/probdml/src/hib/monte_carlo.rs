@@ -91,6 +91,7 @@ fn mean_over_pairs(z1: &[f64], z2: &[f64], dim: usize, f: impl Fn(f64) -> f64) -
 /// ```
 ///
 /// Cited: HIB eq. (4)–(5), §2.2 (stratified sampling for MoG).
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn match_probability<R: Rng + ?Sized>(
     x1: &HedgedEmbedding,
     x2: &HedgedEmbedding,
@@ -141,6 +142,7 @@ pub fn match_probability<R: Rng + ?Sized>(
 /// ```
 ///
 /// Cited: HIB eq. (9), §2.4.
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn self_mismatch<R: Rng + ?Sized>(
     x: &HedgedEmbedding,
     a: f64,

@@ -76,6 +76,7 @@ fn reparametrise(mean: &[f64], variance: &[f64], noise: &[f64]) -> Vec<f64> {
 /// ```
 ///
 /// Cited: HIB eq. (3), (5), (8).
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn vib_loss(pair: &VibPair<'_>, a: f64, b: f64, beta: f64) -> Result<VibLoss> {
     let (dim, k1, k2) = check_vib(pair, a, b, beta)?;
     let z1 = reparametrise(pair.mu1, pair.var1, pair.noise1);

@@ -80,6 +80,7 @@ fn check_curvature(hessian_diagonal: &[f64]) -> Result<()> {
 /// let v = log_marginal_likelihood(0.0, &[1.0], &[3.0], 1.0).unwrap();
 /// assert!((v - (-0.5 - 0.5 * 4f64.ln())).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_marginal_likelihood(
     log_likelihood: f64,
     theta: &[f64],
@@ -123,6 +124,7 @@ pub fn log_marginal_likelihood(
 /// let d = optimal_prior_precision(&[1.0], &[3.0]).unwrap();
 /// assert!((d - (21f64.sqrt() - 3.0) / 2.0).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn optimal_prior_precision(theta: &[f64], hessian_diagonal: &[f64]) -> Result<f64> {
     check_curvature(hessian_diagonal)?;
     check_len("theta", hessian_diagonal.len(), theta.len())?;

@@ -29,6 +29,7 @@
 //! The fast twins are diagonal (O(P) per call, P = M·F parameters); the exact twins in
 //! [`exact`] are dense (O(P²) memory, O(P³) Cholesky) and agree with the fast ones when the
 //! Hessian is diagonal (`proofs/laplace_posterior.rs`).
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 
 pub(crate) use probdml_core::laplace::input;
 #[cfg(feature = "reference")]

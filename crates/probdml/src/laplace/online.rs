@@ -53,6 +53,7 @@ use crate::error::{require_finite, Error, Result};
 /// assert_eq!(mean, vec![1.0, 2.0]);
 /// assert_eq!(precision, vec![3.0, 3.0]);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn online_update<R, F>(
     mu: &mut [f64],
     precision: &mut [f64],

@@ -66,6 +66,7 @@ use crate::error::{Error, Result};
 /// let iso = output_variance(&[4.0; 4], &[4.0; 2], &[1.0, 2.0]).unwrap();
 /// assert!((iso - 2.0 * (5.0 + 1.0) / 4.0).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn output_variance(
     weight_precision: &[f64],
     bias_precision: &[f64],

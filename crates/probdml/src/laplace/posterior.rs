@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 /// let l0 = probdml::laplace::prior_precision(3, 0.25).unwrap();
 /// assert_eq!(l0, vec![4.0, 4.0, 4.0]);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn prior_precision(n: usize, prior_var: f64) -> Result<Vec<f64>> {
     check_prior_variance(prior_var)?;
     if n == 0 {
@@ -63,6 +64,7 @@ pub fn prior_precision(n: usize, prior_var: f64) -> Result<Vec<f64>> {
 /// assert_eq!(lambda, vec![2.0, 5.0, 8.0]);
 /// assert!(posthoc_precision(&[1.0], -1.0, 1.0).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn posthoc_precision(hessian_diagonal: &[f64], beta: f64, prior_var: f64) -> Result<Vec<f64>> {
     check_beta(beta)?;
     check_prior_variance(prior_var)?;

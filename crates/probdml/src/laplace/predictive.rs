@@ -58,6 +58,7 @@ pub struct PredictiveSummary {
 /// assert_eq!(q.inverse_kappa, 0.0);
 /// assert!((q.direction[0] - 0.6).abs() < 1e-15 && (q.direction[1] - 0.8).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn predictive_summary(
     weight_samples: &[f64],
     dim: usize,

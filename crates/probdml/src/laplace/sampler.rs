@@ -38,6 +38,7 @@ use crate::error::{Error, Result};
 /// assert!((theta[0] - 1.0).abs() < 1e-5 && (theta[1] + 2.0).abs() < 1e-5);
 /// assert!(sample_posterior(&[1.0], &[0.0], &mut rng, &mut theta[..1]).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn sample_posterior<R: Rng + ?Sized>(
     mu: &[f64],
     precision: &[f64],

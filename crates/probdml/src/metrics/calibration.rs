@@ -2,6 +2,7 @@
 //! BTL's ECE@k (eq. (14)).
 
 use crate::error::Result;
+use crate::labels::IntoLabels;
 use crate::metrics::embeddings::{Distance, Embeddings};
 use crate::metrics::input::calibration::check_confidences;
 use crate::metrics::input::calibration::check_ece_at_k;
@@ -187,7 +188,10 @@ fn mode_by_sorting(votes: &[usize], scratch: &mut Vec<usize>) -> (usize, usize) 
 ///
 /// [`Error::TooFew`](crate::Error::TooFew) if there is no query or a query has no vote;
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if `labels` and `votes` differ
-/// in length; [`Error::OutOfDomain`](crate::Error::OutOfDomain) if `bins == 0`.
+/// in length; [`Error::CountOutOfRange`](crate::Error::CountOutOfRange) unless
+/// `1 ≤ bins ≤ MAX_BINS`; [`Error::OutOfDomainElement`](crate::Error::OutOfDomainElement) for a
+/// negative label, naming its index (labels may be of any integer type,
+/// [`IntoLabels`](crate::IntoLabels)).
 ///
 /// # Examples
 ///
@@ -201,8 +205,13 @@ fn mode_by_sorting(votes: &[usize], scratch: &mut Vec<usize>) -> (usize, usize) 
 /// assert_eq!(c.ece, 0.25);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Result<Calibration> {
-    check_votes(votes, labels, bins)?;
+pub fn closed_set_ece<'l, L: IntoLabels<'l>>(
+    votes: &[Vec<usize>],
+    labels: L,
+    bins: usize,
+) -> Result<Calibration> {
+    let labels = check_votes(votes, labels.into_labels(), bins)?;
+    let labels = &*labels;
     let (mut tally, mut scratch) = (Vec::new(), Vec::new());
     let (confidence, correct): (Vec<f64>, Vec<bool>) = votes
         .iter()
@@ -231,7 +240,8 @@ pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Re
 /// [`Error::TooFew`](crate::Error::TooFew) without samples or with fewer than 2 labels (items);
 /// [`Error::DimensionMismatch`](crate::Error::DimensionMismatch) if a sample set's size or
 /// dimension disagrees with `labels` or the first set; [`Error::OutOfDomain`](crate::Error::OutOfDomain) for a zero row
-/// under cosine.
+/// under cosine; [`Error::OutOfDomainElement`](crate::Error::OutOfDomainElement) for a negative
+/// label, naming its index (labels may be of any integer type, [`IntoLabels`](crate::IntoLabels)).
 ///
 /// # Examples
 ///
@@ -245,12 +255,13 @@ pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Re
 /// assert_eq!(votes[2], vec![7, 7]);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn closed_set_votes(
+pub fn closed_set_votes<'l, L: IntoLabels<'l>>(
     samples: &[Embeddings<'_>],
-    labels: &[usize],
+    labels: L,
     distance: Distance,
 ) -> Result<Vec<Vec<usize>>> {
-    check_samples(samples, labels)?;
+    let labels = check_samples(samples, labels.into_labels())?;
+    let labels = &*labels;
     let mut votes = vec![Vec::with_capacity(samples.len()); labels.len()];
     for &sample in samples {
         let task = Retrieval::leave_one_out(sample, labels, distance)?;

@@ -61,6 +61,7 @@
 //! assert_eq!(metrics::auroc(&[0.1, 0.2, 0.3], &[0.25, 0.9])?, 5.0 / 6.0);
 //! # Ok::<(), probdml::Error>(())
 //! ```
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 
 mod binned_correlation;
 mod calibration;

@@ -103,6 +103,7 @@ impl NivmfTerms {
 /// assert!((log_density(&mu, &mu, &k).unwrap() - want).abs() < 1e-13);
 /// assert!(log_density(&x, &mu, &[1.0, 0.0, 1.0]).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let (dim, x, mu) = check_nivmf_args(x, mu, kappas)?;
     let t = crate::instruction_set::dispatch(
@@ -145,6 +146,7 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 /// let vmf = probdml::vmf::log_density(&x, &mu, 7.0).unwrap();
 /// assert!((iso - vmf - 2.0 * 7.0_f64.ln()).abs() < 1e-13);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let (dim, x, mu) = check_nivmf_args(x, mu, kappas)?;
     let t = crate::instruction_set::dispatch(

@@ -52,6 +52,7 @@
 //! than [`vmf::renormalisation_threshold`](crate::vmf::renormalisation_threshold)`(M) = 10⁻¹²√M`
 //! from the sphere, as in [`vmf`](crate::vmf)); concentrations must be finite
 //! and `> 0`, `γ > 0`, lengths must agree; violations return [`crate::Error`], never a panic.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 #[cfg(feature = "reference")]
 pub use probdml_reference::nivmf::exact;
 

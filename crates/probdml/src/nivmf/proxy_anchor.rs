@@ -34,9 +34,10 @@ pub(crate) fn log1p_sum_exp(a: &[f64]) -> (f64, Vec<f64>) {
 ///
 /// ```
 /// use probdml::nivmf::{proxy_anchor_loss, ProxyBatch};
+/// use probdml::Labels;
 /// let batch = ProxyBatch {
 ///     embeddings: &[1.0, 0.0, 0.0, 1.0],
-///     labels: &[0, 1],
+///     labels: Labels::Usize(&[0, 1]),
 ///     proxies: &[1.0, 0.0, 0.0, 1.0],
 ///     concentrations: &[],
 ///     dim: 2,
@@ -46,12 +47,13 @@ pub(crate) fn log1p_sum_exp(a: &[f64]) -> (f64, Vec<f64>) {
 /// let want = (1.0 + (-32.0_f64 * 0.9).exp()).ln() + (1.0 + (32.0_f64 * 0.1).exp()).ln();
 /// assert!((out.loss - want).abs() < 1e-13);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn proxy_anchor_loss(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Result<ProxyLoss> {
-    let (b, c) = check_batch(ProxyDistance::Cosine, batch, 1.0)?;
+    let (b, c, labels) = check_batch(ProxyDistance::Cosine, batch, 1.0)?;
     check_anchor(alpha, delta)?;
     Ok(crate::instruction_set::dispatch(
         #[inline(always)]
-        || proxy_anchor_kernel(batch, alpha, delta, (b, c)),
+        || proxy_anchor_kernel(batch, &labels, alpha, delta, (b, c)),
     ))
 }
 
@@ -60,6 +62,7 @@ pub fn proxy_anchor_loss(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Resu
 #[inline(always)]
 fn proxy_anchor_kernel(
     batch: &ProxyBatch<'_>,
+    labels: &[usize],
     alpha: f64,
     delta: f64,
     (b, c): (usize, usize),
@@ -83,10 +86,10 @@ fn proxy_anchor_kernel(
     }
     // ∂L/∂s_{bc}.
     let mut ds = vec![0.0; b * c];
-    let positives: Vec<usize> = (0..c).filter(|&ci| batch.labels.contains(&ci)).collect();
+    let positives: Vec<usize> = (0..c).filter(|&ci| labels.contains(&ci)).collect();
     let mut loss = 0.0;
     for ci in 0..c {
-        let (pos, neg): (Vec<usize>, Vec<usize>) = (0..b).partition(|&bi| batch.labels[bi] == ci);
+        let (pos, neg): (Vec<usize>, Vec<usize>) = (0..b).partition(|&bi| labels[bi] == ci);
         if !pos.is_empty() {
             let a: Vec<f64> = pos
                 .iter()
@@ -155,9 +158,10 @@ fn proxy_anchor_kernel(
 ///
 /// ```
 /// use probdml::nivmf::{joint_proxy_loss, proxy_anchor_loss, proxy_nca_loss, ProxyBatch, ProxyDistance};
+/// use probdml::Labels;
 /// let batch = ProxyBatch {
 ///     embeddings: &[3.0, 0.5, 0.0, -2.0, 0.0, 1.0],
-///     labels: &[0, 1],
+///     labels: Labels::Usize(&[0, 1]),
 ///     proxies: &[1.0, 0.0, 0.0, 0.0, -1.0, 0.0],
 ///     concentrations: &[5.0, 2.0, 2.0, 3.0, 6.0, 3.0],
 ///     dim: 3,
@@ -167,6 +171,7 @@ fn proxy_anchor_kernel(
 /// let anchor = proxy_anchor_loss(&batch, 32.0, 0.1).unwrap();
 /// assert!((joint.loss - (nca.loss + 0.25 * anchor.loss)).abs() < 1e-14);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn joint_proxy_loss(
     batch: &ProxyBatch<'_>,
     samples: usize,

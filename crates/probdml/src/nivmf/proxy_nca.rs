@@ -221,9 +221,10 @@ pub(crate) fn el_nivmf_point(w: f64, g: &[f64], unit_z: &[f64]) -> (Vec<f64>, Ve
 ///
 /// ```
 /// use probdml::nivmf::{proxy_nca_loss, ProxyBatch, ProxyDistance};
+/// use probdml::Labels;
 /// let batch = ProxyBatch {
 ///     embeddings: &[3.0, 0.0, 0.0, 0.0, 2.0, 0.0],
-///     labels: &[0, 1],
+///     labels: Labels::Usize(&[0, 1]),
 ///     proxies: &[10.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0, 10.0],
 ///     concentrations: &[],
 ///     dim: 3,
@@ -233,15 +234,16 @@ pub(crate) fn el_nivmf_point(w: f64, g: &[f64], unit_z: &[f64]) -> (Vec<f64>, Ve
 /// // Each embedding is closest (smallest d_EL) to its own proxy.
 /// assert!(out.distances[0] < out.distances[1] && out.distances[4] < out.distances[3]);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn proxy_nca_loss(
     distance: ProxyDistance,
     batch: &ProxyBatch<'_>,
     temperature: f64,
 ) -> Result<ProxyLoss> {
-    let (b, c) = check_batch(distance, batch, temperature)?;
+    let (b, c, labels) = check_batch(distance, batch, temperature)?;
     Ok(crate::instruction_set::dispatch(
         #[inline(always)]
-        || proxy_nca_kernel(distance, batch, temperature, (b, c)),
+        || proxy_nca_kernel(distance, batch, &labels, temperature, (b, c)),
     ))
 }
 
@@ -251,18 +253,13 @@ pub fn proxy_nca_loss(
 fn proxy_nca_kernel(
     distance: ProxyDistance,
     batch: &ProxyBatch<'_>,
+    labels: &[usize],
     temperature: f64,
     (b, c): (usize, usize),
 ) -> ProxyLoss {
     let dim = batch.dim;
     if distance == ProxyDistance::ElVmf {
-        return el_vmf_proxy_nca(
-            batch.embeddings,
-            batch.labels,
-            batch.proxies,
-            dim,
-            temperature,
-        );
+        return el_vmf_proxy_nca(batch.embeddings, labels, batch.proxies, dim, temperature);
     }
     let mut distances = vec![0.0; b * c];
     let mut grad_embeddings = vec![0.0; b * dim];
@@ -389,7 +386,7 @@ fn proxy_nca_kernel(
                 }
             };
         }
-        let label = batch.labels[row];
+        let label = labels[row];
         let top = row_d.iter().fold(f64::INFINITY, |m, &v| m.min(v));
         let weights: Vec<f64> = row_d
             .iter()

@@ -29,6 +29,7 @@ use rand::Rng;
 /// assert!((x.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-15);
 /// ```
 #[derive(Debug, Clone)]
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub struct NonIsotropicVmf {
     mu: Vec<f64>,
     kappas: Vec<f64>,

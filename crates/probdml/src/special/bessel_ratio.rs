@@ -45,6 +45,7 @@ use super::series::bessel_i_ratio_series;
 /// assert!((bessel_i_ratio(3.0, 1e-6) - 1e-6 / 8.0).abs() < 1e-20);
 /// assert_eq!(bessel_i_ratio(1.0, 0.0), 0.0);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn bessel_i_ratio(nu: f64, x: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

@@ -77,6 +77,7 @@ pub(crate) fn log_bessel_i_scaled(order: DoubleDouble, x: f64) -> DoubleDouble {
 /// assert_eq!(log_bessel_i(2.0, 0.0), f64::NEG_INFINITY);
 /// assert!(log_bessel_i(-1.0, 1.0).is_nan());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_bessel_i(nu: f64, x: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

@@ -61,6 +61,7 @@ use crate::special::logarithm::Ln;
 /// assert!(log_bessel_i_batch(63.0, &[-1.0], &mut [0.0]).is_err());
 /// assert!(log_bessel_i_batch(f64::NAN, &[1.0], &mut [0.0]).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_bessel_i_batch(nu: f64, xs: &[f64], out: &mut [f64]) -> Result<()> {
     require_nonnegative("nu", nu)?;
     require_batch(

@@ -6,6 +6,7 @@
 //!
 //! The fast twins live here; the arbitrary-precision references under [`exact`], with the same
 //! signatures.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 mod bessel_ratio;
 pub(crate) mod debye;
 pub(crate) mod debye_coefficients;

@@ -56,6 +56,7 @@ const MAX_TERMS: usize = 16;
 /// // Upper tail: ln Φ(10) = −7.6198530241605260704…e−24 (= −Φ(−10) to first order).
 /// assert!((ln_normal_cdf(10.0) / -7.619853024160526e-24 - 1.0).abs() < 1e-14);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn ln_normal_cdf(z: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]
@@ -119,6 +120,7 @@ fn mills_series(z: f64) -> f64 {
 /// // mpmath: npdf(−1e5)/ncdf(−1e5) = 100000.000009999999998…
 /// assert!((normal_hazard(-1e5) / 100000.00001 - 1.0).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn normal_hazard(z: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

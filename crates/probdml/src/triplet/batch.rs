@@ -65,6 +65,7 @@ use crate::special::normal_hazard;
 /// assert!(g.var_a[0] > 0.0 && g.var_p[0] > 0.0 && g.var_n[0] > 0.0); // every variance shrinks
 /// ```
 #[allow(clippy::too_many_arguments)]
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn nll_gradient(
     mu_a: &[f64],
     var_a: &[f64],

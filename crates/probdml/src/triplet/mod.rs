@@ -23,6 +23,7 @@
 //! ([`exact::tau_distribution`], a weighted sum of non-central χ²₁ terms of both signs, inverted
 //! by [`crate::gaussian_quadratic_form`]) and `ln P(τ < −m)` without the CLT
 //! ([`exact::log_likelihood`]), dual-number gradients, and the KL by quadrature.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 #[cfg(feature = "reference")]
 pub use probdml_reference::triplet::exact;
 

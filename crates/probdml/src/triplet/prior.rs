@@ -66,6 +66,7 @@ pub fn gaussian_prior_variance(dim: usize) -> Result<f64> {
 /// // One dimension, μ = 1, σ² = 2, s² = 1: ½(1 + 2 − 1 − ln 2) = 0.6534264097200273.
 /// assert!((gaussian_kl(&[1.0], &[2.0], 1.0).unwrap() - 0.6534264097200273).abs() < 1e-15);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn gaussian_kl(mu: &[f64], var: &[f64], prior_var: f64) -> Result<f64> {
     check_posterior(mu, var, prior_var)?;
     let inv = 1.0 / prior_var;
@@ -98,6 +99,7 @@ pub fn gaussian_kl(mu: &[f64], var: &[f64], prior_var: f64) -> Result<f64> {
 /// assert_eq!(vmf_kl(3, 0.0).unwrap(), 0.0);
 /// assert!(vmf_kl(2048, 1e-3).unwrap() > 0.0);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn vmf_kl(dim: usize, kappa: f64) -> Result<f64> {
     crate::error::require_sphere_dim("dim", dim)?;
     let kappa = require_nonnegative("kappa", kappa)?;
@@ -124,6 +126,7 @@ pub fn vmf_kl(dim: usize, kappa: f64) -> Result<f64> {
 /// let l = loss(0.7, &[3.0, 4.0, 5.0], DEFAULT_KL_SCALE).unwrap();
 /// assert!((l - (0.7 + 12e-6)).abs() < 1e-16);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn loss(nll: f64, kl_terms: &[f64], kl_scale: f64) -> Result<f64> {
     require_finite("nll", nll)?;
     let kl_scale = require_nonnegative("kl_scale", kl_scale)?;
@@ -148,6 +151,7 @@ pub fn loss(nll: f64, kl_terms: &[f64], kl_scale: f64) -> Result<f64> {
 /// use probdml::triplet::elbo;
 /// assert_eq!(elbo(-0.5, &[0.25, 0.25]).unwrap(), -1.0);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn elbo(log_likelihood: f64, kl_terms: &[f64]) -> Result<f64> {
     if log_likelihood.is_nan() || log_likelihood == f64::INFINITY {
         return Err(Error::NotFinite {

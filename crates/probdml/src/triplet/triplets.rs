@@ -53,6 +53,7 @@ use crate::gaussians::{Gaussian, Gaussians};
 ///                       Gaussian { mean: &[1.3], var: &[0.3] }).into();
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub struct Triplet<'a> {
     /// The anchor `a`.
     pub anchor: Gaussian<'a>,

@@ -25,6 +25,7 @@
 //!     vmf::log_norm_const(512, 50.0)
 //! );
 //! ```
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 
 use crate::error::{require_nonnegative, require_sphere_dim, Result};
 

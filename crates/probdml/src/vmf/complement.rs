@@ -167,6 +167,7 @@ pub(crate) fn complement_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
 /// let want = 1.0 / k - 2.0 * (-2.0 * k).exp() / (-(-2.0 * k).exp_m1());
 /// assert!((mean_resultant_length_complement(3, k) / want - 1.0).abs() < 1e-14);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn mean_resultant_length_complement(dim: usize, kappa: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

@@ -41,6 +41,7 @@ use crate::error::Result;
 /// assert!((log_density(&x, &mu, 0.0).unwrap() + (4.0 * PI).ln()).abs() < 1e-15);
 /// assert!(log_density(&[1.0, 1.0, 0.0], &mu, 1.0).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_density(x: &[f64], mu: &[f64], kappa: f64) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]

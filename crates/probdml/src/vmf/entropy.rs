@@ -50,6 +50,7 @@ fn in_domain(dim: usize, kappa: f64) -> bool {
 /// assert!((entropy(3, 0.0) - (4.0 * PI).ln()).abs() < 1e-15);
 /// assert!(entropy(1, 1.0).is_nan());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn entropy(dim: usize, kappa: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]
@@ -104,6 +105,7 @@ pub fn entropy(dim: usize, kappa: f64) -> f64 {
 /// assert!((small / (1e-6 / 4096.0) - 1.0).abs() < 1e-6);
 /// assert_eq!(kl_to_uniform(10, 0.0), 0.0);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kl_to_uniform(dim: usize, kappa: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

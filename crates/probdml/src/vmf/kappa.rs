@@ -202,6 +202,7 @@ pub(crate) fn sra_iterate<R: Residual>(residual: &R, start: f64, newton_steps: u
 /// assert_eq!(kappa_mle(10, 0.0).unwrap(), 0.0);
 /// assert!(kappa_mle(10, 1.0).is_err() && kappa_mle(10, f64::NAN).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kappa_mle(dim: usize, rbar: f64) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]
@@ -259,6 +260,7 @@ pub(crate) fn kappa_mle_kernel(dim: usize, rbar: f64) -> Result<f64> {
 /// assert!((two - mle).abs() > 1e-6 * mle && (four - mle).abs() <= 1e-10 * mle);
 /// assert_eq!(kappa_sra(10, 0.0, 2).unwrap(), 0.0);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]

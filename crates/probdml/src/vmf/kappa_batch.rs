@@ -42,6 +42,7 @@ use crate::instruction_set::dispatch;
 /// }
 /// assert!(kappa_mle_batch(128, &[1.0], &mut [0.0]).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kappa_mle_batch(dim: usize, rbars: &[f64], out: &mut [f64]) -> Result<()> {
     require_sphere_dim("dim", dim)?;
     require_batch(

@@ -78,6 +78,7 @@ pub(crate) fn half_squared_distance(a: &[f64], b: &[f64]) -> f64 {
 /// assert!((kl_vmf(&mu_z, 5.0, &mu_p, 0.0).unwrap() - to_uniform).abs() < 1e-14);
 /// assert!(kl_vmf(&mu_z, -1.0, &mu_p, 2.0).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kl_vmf(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]
@@ -215,6 +216,7 @@ fn kl_vmf_direct(dim: usize, kappa_z: f64, kappa_p: f64, one_minus_cos: f64) -> 
 /// assert!((kl_vmf_paper(&mu_z, 5.0, &mu_p, 2.0).unwrap() - 1.817246).abs() < 1e-6);
 /// assert!((kl_vmf(&mu_z, 5.0, &mu_p, 2.0).unwrap() - 1.033723).abs() < 1e-6);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kl_vmf_paper(mu_z: &[f64], kappa_z: f64, mu_p: &[f64], kappa_p: f64) -> Result<f64> {
     let (dim, mu_z, mu_p) = check_kl_args(mu_z, kappa_z, mu_p, kappa_p)?;
     let cos = crate::instruction_set::dispatch(

@@ -108,6 +108,7 @@ pub(crate) fn finish(sum: Vec<f64>, norm: f64, n: usize) -> Result<MeanResultant
 /// assert_eq!(mr.n, 3);
 /// assert!(mean_resultant(&[1.0, 0.0, -1.0, 0.0], 2).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn mean_resultant(samples: &[f64], dim: usize) -> Result<MeanResultant> {
     let (sum, norm, n) = resultant(samples, dim)?;
     finish(sum, norm, n)
@@ -151,6 +152,7 @@ pub(crate) fn inverse_banerjee(dim: usize, rbar: f64) -> f64 {
 /// assert!((u - 1.0 / kappa_sra(2, rbar, 0).unwrap()).abs() < 1e-15);
 /// assert_eq!(lam_uncertainty(&[1.0, 0.0, -1.0, 0.0], 2).unwrap(), f64::INFINITY);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn lam_uncertainty(samples: &[f64], dim: usize) -> Result<f64> {
     let (_, norm, n) = resultant(samples, dim)?;
     Ok(inverse_banerjee(dim, norm / n as f64))

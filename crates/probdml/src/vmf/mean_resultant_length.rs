@@ -32,6 +32,7 @@ use crate::special::bessel_i_ratio_kernel;
 /// // Small κ: A_M(κ) ≈ κ/M
 /// assert!((mean_resultant_length(512, 1e-6) - 1e-6 / 512.0).abs() < 1e-18);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn mean_resultant_length(dim: usize, kappa: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

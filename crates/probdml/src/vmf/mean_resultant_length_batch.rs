@@ -46,6 +46,7 @@ use crate::special::debye::{
 /// }
 /// assert!(mean_resultant_length_batch(128, &[-1.0], &mut [0.0]).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn mean_resultant_length_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
     require_concentrations(dim, kappas, out.len())?;
     dispatch(

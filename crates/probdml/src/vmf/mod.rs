@@ -50,6 +50,7 @@
 //! normalised in `f32` and cast to `f64` pass; a vector further than
 //! [`renormalisation_threshold`]`(M) = 10⁻¹²√M` from the sphere is renormalised in `f64`
 //! first, and the result is the one at `v/‖v‖`.
+#![cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub mod checked;
 #[cfg(feature = "reference")]
 pub use probdml_reference::vmf::exact;
@@ -110,6 +111,7 @@ pub use sphere_area::log_sphere_area;
 /// The same items are at `vmf::` (where the exact twins mirror them); their checked forms, with
 /// the same names, are in [`checked`]. Every other function of `vmf` validates its input and
 /// returns [`Result`](crate::Result).
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub mod kernel {
     pub use super::{
         entropy, kl_to_uniform, log_norm_const, log_sphere_area, mean_resultant_length,

@@ -46,6 +46,7 @@ use super::normaliser_batch::log_norm_const_kernel;
 /// assert!((log_norm_const(3, 0.0) + (4.0 * std::f64::consts::PI).ln()).abs() < 1e-15);
 /// assert!(log_norm_const(1, 1.0).is_nan());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_norm_const(dim: usize, kappa: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]

@@ -47,6 +47,7 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// }
 /// assert!(log_norm_const_batch(128, &[-1.0], &mut [0.0]).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
     require_concentrations(dim, kappas, out.len())?;
     crate::instruction_set::dispatch(

@@ -166,6 +166,7 @@ fn check_pair_bhattacharyya(nu_z: &[f64], nu_p: &[f64]) -> Result<(usize, f64)> 
 /// assert_eq!(log_ppk(&nu_z, &nu_z, 0.5).unwrap(), 0.0);
 /// assert!(log_ppk(&nu_z, &nu_p, 0.0).is_err());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_ppk(nu_z: &[f64], nu_p: &[f64], gamma: f64) -> Result<f64> {
     require_gamma(gamma)?;
     crate::instruction_set::dispatch(
@@ -249,6 +250,7 @@ pub(crate) fn bhattacharyya_kernel(dim: usize, n: &PairNorms) -> f64 {
 /// assert!(d > 0.0 && d < 0.1);
 /// assert_eq!(d, -log_ppk(&nu_z, &nu_p, 0.5).unwrap());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]
@@ -280,6 +282,7 @@ pub fn bhattacharyya_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
 /// let want = log_norm_const(3, 0.0) - 2.0 * log_norm_const(3, 2.0);
 /// assert!((d - want).abs() < 1e-14);
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn expected_likelihood_distance(nu_z: &[f64], nu_p: &[f64]) -> Result<f64> {
     crate::instruction_set::dispatch(
         #[inline(always)]

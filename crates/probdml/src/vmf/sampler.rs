@@ -74,6 +74,7 @@ use crate::ziggurat::{fill_blocks, BLOCK};
 /// assert!(0.6 * x[1] + 0.8 * x[2] > 0.8);
 /// ```
 #[derive(Clone)]
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub struct VonMisesFisher {
     mu: Vec<f64>,
     kappa: f64,

@@ -96,6 +96,7 @@ fn stirling(x: f64) -> f64 {
 /// assert!((log_sphere_area(5) - (8.0 * PI * PI / 3.0).ln()).abs() < 1e-15);
 /// assert!(log_sphere_area(0).is_nan());
 /// ```
+#[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_sphere_area(dim: usize) -> f64 {
     if dim == 0 {
         return f64::NAN;

@@ -1,6 +1,9 @@
 //! The results and input checks of the calibration metrics (ECE and its closed-set and at-k forms). Shared by the fast and the exact twins.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, Result};
+use crate::labels::Labels;
 use crate::metrics::input::checks;
 use crate::metrics::input::embeddings::Embeddings;
 use crate::metrics::input::score::Score;
@@ -36,9 +39,13 @@ pub fn check_confidences<S: Score>(confidence: &[S], correct: &[bool], bins: usi
     check_bins(bins).map(|_| ())
 }
 
-/// Checks of [`closed_set_ece`] (shared by both twins).
+/// Checks of [`closed_set_ece`] (shared by both twins); returns the labels as class indices.
 #[doc(hidden)]
-pub fn check_votes(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Result<()> {
+pub fn check_votes<'l>(
+    votes: &[Vec<usize>],
+    labels: Labels<'l>,
+    bins: usize,
+) -> Result<Cow<'l, [usize]>> {
     checks::at_least("votes", votes, 1)?;
     checks::same_length("labels", votes.len(), labels.len())?;
     if votes.iter().any(Vec::is_empty) {
@@ -48,7 +55,8 @@ pub fn check_votes(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Resul
             got: 0,
         });
     }
-    check_bins(bins).map(|_| ())
+    check_bins(bins)?;
+    labels.classes("labels")
 }
 
 /// Checks of [`ece_at_k`] (shared by both twins).
@@ -70,17 +78,21 @@ pub fn check_ece_at_k<S: Score>(
     checks::equal_count_bins(bins, uncertainty.len()).map(|_| ())
 }
 
-/// Checks of [`closed_set_votes`] (shared by both twins).
+/// Checks of [`closed_set_votes`] (shared by both twins); returns the labels as class indices.
 #[doc(hidden)]
-pub fn check_samples(samples: &[Embeddings<'_>], labels: &[usize]) -> Result<()> {
+pub fn check_samples<'l>(
+    samples: &[Embeddings<'_>],
+    labels: Labels<'l>,
+) -> Result<Cow<'l, [usize]>> {
     checks::at_least("samples", samples, 1)?;
+    let labels = labels.classes("labels")?;
     // Each item needs another item of its sample set to be its neighbour.
-    checks::at_least("labels", labels, 2)?;
+    checks::at_least("labels", &labels, 2)?;
     for s in samples {
         checks::same_length("samples", labels.len(), s.len())?;
         checks::same_length("samples", samples[0].dim(), s.dim())?;
     }
-    Ok(())
+    Ok(labels)
 }
 
 /// The most bins a calibration analysis takes: `2¹⁶`. Its cost is linear in the bin count

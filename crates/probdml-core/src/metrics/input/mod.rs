@@ -15,8 +15,9 @@ pub mod embeddings;
 pub mod identification;
 #[doc(hidden)]
 pub mod kendall;
+// Class labels are shared with the contrastive, calibration and ProxyNCA++ inputs.
 #[doc(hidden)]
-pub mod labels;
+pub use crate::labels;
 #[doc(hidden)]
 pub mod neighbours;
 #[doc(hidden)]

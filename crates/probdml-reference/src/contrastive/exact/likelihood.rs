@@ -6,6 +6,7 @@ use crate::contrastive::input::row;
 use crate::contrastive::input::ClassLikelihood;
 use crate::contrastive::input::{check_batch, check_margin, PairCounts};
 use crate::error::{require_finite, require_nonnegative, require_sphere_dim, Result};
+use crate::labels::IntoLabels;
 use crate::vmf::exact::{log_norm_const, log_norm_const_dd};
 
 /// ln N^S(x | s·μ, κ) = ln C_M(κ) + s·κ·μᵀx as a double-double (s = ±1: attractive or
@@ -29,17 +30,23 @@ fn log_density_dd(
 /// [`negative_log_likelihood`] as an unevaluated double-double `hi + lo` (about 2⁻¹⁰⁰ relative),
 /// for finite differences that must not lose the gradient to the rounding of a large constant.
 ///
+/// The formula is evaluated at the rows **as given** (checked, not renormalised): a finite
+/// difference steps a coordinate off the sphere by ~10⁻⁸, inside the unit-vector tolerance, and
+/// renormalising each step in `f64` would add a rounding of ~10⁻¹⁶ per coordinate that the
+/// quotient divides by the step. [`negative_log_likelihood`] renormalises first.
+///
 /// # Errors
 ///
 /// Exactly those of `crate::contrastive::negative_log_likelihood`.
-pub fn negative_log_likelihood_dd(
+pub fn negative_log_likelihood_dd<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<(f64, f64)> {
     require_sphere_dim("dim", dim)?;
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (labels, counts) = (&*batch.labels, batch.counts);
     check_margin(margin)?;
     let (kp, kn) = (1.0 / counts.positives as f64, 1.0 / counts.negatives as f64);
     let (log_c_p, log_c_n) = (log_norm_const_dd(dim, kp), log_norm_const_dd(dim, kn));
@@ -66,13 +73,15 @@ pub fn negative_log_likelihood_dd(
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn negative_log_likelihood(
+pub fn negative_log_likelihood<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<f64> {
-    let (hi, lo) = negative_log_likelihood_dd(z, dim, labels, margin)?;
+    require_sphere_dim("dim", dim)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (hi, lo) = negative_log_likelihood_dd(&batch.z, dim, &*batch.labels, margin)?;
     Ok(hi + lo)
 }
 
@@ -105,16 +114,17 @@ pub fn likelihood_constant(dim: usize, counts: &PairCounts, margin: f64) -> Resu
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn class_likelihood(
+pub fn class_likelihood<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     class: usize,
     kappa_positive: f64,
     kappa_negative: f64,
 ) -> Result<ClassLikelihood> {
     require_sphere_dim("dim", dim)?;
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     require_nonnegative("kappa_positive", kappa_positive)?;
     require_nonnegative("kappa_negative", kappa_negative)?;
     let mut acc = vec![Neumaier::new(); dim];

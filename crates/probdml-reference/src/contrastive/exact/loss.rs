@@ -6,6 +6,7 @@ use crate::contrastive::input::row;
 use crate::contrastive::input::LossForm;
 use crate::contrastive::input::{check_batch, check_margin};
 use crate::error::Result;
+use crate::labels::IntoLabels;
 
 /// ℓ⁺ of one pair from its double-double d².
 fn positive_term(form: LossForm, d2: (f64, f64)) -> f64 {
@@ -33,8 +34,15 @@ fn negative_term(form: LossForm, d2: (f64, f64), margin: f64) -> f64 {
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, form: LossForm) -> Result<f64> {
-    let counts = check_batch(z, dim, labels)?;
+pub fn loss<'l, L: IntoLabels<'l>>(
+    z: &[f64],
+    dim: usize,
+    labels: L,
+    margin: f64,
+    form: LossForm,
+) -> Result<f64> {
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let (mut positive, mut negative) = (Neumaier::new(), Neumaier::new());
     for i in 0..counts.n {
@@ -57,8 +65,16 @@ pub fn loss(z: &[f64], dim: usize, labels: &[usize], margin: f64, form: LossForm
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn loss_gradient(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<Vec<f64>> {
-    let targets = pair_targets(z, dim, labels, margin)?;
+pub fn loss_gradient<'l, L: IntoLabels<'l>>(
+    z: &[f64],
+    dim: usize,
+    labels: L,
+    margin: f64,
+) -> Result<Vec<f64>> {
+    // The gradient is taken at the checked (unit) rows the targets are computed from.
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let z = &*batch.z;
+    let targets = pair_targets(z, dim, &*batch.labels, margin)?;
     let mut acc = vec![Neumaier::new(); z.len()];
     for p in targets {
         for k in 0..dim {

@@ -4,6 +4,7 @@ use super::compensated::{inside_margin, squared_distance_dd};
 use crate::contrastive::input::row;
 use crate::contrastive::input::{check_batch, check_margin, PairCounts, PairTarget};
 use crate::error::Result;
+use crate::labels::IntoLabels;
 
 /// Whether the ordered pair (i, j) is a negative inside the margin (all negatives when m ≥ 2).
 #[doc(hidden)]
@@ -25,8 +26,14 @@ pub fn is_hard_negative(
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Result<PairCounts> {
-    let mut counts = check_batch(z, dim, labels)?;
+pub fn pair_counts<'l, L: IntoLabels<'l>>(
+    z: &[f64],
+    dim: usize,
+    labels: L,
+    margin: f64,
+) -> Result<PairCounts> {
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, mut counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     for i in 0..counts.n {
         for j in 0..counts.n {
@@ -41,13 +48,14 @@ pub fn pair_counts(z: &[f64], dim: usize, labels: &[usize], margin: f64) -> Resu
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn hard_negatives(
+pub fn hard_negatives<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<Vec<(usize, usize)>> {
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let mut out = Vec::new();
     for i in 0..counts.n {
@@ -66,13 +74,14 @@ pub fn hard_negatives(
 /// # Errors
 ///
 /// Those of `crate::contrastive::pair_counts`.
-pub fn pair_targets(
+pub fn pair_targets<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
 ) -> Result<Vec<PairTarget>> {
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let (t_pos, t_neg) = (
         1.0 / counts.positives as f64,

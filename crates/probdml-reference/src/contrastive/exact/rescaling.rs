@@ -6,20 +6,22 @@ use crate::contrastive::input::row;
 use crate::contrastive::input::{check_batch, check_margin};
 use crate::contrastive::input::{check_pair_batch, PairBatch};
 use crate::error::{Error, Result};
+use crate::labels::IntoLabels;
 
 /// Reference twin of `crate::contrastive::rescaled_loss` (compensated, explicit distances).
 ///
 /// # Errors
 ///
 /// Exactly those of the fast twin.
-pub fn rescaled_loss(
+pub fn rescaled_loss<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
     batch: &PairBatch,
 ) -> Result<f64> {
-    check_pair_batch(z, dim, labels, margin, batch)?;
+    let checked = check_pair_batch(z, dim, labels.into_labels(), margin, batch)?;
+    let z = &*checked.z;
     let (mut positive, mut negative) = (Neumaier::new(), Neumaier::new());
     for &(i, j) in &batch.positives {
         let d2 = squared_distance_dd(row(z, dim, i), row(z, dim, j));
@@ -71,15 +73,16 @@ fn for_each_subset(len: usize, k: usize, mut visit: impl FnMut(&[usize])) {
 ///
 /// Those of `crate::contrastive::loss`; [`Error::CountOutOfRange`] if p ∉ [1, |P|] or
 /// q ∉ [1, |N|], or if the enumeration would exceed 10⁷ batches.
-pub fn batch_expectation(
+pub fn batch_expectation<'l, L: IntoLabels<'l>>(
     z: &[f64],
     dim: usize,
-    labels: &[usize],
+    labels: L,
     margin: f64,
     p: usize,
     q: usize,
 ) -> Result<BatchExpectation> {
-    let counts = check_batch(z, dim, labels)?;
+    let batch = check_batch(z, dim, labels.into_labels())?;
+    let (z, labels, counts) = (&*batch.z, &*batch.labels, batch.counts);
     check_margin(margin)?;
     let n = counts.n;
     for (arg, value, max) in [("p", p, counts.positives), ("q", q, counts.negatives)] {

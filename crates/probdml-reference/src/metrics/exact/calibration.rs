@@ -2,6 +2,7 @@
 //! label, confidences averaged item by item.
 
 use crate::error::Result;
+use crate::labels::IntoLabels;
 use crate::metrics::exact::neighbours::full_ranking;
 use crate::metrics::input::calibration::{
     check_confidences, check_ece_at_k, check_samples, check_votes, Calibration, CalibrationBin,
@@ -107,8 +108,13 @@ pub fn expected_calibration_error(
 /// assert_eq!(c.ece, 0.25);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Result<Calibration> {
-    check_votes(votes, labels, bins)?;
+pub fn closed_set_ece<'l, L: IntoLabels<'l>>(
+    votes: &[Vec<usize>],
+    labels: L,
+    bins: usize,
+) -> Result<Calibration> {
+    let labels = check_votes(votes, labels.into_labels(), bins)?;
+    let labels = &*labels;
     let mut confidence = Vec::with_capacity(votes.len());
     let mut correct = Vec::with_capacity(votes.len());
     for (v, &label) in votes.iter().zip(labels) {
@@ -146,12 +152,13 @@ pub fn closed_set_ece(votes: &[Vec<usize>], labels: &[usize], bins: usize) -> Re
 /// assert_eq!(votes[2], vec![7]);
 /// # Ok::<(), probdml::Error>(())
 /// ```
-pub fn closed_set_votes(
+pub fn closed_set_votes<'l, L: IntoLabels<'l>>(
     samples: &[Embeddings<'_>],
-    labels: &[usize],
+    labels: L,
     distance: Distance,
 ) -> Result<Vec<Vec<usize>>> {
-    check_samples(samples, labels)?;
+    let labels = check_samples(samples, labels.into_labels())?;
+    let labels = &*labels;
     let mut votes = vec![Vec::new(); labels.len()];
     for &sample in samples {
         let task = Retrieval::leave_one_out(sample, labels, distance)?;

@@ -19,7 +19,7 @@ fn log1p_sum_exp(a: &[f64]) -> f64 {
 }
 
 fn loss_only(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Result<(f64, Vec<f64>)> {
-    let (b, c) = check_batch(ProxyDistance::Cosine, batch, 1.0)?;
+    let (b, c, labels) = check_batch(ProxyDistance::Cosine, batch, 1.0)?;
     check_anchor(alpha, delta)?;
     let dim = batch.dim;
     // One 256-bit norm per embedding and proxy, not one per pair.
@@ -33,15 +33,15 @@ fn loss_only(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Result<(f64, Vec
             cos[bi * c + ci] = dot2(z, p) / (z_norm * proxy_norms[ci]);
         }
     }
-    let n_pos = (0..c).filter(|ci| batch.labels.contains(ci)).count() as f64;
+    let n_pos = (0..c).filter(|ci| labels.contains(ci)).count() as f64;
     let mut loss = Neumaier::new();
     for ci in 0..c {
         let pos: Vec<f64> = (0..b)
-            .filter(|&bi| batch.labels[bi] == ci)
+            .filter(|&bi| labels[bi] == ci)
             .map(|bi| -alpha * (cos[bi * c + ci] - delta))
             .collect();
         let neg: Vec<f64> = (0..b)
-            .filter(|&bi| batch.labels[bi] != ci)
+            .filter(|&bi| labels[bi] != ci)
             .map(|bi| alpha * (cos[bi * c + ci] + delta))
             .collect();
         if !pos.is_empty() {
@@ -69,9 +69,10 @@ fn loss_only(batch: &ProxyBatch<'_>, alpha: f64, delta: f64) -> Result<(f64, Vec
 ///
 /// ```
 /// use probdml::nivmf::{exact, proxy_anchor_loss, ProxyBatch};
+/// use probdml::Labels;
 /// let batch = ProxyBatch {
 ///     embeddings: &[1.0, 0.2, -0.3, 1.0],
-///     labels: &[0, 1],
+///     labels: Labels::Usize(&[0, 1]),
 ///     proxies: &[1.0, 0.0, 0.0, 1.0],
 ///     concentrations: &[],
 ///     dim: 2,

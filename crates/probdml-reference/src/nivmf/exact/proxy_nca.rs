@@ -102,7 +102,7 @@ fn loss_only(
     batch: &ProxyBatch<'_>,
     temperature: f64,
 ) -> Result<(f64, Vec<f64>)> {
-    let (_, c) = check_batch(kind, batch, temperature)?;
+    let (_, c, labels) = check_batch(kind, batch, temperature)?;
     let dim = batch.dim;
     let mut total = Neumaier::new();
     let mut distances = Vec::new();
@@ -121,7 +121,7 @@ fn loss_only(
         let mut s = Neumaier::new();
         d.iter()
             .for_each(|v| s.add((-(v - top) / temperature).exp()));
-        total.add((d[batch.labels[row]] - top) / temperature);
+        total.add((d[labels[row]] - top) / temperature);
         total.add(s.total().ln());
         distances.extend(d);
     }
@@ -149,9 +149,10 @@ fn loss_only(
 ///
 /// ```
 /// use probdml::nivmf::{exact, proxy_nca_loss, ProxyBatch, ProxyDistance};
+/// use probdml::Labels;
 /// let batch = ProxyBatch {
 ///     embeddings: &[3.0, 0.0, 0.0, 0.0, 2.0, 0.0],
-///     labels: &[0, 1],
+///     labels: Labels::Usize(&[0, 1]),
 ///     proxies: &[10.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0, 10.0],
 ///     concentrations: &[],
 ///     dim: 3,

@@ -2,17 +2,19 @@
 //!
 //! PyTorch hands labels over as `int64`, NumPy as `int64` or `int32`, a dataset file as `u8`.
 //! Casting them to `usize` is where a silent error creeps in: `-1`, the "ignore" label of many
-//! datasets, becomes class 18446744073709551615 and the metric returns a plausible number. A
-//! retrieval task takes the labels as they are ([`IntoLabels`]), compares them as integers, and
-//! refuses a negative one when the task is built, naming its index.
+//! datasets, becomes class 18446744073709551615 and the metric returns a plausible number. Every
+//! function of probdml that takes labels (retrieval tasks, the contrastive loss and likelihood,
+//! calibration, ProxyNCA++) takes them as they are ([`IntoLabels`]), compares them as integers,
+//! and refuses a negative one naming its index.
+
+use std::borrow::Cow;
 
 use crate::error::{Error, Result};
 
 /// Class labels: a borrowed slice of one of Rust's integer types, compared by value (an `i64`
 /// label 3 and a `u8` label 3 are the same class).
 ///
-/// Build one with [`IntoLabels`] (what the constructors of
-/// [`Retrieval`](crate::metrics::input::retrieval_task::Retrieval) accept): `&[i64]`,
+/// Build one with [`IntoLabels`] (what every function taking labels accepts): `&[i64]`,
 /// `&Vec<i32>`, `&[u8; N]`, … or a `Labels` itself.
 ///
 /// # Examples
@@ -112,7 +114,37 @@ impl Labels<'_> {
     }
 }
 
-/// What a retrieval task accepts as class labels: a slice, an array or a `Vec` of any of Rust's
+impl<'a> Labels<'a> {
+    /// The labels as class indices (`usize`), after [`Labels::check`]: the caller's slice when
+    /// it is one of `usize`, a converted copy otherwise (one pass, before any O(n²) pair loop
+    /// compares them).
+    ///
+    /// # Errors
+    ///
+    /// As [`Labels::check`]; [`Error::OutOfDomainElement`] also for a label above `usize::MAX`
+    /// (a `u64` label on a 32-bit target).
+    #[doc(hidden)]
+    pub fn classes(&self, arg: &'static str) -> Result<Cow<'a, [usize]>> {
+        if let Labels::Usize(s) = *self {
+            return Ok(Cow::Borrowed(s));
+        }
+        self.check(arg)?;
+        (0..self.len())
+            .map(|index| {
+                let value = self.get(index);
+                usize::try_from(value).map_err(|_| Error::OutOfDomainElement {
+                    arg,
+                    index,
+                    value: value as f64,
+                    rule: "a class label must fit in usize",
+                })
+            })
+            .collect::<Result<Vec<_>>>()
+            .map(Cow::Owned)
+    }
+}
+
+/// What a function taking labels accepts as class labels: a slice, an array or a `Vec` of any of Rust's
 /// integer types, borrowed (or a [`Labels`]).
 pub trait IntoLabels<'a> {
     /// The labels, borrowed.
@@ -184,5 +216,24 @@ mod tests {
         }
         assert!(Labels::U8(&[0, 255]).check("labels").is_ok());
         assert!(Labels::I64(&[i64::MAX, 0]).check("labels").is_ok());
+    }
+
+    #[test]
+    fn classes_borrow_usize_and_convert_the_rest() {
+        let own = [2usize, 0, 2];
+        assert!(matches!(
+            own.into_labels().classes("labels"),
+            Ok(Cow::Borrowed(s)) if std::ptr::eq(s, &own[..])
+        ));
+        assert_eq!(
+            Labels::I64(&[2, 0, 2]).classes("labels").unwrap().as_ref(),
+            &own[..]
+        );
+        match Labels::I16(&[4, -1]).classes("labels") {
+            Err(Error::OutOfDomainElement { arg, index, .. }) => {
+                assert_eq!((arg, index), ("labels", 1))
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }
