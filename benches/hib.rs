@@ -11,6 +11,9 @@
 //!
 //! Run (one thread; the machine is shared): `RAYON_NUM_THREADS=1 cargo bench --bench hib --
 //! --warm-up-time 1 --measurement-time 3`.
+// The positional forms are the registry's fast items (deprecated for users: the
+// named form `hib::SoftThreshold` calls the same code).
+#![allow(deprecated)]
 
 // derivation: hib::match_probability
 // derivation: hib::match_probability_moment_matched

@@ -13,6 +13,7 @@
 
 use plotters::prelude::*;
 use probdml::hib::{self, exact, HedgedEmbedding};
+use probdml::Gaussian;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -83,7 +84,17 @@ fn plot_monte_carlo_error() -> Result<()> {
     let x1 = HedgedEmbedding::gaussian(&mu1, &var1)?;
     let x2 = HedgedEmbedding::gaussian(&mu2, &var2)?;
     let want = exact::match_probability(&mu1, &var1, &mu2, &var2, A, B)?;
-    let approx = hib::match_probability_moment_matched(&mu1, &var1, &mu2, &var2, A, B)?;
+    let threshold = hib::SoftThreshold { a: A, b: B };
+    let approx = threshold.match_probability_moment_matched(
+        &Gaussian {
+            mean: &mu1,
+            var: &var1,
+        },
+        &Gaussian {
+            mean: &mu2,
+            var: &var2,
+        },
+    )?;
     let approx_error = (approx - want).abs();
     println!("exact p = {want:.12}, moment-matched error = {approx_error:.3e}");
     let ks = [1usize, 2, 4, 8, 16, 32, 64];
@@ -93,7 +104,7 @@ fn plot_monte_carlo_error() -> Result<()> {
         let mut sum2 = 0.0;
         for seed in 0..seeds {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let p = hib::match_probability(&x1, &x2, A, B, k, &mut rng)?;
+            let p = threshold.match_probability(&x1, &x2, k, &mut rng)?;
             sum2 += (p - want) * (p - want);
         }
         let e = (sum2 / seeds as f64).sqrt();

@@ -38,6 +38,7 @@ fn main() -> Result<()> {
     let k = [2.0, 5.0, 9.0];
     let s = 1.0 / 3f64.sqrt();
     let mu = [s, s, s];
+    let law = nivmf::NonIsotropicVmf::new(&mu, &k)?;
     // ln f on the grid of cell centres, for both densities.
     let grid = |heuristic: bool| -> Result<Vec<f64>> {
         let mut out = Vec::with_capacity(ROWS * COLUMNS);
@@ -51,9 +52,9 @@ fn main() -> Result<()> {
                 let n = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
                 let x = [x[0] / n, x[1] / n, x[2] / n];
                 out.push(if heuristic {
-                    nivmf::log_density_heuristic(&x, &mu, &k)?
+                    law.ln_pdf_heuristic(&x)?
                 } else {
-                    nivmf::log_density(&x, &mu, &k)?
+                    law.ln_pdf(&x)?
                 });
             }
         }

@@ -206,11 +206,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     let x1 = hib::HedgedEmbedding::gaussian(&mu1, &var1)?;
     let x2 = hib::HedgedEmbedding::gaussian(&mu2, &var2)?;
-    let p = hib::match_probability(
+    let p = hib::SoftThreshold { a: 2.0, b: 1.0 }.match_probability(
         &x1,
         &x2,
-        2.0,
-        1.0,
         8,
         &mut Xoshiro256PlusPlusX8::seed_from_u64(7),
     )?;

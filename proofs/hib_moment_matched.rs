@@ -14,6 +14,9 @@
 //! 3. **The log-normal limit** (`|h| < 10⁻⁴`) continues the power transform: across the band's
 //!    edge the probability moves by the change of the input only (`≤ 8·10⁻⁵`, 10× the observed
 //!    8.6·10⁻⁶), and it is within `HIB_MOMENT_MATCHED` of the exact probability.
+// The positional forms are the registry's fast items (deprecated for users: the
+// named form `hib::SoftThreshold` calls the same code).
+#![allow(deprecated)]
 
 // derivation: hib::match_probability_moment_matched
 

@@ -16,6 +16,9 @@
 //! 3. **Value stability**: a seeded estimate equals an independent re-derivation of eq. 5 that
 //!    draws from the same RNG in the documented order (input 1 then input 2; component, draw,
 //!    coordinate).
+// The positional forms are the registry's fast items (deprecated for users: the
+// named form `hib::SoftThreshold` calls the same code).
+#![allow(deprecated)]
 
 // derivation: hib::match_probability
 

@@ -14,6 +14,9 @@
 //!    `sigmoid(−ar + b)` is decreasing in `r`), so it is smallest, `1 − sigmoid(b)`, at the point
 //!    mass: checked on generated Gaussians by raising one variance at a time.
 //! 4. **Against mpmath**: `η` at `D = 2`, `σ² = (0.1, 0.1)`, `a = 2`, `b = 1.5` within `10⁻⁹`.
+// The positional forms are the registry's fast items (deprecated for users: the
+// named form `hib::SoftThreshold` calls the same code).
+#![allow(deprecated)]
 
 // derivation: hib::self_mismatch
 

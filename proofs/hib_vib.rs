@@ -19,6 +19,9 @@
 //!    * KL with a flipped sign: the baseline adds `½ Σ(1 + ln σ² − μ² − σ²)` (that is `−KL`):
 //!      at `μ = (0.5, −1)`, `σ² = (0.25, 2)` it is `−1.0966`, while KL is `+1.0966`; minimising
 //!      the baseline's objective pushes the embeddings *away* from the prior.
+// The positional forms are the registry's fast items (deprecated for users: the
+// named form `hib::SoftThreshold` calls the same code).
+#![allow(deprecated)]
 
 // derivation: hib::kl_to_standard_normal
 // derivation: hib::vib_loss

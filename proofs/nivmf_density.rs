@@ -26,6 +26,9 @@
 //! **Corrected theorem.** The map `g` restricted to the sphere is a diffeomorphism with surface
 //! Jacobian `det K/‖Kx‖^M`, so `f = C_M(κ̃)·det K/‖Kx‖^M·exp(κ̃ s(Kx, Kμ))` is the density of
 //! `g⁻¹(Y)`, `Y ~ vMF(μ̃, κ̃)`, of mass exactly 1 (`probdml::nivmf::log_density`).
+// The positional nivMF densities `(x, mu, …)` are the registry's fast items (deprecated for
+// users: the distribution's `ln_pdf` names its arguments and calls the same code).
+#![allow(deprecated)]
 
 // derivation: nivmf::log_density
 // derivation: nivmf::log_density_heuristic

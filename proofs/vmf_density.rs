@@ -469,7 +469,7 @@ proptest! {
 
         // nivMF density with anisotropic concentrations around κ.
         let kappas: Vec<f64> = (0..dim).map(|m| kappa.max(1e-3) * (1.0 + (m % 3) as f64)).collect();
-        let fast = probdml::nivmf::log_density(&x, &mu, &kappas).unwrap();
+        let fast = probdml::nivmf::NonIsotropicVmf::new(&mu, &kappas).unwrap().ln_pdf(&x).unwrap();
         let exact = probdml::nivmf::exact::log_density(&x_hat, &mu_hat, &kappas).unwrap();
         let kmu: Vec<f64> = mu_hat.iter().zip(&kappas).map(|(p, k)| p * k).collect();
         let kx: Vec<f64> = x_hat.iter().zip(&kappas).map(|(p, k)| p * k).collect();

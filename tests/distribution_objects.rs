@@ -1,5 +1,8 @@
 //! The nivMF and the Gaussian embedding carry their methods, as `VonMisesFisher` does: a
 //! renormalising constructor for `f32` embeddings, `ln_pdf`, and the KL of a Gaussian embedding.
+// The positional nivMF densities `(x, mu, …)` are the registry's fast items (deprecated for
+// users: the distribution's `ln_pdf` names its arguments and calls the same code).
+#![allow(deprecated)]
 use probdml::hib::{self, HedgedEmbedding, KlToStandardNormal};
 use probdml::nivmf::{self, NonIsotropicVmf};
 use probdml::Error;

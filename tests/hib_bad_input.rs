@@ -1,6 +1,9 @@
 //! Bad input to chapter 07: σ² < 0, a ≤ 0, K = 0, C = 0, mismatched D,
 //! NaN/±∞ — each gives a `probdml::Error` that names the argument, from both twins; never a
 //! panic, never a silent NaN.
+// The positional forms are the registry's fast items (deprecated for users: the
+// named form `hib::SoftThreshold` calls the same code).
+#![allow(deprecated)]
 
 use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};

@@ -2,6 +2,9 @@
 //! non-finite concentration, a non-unit μ or x, mismatched lengths, γ ≤ 0, NaN and ±∞ — each an
 //! `Error` naming the argument and the rule, raised alike by the fast and the exact twin, never a
 //! panic or a NaN.
+// The positional nivMF densities `(x, mu, …)` are the registry's fast items (deprecated for
+// users: the distribution's `ln_pdf` names its arguments and calls the same code).
+#![allow(deprecated)]
 
 use probdml::nivmf::{self, exact};
 use probdml::Error;

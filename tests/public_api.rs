@@ -1,5 +1,8 @@
 //! The public paths and signatures that other tools rely on: they compile against them, so a
 //! changed signature must fail here, at compile time, before it fails them.
+// HIB's positional `(a, b)` forms are deprecated (the named `hib::SoftThreshold` calls the
+// same code) and stay pinned, as the registry's fast items, for the release that keeps them.
+#![allow(deprecated)]
 // The signatures are written out in full on purpose: a type alias would hide what is pinned.
 use probdml::Result;
 
@@ -139,6 +142,18 @@ fn the_twins_that_differ_are_pinned() {
         hib::exact::mixture_match_probability;
     let _: fn(&HedgedEmbedding, f64, f64, usize, &mut StdRng) -> Result<f64> = hib::self_mismatch;
     let _: fn(&HedgedEmbedding, f64, f64) -> Result<f64> = hib::exact::self_mismatch;
+    // The named forms of the same computations.
+    let _: fn(
+        &hib::SoftThreshold,
+        &HedgedEmbedding,
+        &HedgedEmbedding,
+        usize,
+        &mut StdRng,
+    ) -> Result<f64> = hib::SoftThreshold::match_probability;
+    let _: fn(&hib::SoftThreshold, &HedgedEmbedding, usize, &mut StdRng) -> Result<f64> =
+        hib::SoftThreshold::self_mismatch;
+    let _: fn(&hib::SoftThreshold, &probdml::Gaussian<'_>, &probdml::Gaussian<'_>) -> Result<f64> =
+        hib::SoftThreshold::match_probability_moment_matched;
     let _: fn(&[f64], &[f64], &mut StdRng, &mut [f64]) -> Result<()> = laplace::sample_posterior;
     let _: fn(&[f64], &[f64], &mut StdRng, &mut [f64]) -> Result<()> =
         laplace::exact::sample_posterior;

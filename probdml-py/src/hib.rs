@@ -3,7 +3,8 @@
 use crate::compute::{compute, compute_named, named};
 use crate::generator::generator;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
-use probdml::hib::{self, HedgedEmbedding, VibPair};
+use probdml::hib::{self, HedgedEmbedding, SoftThreshold, VibPair};
+use probdml::Gaussian;
 use pyo3::prelude::*;
 
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
@@ -43,7 +44,7 @@ pub fn match_probability(
         Ok(if exact {
             hib::exact::mixture_match_probability(&x1, &x2, a, b)?
         } else {
-            hib::match_probability(&x1, &x2, a, b, n_samples, &mut generator(seed))?
+            SoftThreshold { a, b }.match_probability(&x1, &x2, n_samples, &mut generator(seed))?
         })
     })
 }
@@ -65,7 +66,16 @@ pub fn match_probability_moment_matched(
         var2.as_slice()?,
     ];
     compute(py, || {
-        hib::match_probability_moment_matched(s[0], s[1], s[2], s[3], a, b)
+        SoftThreshold { a, b }.match_probability_moment_matched(
+            &Gaussian {
+                mean: s[0],
+                var: s[1],
+            },
+            &Gaussian {
+                mean: s[2],
+                var: s[3],
+            },
+        )
     })
 }
 
@@ -89,7 +99,7 @@ pub fn self_mismatch(
         Ok(if exact {
             hib::exact::self_mismatch(&x, a, b)?
         } else {
-            hib::self_mismatch(&x, a, b, n_samples, &mut generator(seed))?
+            SoftThreshold { a, b }.self_mismatch(&x, n_samples, &mut generator(seed))?
         })
     })
 }
@@ -151,7 +161,7 @@ pub fn vib_loss<'py>(
         if exact {
             hib::exact::vib_loss(&pair, a, b, beta)
         } else {
-            hib::vib_loss(&pair, a, b, beta)
+            SoftThreshold { a, b }.vib_loss(&pair, beta)
         }
     })?;
     Ok((

@@ -79,16 +79,27 @@ pub fn log_density<'py>(
     exact: bool,
 ) -> PyResult<Vector<'py>> {
     let (x, mu, kappas) = (x.as_slice()?, mu.as_slice()?, kappas.as_slice()?);
-    let f = match (heuristic, exact) {
-        (false, false) => nivmf::log_density,
-        (true, false) => nivmf::log_density_heuristic,
-        (false, true) => nivmf::exact::log_density,
-        (true, true) => nivmf::exact::log_density_heuristic,
-    };
     let out = compute(py, || {
-        x.chunks(mu.len().max(1))
-            .map(|row| f(row, mu, kappas))
+        let rows = x.chunks(mu.len().max(1));
+        if exact {
+            let f = if heuristic {
+                nivmf::exact::log_density_heuristic
+            } else {
+                nivmf::exact::log_density
+            };
+            rows.map(|row| f(row, mu, kappas)).collect()
+        } else {
+            // The distribution checks μ and K once; each row is checked by `ln_pdf`.
+            let law = nivmf::NonIsotropicVmf::new(mu, kappas)?;
+            rows.map(|row| {
+                if heuristic {
+                    law.ln_pdf_heuristic(row)
+                } else {
+                    law.ln_pdf(row)
+                }
+            })
             .collect::<probdml::Result<Vec<f64>>>()
+        }
     })?;
     Ok(out.into_pyarray(py))
 }

@@ -2,8 +2,9 @@
 //! identical inputs, and HIB training on the seeded synthetic set.
 //!
 //! The Monte Carlo parts are made deterministic by feeding both sides the same standard normal
-//! draws: the math crate's [`hib::vib_loss`] takes them explicitly (`VibPair::noise1/2`), and
-//! [`hib::match_probability`] / [`hib::self_mismatch`] draw them from an rng in a documented
+//! draws: the math crate's [`SoftThreshold::vib_loss`] takes them explicitly
+//! (`VibPair::noise1/2`), and [`SoftThreshold::match_probability`] /
+//! [`SoftThreshold::self_mismatch`] draw them from an rng in a documented
 //! order (component by component, draw by draw, coordinate by coordinate; first x₁, then x₂),
 //! which the test replays into the tensor code's B × C × K × D noise. In double precision the
 //! tensor loss and its autograd gradient must then equal the fast twin to the registry's
@@ -12,7 +13,7 @@
 #[path = "train_support/mod.rs"]
 mod train_support;
 
-use probdml::hib::{self, exact, HedgedEmbedding, VibPair};
+use probdml::hib::{self, exact, HedgedEmbedding, SoftThreshold, VibPair};
 use probdml_proofs::registry::budget::HIB_VIB;
 use probdml_train::config::{HibOptions, MethodKind, TrainConfig};
 use probdml_train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
@@ -142,7 +143,11 @@ impl Problem {
         let nll = host(&terms.nll);
         for (q, &(i, j, m)) in self.pairs.iter().enumerate() {
             let pair = self.vib_pair(i, j, m);
-            let fast = hib::vib_loss(&pair, self.a, self.b_shift, self.beta).unwrap();
+            let threshold = SoftThreshold {
+                a: self.a,
+                b: self.b_shift,
+            };
+            let fast = threshold.vib_loss(&pair, self.beta).unwrap();
             if with_exact {
                 let slow = exact::vib_loss(&pair, self.a, self.b_shift, self.beta).unwrap();
                 assert_close(
@@ -273,8 +278,8 @@ fn replay_noise(rng: &mut ChaCha8Rng, images: usize, c: usize, k: usize, d: usiz
 }
 
 /// The mixture (C = 2, the paper's MoG) match probability: the tensor NLL of a matching pair is
-/// −ln of [`hib::match_probability`] on the same draws; the tensor self-mismatch equals
-/// [`hib::self_mismatch`] on the same draws.
+/// −ln of [`SoftThreshold::match_probability`] on the same draws; the tensor self-mismatch
+/// equals [`SoftThreshold::self_mismatch`] on the same draws.
 #[test]
 fn mixture_match_probability_and_self_mismatch_equal_fast_on_same_draws() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x07_14_02);
@@ -290,7 +295,9 @@ fn mixture_match_probability_and_self_mismatch_equal_fast_on_same_draws() {
         let seed = rng.random::<u64>();
         let x1 = HedgedEmbedding::mixture(&means[..c * d], &variances[..c * d], d).unwrap();
         let x2 = HedgedEmbedding::mixture(&means[c * d..], &variances[c * d..], d).unwrap();
-        let want = hib::match_probability(&x1, &x2, a, b, k, &mut ChaCha8Rng::seed_from_u64(seed))
+        let threshold = SoftThreshold { a, b };
+        let want = threshold
+            .match_probability(&x1, &x2, k, &mut ChaCha8Rng::seed_from_u64(seed))
             .unwrap();
         let noise = replay_noise(&mut ChaCha8Rng::seed_from_u64(seed), 2, c, k, d);
         let shape = [2, c as i64, d as i64];
@@ -308,7 +315,9 @@ fn mixture_match_probability_and_self_mismatch_equal_fast_on_same_draws() {
         let got = (-host(&terms.nll)[0]).exp();
         assert_close("mixture match probability", &[got], &[want], HIB_VIB, 1.0);
         // Self-mismatch of x1: two draw sets from the same p(z|x1).
-        let eta = hib::self_mismatch(&x1, a, b, k, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap();
+        let eta = threshold
+            .self_mismatch(&x1, k, &mut ChaCha8Rng::seed_from_u64(seed))
+            .unwrap();
         let both = replay_noise(&mut ChaCha8Rng::seed_from_u64(seed), 2, c, k, d);
         let one = |part: usize| {
             let n = Tensor::from_slice(&both[part * c * k * d..(part + 1) * c * k * d])

@@ -56,7 +56,7 @@
 //!
 //! A fast twin and its exact twin share one signature, except the pairs listed with their reason
 //! in the catalogue (`probdml_proofs::registry::SIGNATURE_DIFFERENCES`): the Monte Carlo estimators of chapter 07
-//! ([`hib::match_probability`], [`hib::self_mismatch`]) take a draw count and a generator that
+//! ([`hib::SoftThreshold::match_probability`], [`hib::SoftThreshold::self_mismatch`]) take a draw count and a generator that
 //! the exact expectation does not, and the Laplace twins of chapter 04 take a diagonal where
 //! the exact twin takes the dense matrix ([`laplace::output_variance`],
 //! [`laplace::posthoc_precision`], [`laplace::sample_posterior`],
@@ -96,10 +96,10 @@
 //! | sample the posterior, predictive variance of the output | [`laplace::sample_posterior`], [`laplace::output_variance`] | 04 |
 //! | BTL moments, CLT and exact likelihood, batch gradient | [`triplet::moments`], [`triplet::log_likelihood`], [`triplet::exact::log_likelihood`], [`triplet::nll_gradient`] | 05 |
 //! | CDF of a Gaussian quadratic form | [`gaussian_quadratic_form::GaussianQuadraticForm`] | 05 |
-//! | KL and product kernels between vMFs, the nivMF density and sampler | [`nivmf::kl_vmf`], [`nivmf::log_ppk`], [`nivmf::log_density`], [`nivmf::NonIsotropicVmf`] | 06 |
+//! | KL and product kernels between vMFs, the nivMF density and sampler | [`nivmf::kl_vmf`], [`nivmf::log_ppk`], [`nivmf::NonIsotropicVmf`] (`ln_pdf`, `sample`) | 06 |
 //! | ProxyNCA++ with probabilistic distances, ProxyAnchor | [`nivmf::proxy_nca_loss`], [`nivmf::joint_proxy_loss`] | 06 |
-//! | HIB match probability: Monte Carlo, exact, moment-matched | [`hib::match_probability`], [`hib::exact::match_probability`], [`hib::match_probability_moment_matched`] | 07 |
-//! | VIB loss, self-mismatch uncertainty | [`hib::vib_loss`], [`hib::self_mismatch`] | 07 |
+//! | HIB match probability: Monte Carlo, exact, moment-matched | [`hib::SoftThreshold::match_probability`], [`hib::exact::match_probability`], [`hib::SoftThreshold::match_probability_moment_matched`] | 07 |
+//! | VIB loss, self-mismatch uncertainty | [`hib::SoftThreshold::vib_loss`], [`hib::SoftThreshold::self_mismatch`] | 07 |
 //! | retrieval: mAP@k, recall@k, mAP@R | [`metrics::Retrieval`], [`metrics::evaluate_retrieval`], [`metrics::map_at_k`] | 08 |
 //! | OOD detection, calibration, sparsification | [`metrics::auroc`], [`metrics::auprc`], [`metrics::expected_calibration_error`], [`metrics::sparsification_curve`] | 08 |
 //! | every derivation with its error budget | `probdml_proofs::registry` (the repository's proofs) | all |

@@ -20,7 +20,7 @@
 //! `L_ij = −ln (1/(KC)²) Σ_{k,l} sigmoid(±(−a‖z_i^k − z_j^l‖ + b)) + β (KL_i + KL_j)`,
 //!
 //! a log-sum-exp of log-sigmoids ([`vib_loss_tensor`]), never NaN when the sigmoid saturates:
-//! the tensor twin of [`probdml::hib::vib_loss`]. `a = e^{ln a}` and `b` are learned scalars
+//! the tensor twin of [`probdml::hib::SoftThreshold::vib_loss`]. `a = e^{ln a}` and `b` are learned scalars
 //! (`hib.log_a`, `hib.b`, trained with the network; the exponential keeps `a > 0`).
 //! `KL_i = KL(p(z|x_i) ‖ N(0, I))` in closed form for `C = 1`; for a mixture it is the mean of
 //! the components' KLs, an upper bound of the mixture's KL (convexity of KL; the mixture's own
@@ -36,7 +36,7 @@
 //! Mean direction: the normalised sum of the component means (μ for C = 1). Uncertainty: the
 //! self-mismatch `η(x) = 1 − p(m | x, x)` by Monte Carlo, two independent sets of `S` draws per
 //! component and all `(SC)²` pairs ([`self_mismatch_tensor`], the tensor twin of
-//! [`probdml::hib::self_mismatch`]). The first set, normalised, is the sample set of the ECE.
+//! [`probdml::hib::SoftThreshold::self_mismatch`]). The first set, normalised, is the sample set of the ECE.
 
 use super::{Batch, Method, Step};
 use crate::config::{HibOptions, TrainConfig};
@@ -57,7 +57,7 @@ pub const A_INIT: f64 = 5.0;
 pub const B_INIT: f64 = 2.5;
 
 /// The smallest squared distance differentiated through √: √ has an infinite derivative at 0,
-/// and [`probdml::hib::vib_loss`] takes the subgradient 0 there, which the clamp reproduces (its
+/// and [`probdml::hib::SoftThreshold::vib_loss`] takes the subgradient 0 there, which the clamp reproduces (its
 /// gradient is 0 below the floor); the value moves by at most √floor = 10⁻¹⁵.
 const SQUARED_DISTANCE_FLOOR: f64 = 1e-30;
 
@@ -135,7 +135,7 @@ pub struct VibTerms {
 
 /// Stratified reparametrised draws `z = μ_c + σ_c ⊙ ε`: `mean` and `log_variance` are
 /// B × C × D, `noise` B × C × K × D (component by component, draw by draw, coordinate by
-/// coordinate, the order of [`probdml::hib::match_probability`]); returns B × (C·K) × D.
+/// coordinate, the order of [`probdml::hib::SoftThreshold::match_probability`]); returns B × (C·K) × D.
 pub fn draws(mean: &Tensor, log_variance: &Tensor, noise: &Tensor) -> Tensor {
     let sd = (log_variance * 0.5).exp();
     let z = mean.unsqueeze(2) + sd.unsqueeze(2) * noise;
@@ -169,7 +169,7 @@ fn check_soft_threshold(a: &Tensor, b: &Tensor) -> TrainResult<()> {
 }
 
 /// The VIB loss of HIB (eq. 8) over `pairs` of a batch, the tensor twin of
-/// [`probdml::hib::vib_loss`] (which it equals pair by pair for `C = 1`, value and gradient,
+/// [`probdml::hib::SoftThreshold::vib_loss`] (which it equals pair by pair for `C = 1`, value and gradient,
 /// on the same noise: `crates/probdml-train/tests/train_hib.rs`).
 ///
 /// `mean`, `log_variance`: B × C × D; `noise`: B × C × K × D standard normals; `a`, `b`:
@@ -257,7 +257,7 @@ pub fn vib_loss_tensor(
 }
 
 /// The self-mismatch `η = 1 − p(m | x, x)` of each input by Monte Carlo (HIB eq. 9), the tensor
-/// twin of [`probdml::hib::self_mismatch`]: `z1`, `z2` are N × S × D independent draws from each
+/// twin of [`probdml::hib::SoftThreshold::self_mismatch`]: `z1`, `z2` are N × S × D independent draws from each
 /// `p(z | x)`; returns the N means of `sigmoid(a‖z1_k − z2_l‖ − b)` over all `S²` pairs.
 ///
 /// # Errors

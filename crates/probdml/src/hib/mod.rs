@@ -10,7 +10,9 @@
 //!
 //! # Match probability (HIB eq. 2, 4, 5)
 //!
-//! `p(m | z₁, z₂) = sigmoid(−a‖z₁ − z₂‖ + b)` and `p(m | x₁, x₂) = E p(m | z₁, z₂)`. For two
+//! [`SoftThreshold`] `{ a, b }` is `p(m | z₁, z₂) = sigmoid(−a‖z₁ − z₂‖ + b)`; every quantity
+//! below is a method of it (the positional free functions, where `a` and `b` could be swapped
+//! without an error, are deprecated). Of two embeddings, `p(m | x₁, x₂) = E p(m | z₁, z₂)`. For two
 //! Gaussians `Δ = z₁ − z₂ ~ N(δ, diag s)`, `δ = μ₁ − μ₂`, `s = σ₁² + σ₂²`, and
 //!
 //! `‖Δ‖² = c + Σ_{s_k > 0} s_k (Z_k + δ_k/√s_k)²`, `c = Σ_{s_k = 0} δ_k²`,
@@ -18,20 +20,20 @@
 //! a weighted sum of non-central χ²₁ terms, so `p` is a 1-D integral against the law of
 //! `‖Δ‖²` ([`exact::match_probability`]: the non-central χ²_D density when isotropic, chapter
 //! 05's quadratic-form CDF otherwise, by parts). For mixtures it is the mean over component
-//! pairs ([`exact::mixture_match_probability`]). The paper's estimator ([`match_probability`])
+//! pairs ([`exact::mixture_match_probability`]). The paper's estimator ([`SoftThreshold::match_probability`])
 //! averages all `(KC)²` pairs of `K` stratified draws per component; it is unbiased with
-//! variance `A/K + B/K²`. [`match_probability_moment_matched`] is a deterministic O(D)
+//! variance `A/K + B/K²`. [`SoftThreshold::match_probability_moment_matched`] is a deterministic O(D)
 //! approximation (Jensen–Solomon power-normal law of `‖Δ‖²`).
 //!
 //! # Loss (HIB eq. 3, 8)
 //!
-//! [`vib_loss`]: `−ln p̂(m = m̂ | x₁, x₂) + β[KL(p(z₁|x₁) ‖ N(0, I)) + KL(p(z₂|x₂) ‖ N(0, I))]` with
+//! [`SoftThreshold::vib_loss`]: `−ln p̂(m = m̂ | x₁, x₂) + β[KL(p(z₁|x₁) ‖ N(0, I)) + KL(p(z₂|x₂) ‖ N(0, I))]` with
 //! [`kl_to_standard_normal`] `= ½Σ(σ² + μ² − 1 − ln σ²)`; the NLL is a log-sum-exp of
 //! [`log_sigmoid`]s, never NaN or `−∞`, and the gradient follows by the reparametrisation trick.
 //!
 //! # Uncertainty (HIB eq. 9)
 //!
-//! [`self_mismatch`] `η(x) = 1 − p(m | x, x)` (two independent draws from `p(z | x)`): for a
+//! [`SoftThreshold::self_mismatch`] `η(x) = 1 − p(m | x, x)` (two independent draws from `p(z | x)`): for a
 //! Gaussian, `Δ ~ N(0, 2 diag σ²)`; `η = 1 − sigmoid(b)` for a point mass and increases with
 //! every `σ_k²`.
 //!
@@ -48,6 +50,7 @@ use probdml_core::hib::input;
 mod logistic;
 mod moment_matched;
 mod monte_carlo;
+mod soft_threshold;
 mod vib;
 
 pub use divergence::{kl_to_standard_normal, KlToStandardNormal};
@@ -57,6 +60,10 @@ pub use logistic::log_sigmoid;
 // The batch of Gaussians a `HedgedEmbedding` is built from, where a reader of this module looks.
 pub use crate::gaussians::Gaussians;
 pub use input::vib::{VibLoss, VibPair};
+#[allow(deprecated)]
 pub use moment_matched::match_probability_moment_matched;
+#[allow(deprecated)]
 pub use monte_carlo::{match_probability, self_mismatch};
+pub use soft_threshold::SoftThreshold;
+#[allow(deprecated)]
 pub use vib::vib_loss;

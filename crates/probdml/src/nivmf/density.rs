@@ -90,21 +90,36 @@ impl NivmfTerms {
 ///
 /// # Examples
 ///
+/// Called as a method of the distribution, [`NonIsotropicVmf::ln_pdf`](super::NonIsotropicVmf::ln_pdf),
+/// the point `x` and the mean direction `μ` cannot be swapped (both are unit vectors of length
+/// `M`: given by position, a swap returned a wrong density without an error).
+///
 /// ```
-/// use probdml::nivmf::log_density;
-/// use probdml::vmf;
+/// use probdml::nivmf::NonIsotropicVmf;
+/// use probdml::vmf::{self, VonMisesFisher};
 /// // K = cI is the vMF with κ = c.
 /// let (x, mu) = ([0.6, 0.0, 0.8], [0.0, 0.0, 1.0]);
-/// let iso = log_density(&x, &mu, &[7.0, 7.0, 7.0]).unwrap();
-/// assert!((iso - vmf::log_density(&x, &mu, 7.0).unwrap()).abs() < 1e-14);
+/// let iso = NonIsotropicVmf::new(&mu, &[7.0, 7.0, 7.0])?.ln_pdf(&x)?;
+/// assert!((iso - VonMisesFisher::new(&mu, 7.0)?.ln_pdf(&x)?).abs() < 1e-14);
 /// // A non-isotropic K: at the mode direction μ = e₃ the Jacobian is det K / κ₃³.
-/// let k = [2.0, 5.0, 9.0];
+/// let law = NonIsotropicVmf::new(&mu, &[2.0, 5.0, 9.0])?;
 /// let want = vmf::log_norm_const(3, 9.0) + (2.0_f64 * 5.0 / 81.0).ln() + 9.0;
-/// assert!((log_density(&mu, &mu, &k).unwrap() - want).abs() < 1e-13);
-/// assert!(log_density(&x, &mu, &[1.0, 0.0, 1.0]).is_err());
+/// assert!((law.ln_pdf(&mu)? - want).abs() < 1e-13);
+/// assert!(NonIsotropicVmf::new(&mu, &[1.0, 0.0, 1.0]).is_err());
+/// # Ok::<(), probdml::Error>(())
 /// ```
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+#[deprecated(
+    since = "0.1.0",
+    note = "name the arguments: `NonIsotropicVmf::new(mu, kappas)?.ln_pdf(x)`"
+)]
 pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
+    ln_pdf_at(x, mu, kappas)
+}
+
+/// [`log_density`] itself: the kernel behind the deprecated positional form and
+/// [`NonIsotropicVmf::ln_pdf`](super::NonIsotropicVmf::ln_pdf).
+pub(crate) fn ln_pdf_at(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let (dim, x, mu) = check_nivmf_args(x, mu, kappas)?;
     let t = crate::instruction_set::dispatch(
         #[inline(always)]
@@ -134,20 +149,35 @@ pub fn log_density(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
 ///
 /// # Examples
 ///
+/// Called as a method, [`NonIsotropicVmf::ln_pdf_heuristic`](super::NonIsotropicVmf::ln_pdf_heuristic),
+/// `x` and `μ` cannot be swapped.
+///
 /// ```
-/// use probdml::nivmf::{log_density, log_density_heuristic};
+/// use probdml::nivmf::NonIsotropicVmf;
+/// use probdml::vmf::VonMisesFisher;
 /// let (x, mu) = ([0.6, 0.0, 0.8], [0.0, 0.0, 1.0]);
-/// let k = [2.0, 5.0, 9.0];
+/// let law = NonIsotropicVmf::new(&mu, &[2.0, 5.0, 9.0])?;
 /// let norm_kx = ((2.0 * 0.6_f64).powi(2) + (9.0 * 0.8_f64).powi(2)).sqrt();
-/// let ratio = log_density_heuristic(&x, &mu, &k).unwrap() - log_density(&x, &mu, &k).unwrap();
+/// let ratio = law.ln_pdf_heuristic(&x)? - law.ln_pdf(&x)?;
 /// assert!((ratio - (3.0 * norm_kx.ln() - 9.0_f64.ln())).abs() < 1e-13);
 /// // K = cI: c^{M−1} times the vMF.
-/// let iso = log_density_heuristic(&x, &mu, &[7.0; 3]).unwrap();
-/// let vmf = probdml::vmf::log_density(&x, &mu, 7.0).unwrap();
+/// let iso = NonIsotropicVmf::new(&mu, &[7.0; 3])?.ln_pdf_heuristic(&x)?;
+/// let vmf = VonMisesFisher::new(&mu, 7.0)?.ln_pdf(&x)?;
 /// assert!((iso - vmf - 2.0 * 7.0_f64.ln()).abs() < 1e-13);
+/// # Ok::<(), probdml::Error>(())
 /// ```
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
+#[deprecated(
+    since = "0.1.0",
+    note = "name the arguments: `NonIsotropicVmf::new(mu, kappas)?.ln_pdf_heuristic(x)`"
+)]
 pub fn log_density_heuristic(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
+    ln_pdf_heuristic_at(x, mu, kappas)
+}
+
+/// [`log_density_heuristic`] itself: the kernel behind the deprecated positional form and
+/// [`NonIsotropicVmf::ln_pdf_heuristic`](super::NonIsotropicVmf::ln_pdf_heuristic).
+pub(crate) fn ln_pdf_heuristic_at(x: &[f64], mu: &[f64], kappas: &[f64]) -> Result<f64> {
     let (dim, x, mu) = check_nivmf_args(x, mu, kappas)?;
     let t = crate::instruction_set::dispatch(
         #[inline(always)]

@@ -63,6 +63,7 @@ mod proxy_nca;
 mod proxy_nca_el_vmf;
 mod sampler;
 
+#[allow(deprecated)]
 pub use density::{log_density, log_density_heuristic};
 // The vMF–vMF divergences of Supp. D–E live with the vMF (`vmf`), where `VonMisesFisher` uses
 // them; they stay at these paths too.

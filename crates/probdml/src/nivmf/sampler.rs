@@ -15,7 +15,7 @@ use rand::Rng;
 ///    \\;\Longrightarrow\\; X \sim f(x) = C_M(\tilde\kappa)\frac{\det K}{\lVert Kx\rVert^M}
 ///    e^{\tilde\kappa s(Kx, K\mu)} $$
 ///
-/// (the density is [`log_density`](super::log_density)). The KS test of
+/// (the density is [`ln_pdf`](Self::ln_pdf)). The KS test of
 /// `proofs/nivmf_density.rs` checks the samples against that density on `S²`.
 ///
 /// # Examples
@@ -27,6 +27,16 @@ use rand::Rng;
 /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
 /// let x = law.sample(&mut rng);
 /// assert!((x.iter().map(|v| v * v).sum::<f64>() - 1.0).abs() < 1e-15);
+/// ```
+///
+/// The density takes the point alone: the mean direction is the distribution's, so the two unit
+/// vectors that the positional `nivmf::log_density(x, mu, kappas)` let a caller swap without an
+/// error cannot be swapped here.
+///
+/// ```compile_fail,E0061
+/// use probdml::nivmf::NonIsotropicVmf;
+/// let law = NonIsotropicVmf::new(&[0.0, 0.0, 1.0], &[2.0, 5.0, 9.0]).unwrap();
+/// let _ = law.ln_pdf(&[0.6, 0.0, 0.8], &[0.0, 0.0, 1.0]);
 /// ```
 #[derive(Debug, Clone)]
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
@@ -112,14 +122,25 @@ impl NonIsotropicVmf {
         self.mu.len()
     }
 
-    /// The log density at `x`: [`log_density`](Self::log_density) under the statrs name that
+    /// The exactly normalised log density at `x` (formula, error budget and errors at
+    /// [`nivmf::log_density`](super::log_density)), under the statrs name that
     /// [`VonMisesFisher::ln_pdf`](crate::vmf::VonMisesFisher::ln_pdf) also carries.
     ///
     /// # Errors
     ///
-    /// As [`log_density`](super::log_density) for `x`.
+    /// As [`nivmf::log_density`](super::log_density) for `x`.
     pub fn ln_pdf(&self, x: &[f64]) -> Result<f64> {
-        self.log_density(x)
+        super::density::ln_pdf_at(x, &self.mu, &self.kappas)
+    }
+
+    /// The paper's heuristic log "density" at `x`, which does not integrate to 1 (formula and
+    /// total mass at [`nivmf::log_density_heuristic`](super::log_density_heuristic)).
+    ///
+    /// # Errors
+    ///
+    /// As [`nivmf::log_density`](super::log_density) for `x`.
+    pub fn ln_pdf_heuristic(&self, x: &[f64]) -> Result<f64> {
+        super::density::ln_pdf_heuristic_at(x, &self.mu, &self.kappas)
     }
 
     /// The mean direction parameter `μ`.
@@ -132,13 +153,14 @@ impl NonIsotropicVmf {
         &self.kappas
     }
 
-    /// The log density at `x` ([`log_density`](super::log_density)).
+    /// The log density at `x`: [`ln_pdf`](Self::ln_pdf) under a second name.
     ///
     /// # Errors
     ///
-    /// As [`log_density`](super::log_density) for `x`.
+    /// As [`ln_pdf`](Self::ln_pdf).
+    #[deprecated(since = "0.1.0", note = "the statrs name: `ln_pdf`")]
     pub fn log_density(&self, x: &[f64]) -> Result<f64> {
-        super::log_density(x, &self.mu, &self.kappas)
+        self.ln_pdf(x)
     }
 
     /// One sample, a unit vector of length `M`.
