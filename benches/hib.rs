@@ -66,8 +66,16 @@ fn bench_match_probability(c: &mut Criterion) {
         });
     }
     let (mu1, var1, mu2, var2) = pair(128, false);
-    let x1 = HedgedEmbedding::gaussian(&mu1, &var1).unwrap();
-    let x2 = HedgedEmbedding::gaussian(&mu2, &var2).unwrap();
+    let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu1,
+        var: &var1,
+    })
+    .unwrap();
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu2,
+        var: &var2,
+    })
+    .unwrap();
     for k in [1usize, 8] {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         group.bench_function(format!("monte_carlo/D=128/K={k}"), |b| {
@@ -84,7 +92,11 @@ fn bench_match_probability(c: &mut Criterion) {
 
 fn bench_self_mismatch_and_kl(c: &mut Criterion) {
     let (mu1, var1, _, _) = pair(128, false);
-    let x = HedgedEmbedding::gaussian(&mu1, &var1).unwrap();
+    let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu1,
+        var: &var1,
+    })
+    .unwrap();
     let mut group = c.benchmark_group("hib::self_mismatch");
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     group.bench_function("fast/D=128/K=8", |b| {

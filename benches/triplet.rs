@@ -71,18 +71,9 @@ fn moments(c: &mut Criterion) {
     let dim = 128;
     let [ma, va, mp, vp, mn, vn] = inputs(1, dim, 7);
     let triplet = Triplet {
-        anchor: Gaussian {
-            mean: &ma,
-            var: &va,
-        },
-        positive: Gaussian {
-            mean: &mp,
-            var: &vp,
-        },
-        negative: Gaussian {
-            mean: &mn,
-            var: &vn,
-        },
+        anchor: Gaussian { mu: &ma, var: &va },
+        positive: Gaussian { mu: &mp, var: &vp },
+        negative: Gaussian { mu: &mn, var: &vn },
     };
     group.bench_function(BenchmarkId::new("moments/fast", format!("D{dim}")), |b| {
         b.iter(|| black_box(triplet).moments().unwrap())
@@ -114,14 +105,14 @@ fn exact_cdf(c: &mut Criterion) {
     group.finish();
 }
 
-fn ln_normal_cdf(c: &mut Criterion) {
+fn log_normal_cdf(c: &mut Criterion) {
     let mut group = c.benchmark_group("special");
     for z in [-1.0f64, -30.0, -1e5] {
-        group.bench_function(BenchmarkId::new("ln_normal_cdf/fast", z), |b| {
-            b.iter(|| special::ln_normal_cdf(black_box(z)))
+        group.bench_function(BenchmarkId::new("log_normal_cdf/fast", z), |b| {
+            b.iter(|| special::log_normal_cdf(black_box(z)))
         });
-        group.bench_function(BenchmarkId::new("ln_normal_cdf/exact", z), |b| {
-            b.iter(|| special::exact::ln_normal_cdf(black_box(z)))
+        group.bench_function(BenchmarkId::new("log_normal_cdf/exact", z), |b| {
+            b.iter(|| special::exact::log_normal_cdf(black_box(z)))
         });
     }
     group.finish();
@@ -160,7 +151,7 @@ criterion_group!(
     batch_gradient,
     moments,
     exact_cdf,
-    ln_normal_cdf,
+    log_normal_cdf,
     priors_and_quadratic_form
 );
 criterion_main!(benches);

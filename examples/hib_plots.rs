@@ -81,17 +81,23 @@ fn plot_curves() -> Result<()> {
 
 fn plot_monte_carlo_error() -> Result<()> {
     let (mu1, var1, mu2, var2) = ([0.0, 0.0], [0.3, 0.3], [1.0, 0.5], [0.2, 0.4]);
-    let x1 = HedgedEmbedding::gaussian(&mu1, &var1)?;
-    let x2 = HedgedEmbedding::gaussian(&mu2, &var2)?;
+    let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu1,
+        var: &var1,
+    })?;
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu2,
+        var: &var2,
+    })?;
     let want = exact::match_probability(&mu1, &var1, &mu2, &var2, A, B)?;
     let threshold = hib::SoftThreshold { a: A, b: B };
     let approx = threshold.match_probability_moment_matched(
         &Gaussian {
-            mean: &mu1,
+            mu: &mu1,
             var: &var1,
         },
         &Gaussian {
-            mean: &mu2,
+            mu: &mu2,
             var: &var2,
         },
     )?;

@@ -204,8 +204,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         uniform(&mut rng, 3, -1.0, 1.0),
         uniform(&mut rng, 3, 0.05, 0.5),
     );
-    let x1 = hib::HedgedEmbedding::gaussian(&mu1, &var1)?;
-    let x2 = hib::HedgedEmbedding::gaussian(&mu2, &var2)?;
+    let x1 = hib::HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu1,
+        var: &var1,
+    })?;
+    let x2 = hib::HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu2,
+        var: &var2,
+    })?;
     let p = hib::SoftThreshold { a: 2.0, b: 1.0 }.match_probability(
         &x1,
         &x2,

@@ -5,7 +5,7 @@
 //! against a route that shares nothing with the contour integral:
 //!
 //! 1. **One term** (closed form through Φ): `P(λ(Z+δ)² ≤ x) = Φ(√(x/λ) − δ) − Φ(−√(x/λ) − δ)`
-//!    for `λ > 0`, with `ln Φ` from the 256-bit reference `special::exact::ln_normal_cdf`; both
+//!    for `λ > 0`, with `ln Φ` from the 256-bit reference `special::exact::log_normal_cdf`; both
 //!    tails, both signs of `λ`, down to `ln P ≈ −10⁴`.
 //! 2. **Central χ²_k, equal weights**, `k` even: `P(χ²_k > x) = e^{−x/2} Σ_{i<k/2} (x/2)^i/i!`
 //!    and `P(χ²_k ≤ x) = e^{−x/2} Σ_{i≥k/2} (x/2)^i/i!` (finite and positive series, summed in
@@ -42,7 +42,7 @@
 
 use crate::support;
 use probdml::gaussian_quadratic_form::GaussianQuadraticForm;
-use probdml::special::exact::ln_normal_cdf;
+use probdml::special::exact::log_normal_cdf;
 use probdml_proofs::registry::budget;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -76,8 +76,8 @@ fn assert_ln_close(got: f64, want: f64, what: &str) {
 /// ln P(λ(Z+δ)² ≤ x) and ln P(λ(Z+δ)² > x) for λ > 0, x > 0, from Φ.
 fn one_term_reference(lambda: f64, delta: f64, x: f64) -> (f64, f64) {
     let r = (x / lambda).sqrt();
-    let inside = ln_sub_exp(ln_normal_cdf(r - delta), ln_normal_cdf(-r - delta));
-    let outside = ln_add_exp(ln_normal_cdf(-r + delta), ln_normal_cdf(-r - delta));
+    let inside = ln_sub_exp(log_normal_cdf(r - delta), log_normal_cdf(-r - delta));
+    let outside = ln_add_exp(log_normal_cdf(-r + delta), log_normal_cdf(-r - delta));
     (inside, outside)
 }
 
@@ -258,8 +258,8 @@ fn a_normal_component_is_handled_exactly() {
     let pure = GaussianQuadraticForm::with_normal(&[], &[], 1.0, 2.0).unwrap();
     for x in [-599.0, -60.0, -3.0, 0.0, 1.0, 4.0, 30.0] {
         let z = (x - 1.0) / 2.0;
-        assert_ln_close(pure.ln_cdf(x), ln_normal_cdf(z), "pure normal ln cdf");
-        assert_ln_close(pure.ln_sf(x), ln_normal_cdf(-z), "pure normal ln sf");
+        assert_ln_close(pure.ln_cdf(x), log_normal_cdf(z), "pure normal ln cdf");
+        assert_ln_close(pure.ln_sf(x), log_normal_cdf(-z), "pure normal ln sf");
     }
     let sigma = 0.7;
     let q = GaussianQuadraticForm::with_normal(&[1.0], &[0.0], 0.0, sigma).unwrap();
@@ -268,7 +268,7 @@ fn a_normal_component_is_handled_exactly() {
         let inner = |z0: f64| {
             let t = x - sigma * z0;
             let phi = (-0.5 * z0 * z0).exp() / (2.0 * std::f64::consts::PI).sqrt();
-            let p_in = 1.0 - 2.0 * ln_normal_cdf(-t.sqrt()).exp();
+            let p_in = 1.0 - 2.0 * log_normal_cdf(-t.sqrt()).exp();
             phi * p_in
         };
         let est = integrate_breakpoints(

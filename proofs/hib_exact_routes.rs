@@ -479,10 +479,19 @@ fn point_mass_limit() {
 /// identical components is that component.
 #[test]
 fn mixture_is_the_mean_over_component_pairs() {
-    let x1 = HedgedEmbedding::mixture(&[0.0, 0.0, 2.0, 1.0], &[0.2, 0.3, 0.1, 0.4], 2).unwrap();
-    let x2 = HedgedEmbedding::mixture(
-        &[1.0, 0.0, -1.0, 0.5, 0.0, 3.0],
-        &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3],
+    let x1 = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[0.0, 0.0, 2.0, 1.0],
+            var: &[0.2, 0.3, 0.1, 0.4],
+        },
+        2,
+    )
+    .unwrap();
+    let x2 = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[1.0, 0.0, -1.0, 0.5, 0.0, 3.0],
+            var: &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3],
+        },
         2,
     )
     .unwrap();
@@ -495,8 +504,19 @@ fn mixture_is_the_mean_over_component_pairs() {
     }
     let mixture = mixture_match_probability(&x1, &x2, a, b).unwrap();
     assert!((mixture - total / 6.0).abs() <= 1e-16);
-    let twice = HedgedEmbedding::mixture(&[0.0, 0.0, 0.0, 0.0], &[0.2, 0.3, 0.2, 0.3], 2).unwrap();
-    let once = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.2, 0.3]).unwrap();
+    let twice = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[0.0, 0.0, 0.0, 0.0],
+            var: &[0.2, 0.3, 0.2, 0.3],
+        },
+        2,
+    )
+    .unwrap();
+    let once = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.0, 0.0],
+        var: &[0.2, 0.3],
+    })
+    .unwrap();
     let p_twice = mixture_match_probability(&twice, &x2, a, b).unwrap();
     let p_once = mixture_match_probability(&once, &x2, a, b).unwrap();
     assert!((p_twice - p_once).abs() <= 1e-16);

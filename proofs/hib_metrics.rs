@@ -81,7 +81,11 @@ fn binned_kendall_tau_of_self_mismatch_is_positive_when_uncertain_inputs_fail() 
         } else {
             0.01 + 0.001 * i as f64
         };
-        let x = HedgedEmbedding::gaussian(&[centre + jitter, jitter * 0.5], &[var, var]).unwrap();
+        let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+            mu: &[centre + jitter, jitter * 0.5],
+            var: &[var, var],
+        })
+        .unwrap();
         eta.push(hib_exact::self_mismatch(&x, a, b).unwrap());
     }
     let task = Retrieval::leave_one_out(

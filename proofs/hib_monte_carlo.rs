@@ -77,22 +77,47 @@ fn assert_unbiased(
 
 #[test]
 fn unbiased_for_gaussians() {
-    let x1 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.3, 0.3]).unwrap();
-    let x2 = HedgedEmbedding::gaussian(&[1.0, 0.5], &[0.2, 0.4]).unwrap();
+    let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.0, 0.0],
+        var: &[0.3, 0.3],
+    })
+    .unwrap();
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[1.0, 0.5],
+        var: &[0.2, 0.4],
+    })
+    .unwrap();
     assert_unbiased(&x1, &x2, 2.0, 1.0, 8, 1);
     let mu1: Vec<f64> = (0..16).map(|k| (k as f64 * 0.7).sin()).collect();
     let mu2: Vec<f64> = (0..16).map(|k| (k as f64 * 0.3).cos() * 0.5).collect();
-    let x1 = HedgedEmbedding::gaussian(&mu1, &[0.05; 16]).unwrap();
-    let x2 = HedgedEmbedding::gaussian(&mu2, &[0.1; 16]).unwrap();
+    let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu1,
+        var: &[0.05; 16],
+    })
+    .unwrap();
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &mu2,
+        var: &[0.1; 16],
+    })
+    .unwrap();
     assert_unbiased(&x1, &x2, 1.0, 3.0, 8, 2);
 }
 
 #[test]
 fn unbiased_for_stratified_mixtures() {
-    let x1 = HedgedEmbedding::mixture(&[0.0, 0.0, 2.0, 1.0], &[0.2, 0.3, 0.1, 0.4], 2).unwrap();
-    let x2 = HedgedEmbedding::mixture(
-        &[1.0, 0.0, -1.0, 0.5, 0.0, 3.0],
-        &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3],
+    let x1 = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[0.0, 0.0, 2.0, 1.0],
+            var: &[0.2, 0.3, 0.1, 0.4],
+        },
+        2,
+    )
+    .unwrap();
+    let x2 = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[1.0, 0.0, -1.0, 0.5, 0.0, 3.0],
+            var: &[0.5, 0.5, 0.2, 0.1, 0.3, 0.3],
+        },
         2,
     )
     .unwrap();
@@ -101,8 +126,16 @@ fn unbiased_for_stratified_mixtures() {
 
 #[test]
 fn variance_falls_like_a_two_sample_v_statistic() {
-    let x1 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.3, 0.3]).unwrap();
-    let x2 = HedgedEmbedding::gaussian(&[1.0, 0.5], &[0.2, 0.4]).unwrap();
+    let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.0, 0.0],
+        var: &[0.3, 0.3],
+    })
+    .unwrap();
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[1.0, 0.5],
+        var: &[0.2, 0.4],
+    })
+    .unwrap();
     let mut previous: Option<(f64, f64)> = None;
     for (i, k) in [1usize, 2, 4, 8, 16].into_iter().enumerate() {
         let (_, var, se_var) = moments(&estimates(&x1, &x2, 2.0, 1.0, k, 10 + i as u64));
@@ -123,8 +156,19 @@ fn variance_falls_like_a_two_sample_v_statistic() {
 fn seeded_value_equals_an_independent_rederivation() {
     let means = [0.1, -0.4, 1.2, 0.3, 0.0, 0.9];
     let variances = [0.2, 0.1, 0.4, 0.3, 0.05, 0.6];
-    let x1 = HedgedEmbedding::mixture(&means[..4], &variances[..4], 2).unwrap();
-    let x2 = HedgedEmbedding::gaussian(&means[4..], &variances[4..]).unwrap();
+    let x1 = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &means[..4],
+            var: &variances[..4],
+        },
+        2,
+    )
+    .unwrap();
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &means[4..],
+        var: &variances[4..],
+    })
+    .unwrap();
     let (a, b, k) = (2.5, 0.7, 3);
     let mut rng = ChaCha8Rng::seed_from_u64(42);
     let fast = hib::match_probability(&x1, &x2, a, b, k, &mut rng).unwrap();

@@ -110,7 +110,11 @@ fn targets(q0: &[f64]) -> Vec<HedgedEmbedding> {
             if k > 0 {
                 q[k - 1] += 1.0;
             }
-            HedgedEmbedding::gaussian(&q, &vec![0.0; dim]).unwrap()
+            HedgedEmbedding::from_gaussian(probdml::Gaussian {
+                mu: &q,
+                var: &vec![0.0; dim],
+            })
+            .unwrap()
         })
         .collect()
 }
@@ -145,7 +149,11 @@ fn recover(
 
 /// The `N` draws of a Gaussian embedding with seeds `base + i`.
 fn gaussian_draws(mean: &[f64], variance: &[f64], base: u64) -> Vec<Vec<f64>> {
-    let x = HedgedEmbedding::gaussian(mean, variance).unwrap();
+    let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: mean,
+        var: variance,
+    })
+    .unwrap();
     let targets = targets(&vec![0.0; mean.len()]);
     (0..N as u64)
         .map(|i| recover(&x, &targets, SLOPE, base.wrapping_add(i)).expect("p > 0"))
@@ -155,7 +163,7 @@ fn gaussian_draws(mean: &[f64], variance: &[f64], base: u64) -> Vec<Vec<f64>> {
 /// The `N` estimates of a mixture with seeds `base + i`: for each component of the claim, its
 /// recovered draws and the number of estimates that saw none near its mean.
 fn mixture_draws(mu: &[f64], var: &[f64], base: u64) -> Vec<(Vec<Vec<f64>>, usize)> {
-    let x = HedgedEmbedding::mixture(mu, var, MIXTURE_DIM).unwrap();
+    let x = HedgedEmbedding::from_components(probdml::Gaussian { mu, var }, MIXTURE_DIM).unwrap();
     (0..MIXTURE_MU.len() / MIXTURE_DIM)
         .map(|c| {
             let targets = targets(&MIXTURE_MU[c * MIXTURE_DIM..(c + 1) * MIXTURE_DIM]);
@@ -184,13 +192,24 @@ fn diagonal(d: &[f64]) -> Vec<f64> {
 #[test]
 fn trilateration_recovers_a_point() {
     let point: Vec<f64> = (0..16).map(|k| 0.7 - 0.3 * k as f64).collect();
-    let x = HedgedEmbedding::gaussian(&point, &[0.0; 16]).unwrap();
+    let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &point,
+        var: &[0.0; 16],
+    })
+    .unwrap();
     let got = recover(&x, &targets(&[0.0; 16]), SLOPE, 1).unwrap();
     for (g, want) in got.iter().zip(&point) {
         assert!((g - want).abs() < 1e-11, "{got:?}");
     }
     let points: Vec<f64> = MIXTURE_MU.iter().map(|m| m + 0.37).collect();
-    let x = HedgedEmbedding::mixture(&points, &[0.0; 9], MIXTURE_DIM).unwrap();
+    let x = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &points,
+            var: &[0.0; 9],
+        },
+        MIXTURE_DIM,
+    )
+    .unwrap();
     for c in 0..3 {
         let near = &MIXTURE_MU[c * MIXTURE_DIM..(c + 1) * MIXTURE_DIM];
         let got = recover(&x, &targets(near), MIXTURE_SLOPE, 1).unwrap();

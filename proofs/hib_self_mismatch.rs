@@ -48,15 +48,30 @@ fn assert_monte_carlo_matches(x: &HedgedEmbedding, a: f64, b: f64, k: usize) {
 
 #[test]
 fn monte_carlo_matches_exact() {
-    let g = HedgedEmbedding::gaussian(&[0.3, -0.2, 1.0], &[0.2, 0.05, 0.4]).unwrap();
+    let g = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.3, -0.2, 1.0],
+        var: &[0.2, 0.05, 0.4],
+    })
+    .unwrap();
     assert_monte_carlo_matches(&g, 2.0, 1.5, 8);
-    let mix = HedgedEmbedding::mixture(&[0.0, 0.0, 1.5, 0.5], &[0.1, 0.1, 0.2, 0.05], 2).unwrap();
+    let mix = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[0.0, 0.0, 1.5, 0.5],
+            var: &[0.1, 0.1, 0.2, 0.05],
+        },
+        2,
+    )
+    .unwrap();
     assert_monte_carlo_matches(&mix, 2.0, 1.5, 4);
 }
 
 #[test]
 fn refutation_point_mass_has_eta_one_minus_sigmoid_b_not_zero() {
-    let point = HedgedEmbedding::gaussian(&[0.7, -0.4], &[0.0, 0.0]).unwrap();
+    let point = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.7, -0.4],
+        var: &[0.0, 0.0],
+    })
+    .unwrap();
     let want = reference("eta_point_mass(b=1.5)");
     let eta = exact::self_mismatch(&point, 2.0, 1.5).unwrap();
     assert!((eta - want).abs() <= 1e-15, "{eta} vs {want}");
@@ -73,7 +88,11 @@ fn refutation_point_mass_has_eta_one_minus_sigmoid_b_not_zero() {
 
 #[test]
 fn agrees_with_mpmath() {
-    let x = HedgedEmbedding::gaussian(&[0.4, 2.0], &[0.1, 0.1]).unwrap();
+    let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.4, 2.0],
+        var: &[0.1, 0.1],
+    })
+    .unwrap();
     let want = reference("eta_gaussian(D=2, var=(0.1, 0.1), a=2, b=1.5)");
     let eta = exact::self_mismatch(&x, 2.0, 1.5).unwrap();
     assert!((eta - want).abs() <= HIB_MATCH_ABSOLUTE, "{eta} vs {want}");
@@ -95,8 +114,8 @@ proptest! {
         let k = which % dim;
         let mut raised = var.clone();
         raised[k] *= factor;
-        let eta = exact::self_mismatch(&HedgedEmbedding::gaussian(&mu, &var).unwrap(), a, b).unwrap();
-        let eta_raised = exact::self_mismatch(&HedgedEmbedding::gaussian(&mu, &raised).unwrap(), a, b).unwrap();
+        let eta = exact::self_mismatch(&HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &mu, var: &var }).unwrap(), a, b).unwrap();
+        let eta_raised = exact::self_mismatch(&HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &mu, var: &raised }).unwrap(), a, b).unwrap();
         let floor = 1.0 / (1.0 + b.exp()); // 1 − sigmoid(b)
         prop_assert!(eta_raised > eta, "σ²[{k}] × {factor}: η {eta} → {eta_raised}");
         prop_assert!(eta > floor, "η {eta} below the point-mass value {floor}");

@@ -44,10 +44,20 @@ fn kl_against_mpmath_and_zero_at_the_prior() {
     assert!((fast - want).abs() <= 1e-15 * want, "{fast} vs {want}");
     // The embedding's method is the same function of its one component; a mixture has no
     // closed form and is an error naming `components`.
-    let embedding = hib::HedgedEmbedding::gaussian(&[0.5, -1.0], &[0.25, 2.0]).unwrap();
+    let embedding = hib::HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.5, -1.0],
+        var: &[0.25, 2.0],
+    })
+    .unwrap();
     assert_eq!(embedding.kl_to_standard_normal().unwrap(), fast);
-    let mixture =
-        hib::HedgedEmbedding::mixture(&[0.5, -1.0, 0.0, 1.0], &[0.25, 2.0, 1.0, 1.0], 2).unwrap();
+    let mixture = hib::HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[0.5, -1.0, 0.0, 1.0],
+            var: &[0.25, 2.0, 1.0, 1.0],
+        },
+        2,
+    )
+    .unwrap();
     assert!(matches!(
         mixture.kl_to_standard_normal(),
         Err(probdml::Error::TooMany {

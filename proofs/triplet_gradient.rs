@@ -275,7 +275,7 @@ fn fig2_counterexamples_by_value_under_the_clt_and_the_exact_likelihood() {
         // The mpmath value is a third reference: the slack is the registered tolerance of the
         // route's one inexact step (ln Φ for the CLT, the generalised-χ² CDF for exact).
         let value_budget = if route == "clt" {
-            support::tolerance("special::ln_normal_cdf")
+            support::tolerance("special::log_normal_cdf")
         } else {
             support::tolerance("gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf")
         };

@@ -2,7 +2,7 @@
 //!
 //! Claims proved here:
 //!
-//! 1. **ln Φ** (`special::ln_normal_cdf`) equals the 256-bit reference to `LOG_SPECIAL` (abs or
+//! 1. **ln Φ** (`special::log_normal_cdf`) equals the 256-bit reference to `LOG_SPECIAL` (abs or
 //!    rel) from `z = 40` down to `z = −10⁵`, including the switch at `z = −20`.
 //! 2. **The CLT likelihood** (`triplet::log_likelihood`) is `ln Φ((−m − E τ)/√Var τ)` with the
 //!    dense moments and the exact `ln Φ`.
@@ -28,7 +28,7 @@
 //! learning. And `Normal(mu, sigma).cdf(margin)` is `P(τ < +m)`, not the paper's `P(τ < −m)`
 //! (eq. 6): the listing's margin has the opposite sign. (PyTorch is not installed here; the
 //! listing's arithmetic is reproduced in `f64`.)
-//! **Corrected**: `NLL = −ln Φ((−m − E τ)/σ)` with an unclamped `ln Φ` (`special::ln_normal_cdf`,
+//! **Corrected**: `NLL = −ln Φ((−m − E τ)/σ)` with an unclamped `ln Φ` (`special::log_normal_cdf`,
 //! accurate to `z = −10⁵`), slope `φ/Φ(z) ≈ |z|` in the tail.
 //!
 //! ## Refutation 2: "τ has a normal component"
@@ -46,11 +46,11 @@
 #![allow(deprecated)]
 
 // derivation: triplet::log_likelihood
-// derivation: special::ln_normal_cdf
+// derivation: special::log_normal_cdf
 
 use crate::clt_error;
 use crate::support;
-use probdml::special::{self, exact::ln_normal_cdf as ln_phi_exact};
+use probdml::special::{self, exact::log_normal_cdf as ln_phi_exact};
 use probdml::triplet::{self, exact};
 use probdml_proofs::registry::budget;
 use proptest::prelude::*;
@@ -79,8 +79,8 @@ proptest! {
         3 => -40.0..40.0f64,
         2 => support::log_uniform(20.0, 1e5).prop_map(|x| -x),
     ]) {
-        let (got, want) = (special::ln_normal_cdf(z), ln_phi_exact(z));
-        support::check_at("special::ln_normal_cdf", format!("z = {z}"), got, want);
+        let (got, want) = (special::log_normal_cdf(z), ln_phi_exact(z));
+        support::check_at("special::log_normal_cdf", format!("z = {z}"), got, want);
     }
 
     /// Claim 2: the CLT likelihood is ln Φ at the dense moments.
@@ -267,7 +267,7 @@ fn refutation_listing_clamped_log_cdf() {
     let cdf = ln_phi_exact(z).exp();
     let listing = -(cdf + 1e-8).ln();
     let listing_slope = phi / (cdf + 1e-8);
-    let ours = -special::ln_normal_cdf(z);
+    let ours = -special::log_normal_cdf(z);
     let our_slope = special::normal_hazard(z);
     assert!((listing - 18.420680743952367).abs() < 1e-6, "{listing}");
     assert!(listing_slope < 1e-14, "{listing_slope}");
@@ -287,7 +287,7 @@ fn refutation_listing_clamped_log_cdf() {
         triplet::log_likelihood(&[x[0]], &[x[1]], &[x[2]], &[x[3]], &[x[4]], &[x[5]], m).unwrap();
     let (mean, var) =
         triplet::moments(&[x[0]], &[x[1]], &[x[2]], &[x[3]], &[x[4]], &[x[5]]).unwrap();
-    let listing_margin = special::ln_normal_cdf((m - mean) / var.sqrt());
+    let listing_margin = special::log_normal_cdf((m - mean) / var.sqrt());
     assert!(listing_margin > paper + 0.2, "{listing_margin} vs {paper}");
 }
 
@@ -334,7 +334,7 @@ fn likelihood_far_tail_against_mpmath() {
     // step (the generalised-χ² CDF, ln Φ).
     let quadratic_form_tol =
         support::tolerance("gaussian_quadratic_form::GaussianQuadraticForm::ln_cdf");
-    let ln_normal_cdf_tol = support::tolerance("special::ln_normal_cdf");
+    let ln_normal_cdf_tol = support::tolerance("special::log_normal_cdf");
     let mut rows = 0;
     for line in table.lines().filter(|l| l.starts_with("far_tail ")) {
         let f: Vec<&str> = line.split_whitespace().collect();

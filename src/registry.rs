@@ -1024,9 +1024,9 @@ registry! {
         bench: "hib.rs",
         chapter: "07-hib.md",
     },
-    special::ln_normal_cdf => {
-        fast: probdml::special::ln_normal_cdf,
-        exact: probdml::special::exact::ln_normal_cdf,
+    special::log_normal_cdf => {
+        fast: probdml::special::log_normal_cdf,
+        exact: probdml::special::exact::log_normal_cdf,
         file: "crates/probdml/src/special/normal_cdf.rs",
         source: "BTL's CLT likelihood without the listing's clamp; A&S 7.1.2, 26.2.12, 26.2.14",
         budget: Budget::AbsOrRel(budget::LN_NORMAL_CDF),

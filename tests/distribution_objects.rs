@@ -53,13 +53,24 @@ fn nivmf_from_an_f32_direction_and_its_density() {
 fn a_gaussian_embedding_carries_its_kl() {
     // ½ Σ (μ² + σ² − 1 − ln σ²) at μ = (0.5, −1), σ² = (0.25, 2), by hand.
     let want = 0.5 * ((0.25 + 0.25 - 1.0 - 0.25f64.ln()) + (1.0 + 2.0 - 1.0 - 2f64.ln()));
-    let x = HedgedEmbedding::gaussian(&[0.5, -1.0], &[0.25, 2.0]).unwrap();
+    let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.5, -1.0],
+        var: &[0.25, 2.0],
+    })
+    .unwrap();
     assert!((x.kl_to_standard_normal().unwrap() - want).abs() < 1e-15);
     assert_eq!(
         x.kl_to_standard_normal().unwrap(),
         hib::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0]).unwrap()
     );
-    let mix = HedgedEmbedding::mixture(&[0.0, 1.0], &[1.0, 1.0], 1).unwrap();
+    let mix = HedgedEmbedding::from_components(
+        probdml::Gaussian {
+            mu: &[0.0, 1.0],
+            var: &[1.0, 1.0],
+        },
+        1,
+    )
+    .unwrap();
     assert!(matches!(
         mix.kl_to_standard_normal(),
         Err(Error::TooMany {

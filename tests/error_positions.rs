@@ -42,7 +42,7 @@ fn a_negative_variance_is_reported_with_its_index() {
         "{err:?}"
     );
     for err in [
-        hib::HedgedEmbedding::gaussian(&mu, &var).unwrap_err(),
+        hib::HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &mu, var: &var }).unwrap_err(),
         hib::kl_to_standard_normal(&mu, &var).unwrap_err(),
         hib::exact::kl_to_standard_normal(&mu, &var).unwrap_err(),
     ] {

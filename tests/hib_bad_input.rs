@@ -62,36 +62,91 @@ fn gaussian_match_probability_rejects_bad_arguments() {
 #[test]
 fn embeddings_and_monte_carlo_reject_bad_arguments() {
     assert_eq!(
-        arg_of(&HedgedEmbedding::gaussian(&[0.0], &[-1.0]).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_gaussian(probdml::Gaussian {
+                mu: &[0.0],
+                var: &[-1.0]
+            })
+            .unwrap_err()
+        ),
         "var"
     );
     assert_eq!(
-        arg_of(&HedgedEmbedding::gaussian(&[], &[]).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[], var: &[] }).unwrap_err()
+        ),
         "mu"
     );
     // C = 0: no component.
     assert_eq!(
-        arg_of(&HedgedEmbedding::mixture(&[], &[], 2).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_components(probdml::Gaussian { mu: &[], var: &[] }, 2)
+                .unwrap_err()
+        ),
         "mu"
     );
     assert_eq!(
-        arg_of(&HedgedEmbedding::mixture(&[0.0; 3], &[0.1; 3], 2).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_components(
+                probdml::Gaussian {
+                    mu: &[0.0; 3],
+                    var: &[0.1; 3]
+                },
+                2
+            )
+            .unwrap_err()
+        ),
         "mu"
     );
     assert_eq!(
-        arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 2], 2).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_components(
+                probdml::Gaussian {
+                    mu: &[0.0; 4],
+                    var: &[0.1; 2]
+                },
+                2
+            )
+            .unwrap_err()
+        ),
         "var"
     );
     assert_eq!(
-        arg_of(&HedgedEmbedding::mixture(&[0.0; 4], &[0.1; 4], 0).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_components(
+                probdml::Gaussian {
+                    mu: &[0.0; 4],
+                    var: &[0.1; 4]
+                },
+                0
+            )
+            .unwrap_err()
+        ),
         "dim"
     );
     assert_eq!(
-        arg_of(&HedgedEmbedding::mixture(&[f64::NAN; 2], &[0.1; 2], 2).unwrap_err()),
+        arg_of(
+            &HedgedEmbedding::from_components(
+                probdml::Gaussian {
+                    mu: &[f64::NAN; 2],
+                    var: &[0.1; 2]
+                },
+                2
+            )
+            .unwrap_err()
+        ),
         "mu"
     );
-    let x2 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.1, 0.1]).unwrap();
-    let x3 = HedgedEmbedding::gaussian(&[0.0; 3], &[0.1; 3]).unwrap();
+    let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.0, 0.0],
+        var: &[0.1, 0.1],
+    })
+    .unwrap();
+    let x3 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.0; 3],
+        var: &[0.1; 3],
+    })
+    .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     // K = 0.
     assert_eq!(

@@ -41,18 +41,9 @@ fn a_triplet_by_role_is_the_six_slice_call() {
             draw(1.0, true),
         ];
         let t = Triplet {
-            anchor: Gaussian {
-                mean: &ma,
-                var: &va,
-            },
-            positive: Gaussian {
-                mean: &mp,
-                var: &vp,
-            },
-            negative: Gaussian {
-                mean: &mn,
-                var: &vn,
-            },
+            anchor: Gaussian { mu: &ma, var: &va },
+            positive: Gaussian { mu: &mp, var: &vp },
+            negative: Gaussian { mu: &mn, var: &vn },
         };
         let margin = 0.1 * (case % 5) as f64;
         assert_eq!(
@@ -69,10 +60,10 @@ fn a_triplet_by_role_is_the_six_slice_call() {
 fn a_triplet_by_role_names_the_slice_in_its_errors() {
     let (m, v) = ([0.0, 0.0], [0.5, 0.5]);
     let t = Triplet {
-        anchor: Gaussian { mean: &m, var: &v },
-        positive: Gaussian { mean: &m, var: &v },
+        anchor: Gaussian { mu: &m, var: &v },
+        positive: Gaussian { mu: &m, var: &v },
         negative: Gaussian {
-            mean: &[0.0, f64::NAN],
+            mu: &[0.0, f64::NAN],
             var: &v,
         },
     };
@@ -86,7 +77,7 @@ fn a_triplet_by_role_names_the_slice_in_its_errors() {
     ));
     let t = Triplet {
         positive: Gaussian {
-            mean: &[0.0],
+            mu: &[0.0],
             var: &[0.5],
         },
         ..t
@@ -156,11 +147,11 @@ fn a_named_threshold_is_the_positional_call() {
         let threshold = SoftThreshold { a, b };
         let (g1, g2) = (
             Gaussian {
-                mean: &mu1,
+                mu: &mu1,
                 var: &var1,
             },
             Gaussian {
-                mean: &mu2,
+                mu: &mu2,
                 var: &var2,
             },
         );
@@ -170,8 +161,16 @@ fn a_named_threshold_is_the_positional_call() {
                 .unwrap(),
             hib::match_probability_moment_matched(&mu1, &var1, &mu2, &var2, a, b).unwrap()
         );
-        let x1 = HedgedEmbedding::gaussian(&mu1, &var1).unwrap();
-        let x2 = HedgedEmbedding::gaussian(&mu2, &var2).unwrap();
+        let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+            mu: &mu1,
+            var: &var1,
+        })
+        .unwrap();
+        let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+            mu: &mu2,
+            var: &var2,
+        })
+        .unwrap();
         let seed = rng.random::<u64>();
         assert_eq!(
             threshold
@@ -215,7 +214,11 @@ fn a_named_threshold_is_the_positional_call() {
     }
     // The same errors, naming `a`.
     let bad = SoftThreshold { a: -1.0, b: 0.0 };
-    let x = HedgedEmbedding::gaussian(&[0.0], &[1.0]).unwrap();
+    let x = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.0],
+        var: &[1.0],
+    })
+    .unwrap();
     let named = bad
         .self_mismatch(&x, 4, &mut StdRng::seed_from_u64(1))
         .unwrap_err();

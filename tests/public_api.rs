@@ -86,6 +86,9 @@ fn the_naming_scheme_is_pinned() {
     let _: fn(&[f64], usize) -> Result<probdml::vmf::MeanResultant> = probdml::vmf::mean_resultant;
     let _: fn(&[f64], &[f64]) -> Result<HedgedEmbedding> = HedgedEmbedding::gaussian;
     let _: fn(&[f64], &[f64], usize) -> Result<HedgedEmbedding> = HedgedEmbedding::mixture;
+    let _: fn(probdml::Gaussian<'_>) -> Result<HedgedEmbedding> = HedgedEmbedding::from_gaussian;
+    let _: fn(probdml::Gaussian<'_>, usize) -> Result<HedgedEmbedding> =
+        HedgedEmbedding::from_components;
     let _: fn(&HedgedEmbedding, usize) -> &[f64] = HedgedEmbedding::mu;
     let _: fn(&HedgedEmbedding, usize) -> &[f64] = HedgedEmbedding::var;
     let _: fn(&Gaussians<'_>) -> Result<HedgedEmbedding> = HedgedEmbedding::from_gaussians;
@@ -106,6 +109,8 @@ fn the_naming_scheme_is_pinned() {
     // below are promoted constants).
     let gaussians: fn(&'static [f64], &'static [f64], usize) -> Result<Gaussians<'static>> =
         Gaussians::new;
+    let _: fn(probdml::Gaussian<'static>, usize) -> Result<Gaussians<'static>> =
+        Gaussians::from_rows;
     let triplets: fn(
         Gaussians<'static>,
         Gaussians<'static>,
@@ -178,7 +183,11 @@ fn the_twins_that_differ_are_pinned() {
     }
     // The mixture route with the Monte Carlo twin's signature less (n_samples, rng): a point
     // mass against itself matches with probability sigmoid(b).
-    let point = HedgedEmbedding::gaussian(&[0.3, -1.0], &[0.0, 0.0]).unwrap();
+    let point = HedgedEmbedding::from_gaussian(probdml::Gaussian {
+        mu: &[0.3, -1.0],
+        var: &[0.0, 0.0],
+    })
+    .unwrap();
     let p = mixture(&point, &point, 2.0, 1.5).unwrap();
     assert!((p - 1.0 / (1.0 + (-1.5f64).exp())).abs() < 1e-15, "{p}");
 }

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A crate error whose argument names are those of a Rust item the binding calls on the
-/// user's behalf (`HedgedEmbedding::mixture`'s `variances`, `Embeddings::new`'s `data`), with
+/// user's behalf (`HedgedEmbedding::from_components`'s `variances`, `Embeddings::new`'s `data`), with
 /// the Python argument each stands for.
 pub struct Named {
     err: probdml::Error,

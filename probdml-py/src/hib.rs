@@ -37,10 +37,22 @@ pub fn match_probability(
         if exact && s[0].len() == dim && s[2].len() == dim {
             return Ok(hib::exact::match_probability(s[0], s[1], s[2], s[3], a, b)?);
         }
-        let x1 = HedgedEmbedding::mixture(s[0], s[1], dim)
-            .map_err(named(&[("mu", "mu1"), ("var", "var1")]))?;
-        let x2 = HedgedEmbedding::mixture(s[2], s[3], dim)
-            .map_err(named(&[("mu", "mu2"), ("var", "var2")]))?;
+        let x1 = HedgedEmbedding::from_components(
+            probdml::Gaussian {
+                mu: s[0],
+                var: s[1],
+            },
+            dim,
+        )
+        .map_err(named(&[("mu", "mu1"), ("var", "var1")]))?;
+        let x2 = HedgedEmbedding::from_components(
+            probdml::Gaussian {
+                mu: s[2],
+                var: s[3],
+            },
+            dim,
+        )
+        .map_err(named(&[("mu", "mu2"), ("var", "var2")]))?;
         Ok(if exact {
             hib::exact::mixture_match_probability(&x1, &x2, a, b)?
         } else {
@@ -68,11 +80,11 @@ pub fn match_probability_moment_matched(
     compute(py, || {
         SoftThreshold { a, b }.match_probability_moment_matched(
             &Gaussian {
-                mean: s[0],
+                mu: s[0],
                 var: s[1],
             },
             &Gaussian {
-                mean: s[2],
+                mu: s[2],
                 var: s[3],
             },
         )
@@ -95,7 +107,7 @@ pub fn self_mismatch(
 ) -> PyResult<f64> {
     let (mu, var) = (mu.as_slice()?, var.as_slice()?);
     compute_named(py, || {
-        let x = HedgedEmbedding::mixture(mu, var, dim)?;
+        let x = HedgedEmbedding::from_components(probdml::Gaussian { mu, var }, dim)?;
         Ok(if exact {
             hib::exact::self_mismatch(&x, a, b)?
         } else {

@@ -30,12 +30,12 @@ pub fn exact_bessel_i_ratio<'py>(py: Python<'py>, nu: In<'py>, x: In<'py>) -> Ou
 
 #[pyfunction]
 pub fn log_ndtr<'py>(py: Python<'py>, z: In<'py>) -> Out<'py> {
-    map1(py, z, special::ln_normal_cdf)
+    map1(py, z, special::log_normal_cdf)
 }
 
 #[pyfunction]
 pub fn exact_log_ndtr<'py>(py: Python<'py>, z: In<'py>) -> Out<'py> {
-    map1(py, z, special::exact::ln_normal_cdf)
+    map1(py, z, special::exact::log_normal_cdf)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -14,15 +14,15 @@ type Grad<'py> = Bound<'py, PyArray1<f64>>;
 fn by_role(s: [&[f64]; 6]) -> Triplet<'_> {
     Triplet {
         anchor: Gaussian {
-            mean: s[0],
+            mu: s[0],
             var: s[1],
         },
         positive: Gaussian {
-            mean: s[2],
+            mu: s[2],
             var: s[3],
         },
         negative: Gaussian {
-            mean: s[4],
+            mu: s[4],
             var: s[5],
         },
     }

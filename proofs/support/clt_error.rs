@@ -9,7 +9,7 @@
 //! `|Φ(k) − P|` and `|ln Φ(k) − ln P|` over the triplets and thresholds.
 #![allow(dead_code)]
 
-use probdml::special::ln_normal_cdf;
+use probdml::special::log_normal_cdf;
 use probdml::triplet::exact;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -64,7 +64,7 @@ pub fn row(dim: usize) -> Row {
         let (mean, sd) = (tau.mean(), tau.variance().sqrt());
         for k in THRESHOLDS {
             let ln_exact = tau.ln_cdf(mean + k * sd);
-            let ln_clt = ln_normal_cdf(k);
+            let ln_clt = log_normal_cdf(k);
             let dp = (ln_clt.exp() - ln_exact.exp()).abs();
             let dln = (ln_clt - ln_exact).abs();
             out.max_abs_p = out.max_abs_p.max(dp);

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 ///
 /// # Errors
 ///
-/// [`Gaussians::new`] returns [`Error::InvalidDimension`] naming `dim` for `D = 0`;
+/// [`Gaussians::from_rows`] returns [`Error::InvalidDimension`] naming `dim` for `D = 0`;
 /// [`Error::Empty`] naming `mu` for `B = 0`; [`Error::RaggedRows`] naming `mu` unless it is a
 /// whole number of rows; [`Error::DimensionMismatch`] naming `var` unless it has the shape of
 /// `mu`; [`Error::NotFiniteElement`] with the flat index for NaN or ±∞; and
@@ -23,15 +23,26 @@ use crate::error::{Error, Result};
 /// # Examples
 ///
 /// ```
-/// use probdml::Gaussians;
+/// use probdml::{Gaussian, Gaussians};
 /// // Two Gaussians in ℝ²: N((0, 1), diag(0.1, 0.2)) and N((3, 1), diag(0.3, 0.4)).
-/// let g = Gaussians::new(&[0.0, 1.0, 3.0, 1.0], &[0.1, 0.2, 0.3, 0.4], 2)?;
+/// let (mu, var) = ([0.0, 1.0, 3.0, 1.0], [0.1, 0.2, 0.3, 0.4]);
+/// let g = Gaussians::from_rows(Gaussian { mu: &mu, var: &var }, 2)?;
 /// assert_eq!((g.len(), g.dim()), (2, 2));
 /// assert_eq!(g.row(1), (&[3.0, 1.0][..], &[0.3, 0.4][..]));
 /// // The variance of row 1, coordinate 0 is negative: flat index 2.
-/// let err = Gaussians::new(&[0.0; 4], &[0.1, 0.2, -0.3, 0.4], 2).unwrap_err();
+/// let var = [0.1, 0.2, -0.3, 0.4];
+/// let err = Gaussians::from_rows(Gaussian { mu: &[0.0; 4], var: &var }, 2).unwrap_err();
 /// assert!(err.to_string().contains("element 2"));
 /// # Ok::<(), probdml::Error>(())
+/// ```
+///
+/// The means and the variances are named: the positional call, where a swap went unnoticed
+/// whenever the means were `≥ 0`, does not compile.
+///
+/// ```compile_fail,E0061
+/// use probdml::Gaussians;
+/// let (mu, var) = ([0.5, 1.0], [0.1, 0.2]);
+/// let _ = Gaussians::from_rows(&var, &mu, 2);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gaussians<'a> {
@@ -41,12 +52,15 @@ pub struct Gaussians<'a> {
 }
 
 impl<'a> Gaussians<'a> {
-    /// The batch whose row `b` is `N(mu[b·dim..(b+1)·dim], diag var[b·dim..(b+1)·dim])`.
+    /// The batch whose row `b` is `N(mu[b·dim..(b+1)·dim], diag var[b·dim..(b+1)·dim])`, the
+    /// matrices given as one [`Gaussian`] (`B` independent Gaussians in `ℝ^D` are one diagonal
+    /// Gaussian in `ℝ^{BD}`), so that the means and the variances are named at the call.
     ///
     /// # Errors
     ///
     /// As for the type.
-    pub fn new(mu: &'a [f64], var: &'a [f64], dim: usize) -> Result<Self> {
+    pub fn from_rows(rows: Gaussian<'a>, dim: usize) -> Result<Self> {
+        let Gaussian { mu, var } = rows;
         if dim == 0 {
             return Err(Error::InvalidDimension {
                 arg: "dim",
@@ -94,6 +108,20 @@ impl<'a> Gaussians<'a> {
         Ok(Self { mu, var, dim })
     }
 
+    /// [`Gaussians::from_rows`] with the matrices given by position, where a swap of the means
+    /// and the variances went unnoticed whenever the means were `≥ 0`.
+    ///
+    /// # Errors
+    ///
+    /// As for the type.
+    #[deprecated(
+        since = "0.1.0",
+        note = "name the matrices: `Gaussians::from_rows(Gaussian { mu, var }, dim)`"
+    )]
+    pub fn new(mu: &'a [f64], var: &'a [f64], dim: usize) -> Result<Self> {
+        Self::from_rows(Gaussian { mu, var }, dim)
+    }
+
     /// The means, row-major `B × D`.
     pub fn mu(&self) -> &'a [f64] {
         self.mu
@@ -126,9 +154,9 @@ impl<'a> Gaussians<'a> {
     }
 }
 
-/// One diagonal Gaussian embedding `N(mean, diag var)` in `ℝ^D`, borrowed: BTL's output for one
+/// One diagonal Gaussian embedding `N(mu, diag var)` in `ℝ^D`, borrowed: BTL's output for one
 /// image. Built with its fields named, so that a mean cannot be passed where a variance belongs:
-/// `Gaussian { mean: &mu, var: &var }`. It is checked where it is used (equal lengths `D ≥ 1`,
+/// `Gaussian { mu: &mu, var: &var }`. It is checked where it is used (equal lengths `D ≥ 1`,
 /// finite entries, variances `≥ 0`), with the error naming the role and the field.
 ///
 /// # Examples
@@ -136,13 +164,13 @@ impl<'a> Gaussians<'a> {
 /// ```
 /// use probdml::Gaussian;
 /// let (mu, var) = ([0.7, -0.1], [0.5, 0.2]);
-/// let g = Gaussian { mean: &mu, var: &var };
+/// let g = Gaussian { mu: &mu, var: &var };
 /// assert_eq!(g.dim(), 2);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gaussian<'a> {
     /// The mean `μ`, length `D`.
-    pub mean: &'a [f64],
+    pub mu: &'a [f64],
     /// The variances `σ²` of the coordinates, length `D`.
     pub var: &'a [f64],
 }
@@ -150,6 +178,24 @@ pub struct Gaussian<'a> {
 impl Gaussian<'_> {
     /// The dimension `D`, the length of the mean.
     pub fn dim(&self) -> usize {
-        self.mean.len()
+        self.mu.len()
+    }
+}
+
+/// `N(mu = [μ₁, …], var = [σ₁², …])`, the numbers written as `VonMisesFisher`'s `Display` writes
+/// them.
+///
+/// ```
+/// use probdml::Gaussian;
+/// let g = Gaussian { mu: &[0.5, -1.0], var: &[0.25, 1e-20] };
+/// assert_eq!(g.to_string(), "N(mu = [0.5, -1], var = [0.25, 1e-20])");
+/// ```
+impl std::fmt::Display for Gaussian<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("N(mu = ")?;
+        crate::display::vector(f, self.mu)?;
+        f.write_str(", var = ")?;
+        crate::display::vector(f, self.var)?;
+        f.write_str(")")
     }
 }

@@ -10,6 +10,8 @@
 #![warn(missing_docs)]
 
 pub mod compensated;
+#[doc(hidden)]
+pub mod display;
 pub mod error;
 pub mod gauss_rule;
 pub mod gaussians;

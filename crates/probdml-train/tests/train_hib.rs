@@ -293,8 +293,22 @@ fn mixture_match_probability_and_self_mismatch_equal_fast_on_same_draws() {
             .collect();
         let (a, b) = (rng.random_range(0.2..6.0), rng.random_range(-3.0..3.0));
         let seed = rng.random::<u64>();
-        let x1 = HedgedEmbedding::mixture(&means[..c * d], &variances[..c * d], d).unwrap();
-        let x2 = HedgedEmbedding::mixture(&means[c * d..], &variances[c * d..], d).unwrap();
+        let x1 = HedgedEmbedding::from_components(
+            probdml::Gaussian {
+                mu: &means[..c * d],
+                var: &variances[..c * d],
+            },
+            d,
+        )
+        .unwrap();
+        let x2 = HedgedEmbedding::from_components(
+            probdml::Gaussian {
+                mu: &means[c * d..],
+                var: &variances[c * d..],
+            },
+            d,
+        )
+        .unwrap();
         let threshold = SoftThreshold { a, b };
         let want = threshold
             .match_probability(&x1, &x2, k, &mut ChaCha8Rng::seed_from_u64(seed))

@@ -37,7 +37,7 @@
 //! documented domain, like `f64::ln`, so that batch code can map it over arrays without a branch
 //! per element. The raw kernels are exactly
 //!
-//! * the scalar functions of [`special`] (`log_bessel_i`, `bessel_i_ratio`, `ln_normal_cdf`, …);
+//! * the scalar functions of [`special`] (`log_bessel_i`, `bessel_i_ratio`, `log_normal_cdf`, …);
 //! * the vMF functions of `(M, κ)` gathered in [`vmf::kernel`] (`log_norm_const`,
 //!   `mean_resultant_length`, `mean_resultant_length_complement`, `entropy`, `kl_to_uniform`,
 //!   `log_sphere_area`), each with a checked form of the same name in [`vmf::checked`];
@@ -70,6 +70,15 @@
 //! matrix followed by its width `dim`, then the scalar parameters**; a function with no data
 //! starts with `dim` (`vmf::log_norm_const(dim, kappa)`, `vmf::kappa_mle(dim, rbar)`).
 //!
+//! Two inputs of one type whose swap would give another valid answer are named at the call: the
+//! fields of a value ([`triplet::Triplet`], [`metrics::OodScores`], [`hib::SoftThreshold`], a mean
+//! and its variances as [`Gaussian`]), or the point alone as the argument of a distribution's
+//! method ([`nivmf::NonIsotropicVmf::ln_pdf`]). Constructors: `new` takes the value's own
+//! parameters, `from_<what it is given>` another representation ([`Gaussians::from_rows`],
+//! [`hib::HedgedEmbedding::from_gaussian`], [`vmf::VonMisesFisher::from_natural`]), `fit` data.
+//! Logarithms: `ln_` only where statrs names a distribution's method so (`ln_pdf`, `ln_cdf`,
+//! `ln_sf`) and for `ln_gamma`; every other logarithm is `log_<quantity>`.
+//!
 //! # Crates and features
 //!
 //! `probdml` is the fast maths. Its shared inputs, error type and error-free arithmetic come from
@@ -84,7 +93,7 @@
 //!
 //! | task | function | book chapter |
 //! |---|---|---|
-//! | $\ln I_\nu(x)$, $I_{\nu+1}/I_\nu$, $\ln\Phi(z)$ | [`special::log_bessel_i`], [`special::bessel_i_ratio`], [`special::ln_normal_cdf`] | 01 |
+//! | $\ln I_\nu(x)$, $I_{\nu+1}/I_\nu$, $\ln\Phi(z)$ | [`special::log_bessel_i`], [`special::bessel_i_ratio`], [`special::log_normal_cdf`] | 01 |
 //! | vMF normaliser $\ln C_M(\kappa)$, mean resultant length $A_M(\kappa)$ | [`vmf::log_norm_const`], [`vmf::mean_resultant_length`] | 01 |
 //! | sample a vMF, evaluate its density | [`vmf::VonMisesFisher`], [`vmf::log_density`] | 02 |
 //! | standard normal draws in bulk (the vMF sampler's tangent directions) | [`ziggurat::fill_standard_normal`] | 02 |
@@ -153,6 +162,7 @@ use probdml_core::labels;
 pub mod laplace;
 pub mod metrics;
 pub mod nivmf;
+pub mod prelude;
 #[cfg(feature = "reference")]
 pub use probdml_reference::quadrature;
 pub mod special;

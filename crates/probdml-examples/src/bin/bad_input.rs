@@ -21,12 +21,12 @@ fn main() {
     // A negative variance, third entry of the positive.
     let (m, v) = ([0.0; 3], [0.5; 3]);
     let triplet = Triplet {
-        anchor: Gaussian { mean: &m, var: &v },
+        anchor: Gaussian { mu: &m, var: &v },
         positive: Gaussian {
-            mean: &m,
+            mu: &m,
             var: &[0.5, 0.5, -1.0],
         },
-        negative: Gaussian { mean: &m, var: &v },
+        negative: Gaussian { mu: &m, var: &v },
     };
     let e = show("negative variance", triplet.moments().unwrap_err());
     assert!(e.contains("`var_p`") && e.contains("element 2"));

@@ -9,15 +9,15 @@ fn main() -> Result<(), probdml::Error> {
     // Each input is named where it is written: a variance cannot stand in for a mean.
     let t = Triplet {
         anchor: Gaussian {
-            mean: &mu_a,
+            mu: &mu_a,
             var: &var_a,
         },
         positive: Gaussian {
-            mean: &mu_p,
+            mu: &mu_p,
             var: &var_p,
         },
         negative: Gaussian {
-            mean: &mu_n,
+            mu: &mu_n,
             var: &var_n,
         },
     };
@@ -38,7 +38,7 @@ fn main() -> Result<(), probdml::Error> {
     let g = triplet::nll_gradient(&mu_a, &var_a, &mu_p, &var_p, &mu_n, &var_n, 1, margin)?;
     let nll = |a: f64| {
         let anchor = Gaussian {
-            mean: &[a],
+            mu: &[a],
             var: &var_a,
         };
         -Triplet { anchor, ..t }.log_likelihood(margin).unwrap()

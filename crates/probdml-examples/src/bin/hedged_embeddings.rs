@@ -8,20 +8,20 @@ fn main() -> Result<(), probdml::Error> {
     // p(match | z₁, z₂) = sigmoid(−a‖z₁ − z₂‖ + b), its two parameters named.
     let threshold = SoftThreshold { a: 2.0, b: 1.0 };
     let g1 = Gaussian {
-        mean: &[0.0, 0.0],
+        mu: &[0.0, 0.0],
         var: &[0.3, 0.3],
     };
     let g2 = Gaussian {
-        mean: &[1.0, 0.5],
+        mu: &[1.0, 0.5],
         var: &[0.2, 0.4],
     };
     // The reference value (the exact twins keep the positional form of the reference).
-    let exact = hib::exact::match_probability(g1.mean, g1.var, g2.mean, g2.var, 2.0, 1.0)?;
+    let exact = hib::exact::match_probability(g1.mu, g1.var, g2.mu, g2.var, 2.0, 1.0)?;
     // Deterministic, O(D): the moment-matched approximation, within 4·10⁻³ here.
     let approx = threshold.match_probability_moment_matched(&g1, &g2)?;
     assert!((approx - exact).abs() < 4e-3);
-    let x1 = HedgedEmbedding::gaussian(g1.mean, g1.var)?;
-    let x2 = HedgedEmbedding::gaussian(g2.mean, g2.var)?;
+    let x1 = HedgedEmbedding::from_gaussian(g1)?;
+    let x2 = HedgedEmbedding::from_gaussian(g2)?;
 
     // The paper's K = 8 estimate is unbiased: the mean of 400 independent estimates lies
     // within a few standard errors of the exact value.

@@ -72,7 +72,7 @@ const TOLERANCES: [f64; 3] = [1e-12, 1e-10, 1e-8];
 /// `max|λ| = 1`), the contour crossing the real axis at `r` (`s_lo < r < s_hi`, `r < 0` for the
 /// lower tail, `r > 0` for the upper), and `(s_lo, s_hi)` the real interval of `K₀`.
 #[doc(hidden)]
-pub fn ln_contour_integral(
+pub fn log_contour_integral(
     cumulant: &Cumulant,
     kind: Kind,
     x: f64,

@@ -52,7 +52,7 @@ mod saddlepoint;
 
 use crate::error::{require_finite, require_nonnegative, Error, Result};
 use cumulant::{Cumulant, Term};
-use inversion::{ln_contour_integral, Kind};
+use inversion::{log_contour_integral, Kind};
 use saddlepoint::saddle_point;
 
 /// `Q = c + Σ_k λ_k (Z_k + δ_k)²`, `Z_k` iid `N(0, 1)`: a weighted sum of non-central χ²₁ terms
@@ -287,7 +287,7 @@ impl GaussianQuadraticForm {
         let saddle = saddle_point(&self.cumulant, x, self.s_lo, 0.0);
         let h = self.crossing_gap(self.s_lo);
         let r = saddle.min(-h);
-        ln_contour_integral(&self.cumulant, Kind::LowerTail, x, r, self.s_lo, self.s_hi)
+        log_contour_integral(&self.cumulant, Kind::LowerTail, x, r, self.s_lo, self.s_hi)
     }
 
     /// ln P(Q₀/ℓ > x) for x at or above the scaled mean.
@@ -298,7 +298,7 @@ impl GaussianQuadraticForm {
         let saddle = saddle_point(&self.cumulant, x, 0.0, self.s_hi);
         let h = self.crossing_gap(self.s_hi);
         let r = saddle.max(h);
-        ln_contour_integral(&self.cumulant, Kind::UpperTail, x, r, self.s_lo, self.s_hi)
+        log_contour_integral(&self.cumulant, Kind::UpperTail, x, r, self.s_lo, self.s_hi)
     }
 
     /// The least distance of the crossing point from the pole at 0: one reciprocal standard
@@ -488,7 +488,7 @@ impl GaussianQuadraticForm {
             return f64::INFINITY;
         }
         let saddle = saddle_point(&self.cumulant, xs, self.s_lo, self.s_hi);
-        let ln_density = ln_contour_integral(
+        let ln_density = log_contour_integral(
             &self.cumulant,
             Kind::Density,
             xs,

@@ -87,7 +87,7 @@ impl KlToStandardNormal for crate::hib::HedgedEmbedding {
     ///
     /// ```
     /// use probdml::hib::{self, HedgedEmbedding, KlToStandardNormal};
-    /// let x = HedgedEmbedding::gaussian(&[0.5, -1.0], &[0.25, 2.0])?;
+    /// let x = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[0.5, -1.0], var: &[0.25, 2.0] })?;
     /// assert_eq!(x.kl_to_standard_normal()?, hib::kl_to_standard_normal(&[0.5, -1.0], &[0.25, 2.0])?);
     /// # Ok::<(), probdml::Error>(())
     /// ```

@@ -66,11 +66,11 @@ impl SoftThreshold {
     /// ```
     /// use probdml::hib::SoftThreshold;
     /// use probdml::Gaussian;
-    /// let x1 = Gaussian { mean: &[0.0, 0.0], var: &[0.3, 0.3] };
-    /// let x2 = Gaussian { mean: &[1.0, 0.5], var: &[0.2, 0.4] };
+    /// let x1 = Gaussian { mu: &[0.0, 0.0], var: &[0.3, 0.3] };
+    /// let x2 = Gaussian { mu: &[1.0, 0.5], var: &[0.2, 0.4] };
     /// let threshold = SoftThreshold { a: 2.0, b: 1.0 };
     /// let approx = threshold.match_probability_moment_matched(&x1, &x2)?;
-    /// let exact = probdml::hib::exact::match_probability(x1.mean, x1.var, x2.mean, x2.var, 2.0, 1.0)?;
+    /// let exact = probdml::hib::exact::match_probability(x1.mu, x1.var, x2.mu, x2.var, 2.0, 1.0)?;
     /// assert!((approx - exact).abs() < 4e-3);
     /// # Ok::<(), probdml::Error>(())
     /// ```
@@ -83,7 +83,7 @@ impl SoftThreshold {
         x2: &Gaussian<'_>,
     ) -> Result<f64> {
         let SoftThreshold { a, b } = *self;
-        let (mu1, var1, mu2, var2) = (x1.mean, x1.var, x2.mean, x2.var);
+        let (mu1, var1, mu2, var2) = (x1.mu, x1.var, x2.mu, x2.var);
         checks::gaussian_pair(mu1, var1, mu2, var2, a, b)?;
         let [t1, t2, t3] = power_moments(mu1, var1, mu2, var2);
         if t2 == 0.0 {
@@ -125,7 +125,7 @@ impl SoftThreshold {
 /// `b` given by position, where a swap went unnoticed.
 #[deprecated(
     since = "0.1.0",
-    note = "name the inputs: `SoftThreshold { a, b }.match_probability_moment_matched(&Gaussian { mean: mu1, var: var1 }, &Gaussian { mean: mu2, var: var2 })`"
+    note = "name the inputs: `SoftThreshold { a, b }.match_probability_moment_matched(&Gaussian { mu: mu1, var: var1 }, &Gaussian { mu: mu2, var: var2 })`"
 )]
 pub fn match_probability_moment_matched(
     mu1: &[f64],
@@ -136,13 +136,7 @@ pub fn match_probability_moment_matched(
     b: f64,
 ) -> Result<f64> {
     SoftThreshold { a, b }.match_probability_moment_matched(
-        &Gaussian {
-            mean: mu1,
-            var: var1,
-        },
-        &Gaussian {
-            mean: mu2,
-            var: var2,
-        },
+        &Gaussian { mu: mu1, var: var1 },
+        &Gaussian { mu: mu2, var: var2 },
     )
 }

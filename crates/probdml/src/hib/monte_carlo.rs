@@ -83,8 +83,8 @@ impl SoftThreshold {
     /// ```
     /// use probdml::hib::{HedgedEmbedding, SoftThreshold};
     /// use probdml::rand::SeedableRng;
-    /// let x1 = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.3, 0.3])?;
-    /// let x2 = HedgedEmbedding::gaussian(&[1.0, 0.5], &[0.2, 0.4])?;
+    /// let x1 = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[0.0, 0.0], var: &[0.3, 0.3] })?;
+    /// let x2 = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[1.0, 0.5], var: &[0.2, 0.4] })?;
     /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(7);
     /// let threshold = SoftThreshold { a: 2.0, b: 1.0 };
     /// let p = threshold.match_probability(&x1, &x2, 8, &mut rng)?;
@@ -155,7 +155,7 @@ impl SoftThreshold {
     /// ```
     /// use probdml::hib::{HedgedEmbedding, SoftThreshold};
     /// use probdml::rand::SeedableRng;
-    /// let point = HedgedEmbedding::gaussian(&[0.4, -1.0], &[0.0, 0.0])?;
+    /// let point = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[0.4, -1.0], var: &[0.0, 0.0] })?;
     /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
     /// let eta = SoftThreshold { a: 2.0, b: 1.5 }.self_mismatch(&point, 8, &mut rng)?;
     /// assert!((eta - 0.18242552380635635).abs() < 1e-15); // 1 − sigmoid(1.5)

@@ -35,12 +35,12 @@ use crate::hib::logistic::sigmoid;
 /// // Two point masses at distance 1: sigmoid(−2 + 1).
 /// assert!((threshold.probability(1.0)? - 0.2689414213699951).abs() < 1e-16);
 /// let (x1, x2) = (
-///     Gaussian { mean: &[0.0, 0.0], var: &[0.3, 0.3] },
-///     Gaussian { mean: &[1.0, 0.5], var: &[0.2, 0.4] },
+///     Gaussian { mu: &[0.0, 0.0], var: &[0.3, 0.3] },
+///     Gaussian { mu: &[1.0, 0.5], var: &[0.2, 0.4] },
 /// );
 /// let approx = threshold.match_probability_moment_matched(&x1, &x2)?;
 /// let (a, b) = (threshold.a, threshold.b);
-/// let exact = probdml::hib::exact::match_probability(x1.mean, x1.var, x2.mean, x2.var, a, b)?;
+/// let exact = probdml::hib::exact::match_probability(x1.mu, x1.var, x2.mu, x2.var, a, b)?;
 /// assert!((approx - exact).abs() < 4e-3);
 /// # Ok::<(), probdml::Error>(())
 /// ```
@@ -50,7 +50,7 @@ use crate::hib::logistic::sigmoid;
 /// ```compile_fail,E0061
 /// use probdml::hib::{HedgedEmbedding, SoftThreshold};
 /// use probdml::rand::SeedableRng;
-/// let x = HedgedEmbedding::gaussian(&[0.0], &[0.5]).unwrap();
+/// let x = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[0.0], var: &[0.5] }).unwrap();
 /// let mut rng = probdml::rand::rngs::StdRng::seed_from_u64(1);
 /// let threshold = SoftThreshold { a: 2.0, b: 1.0 };
 /// let _ = threshold.match_probability(&x, &x, 1.0, 2.0, 8, &mut rng);
@@ -84,5 +84,22 @@ impl SoftThreshold {
                 rule: "a distance must be >= 0",
             })
         }
+    }
+}
+
+/// `SoftThreshold(a = …, b = …)`, the numbers written as
+/// [`VonMisesFisher`](crate::vmf::VonMisesFisher)'s `Display` writes them.
+///
+/// ```
+/// use probdml::hib::SoftThreshold;
+/// assert_eq!(SoftThreshold { a: 2.0, b: -0.5 }.to_string(), "SoftThreshold(a = 2, b = -0.5)");
+/// ```
+impl std::fmt::Display for SoftThreshold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SoftThreshold(a = ")?;
+        probdml_core::display::number(f, self.a)?;
+        f.write_str(", b = ")?;
+        probdml_core::display::number(f, self.b)?;
+        f.write_str(")")
     }
 }

@@ -174,3 +174,21 @@ impl NonIsotropicVmf {
         y
     }
 }
+
+/// `nivMF(mu = [μ₁, …], kappas = [κ₁, …])`, the numbers written as
+/// [`VonMisesFisher`]'s `Display` writes them.
+///
+/// ```
+/// use probdml::nivmf::NonIsotropicVmf;
+/// let law = NonIsotropicVmf::new(&[0.0, 0.0, 1.0], &[2.0, 5.0, 9.0]).unwrap();
+/// assert_eq!(law.to_string(), "nivMF(mu = [0, 0, 1], kappas = [2, 5, 9])");
+/// ```
+impl std::fmt::Display for NonIsotropicVmf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("nivMF(mu = ")?;
+        probdml_core::display::vector(f, &self.mu)?;
+        f.write_str(", kappas = ")?;
+        probdml_core::display::vector(f, &self.kappas)?;
+        f.write_str(")")
+    }
+}

@@ -32,5 +32,7 @@ pub(crate) use ln_table::LN_2PI;
 pub use log_bessel_i::log_bessel_i;
 pub(crate) use log_bessel_i::log_bessel_i_scaled;
 pub use log_bessel_i_batch::log_bessel_i_batch;
-pub use normal_cdf::{ln_normal_cdf, normal_hazard};
+#[allow(deprecated)]
+pub use normal_cdf::ln_normal_cdf;
+pub use normal_cdf::{log_normal_cdf, normal_hazard};
 pub(crate) use x_minus_ln1p::x_minus_ln1p;

@@ -47,17 +47,17 @@ const MAX_TERMS: usize = 16;
 /// # Examples
 ///
 /// ```
-/// use probdml::special::ln_normal_cdf;
+/// use probdml::special::log_normal_cdf;
 /// // mpmath: log(ncdf(0)) = −ln 2; log(ncdf(−1)) = −1.8410216450092635057…
-/// assert_eq!(ln_normal_cdf(0.0), -std::f64::consts::LN_2);
-/// assert!((ln_normal_cdf(-1.0) + 1.8410216450092636).abs() < 1e-15);
+/// assert_eq!(log_normal_cdf(0.0), -std::f64::consts::LN_2);
+/// assert!((log_normal_cdf(-1.0) + 1.8410216450092636).abs() < 1e-15);
 /// // Far tail: log(ncdf(−1e5)) = −5000000012.4318639982…
-/// assert!((ln_normal_cdf(-1e5) / -5000000012.431864 - 1.0).abs() < 1e-15);
+/// assert!((log_normal_cdf(-1e5) / -5000000012.431864 - 1.0).abs() < 1e-15);
 /// // Upper tail: ln Φ(10) = −7.6198530241605260704…e−24 (= −Φ(−10) to first order).
-/// assert!((ln_normal_cdf(10.0) / -7.619853024160526e-24 - 1.0).abs() < 1e-14);
+/// assert!((log_normal_cdf(10.0) / -7.619853024160526e-24 - 1.0).abs() < 1e-14);
 /// ```
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
-pub fn ln_normal_cdf(z: f64) -> f64 {
+pub fn log_normal_cdf(z: f64) -> f64 {
     crate::instruction_set::dispatch(
         #[inline(always)]
         || {
@@ -98,7 +98,7 @@ fn mills_series(z: f64) -> f64 {
 /// d ln Φ(z)/dz = φ(z)/Φ(z), the inverse Mills ratio at −z, accurate in both tails.
 ///
 /// For `z ≥ −20` it is `exp(ln φ(z) − ln Φ(z))`; below, `|z|/(1 − 1/z² + 3/z⁴ − …)` from
-/// the same series as [`ln_normal_cdf`], so it grows like `|z|` without overflow or 0/0.
+/// the same series as [`log_normal_cdf`], so it grows like `|z|` without overflow or 0/0.
 /// Raw kernel: NaN for NaN; `0` at `+∞`, `+∞` at `−∞`.
 ///
 /// # Formula
@@ -113,7 +113,7 @@ fn mills_series(z: f64) -> f64 {
 /// # Examples
 ///
 /// ```
-/// use probdml::special::{ln_normal_cdf, normal_hazard};
+/// use probdml::special::{log_normal_cdf, normal_hazard};
 /// // φ(0)/Φ(0) = 2/√(2π)
 /// assert!((normal_hazard(0.0) - 0.7978845608028654).abs() < 1e-15);
 /// // far tail: ≈ |z|
@@ -132,12 +132,20 @@ pub fn normal_hazard(z: f64) -> f64 {
                 return f64::INFINITY;
             }
             if z >= ASYMPTOTIC_BELOW {
-                (-0.5 * z * z - 0.5 * LN_2PI.0 - ln_normal_cdf(z)).exp()
+                (-0.5 * z * z - 0.5 * LN_2PI.0 - log_normal_cdf(z)).exp()
             } else {
                 -z / mills_series(z)
             }
         },
     )
+}
+
+/// [`log_normal_cdf`] under its former name: `ln_` is kept for the methods statrs names on
+/// distributions (`ln_pdf`, `ln_cdf`, `ln_sf`) and for `ln_gamma`; every other logarithm is
+/// `log_<quantity>`.
+#[deprecated(since = "0.1.0", note = "renamed `log_normal_cdf`")]
+pub fn ln_normal_cdf(z: f64) -> f64 {
+    log_normal_cdf(z)
 }
 
 #[cfg(test)]

@@ -4,13 +4,13 @@
 use super::input::{check_margin, check_triplet};
 use super::moments::finite_moments;
 use crate::error::Result;
-use crate::special::ln_normal_cdf;
+use crate::special::log_normal_cdf;
 
 /// `ln Φ((−m − μ)/σ)` with `σ² = variance`; the indicator `τ < −m` when `σ = 0`.
 #[inline]
 pub(crate) fn clt_log_likelihood(mean: f64, variance: f64, margin: f64) -> f64 {
     if variance > 0.0 {
-        ln_normal_cdf((-margin - mean) / variance.sqrt())
+        log_normal_cdf((-margin - mean) / variance.sqrt())
     } else if mean < -margin {
         0.0
     } else {

@@ -9,7 +9,7 @@
 //!   [`Triplet::moments`] (`E τ`, `Var τ` per dimension in a cancellation-free rearrangement of
 //!   the supplement's eqs. 5, 17, 18, 26; the main text's eq. (12) has a sign error) and
 //!   [`Triplet::log_likelihood`] (the paper's CLT, `ln Φ((−m − E τ)/√Var τ)`, with an `ln Φ`
-//!   accurate to `z = −10⁵` ([`crate::special::ln_normal_cdf`]), not the listing's
+//!   accurate to `z = −10⁵` ([`crate::special::log_normal_cdf`]), not the listing's
 //!   `ln(Φ + 10⁻⁸)`). The six-slice [`moments`] and [`log_likelihood`] are deprecated: their
 //!   arguments swap without a compile error.
 //! * [`nll_gradient`]: the mean NLL of a batch of `B` triplets (row-major `B × D`) and its

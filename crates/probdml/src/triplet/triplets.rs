@@ -24,9 +24,9 @@ use crate::gaussians::{Gaussian, Gaussians};
 /// use probdml::Gaussian;
 /// // The worked 1-D point of book chapter 05.
 /// let triplet = Triplet {
-///     anchor: Gaussian { mean: &[0.7], var: &[0.5] },
-///     positive: Gaussian { mean: &[-0.4], var: &[0.8] },
-///     negative: Gaussian { mean: &[1.3], var: &[0.3] },
+///     anchor: Gaussian { mu: &[0.7], var: &[0.5] },
+///     positive: Gaussian { mu: &[-0.4], var: &[0.8] },
+///     negative: Gaussian { mu: &[1.3], var: &[0.3] },
 /// };
 /// let (mean, var) = triplet.moments()?;
 /// assert!((mean - 1.35).abs() < 1e-15 && (var - 13.744).abs() < 1e-12);
@@ -48,9 +48,9 @@ use crate::gaussians::{Gaussian, Gaussians};
 /// use probdml::triplet::Triplet;
 /// use probdml::Gaussian;
 /// // error[E0277]: the roles must be named; a positional triplet is not a `Triplet`.
-/// let t: Triplet<'_> = (Gaussian { mean: &[0.7], var: &[0.5] },
-///                       Gaussian { mean: &[-0.4], var: &[0.8] },
-///                       Gaussian { mean: &[1.3], var: &[0.3] }).into();
+/// let t: Triplet<'_> = (Gaussian { mu: &[0.7], var: &[0.5] },
+///                       Gaussian { mu: &[-0.4], var: &[0.8] },
+///                       Gaussian { mu: &[1.3], var: &[0.3] }).into();
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
@@ -67,11 +67,11 @@ impl<'a> Triplet<'a> {
     /// The six slices in the order of the kernels: `(μ_a, σ²_a, μ_p, σ²_p, μ_n, σ²_n)`.
     fn slices(&self) -> [&'a [f64]; 6] {
         [
-            self.anchor.mean,
+            self.anchor.mu,
             self.anchor.var,
-            self.positive.mean,
+            self.positive.mu,
             self.positive.var,
-            self.negative.mean,
+            self.negative.mu,
             self.negative.var,
         ]
     }
@@ -105,7 +105,7 @@ impl<'a> Triplet<'a> {
     /// $$ \ln P(\tau < -m) \approx \ln\Phi\\!\Big(\frac{-m - \mathbb E\tau}{\sqrt{\operatorname{Var}\tau}}\Big) $$
     ///
     /// (BTL eqs. (6)–(8), moments from [`moments`](Self::moments)), with
-    /// [`ln_normal_cdf`](crate::special::ln_normal_cdf), accurate down to `z = −10⁵`: no
+    /// [`log_normal_cdf`](crate::special::log_normal_cdf), accurate down to `z = −10⁵`: no
     /// `ln(Φ + 10⁻⁸)` clamp as in the BTL listing (line 20), which flattens the loss at
     /// `ln 10⁻⁸ ≈ −18.4` and kills its gradient. When every variance is 0, `τ` is
     /// deterministic and the value is the indicator: `0` if `E τ < −m`, else `−∞`. The exact
@@ -135,18 +135,18 @@ impl<'a> Triplet<'a> {
 /// use probdml::triplet::{self, Triplets};
 /// use probdml::Gaussians;
 /// // Two 1-D triplets; the first is the worked point of book chapter 05.
-/// let anchor = Gaussians::new(&[0.7, 0.0], &[0.5, 0.0], 1)?;
-/// let positive = Gaussians::new(&[-0.4, 0.1], &[0.8, 0.0], 1)?;
-/// let negative = Gaussians::new(&[1.3, 2.0], &[0.3, 0.0], 1)?;
+/// let anchor = Gaussians::from_rows(probdml::Gaussian { mu: &[0.7, 0.0], var: &[0.5, 0.0] }, 1)?;
+/// let positive = Gaussians::from_rows(probdml::Gaussian { mu: &[-0.4, 0.1], var: &[0.8, 0.0] }, 1)?;
+/// let negative = Gaussians::from_rows(probdml::Gaussian { mu: &[1.3, 2.0], var: &[0.3, 0.0] }, 1)?;
 /// let batch = Triplets::new(anchor, positive, negative)?;
 /// let ll = batch.log_likelihood(0.5)?;
 /// assert!((ll[0] - -1.1747901920742457).abs() < 1e-13); // mpmath
 /// assert_eq!(ll[1], 0.0); // point masses with τ = 0.01 − 4 < −0.5
 /// // The same number as the single triplet of the first row.
 /// let one = triplet::Triplet {
-///     anchor: probdml::Gaussian { mean: &[0.7], var: &[0.5] },
-///     positive: probdml::Gaussian { mean: &[-0.4], var: &[0.8] },
-///     negative: probdml::Gaussian { mean: &[1.3], var: &[0.3] },
+///     anchor: probdml::Gaussian { mu: &[0.7], var: &[0.5] },
+///     positive: probdml::Gaussian { mu: &[-0.4], var: &[0.8] },
+///     negative: probdml::Gaussian { mu: &[1.3], var: &[0.3] },
 /// };
 /// assert_eq!(ll[0], one.log_likelihood(0.5)?);
 /// # Ok::<(), probdml::Error>(())
@@ -287,9 +287,11 @@ mod tests {
             .collect();
         let rows = 2 * dim;
         let role = |r: usize| {
-            Gaussians::new(
-                &mu[r * rows..(r + 1) * rows],
-                &var[r * rows..(r + 1) * rows],
+            Gaussians::from_rows(
+                crate::Gaussian {
+                    mu: &mu[r * rows..(r + 1) * rows],
+                    var: &var[r * rows..(r + 1) * rows],
+                },
                 dim,
             )
             .unwrap()
@@ -306,9 +308,9 @@ mod tests {
         for b in 0..2 {
             let [ma, va, mp, vp, mn, vn] = batch.row(b);
             let one = Triplet {
-                anchor: Gaussian { mean: ma, var: va },
-                positive: Gaussian { mean: mp, var: vp },
-                negative: Gaussian { mean: mn, var: vn },
+                anchor: Gaussian { mu: ma, var: va },
+                positive: Gaussian { mu: mp, var: vp },
+                negative: Gaussian { mu: mn, var: vn },
             };
             assert_eq!(moments_all[b], one.moments().unwrap(), "row {b}");
             assert_eq!(ll_all[b], one.log_likelihood(margin).unwrap(), "row {b}");

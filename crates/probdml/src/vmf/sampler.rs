@@ -420,25 +420,24 @@ impl std::fmt::Debug for VonMisesFisher {
     }
 }
 
-/// `vMF(mu = [μ₁, …, μ_M], kappa = κ)`; a precision applies to every number.
+/// `vMF(mu = [μ₁, …, μ_M], kappa = κ)`: each number in its shortest exact form, in scientific
+/// notation outside `[10⁻⁴, 10¹⁶)`; a precision applies to every number; past eight entries
+/// `mu` shows its first and last three.
 ///
 /// ```
 /// use probdml::vmf::VonMisesFisher;
 /// let vmf = VonMisesFisher::new(&[0.0, 0.6, 0.8], 50.0).unwrap();
 /// assert_eq!(vmf.to_string(), "vMF(mu = [0, 0.6, 0.8], kappa = 50)");
 /// assert_eq!(format!("{vmf:.2}"), "vMF(mu = [0.00, 0.60, 0.80], kappa = 50.00)");
+/// let sharp = VonMisesFisher::new(&[0.0, 0.6, 0.8], 1e300).unwrap();
+/// assert_eq!(sharp.to_string(), "vMF(mu = [0, 0.6, 0.8], kappa = 1e300)");
 /// ```
 impl std::fmt::Display for VonMisesFisher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("vMF(mu = [")?;
-        for (i, m) in self.mu.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            std::fmt::Display::fmt(m, f)?;
-        }
-        f.write_str("], kappa = ")?;
-        std::fmt::Display::fmt(&self.kappa, f)?;
+        f.write_str("vMF(mu = ")?;
+        probdml_core::display::vector(f, &self.mu)?;
+        f.write_str(", kappa = ")?;
+        probdml_core::display::number(f, self.kappa)?;
         f.write_str(")")
     }
 }

@@ -2,6 +2,7 @@
 //! of `C` such Gaussians with equal weights (HIB §2.2, "Mixture of Gaussians (MoG) embedding").
 
 use crate::error::{Error, Result};
+use crate::gaussians::Gaussian;
 use crate::hib::checks;
 
 /// A mixture of `C ≥ 1` diagonal Gaussians with equal weights `1/C` in `ℝ^D` (`C = 1`: the
@@ -24,10 +25,10 @@ use crate::hib::checks;
 /// ```
 /// use probdml::hib::HedgedEmbedding;
 /// // Two components in ℝ² ("17" or "47", HIB Fig. 1): rows are components.
-/// let x = HedgedEmbedding::mixture(&[0.0, 1.0, 3.0, 1.0], &[0.1, 0.1, 0.2, 0.2], 2)?;
+/// let x = HedgedEmbedding::from_components(probdml::Gaussian { mu: &[0.0, 1.0, 3.0, 1.0], var: &[0.1, 0.1, 0.2, 0.2] }, 2)?;
 /// assert_eq!((x.components(), x.dim()), (2, 2));
 /// assert_eq!(x.mu(1), &[3.0, 1.0]);
-/// assert!(HedgedEmbedding::gaussian(&[0.0], &[-1.0]).is_err());
+/// assert!(HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[0.0], var: &[-1.0] }).is_err());
 /// # Ok::<(), probdml::Error>(())
 /// ```
 ///
@@ -40,13 +41,14 @@ pub struct HedgedEmbedding {
 }
 
 impl HedgedEmbedding {
-    /// The single Gaussian embedding `N(mu, diag var)`.
+    /// The single Gaussian embedding `N(mu, diag var)`, owned.
     ///
     /// # Errors
     ///
     /// As for the type: an empty `mu`, lengths that differ, NaN/±∞, a negative variance (its
     /// index in the error).
-    pub fn gaussian(mu: &[f64], var: &[f64]) -> Result<Self> {
+    pub fn from_gaussian(g: Gaussian<'_>) -> Result<Self> {
+        let Gaussian { mu, var } = g;
         checks::gaussian("mu", mu, "var", var)?;
         Ok(Self {
             dim: mu.len(),
@@ -55,14 +57,31 @@ impl HedgedEmbedding {
         })
     }
 
-    /// The equal-weight mixture whose component `c` has mean `mu[c·dim..(c+1)·dim]` and
-    /// variances `var[c·dim..(c+1)·dim]` (row-major, one row per component).
+    /// [`HedgedEmbedding::from_gaussian`] with the mean and the variances given by position.
     ///
     /// # Errors
     ///
     /// As for the type.
-    pub fn mixture(mu: &[f64], var: &[f64], dim: usize) -> Result<Self> {
-        let (means, variances) = (mu, var);
+    #[deprecated(
+        since = "0.1.0",
+        note = "name the inputs: `HedgedEmbedding::from_gaussian(Gaussian { mu, var })`"
+    )]
+    pub fn gaussian(mu: &[f64], var: &[f64]) -> Result<Self> {
+        Self::from_gaussian(Gaussian { mu, var })
+    }
+
+    /// The equal-weight mixture whose component `c` has mean `mu[c·dim..(c+1)·dim]` and
+    /// variances `var[c·dim..(c+1)·dim]`: the rows of `components` (row-major, one row per
+    /// component), owned.
+    ///
+    /// # Errors
+    ///
+    /// As for the type.
+    pub fn from_components(components: Gaussian<'_>, dim: usize) -> Result<Self> {
+        let Gaussian {
+            mu: means,
+            var: variances,
+        } = components;
         if dim == 0 {
             return Err(Error::TooFew {
                 arg: "dim",
@@ -94,15 +113,32 @@ impl HedgedEmbedding {
         })
     }
 
-    /// The equal-weight mixture of the rows of a batch of Gaussians (one row per component);
-    /// [`gaussian`](Self::gaussian) is the case of one row.
+    /// [`HedgedEmbedding::from_components`] with the means and the variances given by position.
     ///
     /// # Errors
     ///
-    /// None beyond those [`Gaussians::new`](crate::Gaussians::new) already checked; the
+    /// As for the type.
+    #[deprecated(
+        since = "0.1.0",
+        note = "name the inputs: `HedgedEmbedding::from_components(Gaussian { mu, var }, dim)`"
+    )]
+    pub fn mixture(mu: &[f64], var: &[f64], dim: usize) -> Result<Self> {
+        Self::from_components(Gaussian { mu, var }, dim)
+    }
+
+    /// The equal-weight mixture of the rows of a batch of Gaussians (one row per component);
+    /// [`from_gaussian`](Self::from_gaussian) is the case of one row.
+    ///
+    /// # Errors
+    ///
+    /// None beyond those [`Gaussians::from_rows`](crate::Gaussians::from_rows) already checked; the
     /// `Result` keeps the constructors alike.
     pub fn from_gaussians(components: &crate::Gaussians<'_>) -> Result<Self> {
-        Self::mixture(components.mu(), components.var(), components.dim())
+        let rows = Gaussian {
+            mu: components.mu(),
+            var: components.var(),
+        };
+        Self::from_components(rows, components.dim())
     }
 
     /// The dimension `D` of the embedding space.
@@ -144,5 +180,41 @@ impl HedgedEmbedding {
     #[doc(hidden)]
     pub fn check_same_dim(&self, arg: &'static str, other: &Self) -> Result<()> {
         checks::same_length(arg, self.dim, other.dim)
+    }
+}
+
+/// A single Gaussian as [`Gaussian`]'s `Display` writes it, `N(mu = […], var = […])`; a mixture
+/// as `MoG(N(…), N(…), …)`, one term per component.
+///
+/// ```
+/// use probdml::hib::HedgedEmbedding;
+/// use probdml::Gaussian;
+/// let x = HedgedEmbedding::from_gaussian(Gaussian { mu: &[0.5], var: &[0.25] })?;
+/// assert_eq!(x.to_string(), "N(mu = [0.5], var = [0.25])");
+/// let rows = Gaussian { mu: &[0.0, 1.0, 3.0, 1.0], var: &[0.1, 0.1, 0.2, 0.2] };
+/// let mixture = HedgedEmbedding::from_components(rows, 2)?;
+/// assert_eq!(
+///     mixture.to_string(),
+///     "MoG(N(mu = [0, 1], var = [0.1, 0.1]), N(mu = [3, 1], var = [0.2, 0.2]))"
+/// );
+/// # Ok::<(), probdml::Error>(())
+/// ```
+impl std::fmt::Display for HedgedEmbedding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let component = |c: usize| Gaussian {
+            mu: self.mu(c),
+            var: self.var(c),
+        };
+        if self.components() == 1 {
+            return std::fmt::Display::fmt(&component(0), f);
+        }
+        f.write_str("MoG(")?;
+        for c in 0..self.components() {
+            if c > 0 {
+                f.write_str(", ")?;
+            }
+            std::fmt::Display::fmt(&component(c), f)?;
+        }
+        f.write_str(")")
     }
 }

@@ -98,7 +98,7 @@ fn ln_scaled_bessel_by_integral(order: f64, y: f64) -> f64 {
 
 /// `ln` of the density of `t = √X`, `X ~ χ'²_ν(λ)`, at `t ≥ 0`.
 #[doc(hidden)]
-pub fn ln_noncentral_chi_density(nu: usize, sqrt_lambda: f64, t: f64) -> f64 {
+pub fn log_noncentral_chi_density(nu: usize, sqrt_lambda: f64, t: f64) -> f64 {
     let power = if nu == 1 {
         0.0
     } else {
@@ -112,13 +112,14 @@ pub fn ln_noncentral_chi_density(nu: usize, sqrt_lambda: f64, t: f64) -> f64 {
 /// `ln E sigmoid(−a‖Δ‖ + b)` for an isotropic law with common variance `s` (at least one
 /// random coordinate).
 #[doc(hidden)]
-pub fn ln_match_probability(law: &DifferenceLaw, s: f64, a: f64, b: f64) -> Result<f64> {
+pub fn log_match_probability(law: &DifferenceLaw, s: f64, a: f64, b: f64) -> Result<f64> {
     let nu = law.random_dim();
     let lambda: f64 = law.shifts.iter().map(|m| m * m).sum();
     let sqrt_lambda = lambda.sqrt();
     let c = law.offset;
     let ell = |t: f64| {
-        log_sigmoid(-a * (c + s * t * t).sqrt() + b) + ln_noncentral_chi_density(nu, sqrt_lambda, t)
+        log_sigmoid(-a * (c + s * t * t).sqrt() + b)
+            + log_noncentral_chi_density(nu, sqrt_lambda, t)
     };
     // The sigmoid's threshold ‖Δ‖ = b/a, where a steep sigmoid changes the scale of ℓ.
     let threshold = if b > 0.0 && (b / a).powi(2) > c {
@@ -127,7 +128,7 @@ pub fn ln_match_probability(law: &DifferenceLaw, s: f64, a: f64, b: f64) -> Resu
         f64::NAN
     };
     let upper = sqrt_lambda + (nu as f64).sqrt() + 10.0;
-    log_concave::ln_integral(ell, upper, &[threshold])
+    log_concave::log_integral(ell, upper, &[threshold])
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ fn argmax(ell: &impl Fn(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
 /// `ln ∫_0^∞ e^{ℓ(t)} dt` for concave `ℓ` whose maximiser lies in `[0, upper]`; `extra` are
 /// breakpoints where `ℓ` changes scale (ignored if not positive and finite).
 #[doc(hidden)]
-pub fn ln_integral(ell: impl Fn(f64) -> f64, upper: f64, extra: &[f64]) -> Result<f64> {
+pub fn log_integral(ell: impl Fn(f64) -> f64, upper: f64, extra: &[f64]) -> Result<f64> {
     let peak = argmax(&ell, 0.0, upper);
     let top = ell(peak);
     if !top.is_finite() {
@@ -104,15 +104,15 @@ mod tests {
     #[test]
     fn gaussian_and_gamma_integrals() {
         // ∫_0^∞ e^{−(t−3)²/2} dt = √(2π) Φ(3).
-        let got = ln_integral(|t| -0.5 * (t - 3.0) * (t - 3.0), 10.0, &[]).unwrap();
+        let got = log_integral(|t| -0.5 * (t - 3.0) * (t - 3.0), 10.0, &[]).unwrap();
         let want = ((2.0 * std::f64::consts::PI).sqrt() * 0.998_650_101_968_369_9).ln();
         assert!((got - want).abs() < 1e-13, "{got} vs {want}");
         // A peak far out and tiny: ∫ e^{−(t−1e4)²/2 − 5000} = √(2π) e^{−5000}.
-        let got = ln_integral(|t| -0.5 * (t - 1e4) * (t - 1e4) - 5000.0, 2e4, &[]).unwrap();
+        let got = log_integral(|t| -0.5 * (t - 1e4) * (t - 1e4) - 5000.0, 2e4, &[]).unwrap();
         let want = 0.5 * (2.0 * std::f64::consts::PI).ln() - 5000.0;
         assert!((got - want).abs() < 1e-12 * 5000.0, "{got} vs {want}");
         // Maximum at the boundary: ∫_0^∞ e^{−t} = 1.
-        let got = ln_integral(|t| -t, 5.0, &[]).unwrap();
+        let got = log_integral(|t| -t, 5.0, &[]).unwrap();
         assert!(got.abs() < 1e-13, "{got}");
     }
 }

@@ -24,7 +24,7 @@ fn ln_with_route(
 /// `ln p` for an already-checked pair of Gaussians: a point mass in closed form, the isotropic
 /// route when all random coordinates share one variance, else the quadratic-form route.
 #[doc(hidden)]
-pub fn ln_match_probability_checked(
+pub fn log_match_probability_checked(
     mu1: &[f64],
     var1: &[f64],
     mu2: &[f64],
@@ -34,8 +34,8 @@ pub fn ln_match_probability_checked(
 ) -> Result<f64> {
     let law = DifferenceLaw::new(mu1, var1, mu2, var2);
     ln_with_route(&law, a, b, |law| match law.common_variance() {
-        Some(s) => isotropic::ln_match_probability(law, s, a, b),
-        None => quadratic_form::ln_match_probability(law, a, b),
+        Some(s) => isotropic::log_match_probability(law, s, a, b),
+        None => quadratic_form::log_match_probability(law, a, b),
     })
 }
 
@@ -53,7 +53,7 @@ pub fn mean_over_component_pairs(
         for c2 in 0..x2.components() {
             let (mu1, var1) = (x1.mu(c1), x1.var(c1));
             let (mu2, var2) = (x2.mu(c2), x2.var(c2));
-            total += ln_match_probability_checked(mu1, var1, mu2, var2, a, b)?.exp();
+            total += log_match_probability_checked(mu1, var1, mu2, var2, a, b)?.exp();
         }
     }
     Ok(total / (x1.components() * x2.components()) as f64)
@@ -113,7 +113,7 @@ pub fn match_probability(
     b: f64,
 ) -> Result<f64> {
     checks::gaussian_pair(mu1, var1, mu2, var2, a, b)?;
-    Ok(ln_match_probability_checked(mu1, var1, mu2, var2, a, b)?.exp())
+    Ok(log_match_probability_checked(mu1, var1, mu2, var2, a, b)?.exp())
 }
 
 /// The match probability by the polar route (`Δ = r u` around the origin, Gauss rules over the
@@ -160,7 +160,7 @@ pub fn match_probability_polar(
             got: law.random_dim(),
         });
     }
-    Ok(ln_with_route(&law, a, b, |law| polar::ln_match_probability(law, a, b))?.exp())
+    Ok(ln_with_route(&law, a, b, |law| polar::log_match_probability(law, a, b))?.exp())
 }
 
 /// The match probability by the quadratic-form route whatever the variances (the integration by
@@ -198,7 +198,7 @@ pub fn match_probability_by_quadratic_form(
     checks::gaussian_pair(mu1, var1, mu2, var2, a, b)?;
     let law = DifferenceLaw::new(mu1, var1, mu2, var2);
     Ok(ln_with_route(&law, a, b, |law| {
-        quadratic_form::ln_match_probability(law, a, b)
+        quadratic_form::log_match_probability(law, a, b)
     })?
     .exp())
 }
@@ -221,8 +221,8 @@ pub fn match_probability_by_quadratic_form(
 ///
 /// ```
 /// use probdml::hib::{exact, HedgedEmbedding};
-/// let g = HedgedEmbedding::gaussian(&[0.0, 0.0], &[0.2, 0.2])?;
-/// let x = HedgedEmbedding::mixture(&[0.0, 0.0, 0.0, 0.0], &[0.2, 0.2, 0.2, 0.2], 2)?;
+/// let g = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[0.0, 0.0], var: &[0.2, 0.2] })?;
+/// let x = HedgedEmbedding::from_components(probdml::Gaussian { mu: &[0.0, 0.0, 0.0, 0.0], var: &[0.2, 0.2, 0.2, 0.2] }, 2)?;
 /// // A mixture of two copies of the same Gaussian is that Gaussian.
 /// let p_mix = exact::mixture_match_probability(&x, &g, 1.0, 0.5)?;
 /// let p = exact::match_probability(&[0.0, 0.0], &[0.2, 0.2], &[0.0, 0.0], &[0.2, 0.2], 1.0, 0.5)?;

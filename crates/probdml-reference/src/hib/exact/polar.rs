@@ -112,7 +112,7 @@ fn ln_ray(law: &DifferenceLaw, u: &[f64], a: f64, b: f64, ln_norm: f64) -> Resul
     } else {
         f64::NAN
     };
-    log_concave::ln_integral(ell, upper, &[threshold])
+    log_concave::log_integral(ell, upper, &[threshold])
 }
 
 /// `ln p` by the polar route at angular resolution `n`.
@@ -128,7 +128,7 @@ fn ln_at_resolution(law: &DifferenceLaw, a: f64, b: f64, n: usize) -> Result<f64
 
 /// `ln E sigmoid(−a‖Δ‖ + b)` by the polar route (`1 ≤ D ≤ 4` random coordinates).
 #[doc(hidden)]
-pub fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> {
+pub fn log_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> {
     let dim = law.random_dim();
     if dim == 1 {
         return ln_at_resolution(law, a, b, 1);
@@ -193,7 +193,7 @@ mod tests {
             "algebraic, not exponential: {e16:e} → {e64:e}"
         );
         let law = DifferenceLaw::new(&[0.0], &[0.5], &[0.0], &[0.5]);
-        let polar = ln_match_probability(&law, 1.0, 0.0).unwrap().exp();
+        let polar = log_match_probability(&law, 1.0, 0.0).unwrap().exp();
         assert!((polar - want).abs() < 1e-15, "{polar}");
     }
 }

@@ -19,7 +19,7 @@ use crate::hib::exact::logistic::log_sigmoid;
 
 /// `ln E sigmoid(−a‖Δ‖ + b)` for any diagonal law with at least one random coordinate.
 #[doc(hidden)]
-pub fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> {
+pub fn log_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> {
     let form = GaussianQuadraticForm::new(&law.weights, &law.shifts, law.offset)?;
     let ln_a = a.ln();
     let ell = |r: f64| ln_a + log_sigmoid(-a * r + b) + log_sigmoid(a * r - b) + form.ln_cdf(r * r);
@@ -28,5 +28,5 @@ pub fn ln_match_probability(law: &DifferenceLaw, a: f64, b: f64) -> Result<f64> 
     let bulk = (form.mean() + 10.0 * form.variance().sqrt()).sqrt();
     let upper = (b / a).max(0.0) + bulk + 10.0 / a;
     let threshold = if b > 0.0 { b / a } else { f64::NAN };
-    log_concave::ln_integral(ell, upper, &[threshold, law.offset.sqrt()])
+    log_concave::log_integral(ell, upper, &[threshold, law.offset.sqrt()])
 }

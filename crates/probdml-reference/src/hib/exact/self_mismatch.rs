@@ -27,10 +27,10 @@ use crate::hib::exact::match_probability::mean_over_component_pairs;
 ///
 /// ```
 /// use probdml::hib::{exact, HedgedEmbedding};
-/// let point = HedgedEmbedding::gaussian(&[1.0, 2.0], &[0.0, 0.0])?;
+/// let point = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[1.0, 2.0], var: &[0.0, 0.0] })?;
 /// let eta0 = exact::self_mismatch(&point, 2.0, 1.5)?;
 /// assert!((eta0 - 0.18242552380635635).abs() < 1e-15); // 1 − sigmoid(1.5), not 0
-/// let spread = HedgedEmbedding::gaussian(&[1.0, 2.0], &[0.1, 0.0])?;
+/// let spread = HedgedEmbedding::from_gaussian(probdml::Gaussian { mu: &[1.0, 2.0], var: &[0.1, 0.0] })?;
 /// assert!(exact::self_mismatch(&spread, 2.0, 1.5)? > eta0);
 /// # Ok::<(), probdml::Error>(())
 /// ```

@@ -203,7 +203,7 @@ impl LogScaledSeries {
 
     /// ln I_ν(x) = ln t_{k*} + ln S_ν.
     #[doc(hidden)]
-    pub fn ln_bessel_i(&self, cc: &mut Consts) -> BigFloat {
+    pub fn log_bessel_i(&self, cc: &mut Consts) -> BigFloat {
         let p = self.precision;
         self.ln_peak_term.add(&self.sum.ln(p, RM, cc), p, RM)
     }
@@ -271,7 +271,7 @@ mod tests {
         with_consts(|cc| {
             for &(nu, x, ln_i, ratio) in cases {
                 let series = LogScaledSeries::evaluate(nu, x, true, cc);
-                let e = relative_error(&series.ln_bessel_i(cc), ln_i, cc);
+                let e = relative_error(&series.log_bessel_i(cc), ln_i, cc);
                 assert!(e < 1e-45, "ln I_{nu}({x}): relative error {e:e}");
                 let e = relative_error(&series.ratio(), ratio, cc);
                 assert!(e < 1e-45, "I_{nu}+1/I_{nu}({x}): relative error {e:e}");

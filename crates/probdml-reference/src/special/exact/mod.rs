@@ -59,7 +59,9 @@ mod normal_cdf;
 pub mod working_precision;
 
 pub use bessel_series::SERIES_X_MAX;
+#[allow(deprecated)]
 pub use normal_cdf::ln_normal_cdf;
+pub use normal_cdf::log_normal_cdf;
 
 use bessel_series::LogScaledSeries;
 use double_double::to_double_double;
@@ -149,7 +151,7 @@ pub fn log_bessel_i_dd(nu: f64, x: f64) -> (f64, f64) {
         Argument::Zero => (f64::NEG_INFINITY, 0.0),
         Argument::Positive => with_consts(|cc| {
             let series = LogScaledSeries::evaluate(nu, x, false, cc);
-            to_double_double(&series.ln_bessel_i(cc))
+            to_double_double(&series.log_bessel_i(cc))
         })
         .unwrap_or(NAN_PAIR),
     }

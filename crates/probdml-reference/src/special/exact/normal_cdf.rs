@@ -12,7 +12,7 @@
 //!   `ln Φ(−x) = −x²/2 − ½ ln 2π + ln R(x)`, and for `z = x > 3`, `ln Φ(x) = ln(1 − q)`,
 //!   `q = Φ(−x) < 1.4·10⁻³`, summed as `−Σ q^k/k` so that `q` below `2^{−p}` is not lost.
 //!
-//! Nothing here calls `crate::special::ln_normal_cdf` or `erfc`.
+//! Nothing here calls `crate::special::log_normal_cdf` or `erfc`.
 
 use astro_float::BigFloat;
 
@@ -39,13 +39,13 @@ const SERIES_LIMIT: f64 = 3.0;
 /// # Examples
 ///
 /// ```
-/// use probdml::special::exact::ln_normal_cdf;
+/// use probdml::special::exact::log_normal_cdf;
 /// // mpmath, 40 digits: log(ncdf(−1)) = −1.841021645009263505770783…
-/// assert_eq!(ln_normal_cdf(-1.0), -1.8410216450092635);
+/// assert_eq!(log_normal_cdf(-1.0), -1.8410216450092635);
 /// // log(ncdf(−38)) = −726.5572160188201300965035…
-/// assert_eq!(ln_normal_cdf(-38.0), -726.5572160188201);
+/// assert_eq!(log_normal_cdf(-38.0), -726.5572160188201);
 /// ```
-pub fn ln_normal_cdf(z: f64) -> f64 {
+pub fn log_normal_cdf(z: f64) -> f64 {
     if z.is_nan() {
         return f64::NAN;
     }
@@ -154,4 +154,11 @@ fn ln_one_minus(q: &BigFloat, p: usize) -> BigFloat {
 /// `|b| < 2^{e}` (true for zero).
 fn is_below(b: &BigFloat, e: i32) -> bool {
     b.is_zero() || b.exponent().is_some_and(|x| x < e)
+}
+
+/// [`log_normal_cdf`] under its former name (the crate's naming rule: `ln_` only for the
+/// methods statrs names on distributions and for `ln_gamma`).
+#[deprecated(since = "0.1.0", note = "renamed `log_normal_cdf`")]
+pub fn ln_normal_cdf(z: f64) -> f64 {
+    log_normal_cdf(z)
 }

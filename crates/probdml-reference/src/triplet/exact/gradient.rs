@@ -15,7 +15,7 @@
 use num_dual::{Dual64, DualNum};
 
 use crate::error::{Error, Result};
-use crate::special::exact::ln_normal_cdf;
+use crate::special::exact::log_normal_cdf;
 use crate::triplet::input::check_margin;
 use crate::triplet::input::{check_batch, moments_overflow, TripletGradient};
 
@@ -129,7 +129,7 @@ pub fn nll_gradient(
             });
         }
         let z = (-margin - mean) / var.sqrt();
-        let ln_phi = ln_normal_cdf(z);
+        let ln_phi = log_normal_cdf(z);
         total -= ln_phi;
         let hazard = (-0.5 * z * z - LN_SQRT_2PI - ln_phi).exp();
         for k in 0..6 * dim {

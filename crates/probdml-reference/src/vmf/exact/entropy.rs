@@ -16,7 +16,7 @@
 //!   `2 cos θ sinh(κ cos θ) w` are positive: as `κ → 0` the KL (`≈ κ²/2M`) keeps its relative
 //!   accuracy instead of being the difference of two numbers of size `κ`.
 
-use super::marginal::{ln_two_sinh, CosineMarginal, Kernel};
+use super::marginal::{log_two_sinh, CosineMarginal, Kernel};
 use super::quadrature::integrate_log;
 use super::sphere_area::log_sphere_area;
 use crate::compensated::Neumaier;
@@ -38,7 +38,7 @@ fn log_half_integral<G: Fn(f64) -> f64>(dim: usize, ln_g: G) -> f64 {
         .collect();
     // sin^{M−2} θ relative to θ = π/2, where it is 1 (accurate near the peak; see `Kernel`).
     let weight = Kernel::new(dim, 0.0, FRAC_PI_2);
-    integrate_log(|t| ln_g(t) + weight.relative(t), 0.0, FRAC_PI_2, &hints).ln_value()
+    integrate_log(|t| ln_g(t) + weight.relative(t), 0.0, FRAC_PI_2, &hints).log_value()
 }
 
 /// Reference twin of `crate::vmf::entropy`, by quadrature.
@@ -114,13 +114,13 @@ pub fn kl_to_uniform(dim: usize, kappa: f64) -> f64 {
     let ln_half_z0 = log_half_integral(dim, |_| 0.0);
     if kappa * kappa <= SERIES_LIMIT * dim as f64 {
         // ∫_0^π (e^{κ cos θ} − 1) w = ∫_0^{π/2} 4 sinh²(κ cos θ / 2) w, and Z₀ = 2 ∫_0^{π/2} w.
-        let ln_dz = log_half_integral(dim, |t| 2.0 * ln_two_sinh(0.5 * kappa * t.cos()));
+        let ln_dz = log_half_integral(dim, |t| 2.0 * log_two_sinh(0.5 * kappa * t.cos()));
         let d = (ln_dz - LN_2 - ln_half_z0).exp();
         // ∫_0^π cos θ e^{κ cos θ} w = ∫_0^{π/2} cos θ · 2 sinh(κ cos θ) w;
         // A = that / Z, Z = Z₀ (1 + D).
         let ln_n = log_half_integral(dim, |t| {
             let c = t.cos();
-            c.ln() + ln_two_sinh(kappa * c)
+            c.ln() + log_two_sinh(kappa * c)
         });
         let a = (ln_n - LN_2 - ln_half_z0 - d.ln_1p()).exp();
         (kappa * a - d.ln_1p()).max(0.0)

@@ -148,7 +148,7 @@ pub fn ladder(dim: usize, kappa: f64, lo: f64, hi: f64) -> Vec<f64> {
 /// `10⁻¹²` of a ratio).
 fn log_moment_relative<G: Fn(f64) -> f64>(kernel: &Kernel, dim: usize, kappa: f64, ln_g: G) -> f64 {
     let hints = ladder(dim, kappa, 0.0, PI);
-    integrate_log(|t| ln_g(t) + kernel.relative(t), 0.0, PI, &hints).ln_value()
+    integrate_log(|t| ln_g(t) + kernel.relative(t), 0.0, PI, &hints).log_value()
 }
 
 /// The distribution of `t = μᵀX`, `X ~ vMF(μ, κ)` on `S^{M−1}`, tabulated by adaptive
@@ -259,7 +259,7 @@ impl CosineMarginal {
     /// `ln ∫_0^π e^{κ(cos θ − 1)} sin^{M−2} θ dθ`.
     #[doc(hidden)]
     pub fn log_reduced_mass(&self) -> f64 {
-        self.kernel.offset() + self.integral.ln_value()
+        self.kernel.offset() + self.integral.log_value()
     }
 
     /// `∫_0^θ e^{φ} / ∫_0^π e^{φ}`, the probability that the angle to `μ` is at most `θ`.
@@ -383,7 +383,7 @@ impl CosineMarginal {
             let h = (0.5 * t).sin();
             (2.0 * h * h).ln()
         });
-        (ln_num - self.integral.ln_value()).exp()
+        (ln_num - self.integral.log_value()).exp()
     }
 
     /// `A_M(κ) = E[μᵀX]`. For `A ≤ ½` the integral is folded onto `[0, π/2]`, where the
@@ -408,8 +408,8 @@ impl CosineMarginal {
             0.5 * PI,
             &ladder(dim, kappa, 0.0, 0.5 * PI),
         )
-        .ln_value();
-        (ln_num - self.integral.ln_value()).exp()
+        .log_value();
+        (ln_num - self.integral.log_value()).exp()
     }
 
     /// `Var[μᵀX] = E[(s − E s)²]`, `s = 2 sin²(θ/2)`, integrated directly (no `E[s²] − E[s]²`
@@ -421,13 +421,13 @@ impl CosineMarginal {
             let d = 2.0 * h * h - mean_s;
             (d * d).ln()
         });
-        (ln_num - self.integral.ln_value()).exp()
+        (ln_num - self.integral.log_value()).exp()
     }
 }
 
 /// `ln(2 sinh x)` for `x ≥ 0` without overflow: `x + ln(1 − e^{−2x})`.
 #[doc(hidden)]
-pub fn ln_two_sinh(x: f64) -> f64 {
+pub fn log_two_sinh(x: f64) -> f64 {
     x + (-(-2.0 * x).exp_m1()).ln()
 }
 

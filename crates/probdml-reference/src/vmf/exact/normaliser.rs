@@ -117,7 +117,7 @@ pub fn log_norm_const_dd(dim: usize, kappa: f64) -> (f64, f64) {
         let value = nu_big
             .mul(&ln_kappa, p, RM)
             .sub(&half_dim.mul(&ln_two_pi, p, RM), p, RM)
-            .sub(&series.ln_bessel_i(cc), p, RM);
+            .sub(&series.log_bessel_i(cc), p, RM);
         to_double_double(&value)
     })
     .unwrap_or(NAN_PAIR)

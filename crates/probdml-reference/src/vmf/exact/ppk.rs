@@ -72,7 +72,7 @@ pub fn log_ppk(nu_z: &[f64], nu_p: &[f64], gamma: f64) -> Result<f64> {
     Ok(
         gamma * (log_norm_const(dim, kappa_z) + log_norm_const(dim, kappa_p))
             + tilt
-            + frame.ln_scale()
+            + frame.log_scale()
             + value.ln(),
     )
 }

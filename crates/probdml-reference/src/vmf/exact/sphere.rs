@@ -43,7 +43,7 @@
 //! [`SpherePair::integrate`] returns the *scaled* integral
 //!
 //! `V = ∫∫ e^{φ(θ) − φ(θ*)} h(s, t) sin^{M−3}ψ dψ dθ`, so that
-//! `∫ e^{κ(pᵀx−1)} h dx = V · e^{ln_scale}`, `ln_scale = ln|S^{M−3}| + φ(θ*)`.
+//! `∫ e^{κ(pᵀx−1)} h dx = V · e^{log_scale}`, `log_scale = ln|S^{M−3}| + φ(θ*)`.
 //!
 //! Both angles are integrated by the crate's adaptive Gauss–Kronrod
 //! ([`integrate_breakpoints`]), with breakpoints at the mode and at
@@ -81,7 +81,7 @@ pub struct SpherePair {
     alpha2: f64,
     kappa: f64,
     kernel: Kernel,
-    ln_scale: f64,
+    log_scale: f64,
     theta_points: Vec<f64>,
     psi_points: Vec<f64>,
 }
@@ -97,7 +97,7 @@ impl SpherePair {
     ///    h(s,t)\\,\sin^{M-3}\psi\\,d\psi\\,d\theta $$
     ///
     /// with `φ(θ) = κ(cos θ − 1) + (M−2) ln sin θ`, `θ₀` its mode and
-    /// `λ = ln_scale = ln|S^{M−3}| + φ(θ₀)` (book chapter 06; module docs for `M = 2`).
+    /// `λ = log_scale = ln|S^{M−3}| + φ(θ₀)` (book chapter 06; module docs for `M = 2`).
     ///
     /// # Errors
     ///
@@ -112,7 +112,7 @@ impl SpherePair {
     /// // The area of S⁷ (M = 8) is π⁴/3: integrate h = 1 with no tilt.
     /// let frame = SpherePair::new(8, 0.0, 1.0, 0.0).unwrap();
     /// let est = frame.integrate(|_, _, _| 1.0, Tolerance::relative(1e-13)).unwrap();
-    /// let area = est.value * frame.ln_scale().exp();
+    /// let area = est.value * frame.log_scale().exp();
     /// assert!((area / (std::f64::consts::PI.powi(4) / 3.0) - 1.0).abs() < 1e-13);
     /// ```
     pub fn new(dim: usize, alpha1: f64, alpha2: f64, kappa: f64) -> Result<Self> {
@@ -121,7 +121,7 @@ impl SpherePair {
         require_finite("alpha2", alpha2)?;
         require_nonnegative("kappa", kappa)?;
         let kernel = Kernel::at_peak(dim, kappa);
-        let (theta_points, psi_points, ln_scale) = if dim == 2 {
+        let (theta_points, psi_points, log_scale) = if dim == 2 {
             let mut points = vec![-PI, PI];
             points.extend(ladder(2, kappa, -PI, PI));
             for &t in ladder(2, kappa, 0.0, PI).iter() {
@@ -161,16 +161,16 @@ impl SpherePair {
             alpha2,
             kappa,
             kernel,
-            ln_scale,
+            log_scale,
             theta_points,
             psi_points,
         })
     }
 
-    /// `ln_scale = ln|S^{M−3}| + φ(θ*)` (`φ(θ*)` alone for `M = 2`): the true integral is the
-    /// scaled value times `e^{ln_scale}`.
-    pub fn ln_scale(&self) -> f64 {
-        self.ln_scale
+    /// `log_scale = ln|S^{M−3}| + φ(θ*)` (`φ(θ*)` alone for `M = 2`): the true integral is the
+    /// scaled value times `e^{log_scale}`.
+    pub fn log_scale(&self) -> f64 {
+        self.log_scale
     }
 
     /// The dimension `M`.
@@ -183,7 +183,7 @@ impl SpherePair {
         self.kappa
     }
 
-    /// The scaled integral `V = e^{−ln_scale} ∫_{S^{M−1}} e^{κ(pᵀx − 1)} h(μ₁ᵀx, μ₂ᵀx, pᵀx) dx`
+    /// The scaled integral `V = e^{−log_scale} ∫_{S^{M−1}} e^{κ(pᵀx − 1)} h(μ₁ᵀx, μ₂ᵀx, pᵀx) dx`
     /// of a finite `h`, to `tol` (which applies to `V`).
     ///
     /// `h` receives `(s, t, c) = (μ₁ᵀx, μ₂ᵀx, pᵀx)`. The third is a function of the first two
@@ -208,7 +208,7 @@ impl SpherePair {
     /// let frame = SpherePair::new(3, 0.3, 1.2, 0.0).unwrap();
     /// let area = 4.0 * std::f64::consts::PI;
     /// let tol = Tolerance { absolute: 1e-14, relative: 1e-13 };
-    /// let m = frame.integrate(|s, t, _| s * t, tol).unwrap().value * frame.ln_scale().exp() / area;
+    /// let m = frame.integrate(|s, t, _| s * t, tol).unwrap().value * frame.log_scale().exp() / area;
     /// assert!((m - (0.9f64).cos() / 3.0).abs() < 1e-13);
     /// ```
     pub fn integrate<F: FnMut(f64, f64, f64) -> f64>(
@@ -481,7 +481,7 @@ mod tests {
             let est = frame
                 .integrate(|_, _, _| 1.0, Tolerance::relative(1e-13))
                 .unwrap();
-            let ln_area = est.value.ln() + frame.ln_scale();
+            let ln_area = est.value.ln() + frame.log_scale();
             assert!(
                 (ln_area - log_sphere_area(dim)).abs() < 1e-13,
                 "M = {dim}: {ln_area} vs {}",
@@ -498,7 +498,7 @@ mod tests {
             let est = frame
                 .integrate(|_, _, _| 1.0, Tolerance::relative(1e-13))
                 .unwrap();
-            let got = est.value.ln() + frame.ln_scale();
+            let got = est.value.ln() + frame.log_scale();
             let want = -kappa - log_norm_const(dim, kappa);
             assert!(
                 (got - want).abs() < 1e-12 * want.abs().max(1.0),
