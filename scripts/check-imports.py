@@ -30,7 +30,8 @@ that neither can even name the fast code — and this script what Cargo cannot:
 
 * **core** (crates/probdml-core): the error type and input checks (`error`), error-free
   arithmetic (`compensated`), `gaussians`, `gauss_rule`, `instruction_set`, class `labels` (taken
-  by the contrastive, metrics and nivMF inputs alike), and every module's
+  by the contrastive, metrics and nivMF inputs alike), `threads` (the retrieval task's pool), and
+  every module's
   inputs (`<m>/input.rs`, `<m>/input/`): the types and checks both twins share.
 * **reference** (crates/probdml-reference): every exact twin and the tools only they use
   (`quadrature`, `gaussian_quadratic_form`). One item of the core is kept from it
@@ -59,7 +60,7 @@ ROOTS = [
 ]
 LEFT_OUT_DIRS = set()
 LEFT_OUT_FILES = {"lib.rs"}
-CORE = {"error", "compensated", "display", "gaussians", "gauss_rule", "instruction_set", "labels"}
+CORE = {"error", "compensated", "display", "gaussians", "gauss_rule", "instruction_set", "labels", "threads"}
 REFERENCE_TOOLS = {"quadrature", "gaussian_quadratic_form"}
 # Items of the core that the reference must still not call, with the reason: the one computation
 # of the core that a fast twin's result rests on.
@@ -207,7 +208,7 @@ def check(roots, graph=False):
     by_path = {tuple(module_path(rel)): rel for rel in files}
     if misplaced:
         out.append("files in the wrong crate (the core holds error, compensated, gaussians, gauss_rule, "
-                   "instruction_set, labels and every <module>/input; the reference every exact twin, quadrature "
+                   "instruction_set, labels, threads and every <module>/input; the reference every exact twin, quadrature "
                    "and gaussian_quadratic_form; probdml the rest):")
         out.append("\n".join(misplaced))
         return True, out

@@ -18,8 +18,8 @@
 //! Every copy runs the same source: the same IEEE-754 operations in the same order, and Rust
 //! never contracts `a·b + c` into a fused operation on its own. Every fused multiply-add is
 //! written as `f64::mul_add`, which is correctly rounded in every copy: one instruction in the
-//! AVX2+FMA and AVX-512 copies, the C library's `fma` in the portable one (itself one instruction on a CPU
-//! that has FMA, an exact software emulation on one that does not). Vectorisation across lanes
+//! AVX2+FMA and AVX-512 copies, a call to compiler-builtins' `fma` in the portable one (which runs
+//! the FMA instruction on a CPU that has it, an exact software emulation on one that does not). Vectorisation across lanes
 //! changes which register holds a value, never the operations on it. So the results are the
 //! same bits, and `proofs/dispatch_bit_identity.rs` checks that they are, on every dispatched
 //! entry point, by running every copy that the CPU has on the same inputs
@@ -32,7 +32,7 @@
 //! trampoline of each instruction set (without the attribute on the closure, LLVM keeps a large
 //! body out of line, compiled for the baseline, and the trampoline only jumps to it). A kernel
 //! that is not inlined there is compiled for the baseline only: correct, but each of its
-//! `mul_add` becomes a call into the C library. A kernel too large to inline into every caller
+//! `mul_add` becomes a call to compiler-builtins' `fma`. A kernel too large to inline into every caller
 //! (the per-pair kernels of the nivMF divergences and proxy losses) stays out of line and hands
 //! its own body to `dispatch`: compiled once per instruction set rather than into every caller's
 //! copy, and, called from a copy that is already dispatched, it only chooses the same copy
@@ -45,7 +45,7 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InstructionSet {
-    /// The target's baseline (x86-64: SSE2); fused multiply-adds through the C library's `fma`.
+    /// The target's baseline (x86-64: SSE2); fused multiply-adds through calls to compiler-builtins' `fma`.
     Portable,
     /// x86-64 with AVX2 and FMA (Haswell, 2013, and Zen, 2017, onwards).
     Avx2Fma,

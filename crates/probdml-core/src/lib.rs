@@ -17,6 +17,8 @@ pub mod gauss_rule;
 pub mod gaussians;
 pub mod instruction_set;
 pub mod labels;
+#[doc(hidden)]
+pub mod threads;
 
 pub mod contrastive {
     //! The inputs of `probdml::contrastive`: the types and checks its two twins share.

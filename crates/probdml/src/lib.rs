@@ -89,6 +89,15 @@
 //! arbitrary-precision and dense-algebra dependencies out. Training on libtorch is the
 //! `probdml-train` crate.
 //!
+//! The other default features: `rayon` runs the retrieval metrics on rayon's thread pool
+//! ([`metrics::Retrieval::with_threads`]; without it every search runs on the calling thread),
+//! and `std_rng` enables `probdml::rand::rngs::StdRng`. With `default-features = false` the
+//! crate depends on 12 others: `rand` and `rand_core` (the [`rand::Rng`] the samplers take),
+//! `rand_distr` and its `num-traits` (the Gamma and normal laws of the samplers), `libm` (a
+//! sub-ulp `erfc`), `thiserror` with the five crates of its derive (the error type), and
+//! `probdml-core`. Matrix products are the crate's own (`gemm`: blocked, with register tiles
+//! for SSE2, AVX2 and AVX-512, the same bits on every CPU where a caller needs them).
+//!
 //! # Where to find what
 //!
 //! | task | function | book chapter |
@@ -155,10 +164,14 @@ use probdml_core::gauss_rule;
 use probdml_core::gaussians;
 #[cfg(feature = "reference")]
 pub use probdml_reference::gaussian_quadratic_form;
+// Public for the benches that compare it with other matrix products; not part of the API.
+#[doc(hidden)]
+pub mod gemm;
 pub mod ggn;
 pub mod hib;
 pub use probdml_core::instruction_set;
 use probdml_core::labels;
+use probdml_core::threads;
 pub mod laplace;
 pub mod metrics;
 pub mod nivmf;

@@ -10,7 +10,7 @@ use crate::compensated::dot_lanes;
 
 /// `aᵀb` with four independent fused accumulators (the crate's one lane dot product,
 /// [`dot_lanes`]), on the CPU's widest instruction set: the contrastive entry points are
-/// compiled for the baseline, where each fused multiply-add would be a call into the C library,
+/// compiled for the baseline, where each fused multiply-add would be a call to compiler-builtins' `fma`,
 /// and every Gram entry of a batch goes through here. The same bits on every copy
 /// (`proofs/dispatch_bit_identity.rs`).
 #[inline(always)]

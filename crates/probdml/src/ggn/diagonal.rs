@@ -17,15 +17,14 @@
 //! O(|pairs|·M + B·M·F). The cross terms need Σ_{(i,j)} C_ijk x_il x_jl, a sparse-times-dense
 //! product of the B×B pair matrix with X per k: O(|pairs|·M·F) ≤ O(M·B²·F). When the pairs
 //! are dense (at least B²/8 selected), the cross sum per k is the quadratic-form diagonal
-//! diag(Xᵀ C_k X)_l = Σ_i x_il (C_k X)_il with one GEMM C_k·X (faer, single-threaded) per block
+//! diag(Xᵀ C_k X)_l = Σ_i x_il (C_k X)_il with one GEMM C_k·X ([`crate::gemm`], in the fixed order) per block
 //! of features; sparse pair sets keep the CSR multiply-add loop. Pairs with t = 0 (negatives
 //! outside the margin) are never listed and cost nothing.
 
 use super::{zero_output, Approximation, Split};
 use crate::contrastive::PairTarget;
 use crate::error::Result;
-use faer::linalg::matmul::matmul;
-use faer::{Accum, MatMut, MatRef, Par};
+use crate::gemm::{product_packed, Order, Packed, View};
 
 /// The six diagonals of one batch, each of length M·F in the row-major order of W.
 #[derive(Debug, Clone, PartialEq)]
@@ -427,7 +426,7 @@ const GEMM_BLOCK_ENTRIES: usize = 32 * 1024;
 
 /// out_l += Σ_i x_il (C X)_il for the first B rows of `c` ((blocks·B)×B row-major, blocks 1 or 2)
 /// and, with two blocks, negative_l += the same for the last B rows; X is B×F row-major. The
-/// features are walked in blocks of columns so that C·X[:, block] (faer, sequential) stays in
+/// features are walked in blocks of columns so that C·X[:, block] ([`crate::gemm`]) stays in
 /// cache; `z` is scratch.
 #[inline(always)]
 fn add_quadratic_form_diagonal(
@@ -442,13 +441,13 @@ fn add_quadratic_form_diagonal(
     let rows = c.len() / b;
     let width = (GEMM_BLOCK_ENTRIES / rows).max(64).min(f);
     z.resize(rows * width, 0.0);
-    let lhs = MatRef::from_row_major_slice(c, rows, b);
+    // C is the left factor of every block of columns: packed once.
+    let lhs = Packed::left(View::row_major(c, rows, b, b));
     let mut l0 = 0;
     while l0 < f {
         let len = width.min(f - l0);
-        let rhs = MatRef::from_row_major_slice_with_stride(&features[l0..], b, len, f);
-        let dst = MatMut::from_row_major_slice_mut(&mut z[..rows * len], rows, len);
-        matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+        let rhs = Packed::right(View::row_major(&features[l0..], b, len, f));
+        product_packed(&mut z[..rows * len], len, 1.0, &lhs, &rhs, Order::Fixed);
         for i in 0..b {
             let xi = &features[i * f + l0..i * f + l0 + len];
             let zi = &z[i * len..(i + 1) * len];

@@ -1,13 +1,13 @@
-//! The fast neighbour search's first stage: blocked `f32` Gram matrices through `faer`, with the
-//! candidate filter fused into the block loop.
+//! The fast neighbour search's first stage: blocked `f32` Gram matrices ([`crate::gemm`]), with
+//! the candidate filter fused into the block loop.
 //!
 //! # Keys and their error
 //!
 //! Ranking by ‖q − x‖² is ranking by the key ‖x‖² − 2⟨q, x⟩. The rows are rounded once to
 //! `f32` (after scaling every row by one power of two 2^−s that brings the largest norm M into
 //! (1/2, 1], which is exact in `f64` and keeps `f32` far from overflow), the inner products of a
-//! block of rows with a block of items come from one `f32` matrix product (`faer`, any
-//! summation order, with or without FMA), and key = fl(fl(‖x‖²) − 2·G). For cosine the rows
+//! block of rows with a block of items come from one `f32` matrix product ([`crate::gemm`] in
+//! [`Order::Any`](crate::gemm::Order): any summation order, with or without FMA), and key = fl(fl(‖x‖²) − 2·G). For cosine the rows
 //! are first divided by their norms: the key is then ‖x̂‖² − 2⟨q̂, x̂⟩ ≈ 2·(1 − cos) − 1, an
 //! increasing function of the cosine distance.
 //!
@@ -39,9 +39,7 @@
 
 use std::sync::Mutex;
 
-use faer::linalg::matmul::matmul;
-use faer::{Accum, MatMut, MatRef, Par};
-use rayon::prelude::*;
+use crate::gemm::{product_packed, Order, Packed, View};
 
 use crate::instruction_set::{dispatch_on, InstructionSet};
 
@@ -49,6 +47,7 @@ use crate::metrics::candidates::{offer_column, offer_row, round_up, Candidates};
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::key_scan;
+use crate::threads;
 
 /// Rows (and items) per block.
 pub(crate) const BLOCK: usize = 256;
@@ -172,17 +171,25 @@ fn exact_underflow(distance: Distance, dim: usize, scale: f64, q_given: f64, min
     }
 }
 
-/// ⟨rows_a[i], rows_b[j]⟩ for the rows of two blocks, into `g` (row-major, stride [`BLOCK`]).
-fn gram_block(g: &mut [f32], rows_a: &[f32], rows_b: &[f32], dim: usize) {
-    let (n_a, n_b) = (rows_a.len() / dim, rows_b.len() / dim);
-    let lhs = MatRef::from_row_major_slice(rows_a, n_a, dim);
-    // Column j of the right factor is row j of block b.
-    let rhs = MatRef::from_column_major_slice(rows_b, dim, n_b);
-    // Row-major with row stride BLOCK, built as the transpose of a column-major view: faer
-    // 0.24.4's `MatMut::from_row_major_slice_with_stride_mut` sets the strides the other way
-    // round (row stride 1, column stride `row_stride`), a column-major view.
-    let dst = MatMut::from_column_major_slice_with_stride_mut(g, n_b, n_a, BLOCK).transpose_mut();
-    matmul(dst, Accum::Replace, lhs, rhs, 1.0f32, Par::Seq);
+/// Each block of [`BLOCK`] rows packed for the Gram products: as left factors (the queries of
+/// a block pair) and, for the items, as right factors (the transpose: column j is row j).
+fn pack_blocks(rows: &[f32], dim: usize, side: Side) -> Vec<Packed<f32>> {
+    rows.chunks(BLOCK * dim)
+        .map(|block| {
+            let view = View::row_major(block, block.len() / dim, dim, dim);
+            match side {
+                Side::Queries => Packed::left(view),
+                Side::Items => Packed::right(view.t()),
+            }
+        })
+        .collect()
+}
+
+/// Which factor of the Gram products a set of rows is.
+#[derive(Clone, Copy)]
+enum Side {
+    Queries,
+    Items,
 }
 
 /// Offers a query the items `base + j` (below `end`) of one Gram row: key_j = sq[j] − 2 g[j].
@@ -335,6 +342,9 @@ pub(crate) fn candidates(
             .flat_map(|a| (0..db_blocks).map(move |b| (a, b)))
             .collect()
     };
+    // Packed once for the caller's instruction set, each block used in many products.
+    let db_packed = pack_blocks(&db.rows, dim, Side::Items);
+    let q_packed = pack_blocks(&qs.rows, dim, Side::Queries);
     let span = |b: usize, n: usize| (b * BLOCK, n.min((b + 1) * BLOCK));
     // The worker threads run the scans in the caller's instruction set (`InstructionSet::run`
     // forces it on the calling thread only).
@@ -349,12 +359,7 @@ pub(crate) fn candidates(
                 // No clearing: entries outside the n_a × n_b product are never read as keys (their
                 // rows are not scanned; their columns have item norm +∞ or threshold −∞), and stale
                 // ones left by an earlier block are finite.
-                gram_block(
-                    g,
-                    &qs.rows[a0 * dim..a1 * dim],
-                    &db.rows[b0 * dim..b1 * dim],
-                    dim,
-                );
+                product_packed(g, BLOCK, 1.0, &q_packed[a], &db_packed[b], Order::Any);
                 let sq_b = &db.squared_norms[b0..b0 + BLOCK];
                 {
                     let mut state = states[a].lock().expect("no thread panics holding a block");
@@ -390,17 +395,12 @@ pub(crate) fn candidates(
             },
         )
     };
-    match threads {
-        Some(1) => {
-            let mut g = vec![0.0f32; BLOCK * BLOCK];
-            for &pair in &pairs {
-                work(&mut g, pair);
-            }
-        }
-        _ => pairs
-            .par_iter()
-            .for_each_init(|| vec![0.0f32; BLOCK * BLOCK], |g, &pair| work(g, pair)),
-    }
+    threads::for_each_with_scratch(
+        &pairs,
+        threads != Some(1),
+        || vec![0.0f32; BLOCK * BLOCK],
+        |g, &pair| work(g, pair),
+    );
     states
         .into_iter()
         .flat_map(|s| {
@@ -418,15 +418,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn gram_block_is_row_major_with_stride_block() {
+    fn the_gram_block_of_packed_blocks_is_row_major_with_stride_block() {
         // Rows (1, 2), (3, 4) against (1, 0), (0, 1), (1, 1).
         let mut g = vec![0.0f32; BLOCK * BLOCK];
-        gram_block(
-            &mut g,
-            &[1.0, 2.0, 3.0, 4.0],
-            &[1.0, 0.0, 0.0, 1.0, 1.0, 1.0],
-            2,
-        );
+        let queries = pack_blocks(&[1.0, 2.0, 3.0, 4.0], 2, Side::Queries);
+        let items = pack_blocks(&[1.0, 0.0, 0.0, 1.0, 1.0, 1.0], 2, Side::Items);
+        product_packed(&mut g, BLOCK, 1.0, &queries[0], &items[0], Order::Any);
         assert_eq!(&g[..3], &[1.0, 2.0, 3.0]);
         assert_eq!(&g[BLOCK..BLOCK + 3], &[3.0, 4.0, 7.0]);
     }
@@ -459,14 +456,26 @@ mod tests {
                     isa.run(|| candidates(q, &database, distance, &k_of, Some(1)))
                         .expect("available")
                 };
-                let portable = run(InstructionSet::Portable);
-                assert!(portable.iter().all(|c| !c.is_empty()));
+                // The Gram products are `Order::Any`: fused in the AVX copies, not in the
+                // portable one. On the grid every Euclidean product and sum is exact, so all
+                // copies scan the same keys; cosine rows are divided by their norms and round,
+                // so there the AVX2 scans are held to the AVX-512 copy's (the same fused
+                // products). The neighbours after the exact re-ranking are the same in every
+                // copy either way (proofs/dispatch_bit_identity.rs).
+                let reference = match distance {
+                    Distance::Euclidean => run(InstructionSet::Portable),
+                    Distance::Cosine if InstructionSet::Avx512.is_available() => {
+                        run(InstructionSet::Avx512)
+                    }
+                    Distance::Cosine => continue,
+                };
+                assert!(reference.iter().all(|c| !c.is_empty()));
                 for isa in [InstructionSet::Avx2Fma, InstructionSet::Avx512] {
                     if !isa.is_available() {
                         continue;
                     }
                     assert_eq!(
-                        portable,
+                        reference,
                         run(isa),
                         "{distance:?}, separate queries: {}, {}",
                         q.is_some(),

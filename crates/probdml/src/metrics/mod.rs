@@ -35,7 +35,7 @@
 //!
 //! # Fast and exact
 //!
-//! The functions here are the fast twins: blocked `f32` Gram matrices through `faer` with a
+//! The functions here are the fast twins: blocked `f32` Gram matrices ([`crate::gemm`]) with a
 //! candidate filter fused into the block loop and an exact `f64` re-ranking of the candidates,
 //! so that neighbours are bitwise the exact twin's (in a leave-one-out task only the upper
 //! triangle of blocks, each product serving both of its rows; threads chosen per task with

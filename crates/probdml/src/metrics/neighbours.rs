@@ -4,13 +4,12 @@
 //! exact twin's own `f64` arithmetic. The filter provably keeps every item of the exact top k,
 //! ties included, so the ranking — and every retrieval metric — is bitwise the exact twin's.
 
-use rayon::prelude::*;
-
 use crate::error::Result;
 use crate::metrics::candidate_search;
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 use crate::metrics::input::neighbours::Neighbours;
 use crate::metrics::retrieval_task::Retrieval;
+use crate::threads;
 
 /// The `k` nearest database items of every query.
 ///
@@ -91,11 +90,11 @@ pub(crate) fn ranked_lists(
                 k_of(q),
             )
         };
-        Ok(if task.threads() == Some(1) {
-            candidates.into_iter().enumerate().map(rerank).collect()
-        } else {
-            candidates.into_par_iter().enumerate().map(rerank).collect()
-        })
+        Ok(threads::map_indexed(
+            candidates,
+            task.threads() != Some(1),
+            |q, cands| rerank((q, cands)),
+        ))
     })
 }
 

@@ -3,13 +3,12 @@
 
 use std::collections::HashMap;
 
-use rayon::prelude::*;
-
 use crate::error::Result;
 use crate::metrics::input::retrieval::QueryAtK;
 use crate::metrics::input::retrieval::RetrievalReport;
 use crate::metrics::neighbours::ranked_lists;
 use crate::metrics::retrieval_task::{Relevance, Retrieval};
+use crate::threads;
 
 /// Positives of each query, answered in O(1) (labels) or O(log |set|) (sorted sets).
 pub(crate) enum PositiveIndex {
@@ -102,11 +101,11 @@ fn relevance_lists(
     k_of: &(dyn Fn(usize) -> usize + Sync),
 ) -> Result<Vec<Vec<bool>>> {
     let lists = ranked_lists(task, k_of)?;
-    Ok(lists
-        .into_par_iter()
-        .enumerate()
-        .map(|(q, list)| list.iter().map(|&(_, j)| index.is_positive(q, j)).collect())
-        .collect())
+    Ok(threads::map_indexed(
+        lists,
+        task.threads() != Some(1),
+        |q, list| list.iter().map(|&(_, j)| index.is_positive(q, j)).collect(),
+    ))
 }
 
 /// The scores of every query with at least one positive, at cut-off k.
@@ -145,10 +144,8 @@ pub fn per_query_at_k(task: &Retrieval<'_>, k: usize) -> Result<Vec<QueryAtK>> {
     let k = task.check_k("k", k)?;
     let index = PositiveIndex::new(task);
     let lists = ranked_lists(task, &|_| k)?;
-    let scores: Vec<QueryAtK> = lists
-        .into_par_iter()
-        .enumerate()
-        .filter_map(|(q, list)| {
+    let scores: Vec<QueryAtK> =
+        threads::map_indexed(lists, task.threads() != Some(1), |q, list| {
             let r = index.count(q);
             if r == 0 {
                 return None;
@@ -164,6 +161,8 @@ pub fn per_query_at_k(task: &Retrieval<'_>, k: usize) -> Result<Vec<QueryAtK>> {
                 average_precision: sum / r.min(k) as f64,
             })
         })
+        .into_iter()
+        .flatten()
         .collect();
     if scores.is_empty() {
         return Err(task.no_scored_query());

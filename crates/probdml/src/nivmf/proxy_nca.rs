@@ -33,6 +33,8 @@ use crate::vmf::{
     mean_resultant_over_kappa, mean_resultant_slope, VonMisesFisher,
 };
 use rand::{RngExt, SeedableRng};
+
+use crate::xoshiro_x8::Xoshiro256PlusPlusX8;
 use rand_distr::StandardNormal;
 
 /// `‖v‖` from [`dot`].
@@ -118,7 +120,7 @@ pub(crate) fn nivmf_log_density_grad(
 /// [`proxy_nca_loss`] draws for row `row` under [`ProxyDistance::ElNivMf`] with `seed`.
 ///
 /// `w_i` is the cosine of a vMF(·, κ) draw by Wood's sampler and `g_i` a standard normal vector
-/// of length `dim`, from a generator seeded by `(seed, row)`; the draw is then
+/// of length `dim`, from the crate's [`Xoshiro256PlusPlusX8`] seeded by `(seed, row)`; the draw is then
 /// `x_i = w_i ẑ + √(1 − w_i²) t_i/‖t_i‖`, `t_i = g_i − (ẑᵀg_i)ẑ` (module docs). The training
 /// module's tensor loss takes these draws, so that it computes the same Monte Carlo estimate.
 ///
@@ -164,8 +166,11 @@ pub(crate) fn el_nivmf_draws_unchecked(
     seed: u64,
     row: usize,
 ) -> Vec<(f64, Vec<f64>)> {
-    let mut rng =
-        rand::rngs::StdRng::seed_from_u64(seed ^ (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    // The crate's own generator: the draws of a seed stay the same across versions of `rand`
+    // (whose `StdRng` may change its algorithm) and whatever features `rand` is built with.
+    let mut rng = Xoshiro256PlusPlusX8::seed_from_u64(
+        seed ^ (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     let mut e1 = vec![0.0; dim];
     e1[0] = 1.0;
     let law = VonMisesFisher::new(&e1, kappa).expect("a unit e₁ and a finite κ ≥ 0");

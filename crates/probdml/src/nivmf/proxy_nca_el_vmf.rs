@@ -14,7 +14,7 @@
 //! `∂L/∂z_b = (a(κ_b) Σ_c g_{bc} − Σ_c W_{bc}) z_b − (WP)_b`,
 //! `∂L/∂p_c = (a(κ_c) Σ_b g_{bc} − Σ_b W_{bc}) p_c − (WᵀZ)_c`,
 //!
-//! three `B × C × M` products by `faer`, and the `B·C` normalisers go through the batched
+//! three `B × C × M` products ([`crate::gemm`], in the fixed order), and the `B·C` normalisers go through the batched
 //! `vmf::log_norm_const` kernel.
 //!
 //! Accuracy of the Gram route: `κ_{bc}²` carries an absolute error of a few
@@ -25,11 +25,10 @@
 //! the `NIVMF_PROXY_LOSS` budget against the 256-bit reference (`proofs/nivmf_proxy_nca.rs`).
 
 use super::input::ProxyLoss;
+use crate::gemm::{product, Order, View};
 use crate::vmf::{
     log_norm_const_batch_unchecked, mean_resultant_over_kappa, mean_resultant_over_kappa_batch,
 };
-use faer::linalg::matmul::matmul;
-use faer::{Accum, MatMut, MatRef, Par};
 
 /// The EL-vMF ProxyNCA++ loss and gradients for checked `B × M` embeddings `z`, labels and
 /// `C × M` proxies `p` (natural parameters), temperature `t > 0`. It chooses its instruction
@@ -70,11 +69,12 @@ fn el_vmf_in_place(
     // against rounding when z ≈ −p.
     let mut pair_norm = vec![0.0; b * c];
     {
-        let lhs = MatRef::from_row_major_slice(z, b, dim);
         // Column j of Pᵀ is row j of P.
-        let rhs = MatRef::from_column_major_slice(p, dim, c);
-        let dst = MatMut::from_row_major_slice_mut(&mut pair_norm, b, c);
-        matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+        let (lhs, rhs) = (
+            View::row_major(z, b, dim, dim),
+            View::row_major(p, c, dim, dim).t(),
+        );
+        product(&mut pair_norm, c, 1.0, lhs, rhs, Order::Fixed);
     }
     for (row, zs) in pair_norm.chunks_exact_mut(c).zip(&z_sq) {
         for (k, ps) in row.iter_mut().zip(&p_sq) {
@@ -132,17 +132,19 @@ fn el_vmf_in_place(
     let mut grad_embeddings = vec![0.0; b * dim];
     let mut grad_proxies = vec![0.0; c * dim];
     {
-        let lhs = MatRef::from_row_major_slice(w_matrix, b, c);
-        let rhs = MatRef::from_row_major_slice(p, c, dim);
-        let dst = MatMut::from_row_major_slice_mut(&mut grad_embeddings, b, dim);
-        matmul(dst, Accum::Replace, lhs, rhs, -1.0, Par::Seq);
+        let (lhs, rhs) = (
+            View::row_major(w_matrix, b, c, c),
+            View::row_major(p, c, dim, dim),
+        );
+        product(&mut grad_embeddings, dim, -1.0, lhs, rhs, Order::Fixed);
     }
     {
-        // Wᵀ as a column-major C × B view of the row-major B × C matrix.
-        let lhs = MatRef::from_column_major_slice(w_matrix, c, b);
-        let rhs = MatRef::from_row_major_slice(z, b, dim);
-        let dst = MatMut::from_row_major_slice_mut(&mut grad_proxies, c, dim);
-        matmul(dst, Accum::Replace, lhs, rhs, -1.0, Par::Seq);
+        // Wᵀ: the transpose of the row-major B × C matrix.
+        let (lhs, rhs) = (
+            View::row_major(w_matrix, b, c, c).t(),
+            View::row_major(z, b, dim, dim),
+        );
+        product(&mut grad_proxies, dim, -1.0, lhs, rhs, Order::Fixed);
     }
     for ((gz, zr), coef) in grad_embeddings
         .chunks_exact_mut(dim)

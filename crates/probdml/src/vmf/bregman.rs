@@ -166,7 +166,7 @@ fn slope_is_accurate(dim: usize) -> bool {
 /// `B(a; b) = Φ(a) − Φ(b) − A_M(b)(a − b)` with `Φ = −ln C_M` (module docs); `a, b ≥ 0` finite.
 ///
 /// Too large to inline into every caller, it chooses its instruction set itself: its series
-/// recursion and quadrature are chains of fused multiply-adds, each a call into the C library
+/// recursion and quadrature are chains of fused multiply-adds, each a call to compiler-builtins' `fma`
 /// in the baseline copy.
 pub(crate) fn log_partition_bregman(dim: usize, a: f64, b: f64) -> f64 {
     crate::instruction_set::dispatch(

@@ -260,7 +260,8 @@ impl<'a> Retrieval<'a> {
 
     /// The same task, searched on `threads` threads (its own rayon pool; 1 runs on the calling
     /// thread alone) instead of the global pool (which `RAYON_NUM_THREADS` sizes). Results do
-    /// not depend on the thread count.
+    /// not depend on the thread count. Without the feature `rayon` every search runs on the
+    /// calling thread.
     ///
     /// # Errors
     ///
@@ -298,18 +299,11 @@ impl<'a> Retrieval<'a> {
     /// Runs `f` on the task's threads: inside a pool of that size, or as it is.
     #[doc(hidden)]
     pub fn run<R: Send>(&self, f: impl FnOnce() -> Result<R> + Send) -> Result<R> {
-        match self.threads {
-            None | Some(1) => f(),
-            Some(threads) => rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|_| Error::Undefined {
-                    arg: "threads",
-                    quantity: "a thread pool",
-                    reason: "the operating system did not start the requested threads",
-                })?
-                .install(f),
-        }
+        crate::threads::with_threads(self.threads, f).map_err(|_| Error::Undefined {
+            arg: "threads",
+            quantity: "a thread pool",
+            reason: "the operating system did not start the requested threads",
+        })?
     }
 
     /// Number of queries.
