@@ -15,7 +15,8 @@ or the core) that starts with
 `crate::`, `super::` or `self::`, including each name of a `use …::{a, b::c}` group (a glob
 `m::*` imports the file of module `m` itself). A path that starts with a module the file
 declares (`file::ConfigV3` beside `mod file;`) is read as `self::file::ConfigV3`, as Rust reads it,
-and a path inside an inline module (`mod libtorch { use super::Options; }`) from that module. A
+one that starts with a module the file imports (`use crate::method::{self, btl};` then
+`btl::gaussian::Options`) from that module, and a path inside an inline module (`mod libtorch { use super::Options; }`) from that module. A
 path is
 resolved to the file that defines its item; a `pub use` of a module root (`mod.rs`, or `m.rs` with
 `m/`) is followed to the file it re-exports, so that a root is a namespace and not a hub through
@@ -187,7 +188,7 @@ def expand_use_groups(code):
                 walk(prefix + "::" + m.group(1), m.group(2))
             else:
                 item = re.split(r"\s+as\s+", item)[0].strip()
-                paths.append(item if item in ("self",) else prefix + "::" + item)
+                paths.append(prefix if item == "self" else prefix + "::" + item)
 
     for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\{", code):
         j = block_end(code, m.end())
@@ -229,6 +230,21 @@ def qualify_children(code, children):
     file;`) written as `self::file::ConfigV3`: Rust reads them from the current module."""
     for name in sorted(children):
         code = re.sub(rf"(?<![\w:]){name}::", f"self::{name}::", code)
+    return code
+
+
+def qualify_imported_modules(code, here, by_path):
+    """Paths through a module the code imports (`use crate::method::{self, btl};` then
+    `btl::gaussian::Options`, `method::build`) written from the crate root."""
+    imported = expand_use_groups(code)
+    imported += [m.group(1) for m in re.finditer(r"\buse\s+((?:crate|super|self)(?:::\w+)+)\s*;", code)]
+    aliases = {}
+    for path in imported:
+        segs = absolute(here, path)
+        if segs and tuple(segs) in by_path:
+            aliases[segs[-1]] = "crate::" + "::".join(segs)
+    for name, full in sorted(aliases.items()):
+        code = re.sub(rf"(?<![\w:]){name}::", full + "::", code)
     return code
 
 
@@ -328,6 +344,7 @@ def file_graph(files, roots, on_path=None):
                 # of the files it re-exports.
                 seg = re.sub(r"\bpub(?:\([\w ]+\))?\s+use\s+[^;]+;", "", seg)
             seg = qualify_children(seg, child_modules(seg))
+            seg = qualify_imported_modules(seg, here, by_path)
             paths = expand_use_groups(seg)
             paths += [m.group(1) for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", seg)]
             # A glob (`use super::*;`) imports everything its module holds: an edge to the
@@ -544,6 +561,9 @@ def self_test():
         ("a path in an inline module is read from that module",
          {"vmf/a.rs": "pub fn f() {}\nmod inner { pub fn g() { super::f(); } }\n",
           "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\npub fn h() { a::f(); }\n"}, None),
+        ("a path through a module the file imports",
+         {"vmf/a.rs": "use crate::vmf::{self, b};\npub fn f() { b::g(); }\n", "vmf/b.rs": "pub fn g() { crate::vmf::a::f(); }\n",
+          "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\nmod b;\n"}, "file cycle: src/vmf/a.rs ↔ src/vmf/b.rs"),
         ("a root's re-export is no import of the file it re-exports",
          {"vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "pub fn helper() {}\n",
           "vmf/normaliser.rs": "use crate::vmf::input::check;\nuse super::helper;\npub fn log_norm_const() {}\n"}, None),
