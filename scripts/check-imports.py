@@ -337,6 +337,15 @@ def file_graph(files, roots, on_path=None):
 
     edges, witness = {}, {}
     for rel, code in files.items():
+        if is_root(rel):
+            # A name a root re-exports and also uses in its own code is an import of it.
+            own = re.sub(r"\bpub(?:\([\w ]+\))?\s+use\s+[^;]+;", "", cut_inline_modules(code))
+            own = re.sub(r"\bmod\s+\w+\s*;", "", own)
+            for (root, alias), path in reexports.items():
+                target = resolve(path) if root == rel else None
+                if target and target != rel and re.search(rf"(?<![\w:]){alias}\b(?!\s*::)", own):
+                    edges.setdefault(rel, set()).add(target)
+                    witness.setdefault((rel, target), f"{alias} (re-exported from crate::{'::'.join(path)})")
         for here, seg in module_segments(rel, code):
             if is_root(rel):
                 # A root's re-exports (its own, and those of an inline module in it such as
@@ -564,6 +573,10 @@ def self_test():
         ("a path through a module the file imports",
          {"vmf/a.rs": "use crate::vmf::{self, b};\npub fn f() { b::g(); }\n", "vmf/b.rs": "pub fn g() { crate::vmf::a::f(); }\n",
           "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\nmod b;\n"}, "file cycle: src/vmf/a.rs ↔ src/vmf/b.rs"),
+        ("a name a root re-exports and uses is an import",
+         {"vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "pub fn helper() { log_norm_const(); }\n",
+          "vmf/normaliser.rs": "use crate::vmf::input::check;\nuse super::helper;\npub fn log_norm_const() {}\n"},
+         "file cycle: src/vmf/mod.rs ↔ src/vmf/normaliser.rs"),
         ("a root's re-export is no import of the file it re-exports",
          {"vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "pub fn helper() {}\n",
           "vmf/normaliser.rs": "use crate::vmf::input::check;\nuse super::helper;\npub fn log_norm_const() {}\n"}, None),
