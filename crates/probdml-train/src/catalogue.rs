@@ -489,68 +489,6 @@ impl clap::ValueEnum for MethodKind {
     }
 }
 
-/// Every method's flags, as `probdml train` parses them whatever `--method` says (each method
-/// reads its own; the configuration keeps the chosen method's), and the options each method's
-/// flags give it.
-#[cfg(feature = "tch")]
-#[derive(Debug, Clone, PartialEq)]
-pub struct MethodFlags {
-    /// Every method with its options from the flags, in the order of the table.
-    pub methods: Vec<MethodConfig>,
-}
-
-#[cfg(feature = "tch")]
-impl MethodFlags {
-    /// The method `kind` with its options from the flags.
-    pub fn options(&self, kind: MethodKind) -> MethodConfig {
-        self.methods
-            .iter()
-            .find(|m| m.kind() == kind)
-            .cloned()
-            .unwrap_or_else(|| kind.defaults())
-    }
-}
-
-#[cfg(feature = "tch")]
-impl clap::Args for MethodFlags {
-    /// Each method's flags in the order of the table; a flag several methods share (the two
-    /// BTL methods' options, `--init-checkpoint`) is added once.
-    fn augment_args(cmd: clap::Command) -> clap::Command {
-        METHODS.iter().fold(cmd, |cmd, row| {
-            // The row's flags alone, without display order (the command numbers them as it
-            // adds them).
-            let own = (row.flags)(clap::Command::new(row.name).next_display_order(None));
-            own.get_arguments().fold(cmd, |cmd, arg| {
-                if cmd.get_arguments().any(|a| a.get_id() == arg.get_id()) {
-                    cmd
-                } else {
-                    cmd.arg(arg.clone())
-                }
-            })
-        })
-    }
-
-    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
-        Self::augment_args(cmd)
-    }
-}
-
-#[cfg(feature = "tch")]
-impl clap::FromArgMatches for MethodFlags {
-    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
-        let methods = METHODS
-            .iter()
-            .map(|row| (row.from_flags)(matches))
-            .collect::<Result<_, _>>()?;
-        Ok(MethodFlags { methods })
-    }
-
-    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(matches)?;
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,7 +35,7 @@ pub use crate::catalogue::{MethodConfig, MethodKind};
 pub use crate::protocol::Protocol;
 pub use dataset::DatasetChoice;
 #[cfg(feature = "tch")]
-pub use flags::TrainFlags;
+pub use flags::{MethodFlags, TrainFlags};
 pub use groups::{
     DataOptions, EvaluationOptions, LaplaceOptions, ModelOptions, OptimiserOptions, PairOptions,
     BACKBONE_FEATURES,

@@ -275,7 +275,8 @@ mod tests {
                     ..HibOptions::DEFAULT
                 })),
             }),
-            options @ (MethodConfig::Deterministic(_) | MethodConfig::LamPosthoc(_)) => options,
+            // A method without options of its own (deterministic, post-hoc LAM).
+            options => options,
         }
     }
 

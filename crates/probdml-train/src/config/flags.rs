@@ -1,11 +1,12 @@
 //! The flags of `probdml train` (`clap::Args`, feature "tch"): `--method`, the groups every run
-//! has, then every method's own flags in the order of the method table. Each flag's default is
-//! its group's or its method's (`DEFAULT`, written once); the flags whose default depends on the
-//! method or the protocol (`--batch`, `--eval-samples`, `--prior-precision`) are the program's.
+//! has, then every method's own flags in the order of the method table ([`MethodFlags`]). Each
+//! flag's default is its group's or its method's (`DEFAULT`, written once); the flags whose
+//! default depends on the method or the protocol (`--batch`, `--eval-samples`,
+//! `--prior-precision`) are the program's.
 
 use super::groups::{DataOptions, LaplaceOptions, ModelOptions, OptimiserOptions};
 use super::{TrainConfig, WarmStart};
-use crate::catalogue::{MethodFlags, MethodKind, METHODS};
+use crate::catalogue::{MethodConfig, MethodKind, METHODS};
 use crate::error::{TrainError, TrainResult};
 use crate::method::ensemble::Member;
 use crate::protocol::Protocol;
@@ -89,10 +90,67 @@ impl TrainFlags {
     }
 }
 
+/// Every method's flags, as `probdml train` parses them whatever `--method` says (each method
+/// reads its own; the configuration keeps the chosen method's), and the options each method's
+/// flags give it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodFlags {
+    /// Every method with its options from the flags, in the order of the table.
+    pub methods: Vec<MethodConfig>,
+}
+
+impl MethodFlags {
+    /// The method `kind` with its options from the flags.
+    pub fn options(&self, kind: MethodKind) -> MethodConfig {
+        self.methods
+            .iter()
+            .find(|m| m.kind() == kind)
+            .cloned()
+            .unwrap_or_else(|| kind.defaults())
+    }
+}
+
+impl clap::Args for MethodFlags {
+    /// Each method's flags in the order of the table; a flag several methods share (the two
+    /// BTL methods' options, `--init-checkpoint`) is added once.
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        METHODS.iter().fold(cmd, |cmd, row| {
+            // The row's flags alone, without display order (the command numbers them as it
+            // adds them).
+            let own = (row.flags)(clap::Command::new(row.name).next_display_order(None));
+            own.get_arguments().fold(cmd, |cmd, arg| {
+                if cmd.get_arguments().any(|a| a.get_id() == arg.get_id()) {
+                    cmd
+                } else {
+                    cmd.arg(arg.clone())
+                }
+            })
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for MethodFlags {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let methods = METHODS
+            .iter()
+            .map(|row| (row.from_flags)(matches))
+            .collect::<Result<_, _>>()?;
+        Ok(MethodFlags { methods })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::MethodConfig;
     use crate::config::{DatasetChoice, WarmStartOptions};
     use crate::method::btl::gaussian::BtlGaussianOptions;
     use crate::method::btl::vmf::BtlVmfOptions;
@@ -203,7 +261,8 @@ mod tests {
                 MethodKind::Pfe => MethodConfig::Pfe(PfeOptions {
                     warm_start: btl.warm_start.clone(),
                 }),
-                MethodKind::Deterministic | MethodKind::LamPosthoc => row.kind.defaults(),
+                // A method without flags of its own (deterministic, post-hoc LAM).
+                _ => row.kind.defaults(),
             };
             assert_eq!(flags.methods.options(row.kind), expected, "{}", row.name);
         }
