@@ -128,7 +128,7 @@ macro_rules! methods {
 
             /// The method named `name` with its options read from the method's section of
             /// `config.json` (less its `"method"`).
-            fn from_section(self, section: Map<String, Value>) -> serde_json::Result<MethodConfig> {
+            fn options_from_section(self, section: Map<String, Value>) -> serde_json::Result<MethodConfig> {
                 match self {
                     $(MethodKind::$variant => {
                         from_section::<$options>(section).map(MethodConfig::$variant)
@@ -138,7 +138,7 @@ macro_rules! methods {
 
             /// The method with its options read from the flat fields of a version-1 or -2
             /// `config.json` ([`MethodOptions::from_flat`]).
-            fn from_flat(self, flat: &Map<String, Value>) -> serde_json::Result<MethodConfig> {
+            fn options_from_flat(self, flat: &Map<String, Value>) -> serde_json::Result<MethodConfig> {
                 match self {
                     $(MethodKind::$variant => {
                         <$options as MethodOptions>::from_flat(flat).map(MethodConfig::$variant)
@@ -389,7 +389,7 @@ impl MethodConfig {
     pub fn from_flat(name: &str, flat: &Map<String, Value>) -> serde_json::Result<MethodConfig> {
         let kind = MethodKind::named(name)
             .ok_or_else(|| serde::de::Error::unknown_variant(name, NAMES))?;
-        kind.from_flat(flat)
+        kind.options_from_flat(flat)
     }
 }
 
@@ -458,7 +458,7 @@ impl<'de> Deserialize<'de> for MethodConfig {
         };
         let kind =
             MethodKind::named(&name).ok_or_else(|| D::Error::unknown_variant(&name, NAMES))?;
-        kind.from_section(section).map_err(D::Error::custom)
+        kind.options_from_section(section).map_err(D::Error::custom)
     }
 }
 

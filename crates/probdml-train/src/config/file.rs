@@ -99,7 +99,7 @@ impl TrainConfig {
             source,
         };
         let config = match json_version::read(path)? {
-            ConfigJson::Flat(flat) => TrainConfig::try_from(flat).map_err(json)?,
+            ConfigJson::Flat(flat) => TrainConfig::try_from(*flat).map_err(json)?,
             ConfigJson::Grouped(fields) => {
                 let v3 = ConfigV3::deserialize(Value::Object(fields)).map_err(json)?;
                 TrainConfig::from_parts(v3.method, v3.run)

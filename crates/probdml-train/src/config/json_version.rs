@@ -26,7 +26,7 @@ pub const CONFIG_VERSION: u32 = 3;
 #[derive(Debug)]
 pub(crate) enum ConfigJson {
     /// Versions 1 and 2: every option flat.
-    Flat(ConfigV2),
+    Flat(Box<ConfigV2>),
     /// Version 3: the method's section and the groups, as fields.
     Grouped(Map<String, Value>),
 }
@@ -51,7 +51,7 @@ pub(crate) fn read(path: &Path) -> TrainResult<ConfigJson> {
     };
     match version {
         1 | 2 => ConfigV2::deserialize(Value::Object(fields))
-            .map(ConfigJson::Flat)
+            .map(|flat| ConfigJson::Flat(Box::new(flat)))
             .map_err(|source| TrainError::Json {
                 path: path.to_owned(),
                 source,

@@ -349,7 +349,7 @@ pub fn set_ensemble_size(config: &mut TrainConfig, size: usize) {
 /// is).
 pub fn set_member_method(config: &mut TrainConfig, member: MethodKind) {
     if let MethodConfig::Ensemble(e) = &mut config.method {
-        e.member = Box::new(member.into());
+        *e.member = member.into();
     }
 }
 
