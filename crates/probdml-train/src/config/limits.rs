@@ -1,7 +1,7 @@
 //! The largest values a run accepts, and the rules that hold an option to them: every count
 //! enters libtorch as an i64 and every real value as an f32, and a run beyond them would not end
-//! in any useful time. The groups' rules ([`super::validate`]) and the methods' own rules use
-//! them alike.
+//! in any useful time. The groups' rules ([`TrainConfig::validate`](super::TrainConfig::validate))
+//! and the methods' own rules use them alike.
 
 use crate::error::{TrainError, TrainResult};
 

@@ -5,7 +5,7 @@
 //! model consists of [linear, batchnorm1d, relu, linear, batchnorm1d]").
 //!
 //! Each image is `N(μ, diag σ²)` with `μ = y/‖y‖` the frozen unit embedding and `ln σ²` per
-//! dimension from [`VarianceHead::pfe`]. The mutual likelihood score of two images is the log
+//! dimension from [`VarianceHead::pfe`](crate::network::variance_head::VarianceHead::pfe). The mutual likelihood score of two images is the log
 //! density that both are noisy views of one latent point (PFE eq. (3)):
 //!
 //! `MLS(i, j) = −½ Σ_l [(μ_i − μ_j)_l²/(σ²_il + σ²_jl) + ln(σ²_il + σ²_jl)] − (D/2) ln 2π`,
@@ -15,7 +15,7 @@
 //!
 //! The deterministic weights come from the checkpoint named by
 //! [`PfeOptions::warm_start`] in
-//! [`Method::initialise`], so that `probdml reproduce` trains the deterministic run once and
+//! [`Method::initialise`](crate::method::Method::initialise), so that `probdml reproduce` trains the deterministic run once and
 //! reuses it for both post-hoc LAM and PFE, as the paper's two rows are built (LAM §5: "both
 //! methods are initialized with the deterministic parameters"); `probdml train --method pfe`
 //! without `--init-checkpoint` trains that deterministic run first (`pipeline::prerequisites`).

@@ -9,7 +9,7 @@
 //! (C × D) is the proxy's natural parameter `ν_p` for EL-vMF and its direction `μ_p = ν_p/‖ν_p‖`
 //! for Cos and EL-nivMF; `proxies.log_concentration` (C × D) holds `ln κ_{c,m}` of the nivMF
 //! `K_c = diag(κ_c)` (the exponential keeps every `κ > 0`). Both are variables of the method's
-//! [`nn::VarStore`] under the path `proxies`, not [`Method::state`]: they are trained by the
+//! [`tch::nn::VarStore`] under the path `proxies`, not [`Method::state`]: they are trained by the
 //! same optimiser as the network (RMSprop, whose running averages the checkpoint holds, so a
 //! resumed run continues bit for bit), and saved with the weights. Method state is for what the
 //! optimiser does not touch (online LAM's Λ).

@@ -1,7 +1,8 @@
 //! What the two Bayesian-triplet-loss methods share (chapter 05; [`gaussian`],
 //! [`vmf`]): the backbone and μ head of chapter 09 plus the isotropic variance head
-//! ([`VarianceHead::btl`], softplus), the in-batch triplets ([`MinedTriplets`]), the CLT
-//! likelihood ([`TripletBatch::clt_nll`]), and Gaussian calibration samples projected onto the
+//! ([`VarianceHead::btl`](crate::network::variance_head::VarianceHead::btl), softplus), the
+//! in-batch triplets ([`MinedTriplets`](crate::mining::triplets::MinedTriplets)), the CLT
+//! likelihood ([`TripletBatch::clt_nll`](crate::loss::bayesian_triplet::TripletBatch::clt_nll)), and Gaussian calibration samples projected onto the
 //! sphere (also PFE's).
 //!
 //! σ² starts at [`BTL_INITIAL_VARIANCE`] for every image (see [`crate::network::variance_head`]), and
