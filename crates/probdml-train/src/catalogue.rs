@@ -7,8 +7,8 @@
 //! starts from a deterministic checkpoint and whether it keeps a Laplace posterior.
 //! [`MethodKind`] (what `--method` names) and [`MethodConfig`] (a method with its options, what
 //! a run's configuration holds) are generated from the same rows, so **a new method is one file
-//! under `method/` plus one row here**; the pipeline, the tables, the checkpoints and the
-//! command line read everything else from the row.
+//! under `method/` (and its `pub mod` line there) plus one row here**; the pipeline, the tables,
+//! the checkpoints and the command line read everything else from the row.
 
 use crate::config::{RunOptions, WarmStart, WarmStartOptions};
 use crate::error::TrainResult;
@@ -227,7 +227,7 @@ macro_rules! methods {
 }
 
 methods! {
-    Deterministic(DeterministicOptions) {
+    Deterministic(crate::method::deterministic::DeterministicOptions) {
         summary: "Contrastive loss (form L), no uncertainty",
         paper_row: Some(PaperMethod::Deterministic),
         batch: 256,
