@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""The maths of the crate has no import cycle, between modules or between files.
+"""The maths of the crate has no import cycle, between modules or between files; nor has the
+training crate between its files.
 
     python3 scripts/check-imports.py          # exit 1 and print every cycle, if there is one
     python3 scripts/check-imports.py --graph  # print the module graph too
+    python3 scripts/check-imports.py --train  # the training crate's files (--graph: its file graph)
     python3 scripts/check-imports.py --self-test  # the checker on small trees it must judge
 
 What it reads: every `.rs` file of the three maths crates (crates/probdml-core/src,
@@ -11,7 +13,11 @@ each other, so that together they read as one tree. What it counts as an import:
 a path written in code (not in a comment, a string or a `#[cfg(test)]` module of the fast code
 or the core) that starts with
 `crate::`, `super::` or `self::`, including each name of a `use …::{a, b::c}` group (a glob
-`m::*` imports the file of module `m` itself). A path is
+`m::*` imports the file of module `m` itself). A path that starts with a module the file
+declares (`file::ConfigV3` beside `mod file;`) is read as `self::file::ConfigV3`, as Rust reads it,
+one that starts with a module the file imports (`use crate::method::{self, btl};` then
+`btl::gaussian::Options`) from that module, and a path inside an inline module (`mod libtorch { use super::Options; }`) from that module. A
+path is
 resolved to the file that defines its item; a `pub use` of a module root (`mod.rs`, or `m.rs` with
 `m/`) is followed to the file it re-exports, so that a root is a namespace and not a hub through
 which every sibling would seem to import every other.
@@ -41,6 +47,9 @@ that neither can even name the fast code — and this script what Cargo cannot:
 * **fast** (crates/probdml): everything else. It may see the reference (its feature `reference`
   re-exports it), but no fast function leans on one: fast imports core and fast.
 
+The training crate (crates/probdml-train/src, `--train`; its own tests run it) has one rule: no
+file cycle. Its program (`bin/`) and `lib.rs` are left out, as the maths' `lib.rs` is.
+
 A cycle is printed as its strongly connected component, with one import per edge as witness.
 Only the standard library is used: the check runs before any Python package is installed.
 """
@@ -60,6 +69,9 @@ ROOTS = [
 ]
 LEFT_OUT_DIRS = set()
 LEFT_OUT_FILES = {"lib.rs"}
+# The training crate (`--train`): one layer, checked for file cycles only.
+TRAIN_ROOT = os.path.join(CRATES, "probdml-train", "src")
+TRAIN_LEFT_OUT_DIRS = {"bin"}
 CORE = {"error", "compensated", "display", "gaussians", "gauss_rule", "instruction_set", "labels", "threads"}
 REFERENCE_TOOLS = {"quadrature", "gaussian_quadratic_form"}
 # Items of the core that the reference must still not call, with the reason: the one computation
@@ -177,12 +189,208 @@ def expand_use_groups(code):
                 walk(prefix + "::" + m.group(1), m.group(2))
             else:
                 item = re.split(r"\s+as\s+", item)[0].strip()
-                paths.append(item if item in ("self",) else prefix + "::" + item)
+                paths.append(prefix if item == "self" else prefix + "::" + item)
 
     for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\{", code):
         j = block_end(code, m.end())
         walk(m.group(1), code[m.end():j - 1])
     return paths
+
+
+def child_modules(code):
+    """The modules a piece of code declares in files of their own (`mod name;`) or inline
+    (`mod name { … }`)."""
+    return set(re.findall(r"\bmod\s+(\w+)\s*[;{]", code))
+
+
+def module_segments(rel, code):
+    """(module path, code) for the file's own module and for each inline `mod name { … }` in it,
+    each without the bodies of the inline modules it holds: a path written in an inline module
+    is read from that module (its `super` is the file's module)."""
+    out = []
+
+    def walk(here, text):
+        own, rest = [], text
+        while True:
+            m = re.search(r"\bmod\s+(\w+)\s*\{", rest)
+            if not m:
+                own.append(rest)
+                break
+            j = block_end(rest, m.end())
+            own.append(rest[:m.start()])
+            walk(here + [m.group(1)], rest[m.end():j - 1])
+            rest = rest[j:]
+        out.append((here, "".join(own)))
+
+    walk(module_path(rel), code)
+    return out
+
+
+def qualify_children(code, children):
+    """Paths that start with a child module (`file::ConfigV3` in a file that declares `mod
+    file;`) written as `self::file::ConfigV3`: Rust reads them from the current module."""
+    for name in sorted(children):
+        code = re.sub(rf"(?<![\w:]){name}::", f"self::{name}::", code)
+    return code
+
+
+def qualify_imported_modules(code, here, by_path):
+    """Paths through a module the code imports (`use crate::method::{self, btl};` then
+    `btl::gaussian::Options`, `method::build`) written from the crate root."""
+    imported = expand_use_groups(code)
+    imported += [m.group(1) for m in re.finditer(r"\buse\s+((?:crate|super|self)(?:::\w+)+)\s*;", code)]
+    aliases = {}
+    for path in imported:
+        segs = absolute(here, path)
+        if segs and tuple(segs) in by_path:
+            aliases[segs[-1]] = "crate::" + "::".join(segs)
+    for name, full in sorted(aliases.items()):
+        code = re.sub(rf"(?<![\w:]){name}::", full + "::", code)
+    return code
+
+
+def absolute(here, path):
+    """`super::x::y` written in module `here` (a list of names) → ["m", "x", "y"] from the crate
+    root."""
+    segs = path.split("::")
+    if segs[0] == "crate":
+        return segs[1:]
+    base = list(here)
+    while segs and segs[0] in ("super", "self"):
+        if segs.pop(0) == "super":
+            base.pop()
+    return base + segs
+
+
+def cycles(nodes, edges):
+    """Strongly connected components with more than one node (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def file_graph(files, roots, on_path=None):
+    """The import graph of `files` (path relative to its crate's src/ → stripped code) read from
+    `roots` (each a src/ folder and its layer): (edges, witness), `edges[a]` the files `a`
+    imports, `witness[(a, b)]` one path by which it does. `on_path(rel, here, path)` sees every
+    path written in `rel` (in its module `here`)."""
+    by_path = {tuple(module_path(rel)): rel for rel in files}
+
+    def is_root(rel):
+        return rel.endswith("mod.rs") or any(os.path.isdir(os.path.join(root, rel[:-3])) for root, _ in roots)
+
+    reexports = {}  # (root file, name) → absolute path it re-exports
+    for rel, code in files.items():
+        if is_root(rel):
+            # Re-exports of the root itself: an inline `mod name { pub use super::…; }` (such as
+            # `vmf::kernel`) re-exports for its own path, not for the root's.
+            code = cut_inline_modules(code)
+            for m in re.finditer(r"\bpub(?:\([\w ]+\))?\s+use\s+([^;]+);", code):
+                body = m.group(1).strip()
+                if not re.match(r"(crate|super|self)\b", body):
+                    body = "self::" + body
+                items = expand_use_groups(body) if "{" in body else [body]
+                for item in items:
+                    parts = re.split(r"\s+as\s+", item)
+                    target = parts[0].strip()
+                    if not re.match(r"(crate|super|self)::", target):
+                        target = "self::" + target
+                    alias = parts[1].strip() if len(parts) > 1 else target.split("::")[-1]
+                    reexports[(rel, alias)] = absolute(module_path(rel), target)
+
+    def resolve(segs, seen=0):
+        """The file defining the item at `segs` (absolute), or None outside the tree."""
+        for k in range(len(segs), 0, -1):
+            rel = by_path.get(tuple(segs[:k]))
+            if rel is None:
+                continue
+            rest = segs[k:]
+            if rest and (rel, rest[0]) in reexports and seen < 16:
+                return resolve(reexports[(rel, rest[0])] + rest[1:], seen + 1)
+            return rel
+        return None
+
+    edges, witness = {}, {}
+    for rel, code in files.items():
+        if is_root(rel):
+            # A name a root re-exports and also uses in its own code is an import of it.
+            own = re.sub(r"\bpub(?:\([\w ]+\))?\s+use\s+[^;]+;", "", cut_inline_modules(code))
+            own = re.sub(r"\bmod\s+\w+\s*;", "", own)
+            for (root, alias), path in reexports.items():
+                target = resolve(path) if root == rel else None
+                if target and target != rel and re.search(rf"(?<![\w:]){alias}\b(?!\s*::)", own):
+                    edges.setdefault(rel, set()).add(target)
+                    witness.setdefault((rel, target), f"{alias} (re-exported from crate::{'::'.join(path)})")
+        for here, seg in module_segments(rel, code):
+            if is_root(rel):
+                # A root's re-exports (its own, and those of an inline module in it such as
+                # `vmf::kernel`) make it a namespace (`resolve` follows them), not an importer
+                # of the files it re-exports.
+                seg = re.sub(r"\bpub(?:\([\w ]+\))?\s+use\s+[^;]+;", "", seg)
+            seg = qualify_children(seg, child_modules(seg))
+            seg = qualify_imported_modules(seg, here, by_path)
+            paths = expand_use_groups(seg)
+            paths += [m.group(1) for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", seg)]
+            # A glob (`use super::*;`) imports everything its module holds: an edge to the
+            # module's root file, which is then not a mere namespace.
+            for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\*", seg):
+                target = by_path.get(tuple(absolute(here, m.group(1))))
+                if target and target != rel:
+                    edges.setdefault(rel, set()).add(target)
+                    witness.setdefault((rel, target), m.group(0))
+            for path in paths:
+                if on_path:
+                    on_path(rel, here, path)
+                if path.endswith("::self"):
+                    path = path[: -len("::self")]
+                segs = absolute(here, path)
+                if tuple(segs) in by_path and is_root(by_path[tuple(segs)]):
+                    continue  # the name of a module (`crate::vmf` before `::{…}`), not an item
+                target = resolve(segs)
+                if target and target != rel and not (is_root(target) and target.startswith(rel[:-3].replace("/mod", ""))):
+                    edges.setdefault(rel, set()).add(target)
+                    witness.setdefault((rel, target), path)
+    return edges, witness
+
+
+def print_file_cycles(files, edges, witness, out):
+    """Appends every file cycle to `out`, each with one import per edge as witness; whether
+    there was one."""
+    found = False
+    for comp in cycles(set(files), edges):
+        found = True
+        out.append(f"file cycle: {' ↔ '.join('src/' + c for c in comp)}")
+        for a in comp:
+            for b in sorted(edges.get(a, ())):
+                if b in comp:
+                    out.append(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
+    return found
 
 
 def check(roots, graph=False):
@@ -205,59 +413,12 @@ def check(roots, graph=False):
                         misplaced.append(f"    {rel}: in two crates")
                     with open(os.path.join(dirpath, name), encoding="utf-8") as f:
                         files[rel] = strip(f.read(), keep_tests=kind_of(rel) == "reference")
-    by_path = {tuple(module_path(rel)): rel for rel in files}
     if misplaced:
         out.append("files in the wrong crate (the core holds error, compensated, gaussians, gauss_rule, "
                    "instruction_set, labels, threads and every <module>/input; the reference every exact twin, quadrature "
                    "and gaussian_quadratic_form; probdml the rest):")
         out.append("\n".join(misplaced))
         return True, out
-
-    def is_root(rel):
-        return rel.endswith("mod.rs") or any(os.path.isdir(os.path.join(root, rel[:-3])) for root, _ in roots)
-
-    def absolute(rel, path):
-        """`super::x::y` written in `rel` → ["m", "x", "y"] from the crate root."""
-        segs = path.split("::")
-        here = module_path(rel)
-        if segs[0] == "crate":
-            return segs[1:]
-        base = list(here)
-        while segs and segs[0] in ("super", "self"):
-            if segs.pop(0) == "super":
-                base.pop()
-        return base + segs
-
-    reexports = {}  # (root file, name) → absolute path it re-exports
-    for rel, code in files.items():
-        if is_root(rel):
-            # Re-exports of the root itself: an inline `mod name { pub use super::…; }` (such as
-            # `vmf::kernel`) re-exports for its own path, not for the root's.
-            code = cut_inline_modules(code)
-            for m in re.finditer(r"\bpub(?:\([\w ]+\))?\s+use\s+([^;]+);", code):
-                body = m.group(1).strip()
-                if not re.match(r"(crate|super|self)\b", body):
-                    body = "self::" + body
-                items = expand_use_groups(body) if "{" in body else [body]
-                for item in items:
-                    parts = re.split(r"\s+as\s+", item)
-                    target = parts[0].strip()
-                    if not re.match(r"(crate|super|self)::", target):
-                        target = "self::" + target
-                    alias = parts[1].strip() if len(parts) > 1 else target.split("::")[-1]
-                    reexports[(rel, alias)] = absolute(rel, target)
-
-    def resolve(segs, seen=0):
-        """The file defining the item at `segs` (absolute), or None outside the maths."""
-        for k in range(len(segs), 0, -1):
-            rel = by_path.get(tuple(segs[:k]))
-            if rel is None:
-                continue
-            rest = segs[k:]
-            if rest and (rel, rest[0]) in reexports and seen < 16:
-                return resolve(reexports[(rel, rest[0])] + rest[1:], seen + 1)
-            return rel
-        return None
 
     def layer(rel):
         parts = rel[:-3].split("/")
@@ -266,64 +427,16 @@ def check(roots, graph=False):
             return top + "::exact"
         return top + "::input" if "input" in parts[1:] else top
 
-    file_edges, witness, forbidden = {}, {}, []
-    for rel, code in files.items():
-        paths = expand_use_groups(code)
-        paths += [m.group(1) for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)+)", code)]
-        # A glob (`use super::*;`) imports everything its module holds: an edge to the module's
-        # root file, which is then not a mere namespace.
-        for m in re.finditer(r"\b((?:crate|super|self)(?:::\w+)*)::\*", code):
-            target = by_path.get(tuple(absolute(rel, m.group(1))))
-            if target and target != rel:
-                file_edges.setdefault(rel, set()).add(target)
-                witness.setdefault((rel, target), m.group(0))
-        for path in paths:
-            whole = absolute(rel, path)
-            for item, reason in NOT_FOR_THE_REFERENCE.items():
-                if layer(rel).endswith("::exact") or rel.split("/")[0] in REFERENCE_TOOLS:
-                    if tuple(whole[-2:]) == item and "exact" not in whole:
-                        forbidden.append(f"    src/{rel} uses {path}: {reason}")
-            if path.endswith("::self"):
-                path = path[: -len("::self")]
-            segs = absolute(rel, path)
-            if tuple(segs) in by_path and is_root(by_path[tuple(segs)]):
-                continue  # the name of a module (`crate::vmf` before `::{…}`), not an item
-            target = resolve(segs)
-            if target and target != rel and not (is_root(target) and target.startswith(rel[:-3].replace("/mod", ""))):
-                file_edges.setdefault(rel, set()).add(target)
-                witness.setdefault((rel, target), path)
+    forbidden = []
 
-    def cycles(nodes, edges):
-        """Strongly connected components with more than one node (Tarjan)."""
-        index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
-        sys.setrecursionlimit(10000)
+    def reference_uses(rel, here, path):
+        whole = absolute(here, path)
+        for item, reason in NOT_FOR_THE_REFERENCE.items():
+            if layer(rel).endswith("::exact") or rel.split("/")[0] in REFERENCE_TOOLS:
+                if tuple(whole[-2:]) == item and "exact" not in whole:
+                    forbidden.append(f"    src/{rel} uses {path}: {reason}")
 
-        def visit(v):
-            index[v] = low[v] = counter[0]
-            counter[0] += 1
-            stack.append(v)
-            on.add(v)
-            for w in edges.get(v, ()):
-                if w not in index:
-                    visit(w)
-                    low[v] = min(low[v], low[w])
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                if len(comp) > 1:
-                    out.append(sorted(comp))
-
-        for v in sorted(nodes):
-            if v not in index:
-                visit(v)
-        return out
+    file_edges, witness = file_graph(files, roots, reference_uses)
 
     module_edges, module_witness = {}, {}
     for a, targets in file_edges.items():
@@ -365,13 +478,7 @@ def check(roots, graph=False):
                 if b in comp:
                     f, path = module_witness[(a, b)]
                     out.append(f"    {a} -> {b}: src/{f} uses {path}")
-    for comp in cycles(set(files), file_edges):
-        failed = True
-        out.append(f"file cycle: {' ↔ '.join('src/' + c for c in comp)}")
-        for a in comp:
-            for b in sorted(file_edges.get(a, ())):
-                if b in comp:
-                    out.append(f"    src/{a} -> src/{b}: uses {witness[(a, b)]}")
+    failed = print_file_cycles(files, file_edges, witness, out) or failed
     if forbidden:
         failed = True
         out.append("core items kept from the reference, and the fast crate named by the reference:")
@@ -383,6 +490,31 @@ def check(roots, graph=False):
     if failed:
         return True, out
     out.append(f"imports: no cycle among {len({layer(r) for r in files})} module layers and {len(files)} files of the maths")
+    return False, out
+
+
+def check_train(root, graph=False):
+    """The training crate (`root`: its src/): no file imports a file that imports it back,
+    directly or through others. Its program (`bin/`) and `lib.rs` are left out: they are the
+    crate's users and its list of modules, not a layer of it. (failed, lines to print)."""
+    files = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = os.path.relpath(dirpath, root)
+        if rel_dir.split(os.sep)[0] in TRAIN_LEFT_OUT_DIRS:
+            continue
+        for name in filenames:
+            rel = os.path.normpath(os.path.join(rel_dir, name)).replace(os.sep, "/")
+            if name.endswith(".rs") and rel not in LEFT_OUT_FILES:
+                with open(os.path.join(dirpath, name), encoding="utf-8") as f:
+                    files[rel] = strip(f.read())
+    edges, witness = file_graph(files, [(root, None)])
+    out = []
+    if graph:
+        for a in sorted(edges):
+            out.append(f"{a} -> {', '.join(sorted(edges[a]))}")
+    if print_file_cycles(files, edges, witness, out):
+        return True, out
+    out.append(f"imports: no file cycle among the {len(files)} files of the training crate")
     return False, out
 
 
@@ -433,6 +565,34 @@ def self_test():
          "names the fast crate: probdml::vmf::log_norm_const"),
         ("a twin's doctest may show the public path",
          {"vmf/exact/density.rs": "/// ```\n/// probdml::vmf::exact::log_density();\n/// ```\npub fn log_density() {}\n"}, None),
+        ("a path through a module the file declares, without `self::`",
+         {"vmf/a.rs": "mod c;\npub fn f() { c::g(); }\n", "vmf/a/c.rs": "pub fn g() { super::f(); }\n",
+          "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\n"}, "file cycle: src/vmf/a.rs ↔ src/vmf/a/c.rs"),
+        ("a path in an inline module is read from that module",
+         {"vmf/a.rs": "pub fn f() {}\nmod inner { pub fn g() { super::f(); } }\n",
+          "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\npub fn h() { a::f(); }\n"}, None),
+        ("a path through a module the file imports",
+         {"vmf/a.rs": "use crate::vmf::{self, b};\npub fn f() { b::g(); }\n", "vmf/b.rs": "pub fn g() { crate::vmf::a::f(); }\n",
+          "vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "mod a;\nmod b;\n"}, "file cycle: src/vmf/a.rs ↔ src/vmf/b.rs"),
+        ("a name a root re-exports and uses is an import",
+         {"vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "pub fn helper() { log_norm_const(); }\n",
+          "vmf/normaliser.rs": "use crate::vmf::input::check;\nuse super::helper;\npub fn log_norm_const() {}\n"},
+         "file cycle: src/vmf/mod.rs ↔ src/vmf/normaliser.rs"),
+        ("a root's re-export is no import of the file it re-exports",
+         {"vmf/mod.rs": fast_vmf["vmf/mod.rs"] + "pub fn helper() {}\n",
+          "vmf/normaliser.rs": "use crate::vmf::input::check;\nuse super::helper;\npub fn log_norm_const() {}\n"}, None),
+    ]
+    train_cases = [
+        ("the training crate: a cycle between two files",
+         {"a.rs": "use crate::b::g;\npub fn f() {}\n", "b.rs": "pub fn g() { crate::a::f(); }\n"},
+         "file cycle: src/a.rs ↔ src/b.rs"),
+        ("the training crate: through a module's re-export",
+         {"m.rs": "mod a;\npub use a::f;\n", "m/a.rs": "pub fn f() { crate::b::g(); }\n",
+          "b.rs": "use crate::m::f;\npub fn g() {}\n"}, "file cycle: src/b.rs ↔ src/m/a.rs"),
+        ("the training crate: a test module, the program and lib.rs are left out",
+         {"a.rs": "pub fn f() {}\n#[cfg(test)]\nmod tests { use crate::b::g; }\n",
+          "b.rs": "use crate::a::f;\npub fn g() {}\n", "lib.rs": "pub mod a;\npub mod b;\nuse crate::b::g;\n",
+          "bin/p.rs": "use crate::a::f;\n"}, None),
     ]
     failures = []
     for name, files, expect in cases:
@@ -447,6 +607,19 @@ def self_test():
                 failures.append(f"{name}: flagged a clean tree:\n{text}")
             elif expect is not None and (not failed or expect not in text):
                 failures.append(f"{name}: wanted a failure naming `{expect}`, got:\n{text}")
+    for name, files, expect in train_cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            for rel, text in files.items():
+                os.makedirs(os.path.dirname(os.path.join(tmp, rel)), exist_ok=True)
+                with open(os.path.join(tmp, rel), "w", encoding="utf-8") as f:
+                    f.write(text)
+            failed, lines = check_train(tmp)
+            text = "\n".join(lines)
+            if expect is None and failed:
+                failures.append(f"{name}: flagged a clean tree:\n{text}")
+            elif expect is not None and (not failed or expect not in text):
+                failures.append(f"{name}: wanted a failure naming `{expect}`, got:\n{text}")
+    cases += train_cases
     for failure in failures:
         print(failure)
     print(f"check-imports self-test: {len(cases) - len(failures)} of {len(cases)} cases as expected")
@@ -456,7 +629,10 @@ def self_test():
 def main():
     if "--self-test" in sys.argv:
         sys.exit(0 if self_test() else 1)
-    failed, lines = check(ROOTS, graph="--graph" in sys.argv)
+    if "--train" in sys.argv:
+        failed, lines = check_train(TRAIN_ROOT, graph="--graph" in sys.argv)
+    else:
+        failed, lines = check(ROOTS, graph="--graph" in sys.argv)
     print("\n".join(lines))
     sys.exit(1 if failed else 0)
 

@@ -54,8 +54,8 @@ pub fn diagnose_ood(
     let member = &trained.model.members()[0];
     // Online LAM under the reference protocol adds its prior only when sampling: the spread is
     // the sampler's, (Λ + δ)^{-1/2}.
-    let prior_at_sampling = match trained.config.model_method().row().posterior {
-        Posterior::Online => trained.config.settings().online.prior_at_sampling,
+    let prior_at_sampling = match trained.config.method.model().row().posterior {
+        Posterior::Online => trained.config.protocol.settings().online.prior_at_sampling,
         Posterior::Posthoc | Posterior::None => 0.0,
     };
     let std = member

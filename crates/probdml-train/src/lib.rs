@@ -8,6 +8,9 @@
 //!
 //! * [`config`] — what determines a run, validated once into a [`config::ValidConfig`] and
 //!   stored as a versioned `config.json`; [`catalogue`] — the table of methods (one row each);
+//!   [`method`] — each method's options in its own file ([`method::MethodOptions`]: spelling,
+//!   defaults, rules, label, flags), which [`mining::Negatives`] and the run files' names
+//!   ([`checkpoint::layout`]) join;
 //!   [`protocol`] — every choice in which the LAM reference code's protocol differs from ours,
 //!   as data; [`json`] — the one JSON reader/writer; [`seeds`] — the one place seeds are derived;
 //! * [`evaluate`] — S embeddings per image (or a predictive distribution), a vMF fit per image
@@ -27,7 +30,7 @@
 //!   triplets of a batch; [`laplace`] — the last-layer Laplace posterior and the GGN diagonal of
 //!   chapter 04 as tensor ops, checked against [`probdml::ggn::last_layer_ggn_diagonal`] by
 //!   `crates/probdml-train/tests/train_ggn.rs`; [`optimiser`] — RMSprop; [`prediction`] — what a method predicts;
-//! * [`method`] — the [`method::Method`] trait and one file per method: deterministic
+//! * [`method`] — the `Method` trait and one file per method: deterministic
 //!   contrastive training, MC dropout, LAM post-hoc and online (their Laplace posterior in
 //!   [`laplace`]), HIB, probabilistic ProxyNCA++, the Bayesian triplet loss with Gaussian
 //!   or vMF embeddings, PFE; a deep ensemble wraps any of them;
@@ -41,18 +44,19 @@
 #![warn(missing_docs)]
 
 pub mod catalogue;
+pub mod checkpoint;
 pub mod config;
 pub mod error;
 pub mod evaluate;
 pub mod json;
+pub mod method;
+pub mod mining;
 pub mod plots;
 pub mod protocol;
 pub mod report;
 pub mod results;
 pub mod seeds;
 
-#[cfg(feature = "tch")]
-pub mod checkpoint;
 #[cfg(feature = "tch")]
 pub mod data;
 #[cfg(feature = "tch")]
@@ -65,10 +69,6 @@ pub mod guards;
 pub mod laplace;
 #[cfg(feature = "tch")]
 pub mod loss;
-#[cfg(feature = "tch")]
-pub mod method;
-#[cfg(feature = "tch")]
-pub mod mining;
 #[cfg(feature = "tch")]
 pub mod network;
 #[cfg(feature = "tch")]

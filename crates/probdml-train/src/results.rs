@@ -3,17 +3,13 @@
 //! (`docs/src/10-results.md`) is made of its tables, and `crates/probdml-train/tests/results_tables.rs` regenerates
 //! them from the committed run files and compares.
 
+use crate::checkpoint::layout::{CONFIG, METRICS};
 use crate::config::TrainConfig;
 use crate::error::{TrainError, TrainResult};
 use crate::evaluate::{mean_std, Metrics};
 use crate::json;
 use crate::report::{format_table, TableRow};
 use std::path::Path;
-
-/// A run folder's configuration file (the run's file layout is `train::checkpoint::layout`).
-pub const CONFIG: &str = "config.json";
-/// A run folder's evaluation file.
-pub const METRICS: &str = "metrics.json";
 
 /// The table of `probdml summarise`: each `LABEL=RUN[,RUN...]` row the mean ± sample std of its
 /// runs' `metrics.json` through [`mean_std`] (which refuses runs evaluated on different sets),

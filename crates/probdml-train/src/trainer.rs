@@ -6,12 +6,12 @@
 
 use crate::checkpoint::layout::member_dir;
 use crate::checkpoint::member::{resume_member, save_member, sorted_variables};
-use crate::checkpoint::{self, EpochLog};
-use crate::config::ValidConfig;
+use crate::checkpoint::{self, EpochLog, TrainingState};
+use crate::config::{OptimiserOptions, ValidConfig};
 use crate::data_parallel;
 use crate::error::{TrainError, TrainResult};
 use crate::guards::{check_collapse, check_finite, Position, CONSTANT_LOSS_STEPS};
-use crate::method::{self, Batch, Method, Model, TensorSet};
+use crate::method::{Batch, Method, Model, TensorSet};
 use crate::optimiser::RmsProp;
 use crate::seeds;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -48,21 +48,44 @@ pub fn train(
     out_dir: Option<&Path>,
     resume: bool,
 ) -> TrainResult<Trained> {
-    let members = config.members();
+    let members = config.method.members();
     if let (Some(dir), true, true) = (out_dir, members > 1, data_parallel::is_writer()) {
         // The run's own configuration at the top, so that `eval`/`diagnose` of the ensemble
         // folder find it.
         std::fs::create_dir_all(dir).map_err(|e| TrainError::io(dir, e))?;
         config.write_json(&dir.join(checkpoint::CONFIG))?;
     }
-    let member_config = config.member();
+    // What every member reads of the configuration, taken from it once: each member's
+    // `config.json`, its method and the run's groups.
+    let member = config.member();
+    let run = member.run_options();
+    let member_json = member.to_json_text(Path::new(checkpoint::CONFIG))?;
     let mut trained = Vec::with_capacity(members);
     let mut history = Vec::new();
     for k in 0..members {
         let seed = seeds::member(config.seed, k);
         let dir = out_dir.map(|d| member_dir(d, k, members));
-        let (mut m, log) =
-            train_member(&member_config, train, device, seed, dir.as_deref(), resume)?;
+        let mut m = member.method.build(&run, device, seed)?;
+        let mut opt = RmsProp::new(m.var_store(), run.optimiser.learning_rate);
+        opt.weight_decay = run.settings().weight_decay;
+        let resumed = match (resume, dir.as_deref()) {
+            (true, Some(dir)) => resume_member(dir, &member, m.as_mut(), &mut opt)?,
+            _ => None,
+        };
+        let log = train_member(
+            m.as_mut(),
+            &mut opt,
+            &Member {
+                method: member.method.name(),
+                optimiser: &run.optimiser,
+                config_json: &member_json,
+                seed,
+            },
+            train,
+            device,
+            dir.as_deref(),
+            resumed,
+        )?;
         m.finish(train, device)?;
         if let (Some(dir), true, true) = (
             dir.as_deref(),
@@ -72,7 +95,7 @@ pub fn train(
             // The finish pass's posterior (post-hoc Λ) joins the last epoch's checkpoint.
             let manifest = checkpoint::verify(dir)?;
             let epoch = manifest.map_or(0, |m| m.epoch);
-            save_member(dir, &member_config, m.as_ref(), None, &log, epoch)?;
+            save_member(dir, &member_json, m.as_ref(), None, &log, epoch)?;
         }
         trained.push(m);
         history.extend(log);
@@ -91,36 +114,51 @@ pub fn train(
     })
 }
 
-/// Trains one member for `config.optimiser.epochs` epochs; writes a checkpoint into `dir` after each
-/// and, with `resume`, continues from the one found there.
+/// What the epoch loop of one member reads of the run's configuration.
+#[derive(Debug, Clone, Copy)]
+struct Member<'a> {
+    /// The method's name (the progress bar and the log).
+    method: &'a str,
+    /// The optimiser and its schedule.
+    optimiser: &'a OptimiserOptions,
+    /// The member's `config.json`, saved with every checkpoint.
+    config_json: &'a str,
+    /// The member's seed.
+    seed: u64,
+}
+
+/// Trains the member `m` with `opt` for `member.optimiser.epochs` epochs, continuing from
+/// `resumed` (the checkpoint found in `dir`, already loaded into `m` and `opt`) or initialising
+/// it; writes a checkpoint into `dir` after each epoch.
 ///
 /// # Errors
 ///
 /// See [`train`].
-pub fn train_member(
-    config: &ValidConfig,
+#[allow(clippy::too_many_arguments)]
+fn train_member(
+    m: &mut dyn Method,
+    opt: &mut RmsProp,
+    member: &Member<'_>,
     train: &TensorSet,
     device: Device,
-    seed: u64,
     dir: Option<&Path>,
-    resume: bool,
-) -> TrainResult<(Box<dyn Method>, Vec<EpochLog>)> {
-    let mut m = method::build(config, device, seed)?;
-    let mut opt = RmsProp::new(m.var_store(), config.optimiser.learning_rate);
-    opt.weight_decay = config.settings().weight_decay;
+    resumed: Option<TrainingState>,
+) -> TrainResult<Vec<EpochLog>> {
+    let Member {
+        method,
+        optimiser,
+        config_json,
+        seed,
+    } = *member;
     let mut history = Vec::new();
     let mut start_epoch = 0;
-    let mut resumed = false;
-    if let (true, Some(dir)) = (resume, dir) {
-        if let Some(state) = resume_member(dir, config, m.as_mut(), &mut opt)? {
+    match (resumed, dir) {
+        (Some(state), Some(dir)) => {
             tracing::info!(dir = %dir.display(), epochs_done = state.epochs_done, "resuming");
             start_epoch = state.epochs_done;
             history = state.history;
-            resumed = true;
         }
-    }
-    if !resumed {
-        m.initialise()?;
+        _ => m.initialise()?,
     }
     // Every rank starts from rank 0's weights (a resumed run reads the same checkpoint anyway).
     data_parallel::gradients::broadcast_parameters(m.var_store())?;
@@ -129,7 +167,7 @@ pub fn train_member(
     // (see data_parallel).
     let world = data_parallel::world_size();
     let blocks = data_parallel::row_blocks::total();
-    let batch = (config.optimiser.batch_size * world).min(n) / blocks * blocks;
+    let batch = (optimiser.batch_size * world).min(n) / blocks * blocks;
     if batch < 2 {
         return Err(TrainError::config(
             "train-limit",
@@ -143,8 +181,8 @@ pub fn train_member(
     let steps_per_epoch = n / batch;
     let mut global_step = start_epoch * steps_per_epoch;
     let (mut last_loss, mut repeats) = (f64::NAN, 0usize);
-    for epoch in start_epoch..config.optimiser.epochs {
-        opt.lr = config.optimiser.learning_rate * config.optimiser.lr_decay.powi(epoch as i32);
+    for epoch in start_epoch..optimiser.epochs {
+        opt.lr = optimiser.learning_rate * optimiser.lr_decay.powi(epoch as i32);
         tch::manual_seed(seeds::epoch(seed, epoch));
         let mut order: Vec<i64> = (0..n as i64).collect();
         order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(
@@ -156,10 +194,9 @@ pub fn train_member(
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar.set_message(format!(
-            "{} seed {seed} epoch {}/{}",
-            config.method.name(),
+            "{method} seed {seed} epoch {}/{}",
             epoch + 1,
-            config.optimiser.epochs
+            optimiser.epochs
         ));
         let started = Instant::now();
         let (mut loss_sum, mut pair_sum) = (0.0, 0.0);
@@ -264,7 +301,7 @@ pub fn train_member(
             mean_pairs: pair_sum / steps_per_epoch.max(1) as f64,
         };
         tracing::info!(
-            method = config.method.name(),
+            method,
             seed,
             epoch = log.epoch,
             loss = log.mean_loss,
@@ -275,8 +312,8 @@ pub fn train_member(
         );
         history.push(log);
         if let (Some(dir), true) = (dir, data_parallel::is_writer()) {
-            save_member(dir, config, m.as_ref(), Some(&opt), &history, epoch + 1)?;
+            save_member(dir, config_json, &*m, Some(&*opt), &history, epoch + 1)?;
         }
     }
-    Ok((m, history))
+    Ok(history)
 }

@@ -21,9 +21,10 @@ use probdml::{triplet, vmf};
 use probdml_proofs::registry::budget;
 use probdml_train::checkpoint;
 use probdml_train::checkpoint::TrainingState;
-use probdml_train::config::{MethodKind, OptimiserOptions, TrainConfig, ValidConfig};
+use probdml_train::config::{MethodConfig, MethodKind, OptimiserOptions, TrainConfig, ValidConfig};
 use probdml_train::json;
 use probdml_train::loss::bayesian_triplet::{gaussian_kl_rows, vmf_kl_rows, TripletBatch};
+use probdml_train::method::btl::BtlOptions;
 use probdml_train::method::pfe::{mls_loss, mutual_likelihood_score};
 use probdml_train::mining::triplets::{MinedTriplets, Negatives};
 use probdml_train::pipeline;
@@ -34,6 +35,24 @@ use tch::{Device, Kind, Tensor};
 
 mod train_support;
 use train_support::{host, leaf, learning_run, scratch, serial};
+
+/// The options of a BTL run's method.
+fn btl_options(config: &mut TrainConfig) -> &mut BtlOptions {
+    match &mut config.method {
+        MethodConfig::BtlGaussian(o) => &mut o.btl,
+        MethodConfig::BtlVmf(o) => &mut o.btl,
+        other => panic!("{} is not a BTL method", other.name()),
+    }
+}
+
+/// `config` (of a method that starts from a deterministic checkpoint) starting from `dir`.
+fn warm_start(config: &mut TrainConfig, dir: PathBuf) {
+    config
+        .method
+        .warm_start_mut()
+        .expect("a method that starts from a checkpoint")
+        .init_checkpoint = Some(dir);
+}
 
 /// A variance drawn log-uniformly in [1e-6, 1e3], with the extremes themselves 1 time in 8.
 fn variance(rng: &mut rand::rngs::StdRng) -> f64 {
@@ -641,7 +660,7 @@ fn bad_input_is_an_error_not_a_panic() {
     let _guard = serial();
     let config = learning_run(MethodKind::Pfe);
     let train = probdml_train::method::TensorSet::new(
-        &pipeline::load_data(&config, &PathBuf::from("unused"))
+        &pipeline::load_data(&config.data, config.seed, &PathBuf::from("unused"))
             .unwrap()
             .train,
         Device::Cpu,
@@ -657,10 +676,8 @@ fn bad_input_is_an_error_not_a_panic() {
         Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
         other => panic!("PFE without --init-checkpoint: {other:?}"),
     }
-    let missing = TrainConfig {
-        init_checkpoint: Some(scratch("train-btl", "no-such-run")),
-        ..config.clone()
-    };
+    let mut missing = config.clone();
+    warm_start(&mut missing, scratch("train-btl", "no-such-run"));
     assert!(matches!(
         probdml_train::trainer::train(
             &ValidConfig::new(missing.clone()).unwrap(),
@@ -671,14 +688,21 @@ fn bad_input_is_an_error_not_a_panic() {
         ),
         Err(TrainError::Checkpoint { .. })
     ));
-    let no_warm_start = TrainConfig {
-        method: MethodKind::Hib,
-        ..missing
-    };
-    match no_warm_start.validate() {
-        Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
-        other => panic!("--init-checkpoint with HIB: {other:?}"),
-    }
+    // A method that starts from no checkpoint has no place for one: the flag is refused.
+    let no_warm_start =
+        train_support::TrainCommand::into_folder(&scratch("train-btl", "no-warm-start"))
+            .with(&[
+                ("--method", "hib"),
+                (
+                    "--init-checkpoint",
+                    scratch("train-btl", "no-such-run").to_str().unwrap(),
+                ),
+            ])
+            .run();
+    assert!(
+        !no_warm_start.success() && no_warm_start.stderr.contains("invalid `init-checkpoint`"),
+        "--init-checkpoint with HIB: {no_warm_start:?}"
+    );
 }
 
 /// BTL with `--init-checkpoint` starts its backbone and μ head from the deterministic weights
@@ -694,10 +718,8 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
         .unwrap();
     let saved = checkpoint::read_tensors(&det_out.join(checkpoint::MODEL)).unwrap();
     for method in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
-        let config = TrainConfig {
-            init_checkpoint: Some(det_out.clone()),
-            ..learning_run(method)
-        };
+        let mut config = learning_run(method);
+        warm_start(&mut config, det_out.clone());
         config.validate().unwrap();
         let fresh = probdml_train::method::build(&learning_run(method), Device::Cpu, 11).unwrap();
         let mut warm = probdml_train::method::build(&config, Device::Cpu, 11).unwrap();
@@ -735,10 +757,8 @@ fn btl_starts_from_a_deterministic_checkpoint_when_given_one() {
         Device::Cpu,
     )
     .unwrap();
-    let config = TrainConfig {
-        init_checkpoint: Some(btl_out),
-        ..learning_run(MethodKind::BtlVmf)
-    };
+    let mut config = learning_run(MethodKind::BtlVmf);
+    warm_start(&mut config, btl_out);
     let mut wrong = probdml_train::method::build(&config, Device::Cpu, 11).unwrap();
     match wrong.initialise() {
         Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, "init-checkpoint"),
@@ -860,10 +880,7 @@ fn a_non_finite_variance_head_stops_the_step_naming_it() {
         global_step: 19,
     };
     for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf, MethodKind::Pfe] {
-        let config = TrainConfig {
-            method: kind,
-            ..learning_run(kind)
-        };
+        let config = learning_run(kind);
         let mut m = method::build(&config, Device::Cpu, 1).unwrap();
         for (name, mut t) in m.var_store().variables() {
             if name.starts_with("head_var.fc2.bias") {
@@ -939,7 +956,6 @@ fn btl_variance_starts_at_its_set_value_for_every_image() {
 /// as the hardest.
 #[test]
 fn the_btl_negatives_option_chooses_the_miner() {
-    use probdml_train::config::BtlOptions;
     use probdml_train::guards::Position;
     use probdml_train::method::{self, Batch};
     let _guard = serial();
@@ -953,10 +969,8 @@ fn the_btl_negatives_option_chooses_the_miner() {
     };
     for kind in [MethodKind::BtlGaussian, MethodKind::BtlVmf] {
         let loss = |negatives: Negatives| -> f64 {
-            let config = TrainConfig {
-                btl: BtlOptions { negatives },
-                ..learning_run(kind)
-            };
+            let mut config = learning_run(kind);
+            btl_options(&mut config).negatives = negatives;
             let mut m = method::build(&config, Device::Cpu, 9).unwrap();
             tch::manual_seed(77);
             let step = m
@@ -979,17 +993,13 @@ fn the_btl_negatives_option_chooses_the_miner() {
     }
     let mut json_value = serde_json::to_value(learning_run(MethodKind::BtlGaussian)).unwrap();
     json_value.as_object_mut().unwrap().remove("btl");
-    let old: TrainConfig = serde_json::from_value(json_value).unwrap();
-    assert_eq!(old.btl.negatives, Negatives::Hardest);
-    assert_eq!(TrainConfig::default().btl.negatives, Negatives::Random);
-    let random = TrainConfig {
-        btl: BtlOptions {
-            negatives: Negatives::Random,
-        },
-        ..learning_run(MethodKind::BtlVmf)
-    };
+    let mut old: TrainConfig = serde_json::from_value(json_value).unwrap();
+    assert_eq!(btl_options(&mut old).negatives, Negatives::Hardest);
+    assert_eq!(BtlOptions::default().negatives, Negatives::Random);
+    let mut random = learning_run(MethodKind::BtlVmf);
+    btl_options(&mut random).negatives = Negatives::Random;
     let text = serde_json::to_string(&random).unwrap();
     assert!(text.contains("\"negatives\":\"random\""), "{text}");
-    let back: TrainConfig = serde_json::from_str(&text).unwrap();
-    assert_eq!(back.btl.negatives, Negatives::Random);
+    let mut back: TrainConfig = serde_json::from_str(&text).unwrap();
+    assert_eq!(btl_options(&mut back).negatives, Negatives::Random);
 }

@@ -40,8 +40,8 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
     let config = ValidConfig::new(TrainConfig::default()).unwrap();
     let set = synthetic(10, 8, 28, 3);
     let cpu_set = TensorSet::new(&set, Device::Cpu).unwrap();
-    let cpu = Network::new(&config, Device::Cpu, 11, 0.0);
-    let mut gpu = Network::new(&config, cuda, 11, 0.0);
+    let cpu = Network::new(config.model.latent_dim, Device::Cpu, 11, 0.0);
+    let mut gpu = Network::new(config.model.latent_dim, cuda, 11, 0.0);
     gpu.vs.copy(&cpu.vs).unwrap();
 
     // The GGN diagonal over the set's pairs, on identical features-to-pairs inputs.

@@ -651,7 +651,8 @@ fn real_data_when_present() {
     check_mnist(&mnist(&dir, Partition::Train).unwrap(), "train", &reference);
 
     // What a Fashion-MNIST run evaluates on: the test split, under its note.
-    let run = load_data(&TrainConfig::default(), &dir).unwrap();
+    let defaults = TrainConfig::default();
+    let run = load_data(&defaults.data, defaults.seed, &dir).unwrap();
     assert_eq!(run.ood, ood);
     assert_eq!(run.ood_note, MNIST_TEST_OOD_SET);
     assert_eq!(run.train, train);

@@ -89,7 +89,7 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
     let lam = scratch("train-faults", "ensemble-lam");
     let mut config = fault_run(MethodKind::Ensemble);
     config.optimiser.epochs = 1;
-    config.ensemble.member_method = MethodKind::LamOnline;
+    train_support::set_member_method(&mut config, MethodKind::LamOnline);
     let s =
         train_support::train_and_evaluate(&config, Path::new("unused"), &lam, false, Device::Cpu)
             .unwrap();

@@ -15,7 +15,8 @@ mod train_support;
 
 use probdml::hib::{self, exact, HedgedEmbedding, SoftThreshold, VibPair};
 use probdml_proofs::registry::budget::HIB_VIB;
-use probdml_train::config::{HibOptions, MethodKind, TrainConfig};
+use probdml_train::config::{MethodConfig, MethodKind, TrainConfig};
+use probdml_train::method::hib::HibOptions;
 use probdml_train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -415,12 +416,14 @@ fn bad_input_is_an_error_not_a_panic() {
         ),
     ] {
         let config = TrainConfig {
-            method: MethodKind::Hib,
-            hib: options,
+            method: MethodConfig::Hib(options.clone()),
             ..TrainConfig::default()
         };
         assert_invalid(config.validate(), arg);
-        assert_invalid(Hib::new(&config, Device::Cpu, 0), arg);
+        assert_invalid(
+            Hib::new(&options, &config.run_options(), Device::Cpu, 0),
+            arg,
+        );
     }
 }
 
@@ -434,10 +437,10 @@ fn hib_learns_on_the_synthetic_set() {
     let _guard = serial();
     for (components, epochs, limit) in [(1, 3, 640), (2, 3, 640)] {
         let config = TrainConfig {
-            hib: HibOptions {
+            method: MethodConfig::Hib(HibOptions {
                 components,
                 ..HibOptions::default()
-            },
+            }),
             ..synthetic(MethodKind::Hib, epochs, limit, 200, 5)
         };
         assert_learns(&format!("hib C = {components}"), &config, 0.15);

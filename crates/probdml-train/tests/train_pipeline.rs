@@ -8,11 +8,12 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 use probdml_train::config::{
-    EvaluationOptions, LamOnlineOptions, MethodKind, ModelOptions, OptimiserOptions, PairOptions,
+    EvaluationOptions, MethodConfig, MethodKind, ModelOptions, OptimiserOptions, PairOptions,
     TrainConfig, ValidConfig,
 };
 use probdml_train::guards::check_finite;
 use probdml_train::guards::Position;
+use probdml_train::method::lam_online::LamOnlineOptions;
 use probdml_train::method::TensorSet;
 use probdml_train::pipeline::{self, load_data};
 use probdml_train::trainer;
@@ -237,7 +238,7 @@ fn checkpoints_resume_and_reevaluate() {
     let trained = pipeline::load_trained(&out, Device::Cpu).unwrap();
     let again = pipeline::evaluate_trained(
         &trained,
-        &load_data(&two, &data).unwrap(),
+        &load_data(&two.data, two.seed, &data).unwrap(),
         &scratch("train-pipeline", "reeval"),
         Device::Cpu,
     )
@@ -250,7 +251,7 @@ fn checkpoints_resume_and_reevaluate() {
     // posterior spread exists because the checkpoint carries Λ.
     let d = probdml_train::diagnose::diagnose_ood(
         &trained,
-        &load_data(&two, &data).unwrap(),
+        &load_data(&two.data, two.seed, &data).unwrap(),
         Device::Cpu,
     )
     .unwrap();
@@ -398,10 +399,10 @@ fn invalid_configurations_name_the_flag() {
         ),
         (
             TrainConfig {
-                lam_online: LamOnlineOptions {
+                method: MethodConfig::LamOnline(LamOnlineOptions {
                     memory_factor: 1.5,
                     ..LamOnlineOptions::DEFAULT
-                },
+                }),
                 ..TrainConfig::default()
             },
             "memory-factor",

@@ -177,7 +177,7 @@ fn std_sum_score_matches_hand_value() {
 
 fn synthetic(method: MethodKind, protocol: Protocol) -> TrainConfig {
     TrainConfig {
-        method,
+        method: method.into(),
         data: DataOptions {
             dataset: DatasetChoice::Synthetic,
             train_limit: Some(640),
@@ -413,7 +413,12 @@ fn posthoc_variants_from_one_deterministic_checkpoint() {
     let rescored =
         pipeline::load_trained_scored(&marglik, Device::Cpu, Some(Score::OutputVariance)).unwrap();
     assert_eq!(rescored.config.score(), Score::OutputVariance);
-    let data = pipeline::load_data(&rescored.config, Path::new("unused")).unwrap();
+    let data = pipeline::load_data(
+        &rescored.config.data,
+        rescored.config.seed,
+        Path::new("unused"),
+    )
+    .unwrap();
     let again =
         pipeline::evaluate_trained(&rescored, &data, &scratch("rescored"), Device::Cpu).unwrap();
     assert_eq!(again, v.metrics);

@@ -17,11 +17,12 @@ mod train_support;
 use probdml::nivmf::{self, exact, ProxyBatch, ProxyDistance};
 use probdml::Labels;
 use probdml_proofs::registry::budget::{NIVMF_PROXY_FD, NIVMF_PROXY_GRADIENT, NIVMF_PROXY_LOSS};
-use probdml_train::config::{MethodKind, ProxyDistanceChoice, ProxyOptions, TrainConfig};
+use probdml_train::config::{MethodConfig, MethodKind, TrainConfig};
 use probdml_train::method::proxy_nca::{
     proxy_anchor_loss_tensor, proxy_distances, proxy_nca_loss_tensor, ElNivMfDraws, ProxyNca,
     TensorDistance, ANCHOR_ALPHA, ANCHOR_DELTA,
 };
+use probdml_train::method::proxy_nca::{ProxyDistanceChoice, ProxyOptions};
 use probdml_train::TrainError;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -512,12 +513,14 @@ fn bad_input_is_an_error_not_a_panic() {
         ),
     ] {
         let config = TrainConfig {
-            method: MethodKind::ProxyNca,
-            proxy: options,
+            method: MethodConfig::ProxyNca(options.clone()),
             ..TrainConfig::default()
         };
         assert_invalid(config.validate(), arg);
-        assert_invalid(ProxyNca::new(&config, Device::Cpu, 0), arg);
+        assert_invalid(
+            ProxyNca::new(&options, &config.run_options(), Device::Cpu, 0),
+            arg,
+        );
     }
 }
 
@@ -537,11 +540,11 @@ fn proxy_nca_learns_on_the_synthetic_set() {
         (ProxyDistanceChoice::ElVmf, 0.0, 3, 640),
     ] {
         let config = TrainConfig {
-            proxy: ProxyOptions {
+            method: MethodConfig::ProxyNca(ProxyOptions {
                 distance,
                 omega,
                 ..ProxyOptions::default()
-            },
+            }),
             ..synthetic(MethodKind::ProxyNca, epochs, limit, 200, 5)
         };
         assert_learns(
@@ -558,10 +561,10 @@ fn proxy_nca_learns_on_the_synthetic_set() {
 fn proxy_nca_resumes_bit_for_bit() {
     let _guard = serial();
     let config = TrainConfig {
-        proxy: ProxyOptions {
+        method: MethodConfig::ProxyNca(ProxyOptions {
             omega: 0.5,
             ..ProxyOptions::default()
-        },
+        }),
         ..synthetic(MethodKind::ProxyNca, 2, 192, 60, 2)
     };
     assert_resume_is_exact("proxy-nca", &config);

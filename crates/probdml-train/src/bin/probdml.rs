@@ -19,7 +19,8 @@ use clap::{Args, Parser, Subcommand};
 use probdml::ggn::{Approximation, Split};
 use probdml_train::config::{
     approximation_name, approximation_parser, split_name, split_parser, DataOptions,
-    LaplaceOptions, MethodKind, ModelOptions, Protocol, Schedule, TrainConfig, ValidConfig,
+    LaplaceOptions, MethodKind, ModelOptions, Protocol, Schedule, TrainConfig, TrainFlags,
+    ValidConfig,
 };
 use probdml_train::json;
 use probdml_train::method::lam_posthoc::{PosthocHessian, PriorChoice};
@@ -136,13 +137,14 @@ struct Common {
     threads: Option<i32>,
 }
 
-/// `train`'s flags: the configuration's own (each default is the configuration's, written once
-/// in `train::config`), and the three whose default depends on the method or the protocol.
+/// `train`'s flags: the configuration's own (each default is the configuration's or its
+/// method's, written once, [`TrainFlags`]), and the three whose default depends on the method or
+/// the protocol.
 #[derive(Args)]
 #[command(allow_negative_numbers = true)]
 struct TrainArgs {
     #[command(flatten)]
-    config: TrainConfig,
+    config: TrainFlags,
     /// Batch size (default: 64 for lam-online, 256 otherwise, as chapter 09).
     #[arg(long)]
     batch: Option<usize>,
@@ -237,11 +239,10 @@ impl Common {
 
 /// The configuration of `train`'s flags, validated once.
 fn train_config(a: &TrainArgs) -> TrainResult<ValidConfig> {
-    let mut base = a.config.clone();
-    base.optimiser.batch_size = a
-        .batch
-        .unwrap_or(TrainConfig::reference_batch_size(base.method));
-    let mut config = base.with_protocol(a.config.protocol);
+    let mut base = a.config.config()?;
+    base.optimiser.batch_size = a.batch.unwrap_or(base.method.row().batch);
+    let protocol = base.protocol;
+    let mut config = base.with_protocol(protocol);
     // Explicit flags win over the protocol's choices.
     if let Some(s) = a.eval_samples {
         config.evaluation.eval_samples = s;

@@ -1,8 +1,7 @@
 //! The commit of a checkpoint: its files under temporary names, then the manifest that names
 //! them (the commit point), then the renames; and the reading side that verifies them.
 
-use super::layout::{CONFIG, MANIFEST, MODEL};
-use crate::config::ValidConfig;
+use super::layout::{MANIFEST, MODEL};
 use crate::error::{TrainError, TrainResult};
 use crate::json;
 use serde::{Deserialize, Serialize};
@@ -231,26 +230,4 @@ pub fn load_model(dir: &Path, vs: &mut tch::nn::VarStore) -> TrainResult<()> {
         tch::no_grad(|| var.f_copy_(&t))?;
     }
     Ok(())
-}
-
-/// Reads `config.json` of a checkpoint folder.
-///
-/// # Errors
-///
-/// [`TrainError::Checkpoint`] naming the file when it is missing, unreadable or invalid.
-pub fn read_config(dir: &Path) -> TrainResult<ValidConfig> {
-    let path = dir.join(CONFIG);
-    if !path.exists() {
-        return Err(TrainError::Checkpoint {
-            path,
-            reason: "missing: this folder holds no checkpoint written by `probdml train`".into(),
-        });
-    }
-    crate::config::TrainConfig::read_json(&path).map_err(|e| match e {
-        e @ TrainError::Checkpoint { .. } => e,
-        other => TrainError::Checkpoint {
-            path: path.clone(),
-            reason: other.to_string(),
-        },
-    })
 }

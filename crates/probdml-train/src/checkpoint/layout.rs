@@ -1,4 +1,6 @@
-//! Where everything of a run lives: the one list of the file and folder names a run writes.
+//! Where everything of a run lives: the one list of the file and folder names a run writes
+//! (without libtorch: the result tables read a run's `config.json` and `metrics.json` by these
+//! names).
 //!
 //! ```text
 //! <out>/config.json            the configuration (versioned, `TrainConfig::write_json`)
@@ -28,13 +30,12 @@ pub const MODEL: &str = "model.safetensors";
 pub const OPTIMISER: &str = "optimiser.safetensors";
 /// The training state's file name.
 pub const STATE: &str = "state.json";
-/// The configuration's file name (named in [`crate::results`], which reads it without
-/// libtorch).
-pub use crate::results::CONFIG;
+/// The configuration's file name (read without libtorch by [`crate::results`] too).
+pub const CONFIG: &str = "config.json";
 /// The Laplace posterior's file name (tensors `head.weight`, `head.bias`).
 pub const POSTERIOR: &str = "laplace.safetensors";
-/// The evaluation's file name (named in [`crate::results`] too).
-pub use crate::results::METRICS;
+/// The evaluation's file name (read by [`crate::results`] too).
+pub const METRICS: &str = "metrics.json";
 /// The run summary's file name.
 pub const SUMMARY: &str = "summary.json";
 /// The sample-free diagnosis's file name.
@@ -49,6 +50,33 @@ pub const LOCK: &str = ".probdml.lock";
 /// The subfolder of a PFE run where the deterministic model it freezes is trained, when the
 /// configuration names none.
 pub const PFE_DETERMINISTIC: &str = "deterministic";
+
+/// The `config.json` of the checkpoint in `dir`, and what reading it does to an error: every
+/// failure becomes a [`TrainError::Checkpoint`] naming the file (the fault is in the
+/// checkpoint, not in the flags).
+///
+/// # Errors
+///
+/// [`TrainError::Checkpoint`] when `dir` holds no `config.json`, and the errors of `read`.
+pub fn read_checkpoint_config<T>(
+    dir: &Path,
+    read: impl FnOnce(&Path) -> TrainResult<T>,
+) -> TrainResult<T> {
+    let path = dir.join(CONFIG);
+    if !path.exists() {
+        return Err(TrainError::Checkpoint {
+            path,
+            reason: "missing: this folder holds no checkpoint written by `probdml train`".into(),
+        });
+    }
+    read(&path).map_err(|e| match e {
+        e @ TrainError::Checkpoint { .. } => e,
+        other => TrainError::Checkpoint {
+            path: path.clone(),
+            reason: other.to_string(),
+        },
+    })
+}
 
 /// The checkpoint folder of member `k` of a run of `members` models: the run's own folder for a
 /// single model, `member-<k>/` inside it for an ensemble.

@@ -1,13 +1,14 @@
 //! One member's checkpoint: what the epoch loop saves after every epoch and what `--resume`
 //! and `eval` load back, verified against the manifest ([`super::commit`]).
 
-use super::commit::{load_model, read_config, read_tensors, save, verify, Content};
+use super::commit::{load_model, read_tensors, save, verify, Content};
 use super::layout::{member_dir, CONFIG, MODEL, OPTIMISER, POSTERIOR, STATE};
+use super::run_config::read_config;
 use crate::config::ValidConfig;
 use crate::error::{TrainError, TrainResult};
 use crate::json;
 use crate::laplace::LastLayerPrecision;
-use crate::method::{self, Method};
+use crate::method::Method;
 use crate::optimiser::RmsProp;
 use crate::seeds;
 use serde::{Deserialize, Serialize};
@@ -48,25 +49,23 @@ fn one_rank() -> usize {
     1
 }
 
-/// Writes one member's checkpoint into `dir`: configuration, weights, progress, the optimiser
-/// while training (`opt`) and the method's posterior when it has one.
+/// Writes one member's checkpoint into `dir`: its configuration (`config_json`, the text of its
+/// `config.json`), weights, progress, the optimiser while training (`opt`) and the method's
+/// posterior when it has one.
 ///
 /// # Errors
 ///
 /// I/O failures naming the file.
 pub fn save_member(
     dir: &Path,
-    config: &ValidConfig,
+    config_json: &str,
     m: &dyn Method,
     opt: Option<&RmsProp>,
     history: &[EpochLog],
     epochs_done: usize,
 ) -> TrainResult<()> {
     let mut files: Vec<(&str, Content)> = vec![
-        (
-            CONFIG,
-            Content::Bytes(config.to_json_text(&dir.join(CONFIG))?.into_bytes()),
-        ),
+        (CONFIG, Content::Bytes(config_json.as_bytes().to_vec())),
         (MODEL, Content::Tensors(sorted_variables(m.var_store()))),
         (
             STATE,
@@ -188,7 +187,7 @@ fn legacy_complete(
     }
     tracing::warn!(dir = %dir.display(), "a complete checkpoint of an older probdml (no manifest.json): loaded unverified, nothing to train");
     load_model(dir, m.var_store_mut())?;
-    if config.method.is_laplace() {
+    if config.method.kind().is_laplace() {
         let path = dir.join(POSTERIOR);
         if path.exists() {
             load_posterior(&path, m)?;
@@ -203,7 +202,7 @@ fn load_posterior(path: &Path, m: &mut dyn Method) -> TrainResult<()> {
     m.set_posterior(posterior, path)
 }
 
-/// Loads member `k` of the run in `run` (of `config`, whose `members()` tell the folder) for
+/// Loads member `k` of the run in `run` (of `config`, whose method's members tell the folder) for
 /// evaluation, verified against its manifest when it has one; returns it with its epoch log.
 ///
 /// # Errors
@@ -215,13 +214,14 @@ pub fn load_member(
     k: usize,
     device: Device,
 ) -> TrainResult<(Box<dyn Method>, Vec<EpochLog>)> {
-    let dir = member_dir(run, k, config.members());
+    let dir = member_dir(run, k, config.method.members());
     if verify(&dir)?.is_none() {
         tracing::warn!(dir = %dir.display(), "no manifest.json (a checkpoint of an older probdml): loading it unverified");
     }
-    let mut m = method::build(&config.member(), device, seeds::member(config.seed, k))?;
+    let model = config.method.model();
+    let mut m = model.build(&config.run_options(), device, seeds::member(config.seed, k))?;
     load_model(&dir, m.var_store_mut())?;
-    if config.model_method().is_laplace() {
+    if model.kind().is_laplace() {
         load_posterior(&dir.join(POSTERIOR), m.as_mut())?;
     }
     let state_path = dir.join(STATE);

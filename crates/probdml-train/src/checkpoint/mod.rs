@@ -3,7 +3,9 @@
 //! A checkpoint folder holds the files [`layout`] lists (configuration, weights, optimiser
 //! state, the method's posterior, progress) and `manifest.json`, which names each with its size
 //! and FNV-1a hash; an ensemble keeps one such folder per member. [`commit`] writes and verifies
-//! them; [`member`] is what the epoch loop saves and `--resume` and `eval` load.
+//! them; [`member`] is what the epoch loop saves and `--resume` and `eval` load; [`run_config`]
+//! reads a run's configuration back. The names ([`layout`]) need no libtorch; the rest is
+//! feature "tch".
 //!
 //! **Why a manifest, and in this order.** A checkpoint is several files; writing them one after
 //! the other, a kill between two writes would leave weights of epoch k+1 beside the state of
@@ -17,13 +19,20 @@
 //! posterior of those that keep one ([`crate::method::Method::posterior`]) is named
 //! tensors in a file of its own.
 
+#[cfg(feature = "tch")]
 pub mod commit;
 pub mod layout;
+#[cfg(feature = "tch")]
 pub mod member;
+#[cfg(feature = "tch")]
+pub mod run_config;
 
+#[cfg(feature = "tch")]
 pub use commit::{
-    find_tensor, fnv1a64, load_model, read_config, read_tensors, save, verify, Content, FileEntry,
-    Manifest,
+    find_tensor, fnv1a64, load_model, read_tensors, save, verify, Content, FileEntry, Manifest,
 };
 pub use layout::{CONFIG, MANIFEST, MODEL, OPTIMISER, POSTERIOR, STATE};
+#[cfg(feature = "tch")]
 pub use member::{EpochLog, TrainingState};
+#[cfg(feature = "tch")]
+pub use run_config::read_config;

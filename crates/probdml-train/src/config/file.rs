@@ -1,5 +1,5 @@
-//! The layout of `config.json`, version 3: the run's options grouped by concern, and the method's
-//! own options under its name.
+//! `config.json` as this program writes it (version 3) and reads it (every version): the run's
+//! options grouped by concern, and the method's own options in its section.
 //!
 //! ```json
 //! {
@@ -17,372 +17,459 @@
 //! }
 //! ```
 //!
-//! `"method"` tags [`MethodOptions`]: each method carries the options only it reads (an
-//! ensemble: its size and the `member` method with that method's options). Options several
-//! methods or later stages read stay in their group: the Laplace options are read by `probdml
-//! posthoc` from a deterministic checkpoint too, the pair options by every pair loss.
+//! `"method"` names the method, and the fields beside it are its options, as its options struct
+//! serialises them ([`MethodConfig`]; an ensemble: its size and the `member` method with that
+//! method's options). Options several methods or later stages read stay in their group
+//! ([`RunOptions`]): the Laplace options are read by `probdml posthoc` from a deterministic
+//! checkpoint too, the pair options by every pair loss. An option a method does not read has no
+//! place in its file, nor in the configuration.
 //!
-//! An option a method does not read has no place in its file, so [`ValidConfig`] holds it at
-//! its default ([`TrainConfig::canonical`]); the layout then writes every run losslessly.
-//!
-//! The groups are [`TrainConfig`]'s own; only the methods' options, one group per method in
-//! memory (the flags of each method are parsed whatever `--method` says), are gathered under
-//! the tag here.
-//!
-//! Versions 1 and 2 hold every option flat ([`ConfigV2`]), the layout in which `summary.json`
-//! still records a run's configuration.
-//!
-//! [`ValidConfig`]: super::ValidConfig
+//! Versions 1 and 2 hold every option flat ([`super::flat`]), the layout in which
+//! `summary.json` still records a run's configuration.
 
-use super::{
-    BtlOptions, DataOptions, DatasetChoice, EnsembleOptions, EvaluationOptions, HibOptions,
-    LamOnlineOptions, LaplaceOptions, McDropoutOptions, MethodKind, ModelOptions, OptimiserOptions,
-    PairOptions, Protocol, ProxyOptions, TrainConfig,
-};
+use super::flat::ConfigV2;
+use super::json_version::{self, ConfigJson, CONFIG_VERSION};
+use super::run::RunOptions;
+use super::{MethodConfig, TrainConfig, ValidConfig};
+use crate::catalogue::METHODS;
 use crate::error::{TrainError, TrainResult};
-use crate::protocol::Score;
-use probdml::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use serde_json::{Map, Value};
+use std::path::Path;
 
 /// A version-3 `config.json`, less its `version`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(super) struct ConfigV3 {
+struct ConfigV3 {
     #[serde(flatten)]
-    method: MethodOptions,
-    protocol: Protocol,
-    seed: u64,
-    data: DataOptions,
-    model: ModelOptions,
-    optimiser: OptimiserOptions,
-    pairs: PairOptions,
-    laplace: LaplaceOptions,
-    evaluation: EvaluationOptions,
+    method: MethodConfig,
+    #[serde(flatten)]
+    run: RunOptions,
 }
 
-/// The method and the options only it reads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "kebab-case")]
-enum MethodOptions {
-    Deterministic,
-    McDropout {
-        dropout: f64,
-    },
-    LamPosthoc,
-    LamOnline {
-        train_samples: usize,
-        memory_factor: f64,
-    },
-    Ensemble {
-        ensemble_size: usize,
-        member: Box<MethodOptions>,
-    },
-    Hib {
-        hib: HibOptions,
-    },
-    ProxyNca {
-        proxy: ProxyOptions,
-    },
-    BtlGaussian {
-        btl: BtlOptions,
-        init_checkpoint: Option<PathBuf>,
-    },
-    BtlVmf {
-        btl: BtlOptions,
-        init_checkpoint: Option<PathBuf>,
-    },
-    Pfe {
-        init_checkpoint: Option<PathBuf>,
-    },
+/// [`ConfigV3`] with [`CONFIG_VERSION`] first.
+#[derive(Serialize)]
+struct ConfigFileOut<'a> {
+    version: u32,
+    #[serde(flatten)]
+    config: &'a ConfigV3,
 }
 
-impl MethodOptions {
-    /// The options of a single model of `method`, read from `c`.
-    fn single(method: MethodKind, c: &TrainConfig) -> MethodOptions {
-        match method {
-            MethodKind::Deterministic => MethodOptions::Deterministic,
-            MethodKind::McDropout => MethodOptions::McDropout {
-                dropout: c.mc_dropout.dropout,
-            },
-            MethodKind::LamPosthoc => MethodOptions::LamPosthoc,
-            MethodKind::LamOnline => MethodOptions::LamOnline {
-                train_samples: c.lam_online.train_samples,
-                memory_factor: c.lam_online.memory_factor,
-            },
-            MethodKind::Hib => MethodOptions::Hib { hib: c.hib.clone() },
-            MethodKind::ProxyNca => MethodOptions::ProxyNca {
-                proxy: c.proxy.clone(),
-            },
-            MethodKind::BtlGaussian => MethodOptions::BtlGaussian {
-                btl: c.btl.clone(),
-                init_checkpoint: c.init_checkpoint.clone(),
-            },
-            MethodKind::BtlVmf => MethodOptions::BtlVmf {
-                btl: c.btl.clone(),
-                init_checkpoint: c.init_checkpoint.clone(),
-            },
-            MethodKind::Pfe => MethodOptions::Pfe {
-                init_checkpoint: c.init_checkpoint.clone(),
-            },
-            MethodKind::Ensemble => MethodOptions::Ensemble {
-                ensemble_size: c.ensemble.size,
-                member: Box::new(match c.ensemble.member_method {
-                    // An ensemble of ensembles fails validation; written, it fails again when
-                    // read (and the recursion ends here).
-                    MethodKind::Ensemble => MethodOptions::Ensemble {
-                        ensemble_size: c.ensemble.size,
-                        member: Box::new(MethodOptions::Deterministic),
-                    },
-                    member => MethodOptions::single(member, c),
-                }),
-            },
-        }
-    }
-
-    /// The method these options are of.
-    fn kind(&self) -> MethodKind {
-        match self {
-            MethodOptions::Deterministic => MethodKind::Deterministic,
-            MethodOptions::McDropout { .. } => MethodKind::McDropout,
-            MethodOptions::LamPosthoc => MethodKind::LamPosthoc,
-            MethodOptions::LamOnline { .. } => MethodKind::LamOnline,
-            MethodOptions::Ensemble { .. } => MethodKind::Ensemble,
-            MethodOptions::Hib { .. } => MethodKind::Hib,
-            MethodOptions::ProxyNca { .. } => MethodKind::ProxyNca,
-            MethodOptions::BtlGaussian { .. } => MethodKind::BtlGaussian,
-            MethodOptions::BtlVmf { .. } => MethodKind::BtlVmf,
-            MethodOptions::Pfe { .. } => MethodKind::Pfe,
-        }
-    }
-
-    /// Sets the options of a single model on `c` (its `method` is set by the caller).
-    fn apply_single(self, c: &mut TrainConfig) -> TrainResult<()> {
-        match self {
-            MethodOptions::Deterministic | MethodOptions::LamPosthoc => {}
-            MethodOptions::McDropout { dropout } => c.mc_dropout = McDropoutOptions { dropout },
-            MethodOptions::LamOnline {
-                train_samples,
-                memory_factor,
-            } => {
-                c.lam_online = LamOnlineOptions {
-                    train_samples,
-                    memory_factor,
-                }
-            }
-            MethodOptions::Hib { hib } => c.hib = hib,
-            MethodOptions::ProxyNca { proxy } => c.proxy = proxy,
-            MethodOptions::BtlGaussian {
-                btl,
-                init_checkpoint,
-            }
-            | MethodOptions::BtlVmf {
-                btl,
-                init_checkpoint,
-            } => {
-                c.btl = btl;
-                c.init_checkpoint = init_checkpoint;
-            }
-            MethodOptions::Pfe { init_checkpoint } => c.init_checkpoint = init_checkpoint,
-            MethodOptions::Ensemble { .. } => {
-                return Err(TrainError::config(
-                    "member-method",
-                    "ensemble",
-                    "an ensemble's members are single models, not ensembles",
-                ))
-            }
-        }
-        Ok(())
-    }
-}
-
-impl From<&TrainConfig> for ConfigV3 {
-    fn from(c: &TrainConfig) -> ConfigV3 {
-        ConfigV3 {
-            method: MethodOptions::single(c.method, c),
-            protocol: c.protocol,
-            seed: c.seed,
-            data: c.data.clone(),
-            model: c.model.clone(),
-            optimiser: c.optimiser.clone(),
-            pairs: c.pairs.clone(),
-            laplace: c.laplace.clone(),
-            evaluation: c.evaluation.clone(),
-        }
-    }
-}
-
-impl ConfigV3 {
-    /// The configuration these options describe; an option no group or method carries is at
-    /// its default ([`TrainConfig::DEFAULT`]).
+impl TrainConfig {
+    /// Writes the configuration as `config.json` text: [`CONFIG_VERSION`] first, then the
+    /// method with its own options, then the groups (book chapter 09, "The run's
+    /// configuration").
     ///
     /// # Errors
     ///
-    /// [`TrainError::InvalidConfig`] for an ensemble whose member is an ensemble.
-    pub(super) fn into_config(self) -> TrainResult<TrainConfig> {
-        let mut c = TrainConfig {
-            method: self.method.kind(),
-            protocol: self.protocol,
-            seed: self.seed,
-            data: self.data,
-            model: self.model,
-            optimiser: self.optimiser,
-            pairs: self.pairs,
-            laplace: self.laplace,
-            evaluation: self.evaluation,
-            ..TrainConfig::DEFAULT
+    /// Serialisation failures, naming `path`.
+    pub fn to_json_text(&self, path: &Path) -> TrainResult<String> {
+        let config = ConfigV3 {
+            method: self.method.clone(),
+            run: self.run_options(),
         };
-        match self.method {
-            MethodOptions::Ensemble {
-                ensemble_size,
-                member,
-            } => {
-                c.ensemble = EnsembleOptions {
-                    size: ensemble_size,
-                    member_method: member.kind(),
-                };
-                member.apply_single(&mut c)?;
+        crate::json::to_text(
+            &ConfigFileOut {
+                version: CONFIG_VERSION,
+                config: &config,
+            },
+            path,
+        )
+    }
+
+    /// Writes the configuration as `config.json` (atomically, [`crate::json`]).
+    ///
+    /// # Errors
+    ///
+    /// I/O or serialisation failures, naming the file.
+    pub fn write_json(&self, path: &Path) -> TrainResult<()> {
+        crate::json::write_atomic(path, self.to_json_text(path)?.as_bytes())
+    }
+
+    /// Reads and validates a configuration written by [`TrainConfig::write_json`] or by an
+    /// older probdml (see [`CONFIG_VERSION`]).
+    ///
+    /// # Errors
+    ///
+    /// A missing or unreadable file, invalid JSON, a version newer than this program's, or a
+    /// configuration that fails [`TrainConfig::validate`] (reported as a checkpoint error
+    /// naming the file).
+    pub fn read_json(path: &Path) -> TrainResult<ValidConfig> {
+        let json = |source| TrainError::Json {
+            path: path.to_owned(),
+            source,
+        };
+        let config = match json_version::read(path)? {
+            ConfigJson::Flat(flat) => TrainConfig::try_from(*flat).map_err(json)?,
+            ConfigJson::Grouped(fields) => {
+                let v3 = ConfigV3::deserialize(Value::Object(fields)).map_err(json)?;
+                TrainConfig::from_parts(v3.method, v3.run)
             }
-            single => single.apply_single(&mut c)?,
+        };
+        ValidConfig::new(config).map_err(|e| TrainError::Checkpoint {
+            path: path.to_owned(),
+            reason: format!("holds an invalid configuration: {e}"),
+        })
+    }
+}
+
+impl TryFrom<ConfigV2> for TrainConfig {
+    type Error = serde_json::Error;
+
+    fn try_from(flat: ConfigV2) -> Result<TrainConfig, serde_json::Error> {
+        let method = MethodConfig::from_flat(&flat.method, &flat.methods()?)?;
+        Ok(TrainConfig::from_parts(method, flat.run_options()))
+    }
+}
+
+/// The flat layout: every method's options flat, the run's method's own and every other at its
+/// default.
+impl Serialize for TrainConfig {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut methods = Map::<String, Value>::new();
+        for row in METHODS {
+            methods.extend(row.kind.defaults().to_flat());
         }
-        Ok(c)
+        methods.extend(self.method.to_flat());
+        ConfigV2::new(self.method.name(), &self.run_options(), methods)
+            .map_err(serde::ser::Error::custom)?
+            .serialize(s)
     }
 }
 
-/// A version-1 or -2 `config.json`, less its `version`: every option flat, as [`TrainConfig`]
-/// was before it was grouped. A field added after the first release reads with its default of
-/// the time (see [`super::CONFIG_VERSION`]); `summary.json` records a run's configuration in
-/// this layout.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(super) struct ConfigV2 {
-    method: MethodKind,
-    #[serde(with = "super::split_serde")]
-    split: Split,
-    #[serde(with = "super::approximation_serde")]
-    approximation: Approximation,
-    dataset: DatasetChoice,
-    latent_dim: usize,
-    epochs: usize,
-    batch_size: usize,
-    learning_rate: f64,
-    lr_decay: f64,
-    margin: f64,
-    max_pairs: usize,
-    train_samples: usize,
-    eval_samples: usize,
-    memory_factor: f64,
-    prior_precision: f64,
-    tempering: f64,
-    dropout: f64,
-    ensemble_size: usize,
-    #[serde(default = "ConfigV2::first_member_method")]
-    member_method: MethodKind,
-    #[serde(default)]
-    protocol: Protocol,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    score: Option<Score>,
-    seed: u64,
-    train_limit: Option<usize>,
-    test_limit: Option<usize>,
-    #[serde(default)]
-    hib: HibOptions,
-    #[serde(default)]
-    proxy: ProxyOptions,
-    /// A run recorded before the option existed was trained with the hardest negatives.
-    #[serde(default = "BtlOptions::before_the_option")]
-    btl: BtlOptions,
-    #[serde(default)]
-    init_checkpoint: Option<PathBuf>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::MethodKind;
+    use crate::config::WarmStartOptions;
+    use crate::config::{
+        DataOptions, DatasetChoice, EvaluationOptions, LaplaceOptions, ModelOptions,
+        OptimiserOptions, PairOptions, Protocol,
+    };
+    use crate::method::btl::gaussian::BtlGaussianOptions;
+    use crate::method::btl::vmf::BtlVmfOptions;
+    use crate::method::btl::BtlOptions;
+    use crate::method::ensemble::EnsembleOptions;
+    use crate::method::hib::HibOptions;
+    use crate::method::lam_online::LamOnlineOptions;
+    use crate::method::mc_dropout::McDropoutOptions;
+    use crate::method::pfe::PfeOptions;
+    use crate::method::proxy_nca::{ProxyDistanceChoice, ProxyOptions};
+    use crate::mining::Negatives;
+    use probdml::ggn::{Approximation, Split};
 
-impl ConfigV2 {
-    /// The member method before the option existed: deterministic, the only one then.
-    fn first_member_method() -> MethodKind {
-        MethodKind::Deterministic
+    /// `config.json` as the first probdml wrote it (commit e46cac9): no `version`, none of the
+    /// fields added since (member method, protocol, score, HIB, ProxyNCA++, BTL, warm start).
+    const FIRST_CONFIG: &str = include_str!("../../../../tests/data/config-v1.json");
+
+    /// A version-2 `config.json` as probdml wrote it (commit 858c373, the ensemble run of
+    /// `docs/runs/2026-11-26-synthetic`): every field flat, `version` first.
+    const SECOND_CONFIG: &str = include_str!("../../../../tests/data/config-v2.json");
+
+    fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("probdml-config-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config.json");
+        std::fs::write(&path, text).unwrap();
+        path
     }
-}
 
-impl From<TrainConfig> for ConfigV2 {
-    fn from(c: TrainConfig) -> ConfigV2 {
-        ConfigV2 {
-            method: c.method,
-            split: c.laplace.split,
-            approximation: c.laplace.approximation,
-            dataset: c.data.dataset,
-            latent_dim: c.model.latent_dim,
-            epochs: c.optimiser.epochs,
-            batch_size: c.optimiser.batch_size,
-            learning_rate: c.optimiser.learning_rate,
-            lr_decay: c.optimiser.lr_decay,
-            margin: c.pairs.margin,
-            max_pairs: c.pairs.max_pairs,
-            train_samples: c.lam_online.train_samples,
-            eval_samples: c.evaluation.eval_samples,
-            memory_factor: c.lam_online.memory_factor,
-            prior_precision: c.laplace.prior_precision,
-            tempering: c.laplace.tempering,
-            dropout: c.mc_dropout.dropout,
-            ensemble_size: c.ensemble.size,
-            member_method: c.ensemble.member_method,
-            protocol: c.protocol,
-            score: c.evaluation.score,
-            seed: c.seed,
-            train_limit: c.data.train_limit,
-            test_limit: c.data.test_limit,
-            hib: c.hib,
-            proxy: c.proxy,
-            btl: c.btl,
-            init_checkpoint: c.init_checkpoint,
-        }
+    #[test]
+    fn a_first_version_config_still_loads() {
+        let path = scratch_file("v1", FIRST_CONFIG);
+        let read = TrainConfig::read_json(&path).unwrap();
+        // The file's values are the defaults of the time, which are today's.
+        assert_eq!(*read, TrainConfig::DEFAULT);
     }
-}
 
-impl From<ConfigV2> for TrainConfig {
-    fn from(c: ConfigV2) -> TrainConfig {
-        TrainConfig {
-            method: c.method,
-            ensemble: EnsembleOptions {
-                member_method: c.member_method,
-                size: c.ensemble_size,
-            },
-            laplace: LaplaceOptions {
-                split: c.split,
-                approximation: c.approximation,
-                prior_precision: c.prior_precision,
-                tempering: c.tempering,
-            },
+    #[test]
+    fn a_first_version_btl_config_reads_the_hardest_negatives() {
+        // The BTL negatives of the time were the hardest: a BTL run of version 1 reads so.
+        let btl = FIRST_CONFIG.replacen("\"lam-online\"", "\"btl-gaussian\"", 1);
+        let read = TrainConfig::read_json(&scratch_file("v1-btl", &btl)).unwrap();
+        assert_eq!(
+            read.method,
+            MethodConfig::BtlGaussian(BtlGaussianOptions {
+                btl: BtlOptions::before_the_option()
+            })
+        );
+    }
+
+    #[test]
+    fn a_second_version_config_still_loads() {
+        let path = scratch_file("v2", SECOND_CONFIG);
+        let read = TrainConfig::read_json(&path).unwrap();
+        let expected = TrainConfig {
+            method: MethodConfig::Ensemble(EnsembleOptions {
+                size: 3,
+                member: Box::new(MethodKind::Deterministic.into()),
+            }),
             data: DataOptions {
-                dataset: c.dataset,
-                train_limit: c.train_limit,
-                test_limit: c.test_limit,
-            },
-            protocol: c.protocol,
-            model: ModelOptions {
-                latent_dim: c.latent_dim,
+                dataset: DatasetChoice::Synthetic,
+                train_limit: Some(384),
+                test_limit: Some(100),
             },
             optimiser: OptimiserOptions {
-                epochs: c.epochs,
-                batch_size: c.batch_size,
-                learning_rate: c.learning_rate,
-                lr_decay: c.lr_decay,
-            },
-            seed: c.seed,
-            pairs: PairOptions {
-                margin: c.margin,
-                max_pairs: c.max_pairs,
+                epochs: 2,
+                ..OptimiserOptions::DEFAULT
             },
             evaluation: EvaluationOptions {
-                eval_samples: c.eval_samples,
-                score: c.score,
+                eval_samples: 8,
+                ..EvaluationOptions::DEFAULT
             },
-            lam_online: LamOnlineOptions {
-                train_samples: c.train_samples,
-                memory_factor: c.memory_factor,
+            ..TrainConfig::DEFAULT
+        };
+        assert_eq!(*read, expected);
+    }
+
+    /// The flat layout (a configuration's serde form, which `summary.json` records) writes the
+    /// version-2 file it read as probdml wrote it, byte for byte, and then the options of the
+    /// methods added since (none today).
+    #[test]
+    fn the_flat_layout_writes_what_version_2_wrote() {
+        let read = TrainConfig::read_json(&scratch_file("v2-flat", SECOND_CONFIG)).unwrap();
+        let flat = serde_json::to_string_pretty(&read).unwrap() + "\n";
+        let version_2 = SECOND_CONFIG.replacen("  \"version\": 2,\n", "", 1);
+        let fields = version_2.strip_suffix("\n}\n").unwrap();
+        assert!(flat.starts_with(fields), "{flat}");
+        let newer = &flat[fields.len()..];
+        assert!(newer == "\n}\n" || newer.starts_with(",\n  \""), "{flat}");
+    }
+
+    /// The options of `kind`, each away from its default.
+    fn unusual(kind: MethodKind) -> MethodConfig {
+        let from = || WarmStartOptions {
+            init_checkpoint: Some("runs/det".into()),
+        };
+        match kind.defaults() {
+            MethodConfig::McDropout(_) => {
+                MethodConfig::McDropout(McDropoutOptions { dropout: 0.3 })
+            }
+            MethodConfig::LamOnline(_) => MethodConfig::LamOnline(LamOnlineOptions {
+                train_samples: 4,
+                memory_factor: 0.5,
+            }),
+            MethodConfig::Hib(_) => MethodConfig::Hib(HibOptions {
+                components: 2,
+                samples: 3,
+                beta: 0.5,
+            }),
+            MethodConfig::ProxyNca(_) => MethodConfig::ProxyNca(ProxyOptions {
+                distance: ProxyDistanceChoice::Cos,
+                temperature: Some(0.125),
+                samples: 4,
+                omega: 0.5,
+            }),
+            MethodConfig::BtlGaussian(_) => MethodConfig::BtlGaussian(BtlGaussianOptions {
+                btl: BtlOptions {
+                    negatives: Negatives::Hardest,
+                    warm_start: from(),
+                },
+            }),
+            MethodConfig::BtlVmf(_) => MethodConfig::BtlVmf(BtlVmfOptions {
+                btl: BtlOptions {
+                    negatives: Negatives::Hardest,
+                    warm_start: from(),
+                },
+            }),
+            MethodConfig::Pfe(_) => MethodConfig::Pfe(PfeOptions { warm_start: from() }),
+            MethodConfig::Ensemble(_) => MethodConfig::Ensemble(EnsembleOptions {
+                size: 4,
+                member: Box::new(MethodConfig::Hib(HibOptions {
+                    samples: 5,
+                    ..HibOptions::DEFAULT
+                })),
+            }),
+            // A method without options of its own (deterministic, post-hoc LAM).
+            options => options,
+        }
+    }
+
+    /// A run of every method, each option away from its default.
+    fn unusual_configs() -> Vec<TrainConfig> {
+        let base = TrainConfig {
+            laplace: LaplaceOptions {
+                split: Split::Euclidean,
+                approximation: Approximation::Full,
+                prior_precision: 1.0 / 3.0,
+                tempering: 0.25,
             },
-            mc_dropout: McDropoutOptions { dropout: c.dropout },
-            init_checkpoint: c.init_checkpoint,
-            hib: c.hib,
-            proxy: c.proxy,
-            btl: c.btl,
+            data: DataOptions {
+                dataset: DatasetChoice::Synthetic,
+                train_limit: Some(50),
+                test_limit: Some(20),
+            },
+            model: ModelOptions { latent_dim: 16 },
+            optimiser: OptimiserOptions {
+                epochs: 3,
+                batch_size: 32,
+                learning_rate: 0.1 + 0.2,
+                lr_decay: 0.9,
+            },
+            pairs: PairOptions {
+                margin: 0.5,
+                max_pairs: 77,
+            },
+            evaluation: EvaluationOptions {
+                eval_samples: 9,
+                score: Some(crate::protocol::Score::OutputVariance),
+            },
+            protocol: Protocol::Reference,
+            seed: u64::MAX,
+            ..TrainConfig::DEFAULT
+        };
+        METHODS
+            .iter()
+            .map(|row| TrainConfig {
+                method: unusual(row.kind),
+                ..base.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_written_config_carries_its_version_and_reads_back() {
+        for config in unusual_configs() {
+            let path = scratch_file(config.method.name(), "");
+            let valid = ValidConfig::new(config.clone()).unwrap();
+            assert_eq!(*valid, config, "{}", config.method.name());
+            valid.write_json(&path).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(
+                text.starts_with(&format!(
+                    "{{\n  \"version\": {CONFIG_VERSION},\n  \"method\": \"{}\",\n",
+                    config.method.name()
+                )),
+                "{text}"
+            );
+            assert_eq!(TrainConfig::read_json(&path).unwrap(), valid, "{text}");
+        }
+    }
+
+    /// Every method's options survive the flat layout too (what `summary.json` records).
+    #[test]
+    fn a_flat_config_reads_back() {
+        for config in unusual_configs() {
+            let text = serde_json::to_string(&config).unwrap();
+            let back: TrainConfig = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, config, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_written_config_is_grouped_by_concern() {
+        let config = TrainConfig {
+            method: MethodConfig::Ensemble(EnsembleOptions {
+                size: 5,
+                member: Box::new(MethodConfig::McDropout(McDropoutOptions { dropout: 0.25 })),
+            }),
+            ..TrainConfig::DEFAULT
+        };
+        let text = ValidConfig::new(config)
+            .unwrap()
+            .to_json_text(Path::new("config.json"))
+            .unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["version"], 3);
+        assert_eq!(value["method"], "ensemble");
+        assert_eq!(value["ensemble_size"], 5);
+        assert_eq!(value["member"]["method"], "mc-dropout");
+        assert_eq!(value["member"]["dropout"], 0.25);
+        assert_eq!(value["data"]["dataset"], "fashion-mnist");
+        assert_eq!(value["model"]["latent_dim"], 3);
+        assert_eq!(value["optimiser"]["batch_size"], 64);
+        assert_eq!(value["pairs"]["margin"], 0.7);
+        assert_eq!(value["laplace"]["split"], "arccos");
+        assert_eq!(value["evaluation"]["eval_samples"], 16);
+        // Options no part of this run reads are not written.
+        for absent in [
+            "hib",
+            "proxy",
+            "btl",
+            "train_samples",
+            "dropout",
+            "member_method",
+        ] {
+            assert!(value.get(absent).is_none(), "{absent} in {text}");
+        }
+    }
+
+    #[test]
+    fn an_ensemble_of_ensembles_in_a_file_is_refused() {
+        let text = r#"{"version": 3, "method": "ensemble", "ensemble_size": 2,
+            "member": {"method": "ensemble", "ensemble_size": 2, "member": {"method": "deterministic"}},
+            "protocol": "ours", "seed": 0,
+            "data": {"dataset": "synthetic", "train_limit": null, "test_limit": null},
+            "model": {"latent_dim": 3},
+            "optimiser": {"epochs": 1, "batch_size": 8, "learning_rate": 0.001, "lr_decay": 0.95},
+            "pairs": {"margin": 0.7, "max_pairs": 10},
+            "laplace": {"split": "arccos", "approximation": "fixed", "prior_precision": 1.0, "tempering": 1.0},
+            "evaluation": {"eval_samples": 16}}"#;
+        match TrainConfig::read_json(&scratch_file("nested", text)) {
+            Err(TrainError::Checkpoint { reason, .. }) => {
+                assert!(reason.contains("not ensembles"), "{reason}")
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
+        }
+        // So is a flat one, whose member method is spelled `member_method`.
+        let flat = SECOND_CONFIG.replacen("\"deterministic\"", "\"ensemble\"", 1);
+        match TrainConfig::read_json(&scratch_file("nested-flat", &flat)) {
+            Err(TrainError::Checkpoint { reason, .. }) => {
+                assert!(reason.contains("not ensembles"), "{reason}")
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_config_of_a_newer_program_is_refused_naming_the_file() {
+        let newer = FIRST_CONFIG.replacen(
+            '{',
+            &format!("{{\n  \"version\": {},", CONFIG_VERSION + 1),
+            1,
+        );
+        let path = scratch_file("newer", &newer);
+        match TrainConfig::read_json(&path) {
+            Err(TrainError::Checkpoint { path: p, reason }) => {
+                assert_eq!(p, path);
+                assert!(reason.contains("newer probdml"), "{reason}");
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
+        }
+    }
+
+    /// A method's section of a version-3 file missing one of its options, or naming no known
+    /// method, is refused naming what is wrong.
+    #[test]
+    fn a_method_section_without_its_options_is_refused() {
+        let written = TrainConfig {
+            method: MethodKind::Hib.into(),
+            ..TrainConfig::DEFAULT
+        }
+        .to_json_text(Path::new("config.json"))
+        .unwrap();
+        let mut value: serde_json::Value = serde_json::from_str(&written).unwrap();
+        value.as_object_mut().unwrap().remove("hib");
+        let path = scratch_file("no-hib", &value.to_string());
+        match TrainConfig::read_json(&path) {
+            Err(TrainError::Json { source, .. }) => {
+                assert!(
+                    source.to_string().contains("missing field `hib`"),
+                    "{source}"
+                )
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
+        }
+        value["method"] = "foo".into();
+        let path = scratch_file("foo", &value.to_string());
+        match TrainConfig::read_json(&path) {
+            Err(TrainError::Json { source, .. }) => {
+                assert!(
+                    source.to_string().contains("unknown variant `foo`"),
+                    "{source}"
+                )
+            }
+            other => panic!("accepted or wrong error: {other:?}"),
         }
     }
 }

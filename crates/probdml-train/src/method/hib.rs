@@ -38,434 +38,550 @@
 //! component and all `(SC)²` pairs ([`self_mismatch_tensor`], the tensor twin of
 //! [`probdml::hib::SoftThreshold::self_mismatch`]). The first set, normalised, is the sample set of the ECE.
 
-use super::{Batch, Method, Step};
-use crate::config::{HibOptions, TrainConfig};
+use super::options::MethodOptions;
+use crate::config::limits::MAX_METHOD_SAMPLES;
+use crate::config::RunOptions;
 use crate::error::{TrainError, TrainResult};
-use crate::guards::{check_collapse, check_finite};
-use crate::network::Network;
-use crate::network::{features_no_grad, normalise, FEATURES};
-use crate::prediction::EVAL_CHUNK;
-use crate::prediction::{PredictRequest, Prediction};
-use tch::{nn, Device, Kind, Tensor};
+use serde::{Deserialize, Serialize};
 
-/// Initial `ln σ²` of every coordinate: σ = 0.1 around unit means (classes on the sphere lie
-/// about 1 apart), well inside the sigmoid's slope at the initial `a`, `b`.
-pub const LOG_VARIANCE_INIT: f64 = -4.605_170_185_988_091; // ln 0.01
-/// Initial `a` of the match probability sigmoid(−a‖z₁ − z₂‖ + b).
-pub const A_INIT: f64 = 5.0;
-/// Initial `b`: the match probability crosses ½ at ‖z₁ − z₂‖ = b/a = 0.5.
-pub const B_INIT: f64 = 2.5;
+/// Largest HIB mixture: C components of K samples make (CK)² sample pairs per image pair.
+pub const MAX_HIB_COMPONENTS: usize = 8;
 
-/// The smallest squared distance differentiated through √: √ has an infinite derivative at 0,
-/// and [`probdml::hib::SoftThreshold::vib_loss`] takes the subgradient 0 there, which the clamp reproduces (its
-/// gradient is 0 below the floor); the value moves by at most √floor = 10⁻¹⁵.
-const SQUARED_DISTANCE_FLOOR: f64 = 1e-30;
-
-/// The pairs of a batch for the soft contrastive loss.
-#[derive(Debug)]
-pub struct PairIndices {
-    /// First image of each pair (int64, P).
-    pub first: Tensor,
-    /// Second image of each pair (int64, P).
-    pub second: Tensor,
-    /// Whether the pair matches (bool, P).
-    pub is_match: Tensor,
+/// HIB's options (chapter 07; `probdml train --method hib`; `config.json`: `"hib": {…}` beside
+/// `"method": "hib"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct HibOptions {
+    /// HIB: mixture components C of p(z|x) (1: one Gaussian; 2: the paper's MoG).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_components", long = "hib-components", default_value_t = HibOptions::DEFAULT.components)
+    )]
+    pub components: usize,
+    /// HIB: samples K per component and image (the paper's K = 8).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_samples", long = "hib-samples", default_value_t = HibOptions::DEFAULT.samples)
+    )]
+    pub samples: usize,
+    /// HIB: weight β of the VIB regulariser KL(p(z|x) ‖ N(0, I)).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "vib_beta", long = "vib-beta", default_value_t = HibOptions::DEFAULT.beta)
+    )]
+    pub beta: f64,
 }
 
-impl PairIndices {
-    /// Every positive pair i < j of `labels` (int64, B) and as many negative pairs drawn
-    /// uniformly without replacement (libtorch's generator), at most `max_pairs` in all (half of
-    /// them positive when there are more).
-    pub fn balanced(labels: &Tensor, max_pairs: i64) -> Self {
-        tch::no_grad(|| {
-            let b = labels.size()[0];
-            let device = labels.device();
-            let upper = Tensor::ones([b, b], (Kind::Bool, device)).triu(1);
-            let same = labels.unsqueeze(1).eq_tensor(&labels.unsqueeze(0));
-            let pos = same.logical_and(&upper).nonzero();
-            let neg = same.logical_not().logical_and(&upper).nonzero();
-            let (np, nn) = (pos.size()[0], neg.size()[0]);
-            let keep_p = np.min((max_pairs / 2).max(1));
-            let keep_n = nn.min(if keep_p > 0 { keep_p } else { max_pairs.max(1) });
-            let take = |pairs: &Tensor, n: i64, keep: i64| {
-                if keep < n {
-                    let perm = Tensor::randperm(n, (Kind::Int64, device)).narrow(0, 0, keep);
-                    pairs.index_select(0, &perm)
-                } else {
-                    pairs.shallow_clone()
-                }
-            };
-            let (pos, neg) = (take(&pos, np, keep_p), take(&neg, nn, keep_n));
-            let all = Tensor::cat(&[&pos, &neg], 0);
-            PairIndices {
-                first: all.select(1, 0),
-                second: all.select(1, 1),
-                is_match: Tensor::cat(
-                    &[
-                        Tensor::ones([keep_p], (Kind::Bool, device)),
-                        Tensor::zeros([keep_n], (Kind::Bool, device)),
-                    ],
-                    0,
+impl HibOptions {
+    /// The defaults: one Gaussian, the paper's K = 8, β = 10⁻⁴.
+    pub const DEFAULT: HibOptions = HibOptions {
+        components: 1,
+        samples: 8,
+        beta: 1e-4,
+    };
+}
+
+impl Default for HibOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+impl MethodOptions for HibOptions {
+    const NAME: &'static str = "hib";
+    const KEY: Option<&'static str> = Some("hib");
+
+    fn defaults() -> Self {
+        Self::DEFAULT
+    }
+
+    fn validate(&self) -> TrainResult<()> {
+        if !(1..=MAX_HIB_COMPONENTS).contains(&self.components) {
+            return Err(TrainError::config(
+                "hib-components",
+                self.components,
+                format!("a mixture needs 1 to {MAX_HIB_COMPONENTS} components"),
+            ));
+        }
+        if !(1..=MAX_METHOD_SAMPLES).contains(&self.samples) {
+            return Err(TrainError::config(
+                "hib-samples",
+                self.samples,
+                format!(
+                    "the Monte Carlo match probability needs 1 to {MAX_METHOD_SAMPLES} samples"
                 ),
-            }
-        })
+            ));
+        }
+        if !(self.beta.is_finite() && self.beta >= 0.0 && self.beta <= f64::from(f32::MAX)) {
+            return Err(TrainError::config(
+                "vib-beta",
+                self.beta,
+                "must be finite and >= 0 (0: no VIB regulariser)",
+            ));
+        }
+        Ok(())
     }
 
-    /// Number of pairs.
-    pub fn len(&self) -> i64 {
-        self.first.size()[0]
+    fn label(&self, _run: &RunOptions) -> String {
+        match self.components {
+            1 => Self::NAME.to_string(),
+            k => format!("hib (MoG, C = {k})"),
+        }
     }
 
-    /// Whether there is no pair.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    #[cfg(feature = "tch")]
+    fn build(
+        &self,
+        run: &RunOptions,
+        device: tch::Device,
+        seed: u64,
+    ) -> TrainResult<Box<dyn super::Method>> {
+        Ok(Box::new(Hib::new(self, run, device, seed)?))
     }
 }
 
-/// The terms of the VIB loss of a batch of pairs.
-#[derive(Debug)]
-pub struct VibTerms {
-    /// Mean over the pairs of `NLL_ij + β (KL_i + KL_j)` (a scalar).
-    pub loss: Tensor,
-    /// The soft contrastive NLL `−ln p̂(m = m̂ | x_i, x_j)` of each pair (P).
-    pub nll: Tensor,
-    /// `KL(p(z|x) ‖ N(0, I))` of each image (B; the mean over components for a mixture).
-    pub kl: Tensor,
-}
+#[cfg(feature = "tch")]
+pub use libtorch::*;
 
-/// Stratified reparametrised draws `z = μ_c + σ_c ⊙ ε`: `mean` and `log_variance` are
-/// B × C × D, `noise` B × C × K × D (component by component, draw by draw, coordinate by
-/// coordinate, the order of [`probdml::hib::SoftThreshold::match_probability`]); returns B × (C·K) × D.
-pub fn draws(mean: &Tensor, log_variance: &Tensor, noise: &Tensor) -> Tensor {
-    let sd = (log_variance * 0.5).exp();
-    let z = mean.unsqueeze(2) + sd.unsqueeze(2) * noise;
-    let size = z.size();
-    z.reshape([size[0], size[1] * size[2], size[3]])
-}
+/// The method on libtorch, and the tensor twins of its maths.
+#[cfg(feature = "tch")]
+mod libtorch {
+    use super::HibOptions;
+    use crate::config::RunOptions;
+    use crate::error::{TrainError, TrainResult};
+    use crate::guards::{check_collapse, check_finite};
+    use crate::method::options::MethodOptions;
+    use crate::method::{Batch, Method, Step};
+    use crate::network::Network;
+    use crate::network::{features_no_grad, normalise, FEATURES};
+    use crate::prediction::EVAL_CHUNK;
+    use crate::prediction::{PredictRequest, Prediction};
+    use tch::{nn, Device, Kind, Tensor};
 
-/// `‖z1_k − z2_l‖` for all sample pairs: `z1`, `z2` are P × S × D; returns P × S × S.
-fn sample_distances(z1: &Tensor, z2: &Tensor) -> Tensor {
-    (z1.unsqueeze(2) - z2.unsqueeze(1))
-        .square()
-        .sum_dim_intlist(-1i64, false, z1.kind())
-        .clamp_min(SQUARED_DISTANCE_FLOOR)
-        .sqrt()
-}
+    /// Initial `ln σ²` of every coordinate: σ = 0.1 around unit means (classes on the sphere lie
+    /// about 1 apart), well inside the sigmoid's slope at the initial `a`, `b`.
+    pub const LOG_VARIANCE_INIT: f64 = -4.605_170_185_988_091; // ln 0.01
+    /// Initial `a` of the match probability sigmoid(−a‖z₁ − z₂‖ + b).
+    pub const A_INIT: f64 = 5.0;
+    /// Initial `b`: the match probability crosses ½ at ‖z₁ − z₂‖ = b/a = 0.5.
+    pub const B_INIT: f64 = 2.5;
 
-/// Checks the shapes and values shared by [`vib_loss_tensor`] and [`self_mismatch_tensor`].
-fn check_soft_threshold(a: &Tensor, b: &Tensor) -> TrainResult<()> {
-    let (a_value, b_value) = (a.double_value(&[]), b.double_value(&[]));
-    if !(a_value.is_finite() && a_value > 0.0) {
-        return Err(TrainError::config(
-            "hib a",
-            a_value,
-            "the match probability sigmoid(−a‖z₁ − z₂‖ + b) needs a finite a > 0",
-        ));
-    }
-    if !b_value.is_finite() {
-        return Err(TrainError::config("hib b", b_value, "b must be finite"));
-    }
-    Ok(())
-}
+    /// The smallest squared distance differentiated through √: √ has an infinite derivative at 0,
+    /// and [`probdml::hib::SoftThreshold::vib_loss`] takes the subgradient 0 there, which the clamp reproduces (its
+    /// gradient is 0 below the floor); the value moves by at most √floor = 10⁻¹⁵.
+    const SQUARED_DISTANCE_FLOOR: f64 = 1e-30;
 
-/// The VIB loss of HIB (eq. 8) over `pairs` of a batch, the tensor twin of
-/// [`probdml::hib::SoftThreshold::vib_loss`] (which it equals pair by pair for `C = 1`, value and gradient,
-/// on the same noise: `crates/probdml-train/tests/train_hib.rs`).
-///
-/// `mean`, `log_variance`: B × C × D; `noise`: B × C × K × D standard normals; `a`, `b`:
-/// one-element tensors (`a > 0`); `beta ≥ 0`.
-///
-/// # Formula
-///
-/// $$ L = \frac1P \sum_{(i,j)} \Big[ \ln (KC)^2 - \operatorname{LSE}_{k,l} \ln \operatorname{sigmoid}\big(\pm(-a\lVert z_i^{(k)} - z_j^{(l)}\rVert + b)\big) + \beta (\mathrm{KL}_i + \mathrm{KL}_j) \Big] $$
-///
-/// # Errors
-///
-/// [`TrainError::InvalidConfig`] for mismatched shapes, `K = 0`, no pair, `a ≤ 0` or not
-/// finite, a non-finite `b`, or `β` negative or not finite.
-pub fn vib_loss_tensor(
-    mean: &Tensor,
-    log_variance: &Tensor,
-    noise: &Tensor,
-    pairs: &PairIndices,
-    a: &Tensor,
-    b: &Tensor,
-    beta: f64,
-) -> TrainResult<VibTerms> {
-    let shape = mean.size();
-    if shape.len() != 3 || log_variance.size() != shape {
-        return Err(TrainError::config(
-            "hib heads",
-            format!("mean {:?}, log-variance {:?}", shape, log_variance.size()),
-            "mean and log-variance must both be B × C × D",
-        ));
+    /// The pairs of a batch for the soft contrastive loss.
+    #[derive(Debug)]
+    pub struct PairIndices {
+        /// First image of each pair (int64, P).
+        pub first: Tensor,
+        /// Second image of each pair (int64, P).
+        pub second: Tensor,
+        /// Whether the pair matches (bool, P).
+        pub is_match: Tensor,
     }
-    let noise_shape = noise.size();
-    if noise_shape.len() != 4
-        || noise_shape[0] != shape[0]
-        || noise_shape[1] != shape[1]
-        || noise_shape[3] != shape[2]
-        || noise_shape[2] == 0
-    {
-        return Err(TrainError::config(
-            "hib-samples",
-            format!("noise {noise_shape:?} for heads {shape:?}"),
-            "the noise must be B × C × K × D with K >= 1 samples",
-        ));
-    }
-    if pairs.is_empty() {
-        return Err(TrainError::config(
-            "pairs",
-            0,
-            "the soft contrastive loss needs at least one pair",
-        ));
-    }
-    if !(beta.is_finite() && beta >= 0.0) {
-        return Err(TrainError::config(
-            "vib-beta",
-            beta,
-            "must be finite and >= 0",
-        ));
-    }
-    check_soft_threshold(a, b)?;
-    let z = draws(mean, log_variance, noise);
-    let d = sample_distances(
-        &z.index_select(0, &pairs.first),
-        &z.index_select(0, &pairs.second),
-    );
-    let logit = -(a * &d) + b;
-    // ln s for matches, ln(1 − s) = ln sigmoid(−logit) otherwise.
-    let sign = pairs
-        .is_match
-        .to_kind(d.kind())
-        .f_mul_scalar(2.0)?
-        .f_sub_scalar(1.0)?
-        .view([-1, 1, 1]);
-    let log_terms = (logit * sign).log_sigmoid();
-    let samples = d.size()[1] as f64;
-    let nll = -log_terms.logsumexp([1i64, 2], false) + 2.0 * samples.ln();
-    // ½ Σ_d (σ² + μ² − 1 − ln σ²), mean over components.
-    let kl = ((log_variance.exp() + mean.square() - 1.0 - log_variance).sum_dim_intlist(
-        -1i64,
-        false,
-        mean.kind(),
-    ) * 0.5)
-        .mean_dim(-1i64, false, mean.kind());
-    let pair_kl = kl.index_select(0, &pairs.first) + kl.index_select(0, &pairs.second);
-    let loss = (&nll + pair_kl * beta).mean(mean.kind());
-    Ok(VibTerms { loss, nll, kl })
-}
 
-/// The self-mismatch `η = 1 − p(m | x, x)` of each input by Monte Carlo (HIB eq. 9), the tensor
-/// twin of [`probdml::hib::SoftThreshold::self_mismatch`]: `z1`, `z2` are N × S × D independent draws from each
-/// `p(z | x)`; returns the N means of `sigmoid(a‖z1_k − z2_l‖ − b)` over all `S²` pairs.
-///
-/// # Errors
-///
-/// [`TrainError::InvalidConfig`] for `a ≤ 0`, a non-finite `b` or shapes that differ.
-pub fn self_mismatch_tensor(
-    z1: &Tensor,
-    z2: &Tensor,
-    a: &Tensor,
-    b: &Tensor,
-) -> TrainResult<Tensor> {
-    if z1.size() != z2.size() || z1.size().len() != 3 || z1.size()[1] == 0 {
-        return Err(TrainError::config(
-            "hib samples",
-            format!("{:?} and {:?}", z1.size(), z2.size()),
-            "two N × S × D sample sets with S >= 1",
-        ));
+    impl PairIndices {
+        /// Every positive pair i < j of `labels` (int64, B) and as many negative pairs drawn
+        /// uniformly without replacement (libtorch's generator), at most `max_pairs` in all (half of
+        /// them positive when there are more).
+        pub fn balanced(labels: &Tensor, max_pairs: i64) -> Self {
+            tch::no_grad(|| {
+                let b = labels.size()[0];
+                let device = labels.device();
+                let upper = Tensor::ones([b, b], (Kind::Bool, device)).triu(1);
+                let same = labels.unsqueeze(1).eq_tensor(&labels.unsqueeze(0));
+                let pos = same.logical_and(&upper).nonzero();
+                let neg = same.logical_not().logical_and(&upper).nonzero();
+                let (np, nn) = (pos.size()[0], neg.size()[0]);
+                let keep_p = np.min((max_pairs / 2).max(1));
+                let keep_n = nn.min(if keep_p > 0 { keep_p } else { max_pairs.max(1) });
+                let take = |pairs: &Tensor, n: i64, keep: i64| {
+                    if keep < n {
+                        let perm = Tensor::randperm(n, (Kind::Int64, device)).narrow(0, 0, keep);
+                        pairs.index_select(0, &perm)
+                    } else {
+                        pairs.shallow_clone()
+                    }
+                };
+                let (pos, neg) = (take(&pos, np, keep_p), take(&neg, nn, keep_n));
+                let all = Tensor::cat(&[&pos, &neg], 0);
+                PairIndices {
+                    first: all.select(1, 0),
+                    second: all.select(1, 1),
+                    is_match: Tensor::cat(
+                        &[
+                            Tensor::ones([keep_p], (Kind::Bool, device)),
+                            Tensor::zeros([keep_n], (Kind::Bool, device)),
+                        ],
+                        0,
+                    ),
+                }
+            })
+        }
+
+        /// Number of pairs.
+        pub fn len(&self) -> i64 {
+            self.first.size()[0]
+        }
+
+        /// Whether there is no pair.
+        pub fn is_empty(&self) -> bool {
+            self.len() == 0
+        }
     }
-    check_soft_threshold(a, b)?;
-    let d = sample_distances(z1, z2);
-    Ok((a * d - b)
-        .sigmoid()
-        .mean_dim([1i64, 2].as_slice(), false, z1.kind()))
-}
 
-/// The HIB method: the network with its extra heads and the match probability's `a`, `b`.
-#[derive(Debug)]
-pub struct Hib {
-    network: Network,
-    /// Means of components 1..C ((C − 1)·D × F), None for C = 1.
-    mean_head: Option<(Tensor, Tensor)>,
-    /// `ln σ²` of every component (C·D × F).
-    log_variance_head: (Tensor, Tensor),
-    log_a: Tensor,
-    b: Tensor,
-    options: HibOptions,
-    max_pairs: i64,
-}
+    /// The terms of the VIB loss of a batch of pairs.
+    #[derive(Debug)]
+    pub struct VibTerms {
+        /// Mean over the pairs of `NLL_ij + β (KL_i + KL_j)` (a scalar).
+        pub loss: Tensor,
+        /// The soft contrastive NLL `−ln p̂(m = m̂ | x_i, x_j)` of each pair (P).
+        pub nll: Tensor,
+        /// `KL(p(z|x) ‖ N(0, I))` of each image (B; the mean over components for a mixture).
+        pub kl: Tensor,
+    }
 
-impl Hib {
-    /// A fresh network with HIB's heads, seeded.
+    /// Stratified reparametrised draws `z = μ_c + σ_c ⊙ ε`: `mean` and `log_variance` are
+    /// B × C × D, `noise` B × C × K × D (component by component, draw by draw, coordinate by
+    /// coordinate, the order of [`probdml::hib::SoftThreshold::match_probability`]); returns B × (C·K) × D.
+    pub fn draws(mean: &Tensor, log_variance: &Tensor, noise: &Tensor) -> Tensor {
+        let sd = (log_variance * 0.5).exp();
+        let z = mean.unsqueeze(2) + sd.unsqueeze(2) * noise;
+        let size = z.size();
+        z.reshape([size[0], size[1] * size[2], size[3]])
+    }
+
+    /// `‖z1_k − z2_l‖` for all sample pairs: `z1`, `z2` are P × S × D; returns P × S × S.
+    fn sample_distances(z1: &Tensor, z2: &Tensor) -> Tensor {
+        (z1.unsqueeze(2) - z2.unsqueeze(1))
+            .square()
+            .sum_dim_intlist(-1i64, false, z1.kind())
+            .clamp_min(SQUARED_DISTANCE_FLOOR)
+            .sqrt()
+    }
+
+    /// Checks the shapes and values shared by [`vib_loss_tensor`] and [`self_mismatch_tensor`].
+    fn check_soft_threshold(a: &Tensor, b: &Tensor) -> TrainResult<()> {
+        let (a_value, b_value) = (a.double_value(&[]), b.double_value(&[]));
+        if !(a_value.is_finite() && a_value > 0.0) {
+            return Err(TrainError::config(
+                "hib a",
+                a_value,
+                "the match probability sigmoid(−a‖z₁ − z₂‖ + b) needs a finite a > 0",
+            ));
+        }
+        if !b_value.is_finite() {
+            return Err(TrainError::config("hib b", b_value, "b must be finite"));
+        }
+        Ok(())
+    }
+
+    /// The VIB loss of HIB (eq. 8) over `pairs` of a batch, the tensor twin of
+    /// [`probdml::hib::SoftThreshold::vib_loss`] (which it equals pair by pair for `C = 1`, value and gradient,
+    /// on the same noise: `crates/probdml-train/tests/train_hib.rs`).
+    ///
+    /// `mean`, `log_variance`: B × C × D; `noise`: B × C × K × D standard normals; `a`, `b`:
+    /// one-element tensors (`a > 0`); `beta ≥ 0`.
+    ///
+    /// # Formula
+    ///
+    /// $$ L = \frac1P \sum_{(i,j)} \Big[ \ln (KC)^2 - \operatorname{LSE}_{k,l} \ln \operatorname{sigmoid}\big(\pm(-a\lVert z_i^{(k)} - z_j^{(l)}\rVert + b)\big) + \beta (\mathrm{KL}_i + \mathrm{KL}_j) \Big] $$
     ///
     /// # Errors
     ///
-    /// Invalid HIB options.
-    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Self> {
-        config.hib.validate()?;
-        let network = Network::new(config, device, seed, 0.0);
-        let (c, d) = (config.hib.components as i64, config.model.latent_dim as i64);
-        let root = network.vs.root() / "hib";
-        let bound = 1.0 / (FEATURES as f64).sqrt();
-        let uniform = nn::Init::Uniform {
-            lo: -bound,
-            up: bound,
-        };
-        let linear = |name: &str, outputs: i64, bias: nn::Init| {
-            let p = &root / name;
-            (
-                p.var("weight", &[outputs, FEATURES], uniform),
-                p.var("bias", &[outputs], bias),
-            )
-        };
-        let mean_head = (c > 1).then(|| linear("mean_head", (c - 1) * d, uniform));
-        let log_variance_head = linear(
-            "log_variance_head",
-            c * d,
-            nn::Init::Const(LOG_VARIANCE_INIT),
-        );
-        let log_a = root.var("log_a", &[1], nn::Init::Const(A_INIT.ln()));
-        let b = root.var("b", &[1], nn::Init::Const(B_INIT));
-        Ok(Self {
-            network,
-            mean_head,
-            log_variance_head,
-            log_a,
-            b,
-            options: config.hib.clone(),
-            max_pairs: config.pairs.max_pairs as i64,
-        })
-    }
-
-    /// `a = e^{ln a}` (one element).
-    pub fn a(&self) -> Tensor {
-        self.log_a.exp()
-    }
-
-    /// `b` (one element).
-    pub fn b(&self) -> &Tensor {
-        &self.b
-    }
-
-    /// The raw output of component 0 (for the collapse check) and the unit means and
-    /// log-variances (B × C × D each) of features `f`.
-    fn heads(&self, f: &Tensor) -> (Tensor, Tensor, Tensor) {
-        let net = &self.network.net;
-        let d = net.latent_dim;
-        let b = f.size()[0];
-        let y0 = net.head.raw(f);
-        let mut means = vec![normalise(&y0)];
-        if let Some((w, bias)) = &self.mean_head {
-            let extra = f.linear(w, Some(bias)).view([-1, d]);
-            means.push(normalise(&extra).view([b, -1]));
+    /// [`TrainError::InvalidConfig`] for mismatched shapes, `K = 0`, no pair, `a ≤ 0` or not
+    /// finite, a non-finite `b`, or `β` negative or not finite.
+    pub fn vib_loss_tensor(
+        mean: &Tensor,
+        log_variance: &Tensor,
+        noise: &Tensor,
+        pairs: &PairIndices,
+        a: &Tensor,
+        b: &Tensor,
+        beta: f64,
+    ) -> TrainResult<VibTerms> {
+        let shape = mean.size();
+        if shape.len() != 3 || log_variance.size() != shape {
+            return Err(TrainError::config(
+                "hib heads",
+                format!("mean {:?}, log-variance {:?}", shape, log_variance.size()),
+                "mean and log-variance must both be B × C × D",
+            ));
         }
-        let mean = Tensor::cat(&means, 1).view([b, -1, d]);
-        let (w, bias) = &self.log_variance_head;
-        let log_variance = f.linear(w, Some(bias)).view([b, -1, d]);
-        (y0, mean, log_variance)
-    }
-}
-
-impl Method for Hib {
-    fn network(&self) -> &Network {
-        &self.network
-    }
-    fn network_mut(&mut self) -> &mut Network {
-        &mut self.network
-    }
-
-    /// The VIB loss over the batch's balanced pairs, K draws per component and image.
-    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        let f = self.network.net.backbone.features(batch.images, false);
-        let (y0, mean, log_variance) = self.heads(&f);
-        check_collapse(&y0, batch.at)?;
-        check_finite(&log_variance, "hib log-variance ln σ²", batch.at)?;
-        let size = mean.size();
-        let noise = Tensor::randn(
-            [size[0], size[1], self.options.samples as i64, size[2]],
-            (mean.kind(), mean.device()),
-        );
-        let pairs = PairIndices::balanced(batch.labels, self.max_pairs);
+        let noise_shape = noise.size();
+        if noise_shape.len() != 4
+            || noise_shape[0] != shape[0]
+            || noise_shape[1] != shape[1]
+            || noise_shape[3] != shape[2]
+            || noise_shape[2] == 0
+        {
+            return Err(TrainError::config(
+                "hib-samples",
+                format!("noise {noise_shape:?} for heads {shape:?}"),
+                "the noise must be B × C × K × D with K >= 1 samples",
+            ));
+        }
         if pairs.is_empty() {
-            return Ok(Step {
-                loss: Tensor::zeros([], (mean.kind(), mean.device())),
-                pairs: 0,
-            });
+            return Err(TrainError::config(
+                "pairs",
+                0,
+                "the soft contrastive loss needs at least one pair",
+            ));
         }
-        let terms = vib_loss_tensor(
-            &mean,
-            &log_variance,
-            &noise,
-            &pairs,
-            &self.a(),
-            &self.b,
-            self.options.beta,
-        )?;
-        Ok(Step {
-            loss: terms.loss,
-            pairs: pairs.len(),
-        })
+        if !(beta.is_finite() && beta >= 0.0) {
+            return Err(TrainError::config(
+                "vib-beta",
+                beta,
+                "must be finite and >= 0",
+            ));
+        }
+        check_soft_threshold(a, b)?;
+        let z = draws(mean, log_variance, noise);
+        let d = sample_distances(
+            &z.index_select(0, &pairs.first),
+            &z.index_select(0, &pairs.second),
+        );
+        let logit = -(a * &d) + b;
+        // ln s for matches, ln(1 − s) = ln sigmoid(−logit) otherwise.
+        let sign = pairs
+            .is_match
+            .to_kind(d.kind())
+            .f_mul_scalar(2.0)?
+            .f_sub_scalar(1.0)?
+            .view([-1, 1, 1]);
+        let log_terms = (logit * sign).log_sigmoid();
+        let samples = d.size()[1] as f64;
+        let nll = -log_terms.logsumexp([1i64, 2], false) + 2.0 * samples.ln();
+        // ½ Σ_d (σ² + μ² − 1 − ln σ²), mean over components.
+        let kl = ((log_variance.exp() + mean.square() - 1.0 - log_variance).sum_dim_intlist(
+            -1i64,
+            false,
+            mean.kind(),
+        ) * 0.5)
+            .mean_dim(-1i64, false, mean.kind());
+        let pair_kl = kl.index_select(0, &pairs.first) + kl.index_select(0, &pairs.second);
+        let loss = (&nll + pair_kl * beta).mean(mean.kind());
+        Ok(VibTerms { loss, nll, kl })
     }
 
-    /// Mean direction, self-mismatch η from `S` draws per component, the draws for the ECE.
-    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        let (a, b) = (self.a().detach(), self.b.detach());
-        let samples = request.samples.max(1) as i64;
-        let parts = tch::no_grad(|| -> TrainResult<Vec<(Tensor, Tensor, Tensor)>> {
-            let f = features_no_grad(
-                &self.network.net.backbone,
-                images,
-                EVAL_CHUNK,
-                false,
-                request.device,
+    /// The self-mismatch `η = 1 − p(m | x, x)` of each input by Monte Carlo (HIB eq. 9), the tensor
+    /// twin of [`probdml::hib::SoftThreshold::self_mismatch`]: `z1`, `z2` are N × S × D independent draws from each
+    /// `p(z | x)`; returns the N means of `sigmoid(a‖z1_k − z2_l‖ − b)` over all `S²` pairs.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] for `a ≤ 0`, a non-finite `b` or shapes that differ.
+    pub fn self_mismatch_tensor(
+        z1: &Tensor,
+        z2: &Tensor,
+        a: &Tensor,
+        b: &Tensor,
+    ) -> TrainResult<Tensor> {
+        if z1.size() != z2.size() || z1.size().len() != 3 || z1.size()[1] == 0 {
+            return Err(TrainError::config(
+                "hib samples",
+                format!("{:?} and {:?}", z1.size(), z2.size()),
+                "two N × S × D sample sets with S >= 1",
+            ));
+        }
+        check_soft_threshold(a, b)?;
+        let d = sample_distances(z1, z2);
+        Ok((a * d - b)
+            .sigmoid()
+            .mean_dim([1i64, 2].as_slice(), false, z1.kind()))
+    }
+
+    /// The HIB method: the network with its extra heads and the match probability's `a`, `b`.
+    #[derive(Debug)]
+    pub struct Hib {
+        network: Network,
+        /// Means of components 1..C ((C − 1)·D × F), None for C = 1.
+        mean_head: Option<(Tensor, Tensor)>,
+        /// `ln σ²` of every component (C·D × F).
+        log_variance_head: (Tensor, Tensor),
+        log_a: Tensor,
+        b: Tensor,
+        options: HibOptions,
+        max_pairs: i64,
+    }
+
+    impl Hib {
+        /// A fresh network with HIB's heads, seeded.
+        ///
+        /// # Errors
+        ///
+        /// Invalid HIB options.
+        pub fn new(
+            options: &HibOptions,
+            run: &RunOptions,
+            device: Device,
+            seed: u64,
+        ) -> TrainResult<Self> {
+            options.validate()?;
+            let network = Network::new(run.model.latent_dim, device, seed, 0.0);
+            let (c, d) = (options.components as i64, run.model.latent_dim as i64);
+            let root = network.vs.root() / "hib";
+            let bound = 1.0 / (FEATURES as f64).sqrt();
+            let uniform = nn::Init::Uniform {
+                lo: -bound,
+                up: bound,
+            };
+            let linear = |name: &str, outputs: i64, bias: nn::Init| {
+                let p = &root / name;
+                (
+                    p.var("weight", &[outputs, FEATURES], uniform),
+                    p.var("bias", &[outputs], bias),
+                )
+            };
+            let mean_head = (c > 1).then(|| linear("mean_head", (c - 1) * d, uniform));
+            let log_variance_head = linear(
+                "log_variance_head",
+                c * d,
+                nn::Init::Const(LOG_VARIANCE_INIT),
             );
-            tch::manual_seed(request.batch_seed() as i64);
-            let n = f.size()[0];
-            let mut parts = Vec::new();
-            let mut start = 0;
-            while start < n {
-                let len = EVAL_CHUNK.min(n - start);
-                let (_, mean, log_variance) = self.heads(&f.narrow(0, start, len));
-                let size = mean.size();
-                let shape = [size[0], size[1], samples, size[2]];
-                let z1 = draws(
-                    &mean,
-                    &log_variance,
-                    &Tensor::randn(shape, (mean.kind(), mean.device())),
-                );
-                let z2 = draws(
-                    &mean,
-                    &log_variance,
-                    &Tensor::randn(shape, (mean.kind(), mean.device())),
-                );
-                let eta = self_mismatch_tensor(&z1, &z2, &a, &b)?;
-                let sum = mean.sum_dim_intlist(1i64, false, mean.kind());
-                // Antipodal components sum to 0: fall back on component 0's direction.
-                let usable = sum.norm_scalaropt_dim(2.0, [1i64], true).gt(1e-6);
-                let direction = normalise(&sum.where_self(&usable, &mean.select(1, 0)));
-                let unit = &z1 / z1.norm_scalaropt_dim(2.0, [-1i64], true).clamp_min(1e-12);
-                parts.push((direction, eta, unit));
-                start += len;
+            let log_a = root.var("log_a", &[1], nn::Init::Const(A_INIT.ln()));
+            let b = root.var("b", &[1], nn::Init::Const(B_INIT));
+            Ok(Self {
+                network,
+                mean_head,
+                log_variance_head,
+                log_a,
+                b,
+                options: options.clone(),
+                max_pairs: run.pairs.max_pairs as i64,
+            })
+        }
+
+        /// `a = e^{ln a}` (one element).
+        pub fn a(&self) -> Tensor {
+            self.log_a.exp()
+        }
+
+        /// `b` (one element).
+        pub fn b(&self) -> &Tensor {
+            &self.b
+        }
+
+        /// The raw output of component 0 (for the collapse check) and the unit means and
+        /// log-variances (B × C × D each) of features `f`.
+        fn heads(&self, f: &Tensor) -> (Tensor, Tensor, Tensor) {
+            let net = &self.network.net;
+            let d = net.latent_dim;
+            let b = f.size()[0];
+            let y0 = net.head.raw(f);
+            let mut means = vec![normalise(&y0)];
+            if let Some((w, bias)) = &self.mean_head {
+                let extra = f.linear(w, Some(bias)).view([-1, d]);
+                means.push(normalise(&extra).view([b, -1]));
             }
-            Ok(parts)
-        })?;
-        let cat = |k: usize| -> TrainResult<Tensor> {
-            let v: Vec<&Tensor> = parts
-                .iter()
-                .map(|p| match k {
-                    0 => &p.0,
-                    1 => &p.1,
-                    _ => &p.2,
-                })
-                .collect();
-            Ok(Tensor::f_cat(&v, 0)?)
-        };
-        Ok(Prediction::Distribution {
-            mean: cat(0)?,
-            uncertainty: cat(1)?,
-            samples: Some(cat(2)?),
-        })
+            let mean = Tensor::cat(&means, 1).view([b, -1, d]);
+            let (w, bias) = &self.log_variance_head;
+            let log_variance = f.linear(w, Some(bias)).view([b, -1, d]);
+            (y0, mean, log_variance)
+        }
+    }
+
+    impl Method for Hib {
+        fn network(&self) -> &Network {
+            &self.network
+        }
+        fn network_mut(&mut self) -> &mut Network {
+            &mut self.network
+        }
+
+        /// The VIB loss over the batch's balanced pairs, K draws per component and image.
+        fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
+            let f = self.network.net.backbone.features(batch.images, false);
+            let (y0, mean, log_variance) = self.heads(&f);
+            check_collapse(&y0, batch.at)?;
+            check_finite(&log_variance, "hib log-variance ln σ²", batch.at)?;
+            let size = mean.size();
+            let noise = Tensor::randn(
+                [size[0], size[1], self.options.samples as i64, size[2]],
+                (mean.kind(), mean.device()),
+            );
+            let pairs = PairIndices::balanced(batch.labels, self.max_pairs);
+            if pairs.is_empty() {
+                return Ok(Step {
+                    loss: Tensor::zeros([], (mean.kind(), mean.device())),
+                    pairs: 0,
+                });
+            }
+            let terms = vib_loss_tensor(
+                &mean,
+                &log_variance,
+                &noise,
+                &pairs,
+                &self.a(),
+                &self.b,
+                self.options.beta,
+            )?;
+            Ok(Step {
+                loss: terms.loss,
+                pairs: pairs.len(),
+            })
+        }
+
+        /// Mean direction, self-mismatch η from `S` draws per component, the draws for the ECE.
+        fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+            let (a, b) = (self.a().detach(), self.b.detach());
+            let samples = request.samples.max(1) as i64;
+            let parts = tch::no_grad(|| -> TrainResult<Vec<(Tensor, Tensor, Tensor)>> {
+                let f = features_no_grad(
+                    &self.network.net.backbone,
+                    images,
+                    EVAL_CHUNK,
+                    false,
+                    request.device,
+                );
+                tch::manual_seed(request.batch_seed() as i64);
+                let n = f.size()[0];
+                let mut parts = Vec::new();
+                let mut start = 0;
+                while start < n {
+                    let len = EVAL_CHUNK.min(n - start);
+                    let (_, mean, log_variance) = self.heads(&f.narrow(0, start, len));
+                    let size = mean.size();
+                    let shape = [size[0], size[1], samples, size[2]];
+                    let z1 = draws(
+                        &mean,
+                        &log_variance,
+                        &Tensor::randn(shape, (mean.kind(), mean.device())),
+                    );
+                    let z2 = draws(
+                        &mean,
+                        &log_variance,
+                        &Tensor::randn(shape, (mean.kind(), mean.device())),
+                    );
+                    let eta = self_mismatch_tensor(&z1, &z2, &a, &b)?;
+                    let sum = mean.sum_dim_intlist(1i64, false, mean.kind());
+                    // Antipodal components sum to 0: fall back on component 0's direction.
+                    let usable = sum.norm_scalaropt_dim(2.0, [1i64], true).gt(1e-6);
+                    let direction = normalise(&sum.where_self(&usable, &mean.select(1, 0)));
+                    let unit = &z1 / z1.norm_scalaropt_dim(2.0, [-1i64], true).clamp_min(1e-12);
+                    parts.push((direction, eta, unit));
+                    start += len;
+                }
+                Ok(parts)
+            })?;
+            let cat = |k: usize| -> TrainResult<Tensor> {
+                let v: Vec<&Tensor> = parts
+                    .iter()
+                    .map(|p| match k {
+                        0 => &p.0,
+                        1 => &p.1,
+                        _ => &p.2,
+                    })
+                    .collect();
+                Ok(Tensor::f_cat(&v, 0)?)
+            };
+            Ok(Prediction::Distribution {
+                mean: cat(0)?,
+                uncertainty: cat(1)?,
+                samples: Some(cat(2)?),
+            })
+        }
     }
 }

@@ -25,156 +25,238 @@
 //! S > 1 samples the reference ReLUs the mean of the samples' Hessians, this file the mean of
 //! their ReLUs; the protocol's S is 1, where the two agree.)
 
-use super::{Batch, Method, Step};
-use crate::config::TrainConfig;
+use super::options::MethodOptions;
+use crate::config::{limits, RunOptions};
 use crate::error::TrainResult;
-use crate::guards::{check_collapse, check_finite};
-use crate::laplace::ggn::last_layer_ggn_diagonal_tensor;
-use crate::laplace::{posterior as laplace, LastLayerPrecision};
-use crate::loss::contrastive::contrastive_loss_form_l;
-use crate::mining::{HessianTriplets, MinedPairs};
-use crate::network::normalise;
-use crate::network::Network;
-use crate::prediction::{PredictRequest, Prediction};
-use crate::protocol::HessianMining;
-use std::path::Path;
-use tch::{Device, Tensor};
+use serde::{Deserialize, Serialize};
 
-/// Online LAM: the network and its running precision Λ_t.
-#[derive(Debug)]
-pub struct LamOnline {
-    network: Network,
-    config: TrainConfig,
-    precision: LastLayerPrecision,
+/// Online LAM's options (`config.json`: `"train_samples"` and `"memory_factor"` beside
+/// `"method": "lam-online"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct LamOnlineOptions {
+    /// Weight samples per online-LAM step.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = LamOnlineOptions::DEFAULT.train_samples)
+    )]
+    pub train_samples: usize,
+    /// Memory factor 1 − α of the online precision update.
+    #[cfg_attr(feature = "tch", arg(skip = LamOnlineOptions::DEFAULT.memory_factor))]
+    pub memory_factor: f64,
 }
 
-impl LamOnline {
-    /// A fresh network, seeded, with Λ₀ = σ_prior⁻² I.
-    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let network = Network::new(config, device, seed, 0.0);
-        let precision = LastLayerPrecision::prior(&network.net, config.laplace.prior_precision);
-        Self {
-            network,
-            config: config.clone(),
-            precision,
-        }
-    }
+impl LamOnlineOptions {
+    /// One weight sample per step, memory factor 0.999.
+    pub const DEFAULT: LamOnlineOptions = LamOnlineOptions {
+        train_samples: 1,
+        memory_factor: 0.999,
+    };
+}
 
-    /// Λ_t.
-    pub fn precision(&self) -> &LastLayerPrecision {
-        &self.precision
+impl Default for LamOnlineOptions {
+    fn default() -> Self {
+        Self::DEFAULT
     }
 }
 
-impl Method for LamOnline {
-    fn network(&self) -> &Network {
-        &self.network
-    }
-    fn network_mut(&mut self) -> &mut Network {
-        &mut self.network
+impl MethodOptions for LamOnlineOptions {
+    const NAME: &'static str = "lam-online";
+
+    fn defaults() -> Self {
+        Self::DEFAULT
     }
 
-    /// Monte Carlo EM: S reparameterised draws of the last layer, the mean form-L loss over
-    /// them, and Λ ← (1 − α)Λ + mean_s ReLU(diag H(θ_s)) over the pairs mined from each draw's
-    /// embeddings (targets rescaled when the pair cap subsamples).
-    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        let config = &self.config;
-        let net = &self.network.net;
-        let features = net.backbone.features(batch.images, false);
-        let features_const = features.detach();
-        let settings = config.settings();
-        if settings.online.start_at_dataset_size && batch.at.global_step == 1 {
-            // The reference's H₀ = N·1 (`init_hessian(dataset_size)`): N is known from the
-            // first batch on (a resumed run loads its H instead and never starts at step 1).
-            self.precision = LastLayerPrecision::prior(net, batch.train_size as f64);
+    fn validate(&self) -> TrainResult<()> {
+        limits::repeats("train-samples", self.train_samples, 1)?;
+        limits::factor("memory-factor", self.memory_factor)
+    }
+
+    fn label(&self, run: &RunOptions) -> String {
+        format!("{} {}", Self::NAME, run.laplace.table_label())
+    }
+
+    #[cfg(feature = "tch")]
+    fn build(
+        &self,
+        run: &RunOptions,
+        device: tch::Device,
+        seed: u64,
+    ) -> TrainResult<Box<dyn super::Method>> {
+        Ok(Box::new(LamOnline::new(self, run, device, seed)))
+    }
+}
+
+#[cfg(feature = "tch")]
+pub use libtorch::*;
+
+/// The method on libtorch.
+#[cfg(feature = "tch")]
+mod libtorch {
+    use super::LamOnlineOptions;
+    use crate::config::RunOptions;
+    use crate::error::TrainResult;
+    use crate::guards::{check_collapse, check_finite};
+    use crate::laplace::ggn::last_layer_ggn_diagonal_tensor;
+    use crate::laplace::{posterior as laplace, LastLayerPrecision};
+    use crate::loss::contrastive::contrastive_loss_form_l;
+    use crate::method::{Batch, Method, Step};
+    use crate::mining::{HessianTriplets, MinedPairs};
+    use crate::network::normalise;
+    use crate::network::Network;
+    use crate::prediction::{PredictRequest, Prediction};
+    use crate::protocol::HessianMining;
+    use std::path::Path;
+    use tch::{Device, Tensor};
+
+    /// Online LAM: the network and its running precision Λ_t.
+    #[derive(Debug)]
+    pub struct LamOnline {
+        network: Network,
+        options: LamOnlineOptions,
+        run: RunOptions,
+        precision: LastLayerPrecision,
+    }
+
+    impl LamOnline {
+        /// A fresh network, seeded, with Λ₀ = σ_prior⁻² I.
+        pub fn new(
+            options: &LamOnlineOptions,
+            run: &RunOptions,
+            device: Device,
+            seed: u64,
+        ) -> Self {
+            let network = Network::new(run.model.latent_dim, device, seed, 0.0);
+            let precision = LastLayerPrecision::prior(&network.net, run.laplace.prior_precision);
+            Self {
+                network,
+                options: options.clone(),
+                run: run.clone(),
+                precision,
+            }
         }
-        let (std_w, std_b) = self
-            .precision
-            .std_with_prior(settings.online.prior_at_sampling);
-        let s = config.lam_online.train_samples;
-        let max_pairs = config.pairs.max_pairs as i64;
-        let mut loss: Option<Tensor> = None;
-        let mut h_w = Tensor::zeros_like(&std_w);
-        let mut h_b = Tensor::zeros_like(&std_b);
-        let mut pairs = 0;
-        for _ in 0..s {
-            let w = &net.head.weight + &std_w * Tensor::randn_like(&std_w);
-            let b = &net.head.bias + &std_b * Tensor::randn_like(&std_b);
-            let y = features.linear(&w, Some(&b));
-            check_collapse(&y, batch.at)?;
-            let z = normalise(&y);
-            let mined = MinedPairs::mine(&z.detach(), batch.labels, config.pairs.margin, max_pairs);
-            let kept = mined.kept();
-            pairs += kept.0 + kept.1;
-            let l = contrastive_loss_form_l(&z, &mined, config.pairs.margin);
-            let kind = features_const.kind();
-            let (hessian_pairs, tuples) = match settings.hessian_mining {
-                HessianMining::Pairs => (mined.hessian_pairs(kind), kept.0 + kept.1),
-                HessianMining::Triplets => {
-                    let t = HessianTriplets::mine(
-                        &z.detach(),
-                        batch.labels,
-                        config.pairs.margin,
-                        max_pairs,
-                    );
-                    (t.hessian_pairs(kind), t.kept())
-                }
-            };
-            loss = Some(match loss {
-                Some(acc) => acc + l,
-                None => l,
+
+        /// Λ_t.
+        pub fn precision(&self) -> &LastLayerPrecision {
+            &self.precision
+        }
+    }
+
+    impl Method for LamOnline {
+        fn network(&self) -> &Network {
+            &self.network
+        }
+        fn network_mut(&mut self) -> &mut Network {
+            &mut self.network
+        }
+
+        /// Monte Carlo EM: S reparameterised draws of the last layer, the mean form-L loss over
+        /// them, and Λ ← (1 − α)Λ + mean_s ReLU(diag H(θ_s)) over the pairs mined from each draw's
+        /// embeddings (targets rescaled when the pair cap subsamples).
+        fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
+            let (options, run) = (&self.options, &self.run);
+            let net = &self.network.net;
+            let features = net.backbone.features(batch.images, false);
+            let features_const = features.detach();
+            let settings = run.settings();
+            if settings.online.start_at_dataset_size && batch.at.global_step == 1 {
+                // The reference's H₀ = N·1 (`init_hessian(dataset_size)`): N is known from the
+                // first batch on (a resumed run loads its H instead and never starts at step 1).
+                self.precision = LastLayerPrecision::prior(net, batch.train_size as f64);
+            }
+            let (std_w, std_b) = self
+                .precision
+                .std_with_prior(settings.online.prior_at_sampling);
+            let s = options.train_samples;
+            let max_pairs = run.pairs.max_pairs as i64;
+            let mut loss: Option<Tensor> = None;
+            let mut h_w = Tensor::zeros_like(&std_w);
+            let mut h_b = Tensor::zeros_like(&std_b);
+            let mut pairs = 0;
+            for _ in 0..s {
+                let w = &net.head.weight + &std_w * Tensor::randn_like(&std_w);
+                let b = &net.head.bias + &std_b * Tensor::randn_like(&std_b);
+                let y = features.linear(&w, Some(&b));
+                check_collapse(&y, batch.at)?;
+                let z = normalise(&y);
+                let mined =
+                    MinedPairs::mine(&z.detach(), batch.labels, run.pairs.margin, max_pairs);
+                let kept = mined.kept();
+                pairs += kept.0 + kept.1;
+                let l = contrastive_loss_form_l(&z, &mined, run.pairs.margin);
+                let kind = features_const.kind();
+                let (hessian_pairs, tuples) = match settings.hessian_mining {
+                    HessianMining::Pairs => (mined.hessian_pairs(kind), kept.0 + kept.1),
+                    HessianMining::Triplets => {
+                        let t = HessianTriplets::mine(
+                            &z.detach(),
+                            batch.labels,
+                            run.pairs.margin,
+                            max_pairs,
+                        );
+                        (t.hessian_pairs(kind), t.kept())
+                    }
+                };
+                loss = Some(match loss {
+                    Some(acc) => acc + l,
+                    None => l,
+                });
+                let (dw, db) = tch::no_grad(|| {
+                    last_layer_ggn_diagonal_tensor(
+                        &w.detach(),
+                        &b.detach(),
+                        &features_const,
+                        &hessian_pairs,
+                        run.laplace.split,
+                        run.laplace.approximation,
+                    )
+                })?;
+                // The reference scales each step's Hessian by N²/(tuples) before its ReLU.
+                let (dw, db) = match settings.online_hessian_factor(batch.train_size, tuples) {
+                    Some(c) => (dw * c, db * c),
+                    None => (dw, db),
+                };
+                h_w += dw.relu();
+                h_b += db.relu();
+            }
+            let inv_s = 1.0 / s as f64;
+            let (h_w, h_b) = (h_w * inv_s, h_b * inv_s);
+            check_finite(&h_w, "ggn_diagonal(head.weight)", batch.at)?;
+            tch::no_grad(|| {
+                self.precision.weight = &self.precision.weight * options.memory_factor + &h_w;
+                self.precision.bias = &self.precision.bias * options.memory_factor + &h_b;
             });
-            let (dw, db) = tch::no_grad(|| {
-                last_layer_ggn_diagonal_tensor(
-                    &w.detach(),
-                    &b.detach(),
-                    &features_const,
-                    &hessian_pairs,
-                    config.laplace.split,
-                    config.laplace.approximation,
-                )
-            })?;
-            // The reference scales each step's Hessian by N²/(tuples) before its ReLU.
-            let (dw, db) = match settings.online_hessian_factor(batch.train_size, tuples) {
-                Some(c) => (dw * c, db * c),
-                None => (dw, db),
+            let loss = match loss {
+                Some(l) => l * inv_s,
+                // train_samples >= 1 is validated; an empty sum is the zero loss.
+                None => Tensor::zeros([], (features.kind(), features.device())),
             };
-            h_w += dw.relu();
-            h_b += db.relu();
+            Ok(Step {
+                loss,
+                pairs: pairs / s as i64,
+            })
         }
-        let inv_s = 1.0 / s as f64;
-        let (h_w, h_b) = (h_w * inv_s, h_b * inv_s);
-        check_finite(&h_w, "ggn_diagonal(head.weight)", batch.at)?;
-        tch::no_grad(|| {
-            self.precision.weight = &self.precision.weight * config.lam_online.memory_factor + &h_w;
-            self.precision.bias = &self.precision.bias * config.lam_online.memory_factor + &h_b;
-        });
-        let loss = match loss {
-            Some(l) => l * inv_s,
-            // train_samples >= 1 is validated; an empty sum is the zero loss.
-            None => Tensor::zeros([], (features.kind(), features.device())),
-        };
-        Ok(Step {
-            loss,
-            pairs: pairs / s as i64,
-        })
-    }
 
-    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        laplace::predict(
-            &self.network.net,
-            Some(&self.precision),
-            self.config.settings().online.prior_at_sampling,
-            self.config.score(),
-            images,
-            request,
-        )
-    }
-    fn posterior(&self) -> Option<&LastLayerPrecision> {
-        Some(&self.precision)
-    }
-    fn set_posterior(&mut self, posterior: LastLayerPrecision, _source: &Path) -> TrainResult<()> {
-        self.precision = posterior;
-        Ok(())
+        fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+            laplace::predict(
+                &self.network.net,
+                Some(&self.precision),
+                self.run.settings().online.prior_at_sampling,
+                self.run.score(),
+                images,
+                request,
+            )
+        }
+        fn posterior(&self) -> Option<&LastLayerPrecision> {
+            Some(&self.precision)
+        }
+        fn set_posterior(
+            &mut self,
+            posterior: LastLayerPrecision,
+            _source: &Path,
+        ) -> TrainResult<()> {
+            self.precision = posterior;
+            Ok(())
+        }
     }
 }

@@ -1,60 +1,132 @@
 //! MC dropout (chapter 09): dropout p after the backbone's features during training, kept on at
 //! test time; S masks give S embeddings per image.
 
-use super::deterministic::contrastive_step;
-use super::{Batch, Method, Step};
-use crate::config::TrainConfig;
-use crate::error::TrainResult;
-use crate::network::Network;
-use crate::network::{features_no_grad, normalise};
-use crate::prediction::EVAL_CHUNK;
-use crate::prediction::{PredictRequest, Prediction};
-use tch::{Device, Tensor};
+use super::options::MethodOptions;
+use crate::error::{TrainError, TrainResult};
+use serde::{Deserialize, Serialize};
 
-/// The MC-dropout method.
-#[derive(Debug)]
-pub struct McDropout {
-    network: Network,
-    margin: f64,
+#[cfg(feature = "tch")]
+use crate::config::RunOptions;
+
+/// MC dropout's options (`config.json`: `"dropout"` beside `"method": "mc-dropout"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
+pub struct McDropoutOptions {
+    /// Dropout probability (MC dropout).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = McDropoutOptions::DEFAULT.dropout)
+    )]
+    pub dropout: f64,
 }
 
-impl McDropout {
-    /// A fresh network with dropout `config.mc_dropout.dropout`, seeded.
-    pub fn new(config: &TrainConfig, device: Device, seed: u64) -> Self {
-        let network = Network::new(config, device, seed, config.mc_dropout.dropout);
-        Self {
-            network,
-            margin: config.pairs.margin,
+impl McDropoutOptions {
+    /// p = 0.05.
+    pub const DEFAULT: McDropoutOptions = McDropoutOptions { dropout: 0.05 };
+}
+
+impl Default for McDropoutOptions {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+impl MethodOptions for McDropoutOptions {
+    const NAME: &'static str = "mc-dropout";
+
+    fn defaults() -> Self {
+        Self::DEFAULT
+    }
+
+    fn validate(&self) -> TrainResult<()> {
+        if !(0.0..1.0).contains(&self.dropout) {
+            return Err(TrainError::config(
+                "dropout",
+                self.dropout,
+                "must lie in [0, 1)",
+            ));
+        }
+        Ok(())
+    }
+
+    #[cfg(feature = "tch")]
+    fn build(
+        &self,
+        run: &RunOptions,
+        device: tch::Device,
+        seed: u64,
+    ) -> TrainResult<Box<dyn super::Method>> {
+        Ok(Box::new(McDropout::new(self, run, device, seed)))
+    }
+}
+
+#[cfg(feature = "tch")]
+pub use libtorch::*;
+
+/// The method on libtorch.
+#[cfg(feature = "tch")]
+mod libtorch {
+    use super::McDropoutOptions;
+    use crate::config::RunOptions;
+    use crate::error::TrainResult;
+    use crate::method::deterministic::contrastive_step;
+    use crate::method::{Batch, Method, Step};
+    use crate::network::Network;
+    use crate::network::{features_no_grad, normalise};
+    use crate::prediction::EVAL_CHUNK;
+    use crate::prediction::{PredictRequest, Prediction};
+    use tch::{Device, Tensor};
+
+    /// The MC-dropout method.
+    #[derive(Debug)]
+    pub struct McDropout {
+        network: Network,
+        margin: f64,
+    }
+
+    impl McDropout {
+        /// A fresh network with dropout `options.dropout`, seeded.
+        pub fn new(
+            options: &McDropoutOptions,
+            run: &RunOptions,
+            device: Device,
+            seed: u64,
+        ) -> Self {
+            let network = Network::new(run.model.latent_dim, device, seed, options.dropout);
+            Self {
+                network,
+                margin: run.pairs.margin,
+            }
         }
     }
-}
 
-impl Method for McDropout {
-    fn network(&self) -> &Network {
-        &self.network
-    }
-    fn network_mut(&mut self) -> &mut Network {
-        &mut self.network
-    }
-    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-        contrastive_step(&self.network.net, batch, self.margin)
-    }
-    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
-        let per_sample: Vec<Tensor> = tch::no_grad(|| {
-            tch::manual_seed(request.batch_seed() as i64);
-            (0..request.samples)
-                .map(|_| {
-                    let f = features_no_grad(
-                        &self.network.net.backbone,
-                        images,
-                        EVAL_CHUNK,
-                        true,
-                        request.device,
-                    );
-                    normalise(&self.network.net.head.raw(&f))
-                })
-                .collect()
-        });
-        Ok(Prediction::Samples(Tensor::f_stack(&per_sample, 1)?))
+    impl Method for McDropout {
+        fn network(&self) -> &Network {
+            &self.network
+        }
+        fn network_mut(&mut self) -> &mut Network {
+            &mut self.network
+        }
+        fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
+            contrastive_step(&self.network.net, batch, self.margin)
+        }
+        fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+            let per_sample: Vec<Tensor> = tch::no_grad(|| {
+                tch::manual_seed(request.batch_seed() as i64);
+                (0..request.samples)
+                    .map(|_| {
+                        let f = features_no_grad(
+                            &self.network.net.backbone,
+                            images,
+                            EVAL_CHUNK,
+                            true,
+                            request.device,
+                        );
+                        normalise(&self.network.net.head.raw(&f))
+                    })
+                    .collect()
+            });
+            Ok(Prediction::Samples(Tensor::f_stack(&per_sample, 1)?))
+        }
     }
 }

@@ -1,4 +1,6 @@
-//! The training methods of chapter 09 behind one trait, one file per method.
+//! The training methods of chapter 09, one file per method: its options ([`MethodOptions`]:
+//! spelling, defaults, rules, table label, flags, constructor) and its training code behind one
+//! trait, [`Method`] (feature "tch").
 //!
 //! A [`Method`] owns its network, its variables and whatever state it adds (post-hoc and online
 //! LAM: the last-layer precision Λ). It provides
@@ -9,8 +11,8 @@
 //!   LAM's Hessian pass, which is also what `probdml posthoc` runs on a deterministic
 //!   checkpoint: it exists once);
 //! * [`Method::predict`] — the predictive distribution of a batch of images: `S` embedding
-//!   samples ([`Prediction::Samples`]), or a distribution in closed form with its own
-//!   uncertainty score ([`Prediction::Distribution`]);
+//!   samples ([`Prediction::Samples`](crate::prediction::Prediction::Samples)), or a distribution in closed form with its own
+//!   uncertainty score ([`Prediction::Distribution`](crate::prediction::Prediction::Distribution));
 //! * [`Method::posterior`] — the Laplace posterior of the last layer, for the methods that keep
 //!   one: [`crate::checkpoint`] stores it without knowing which method it belongs to.
 //!
@@ -30,10 +32,11 @@
 //!   the variance head in [`crate::network::variance_head`]);
 //! * [`pfe`] — a frozen deterministic model and a σ² head trained by the mutual likelihood score.
 //!
-//! A method is a new file here implementing [`Method`] and one row of the method table
-//! ([`crate::catalogue`]), as the five amortised methods above show: their heads live in
-//! their own [`nn::VarStore`] paths (ProxyNCA++'s proxies too, so that the optimiser state
-//! restores them), and a closed-form predictive in [`Prediction::Distribution`], which
+//! A method is a new file here, with its options struct implementing [`MethodOptions`] and its
+//! network implementing [`Method`], and one row of the method table ([`crate::catalogue`]), as
+//! the five amortised methods above show: their heads live in
+//! their own [`tch::nn::VarStore`] paths (ProxyNCA++'s proxies too, so that the optimiser state
+//! restores them), and a closed-form predictive in [`Prediction::Distribution`](crate::prediction::Prediction::Distribution), which
 //! [`crate::evaluate::evaluate_distribution`] scores with the method's own uncertainty.
 
 pub mod btl;
@@ -43,184 +46,31 @@ pub mod hib;
 pub mod lam_online;
 pub mod lam_posthoc;
 pub mod mc_dropout;
+pub mod options;
 pub mod pfe;
 pub mod proxy_nca;
+#[cfg(feature = "tch")]
+mod training;
 
-use crate::config::TrainConfig;
-use crate::data::ImageSet;
-use crate::error::{TrainError, TrainResult};
-use crate::guards::Position;
-use crate::laplace::LastLayerPrecision;
-use crate::network::{EmbeddingNet, Network};
-use crate::prediction::{PredictRequest, Prediction};
-use std::path::Path;
-use tch::{nn, Device, Kind, Tensor};
+pub use options::MethodOptions;
 
+#[cfg(feature = "tch")]
 pub use ensemble::Model;
+#[cfg(feature = "tch")]
+pub use training::{Batch, Method, Step, TensorSet};
 
-/// A labelled image set as tensors on the training device.
-#[derive(Debug)]
-pub struct TensorSet {
-    /// Images, N × C × H × W, values in [0, 1].
-    pub images: Tensor,
-    /// Labels, int64, N.
-    pub labels: Tensor,
-    /// Labels as `usize` (for the metrics).
-    pub labels_host: Vec<usize>,
-}
+#[cfg(feature = "tch")]
+use crate::config::TrainConfig;
+#[cfg(feature = "tch")]
+use crate::error::TrainResult;
 
-impl TensorSet {
-    /// Uploads `set` to `device`.
-    ///
-    /// # Errors
-    ///
-    /// An empty set, or images that are not 28 × 28 with one channel (the backbone's input).
-    pub fn new(set: &ImageSet, device: Device) -> TrainResult<Self> {
-        if set.is_empty() {
-            return Err(TrainError::config("dataset", &set.name, "holds no image"));
-        }
-        if (set.channels, set.rows, set.cols) != (1, 28, 28) {
-            return Err(TrainError::config(
-                "dataset",
-                format!("{} ({}×{}×{})", set.name, set.channels, set.rows, set.cols),
-                "the reference backbone takes 1 × 28 × 28 images",
-            ));
-        }
-        let n = set.len() as i64;
-        let pixels = Tensor::f_from_slice(&set.images)?
-            .to_kind(Kind::Float)
-            .g_div_scalar(255.0)
-            .f_view([n, 1, 28, 28])?
-            .to_device(device);
-        let labels_host = set.labels_usize();
-        let labels = Tensor::f_from_slice(&set.labels)?
-            .to_kind(Kind::Int64)
-            .to_device(device);
-        Ok(Self {
-            images: pixels,
-            labels,
-            labels_host,
-        })
-    }
-
-    /// Number of images.
-    pub fn len(&self) -> i64 {
-        self.images.size()[0]
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-/// One training batch.
-#[derive(Debug)]
-pub struct Batch<'a> {
-    /// Images, B × 1 × 28 × 28.
-    pub images: &'a Tensor,
-    /// Labels, int64, B.
-    pub labels: &'a Tensor,
-    /// Where the step is.
-    pub at: Position,
-    /// Images in the training set (N, for protocols that scale by it).
-    pub train_size: i64,
-}
-
-/// What one step returns to the loop.
-#[derive(Debug)]
-pub struct Step {
-    /// The loss to back-propagate (no graph when the batch held no usable pair: the step is
-    /// then skipped).
-    pub loss: Tensor,
-    /// Pairs used (after mining and the cap).
-    pub pairs: i64,
-}
-
-/// A training method (see the module documentation).
-pub trait Method: std::fmt::Debug {
-    /// The method's network.
-    fn network(&self) -> &Network;
-
-    /// The same, mutably (to load a checkpoint into it).
-    fn network_mut(&mut self) -> &mut Network;
-
-    /// The variables the optimiser trains (the checkpoint's `model.safetensors`).
-    fn var_store(&self) -> &nn::VarStore {
-        &self.network().vs
-    }
-
-    /// The same, mutably.
-    fn var_store_mut(&mut self) -> &mut nn::VarStore {
-        &mut self.network_mut().vs
-    }
-
-    /// The network.
-    fn net(&self) -> &EmbeddingNet {
-        &self.network().net
-    }
-
-    /// The loss of one batch. The method may update its own state here from detached
-    /// quantities (online LAM's Λ).
-    ///
-    /// # Errors
-    ///
-    /// Non-finite or collapsed quantities (naming the step and tensor), GGN errors.
-    fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step>;
-
-    /// Called once before the first step of a fresh run (not on resume, not when a checkpoint
-    /// is loaded for evaluation): PFE loads its frozen deterministic weights here (default:
-    /// nothing).
-    ///
-    /// # Errors
-    ///
-    /// Those of the initialisation (a missing or unsuitable checkpoint).
-    fn initialise(&mut self) -> TrainResult<()> {
-        Ok(())
-    }
-
-    /// A pass over the training set after the last epoch (default: nothing).
-    ///
-    /// # Errors
-    ///
-    /// Those of the pass.
-    fn finish(&mut self, _train: &TensorSet, _device: Device) -> TrainResult<()> {
-        Ok(())
-    }
-
-    /// The predictive distribution of `images` (N × 1 × 28 × 28, on any device).
-    ///
-    /// # Errors
-    ///
-    /// libtorch failures.
-    fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction>;
-
-    /// The Laplace posterior of the last layer, for the methods that keep one (post-hoc LAM
-    /// after its finish pass, online LAM from the start); None for the others. The checkpoint
-    /// stores it, the epoch loop keeps it finite, the diagnosis reads its spread.
-    fn posterior(&self) -> Option<&LastLayerPrecision> {
-        None
-    }
-
-    /// Replaces the posterior with one read from a checkpoint.
-    ///
-    /// # Errors
-    ///
-    /// [`TrainError::Checkpoint`] naming `source` for a method that keeps no posterior.
-    fn set_posterior(&mut self, _posterior: LastLayerPrecision, source: &Path) -> TrainResult<()> {
-        Err(TrainError::Checkpoint {
-            path: source.to_owned(),
-            reason: "holds a Laplace posterior, but the checkpoint's method keeps none".into(),
-        })
-    }
-}
-
-/// The method of `config`, freshly initialised with `seed`, by its row of the method table
-/// ([`crate::catalogue::METHODS`]); for an ensemble, one member of its member method.
+/// The method of `config`, freshly initialised on `device` with `seed`; for an ensemble, one
+/// member of its member method.
 ///
 /// # Errors
 ///
 /// Those of the method's constructor (options it refuses).
-pub fn build(config: &TrainConfig, device: Device, seed: u64) -> TrainResult<Box<dyn Method>> {
-    (config.method.row().build)(config, device, seed)
+#[cfg(feature = "tch")]
+pub fn build(config: &TrainConfig, device: tch::Device, seed: u64) -> TrainResult<Box<dyn Method>> {
+    config.method.build(&config.run_options(), device, seed)
 }

@@ -32,7 +32,7 @@ use tch::{Kind, Tensor};
 /// Negatives per anchor (the BTL tuples: one anchor, one positive, five negatives).
 pub const NEGATIVES_PER_ANCHOR: i64 = 5;
 
-pub use crate::config::Negatives;
+pub use super::negatives::Negatives;
 
 /// Index tensors (int64, T each) of the triplets of one batch.
 #[derive(Debug)]

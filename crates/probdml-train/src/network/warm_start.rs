@@ -13,8 +13,10 @@
 //! benchmark; its loss with the paper's hardest negatives moves good embeddings away.
 
 use crate::checkpoint::{self, find_tensor, read_tensors};
-use crate::config::MethodKind;
+use crate::config::json_version::read_model;
 use crate::error::{TrainError, TrainResult};
+use crate::method::deterministic::DeterministicOptions;
+use crate::method::MethodOptions;
 use std::path::Path;
 use tch::nn::VarStore;
 
@@ -37,15 +39,16 @@ pub fn load_deterministic(
     method: &str,
     latent_dim: usize,
 ) -> TrainResult<()> {
-    let source = checkpoint::read_config(dir)?;
-    if source.method != MethodKind::Deterministic || source.model.latent_dim != latent_dim {
+    // The source's method and latent dimension, read without the method table: this file is
+    // part of methods the table names.
+    let (source, run) = checkpoint::layout::read_checkpoint_config(dir, read_model)?;
+    if source != DeterministicOptions::NAME || run.model.latent_dim != latent_dim {
         return Err(TrainError::config(
             "init-checkpoint",
             dir.display(),
             format!(
-                "{method} starts from a deterministic checkpoint of latent dimension {latent_dim}, this one is {} with D = {}",
-                source.method.name(),
-                source.model.latent_dim
+                "{method} starts from a deterministic checkpoint of latent dimension {latent_dim}, this one is {source} with D = {}",
+                run.model.latent_dim
             ),
         ));
     }

@@ -1,6 +1,6 @@
-//! The three image sets of a run, loaded from its configuration.
+//! The three image sets of a run, loaded from its data options.
 
-use crate::config::{DatasetChoice, TrainConfig};
+use crate::config::{DataOptions, DatasetChoice};
 use crate::data::{self, ImageSet, Partition};
 use crate::error::TrainResult;
 use crate::report::MNIST_TEST_OOD_SET;
@@ -29,13 +29,14 @@ fn limited(set: ImageSet, limit: Option<usize>) -> ImageSet {
     }
 }
 
-/// Loads the data of `config` (from `data_dir` for the real sets).
+/// Loads the images `data` names (from `data_dir` for the real sets; drawn from `seed`, the
+/// run's, for the synthetic one).
 ///
 /// # Errors
 ///
 /// Missing or corrupt files, naming the file and `bash scripts/setup-data.sh`.
-pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> {
-    let (train, test, ood, note) = match config.data.dataset {
+pub fn load_data(data: &DataOptions, seed: u64, data_dir: &Path) -> TrainResult<RunData> {
+    let (train, test, ood, note) = match data.dataset {
         DatasetChoice::FashionMnist => (
             data::fashion_mnist(data_dir, Partition::Train)?,
             data::fashion_mnist(data_dir, Partition::Test)?,
@@ -43,7 +44,7 @@ pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> 
             MNIST_TEST_OOD_SET.to_string(),
         ),
         DatasetChoice::Synthetic => {
-            let (train, test, ood) = seeds::synthetic(config.seed);
+            let (train, test, ood) = seeds::synthetic(seed);
             (
                 data::synthetic(10, 200, 28, train),
                 data::synthetic(10, 50, 28, test),
@@ -53,9 +54,9 @@ pub fn load_data(config: &TrainConfig, data_dir: &Path) -> TrainResult<RunData> 
         }
     };
     Ok(RunData {
-        train: limited(train, config.data.train_limit),
-        test: limited(test, config.data.test_limit),
-        ood: limited(ood, config.data.test_limit),
+        train: limited(train, data.train_limit),
+        test: limited(test, data.test_limit),
+        ood: limited(ood, data.test_limit),
         ood_note: note,
     })
 }

@@ -69,7 +69,7 @@ fn host_prediction(
         };
         let batch = images.narrow(0, rows.start as i64, rows.len() as i64);
         HostRows::new(score_samples(
-            config.score(),
+            config.evaluation.score(config.protocol),
             trained.model.predict(&batch, &request)?,
         ))
     };
@@ -242,7 +242,7 @@ pub fn evaluate_trained(
     // S embeddings of D floats per image, for the larger of the two sets, twice (device and
     // host): refuse before allocating rather than die of an allocation failure.
     let images = data.test.len().max(data.ood.len()) as f64;
-    let samples = (config.evaluation.eval_samples * config.members()) as f64;
+    let samples = (config.evaluation.eval_samples * config.method.members()) as f64;
     let bytes = images * samples * config.model.latent_dim as f64 * 4.0 * 2.0;
     if bytes > MAX_EVAL_BYTES {
         return Err(TrainError::config(
@@ -323,7 +323,7 @@ pub fn load_trained_scored(
     }
     let mut config = read_config(dir)?;
     if let Some(score) = score {
-        if !config.method.is_laplace() {
+        if !config.method.kind().is_laplace() {
             return Err(TrainError::config(
                 "score",
                 score.name(),
@@ -338,7 +338,7 @@ pub fn load_trained_scored(
         scored.evaluation.score = Some(score);
         config = ValidConfig::new(scored)?;
     }
-    let members = config.members();
+    let members = config.method.members();
     let mut loaded = Vec::with_capacity(members);
     let mut history = Vec::new();
     for k in 0..members {
@@ -396,7 +396,7 @@ pub fn evaluate_checkpoint(
     }
     let _lock = prepare_out(out, OutPolicy::Resume)?;
     let trained = load_trained_scored(checkpoint, env.device, score)?;
-    let data = load_data(&trained.config, &env.data_dir)?;
+    let data = load_data(&trained.config.data, trained.config.seed, &env.data_dir)?;
     let metrics = evaluate_trained(&trained, &data, out, env.device)
         .map_err(|e| blame_checkpoint(checkpoint, e))?;
     if score.is_some() && data_parallel::is_writer() {
@@ -421,7 +421,7 @@ pub fn diagnose_checkpoint(
     let out = out.unwrap_or(checkpoint);
     let _lock = prepare_out(out, OutPolicy::Resume)?;
     let trained = load_trained(checkpoint, env.device)?;
-    let data = load_data(&trained.config, &env.data_dir)?;
+    let data = load_data(&trained.config.data, trained.config.seed, &env.data_dir)?;
     let d =
         diagnose_ood(&trained, &data, env.device).map_err(|e| blame_checkpoint(checkpoint, e))?;
     let path = out.join(DIAGNOSIS);

@@ -1,22 +1,30 @@
 //! Whole runs, from a validated configuration to the files of its output folder: what the
 //! `probdml` program's subcommands call, one module each.
 //!
-//! The walk of `probdml train` from the command line to `metrics.json`, file by file:
+//! The walk of `probdml train` from the command line to `metrics.json`, file by file; each step
+//! is given the piece of the configuration it reads:
 //!
-//! 1. `crates/probdml-train/src/bin/probdml.rs` — parses the flags into a [`TrainConfig`], validates it once into a
-//!    [`ValidConfig`] ([`crate::config`]) and builds the [`Environment`];
+//! 1. `crates/probdml-train/src/bin/probdml.rs` — parses the flags ([`TrainFlags`]) into a
+//!    [`TrainConfig`], validates it once into a [`ValidConfig`] ([`crate::config`]) and builds
+//!    the [`Environment`];
 //! 2. [`train`] — locks and prepares the output folder ([`output`], [`lock`]), adds a
-//!    prerequisite run where the method's row asks for one ([`prerequisites`]), loads the data
-//!    ([`data`]);
-//! 3. [`crate::trainer`] — the epoch loop, each member's checkpoint after every epoch
-//!    ([`crate::checkpoint`]);
-//! 4. [`evaluate`] — the predictive, the metrics, `metrics.json` and the plots.
+//!    prerequisite run where the method asks for one ([`prerequisites`]: the method alone),
+//!    loads the data ([`data`]: the data options and the seed);
+//! 3. [`crate::trainer`] — takes from the configuration once what every member reads (its
+//!    `config.json`, its method, the [`RunOptions`] the method is built from), then runs the
+//!    epoch loop on the optimiser's options, each member's checkpoint after every epoch
+//!    ([`crate::checkpoint`]: the `config.json` text; `--resume` compares the whole
+//!    configuration with the checkpoint's);
+//! 4. [`evaluate`] — the predictive, the metrics, `metrics.json` and the plots (the evaluation
+//!    options, the seed and the method).
 //!
 //! [`posthoc`], [`reproduce`] and [`summarise`] are the other commands; `eval` and `diagnose`
 //! live in [`evaluate`].
 //!
 //! [`TrainConfig`]: crate::config::TrainConfig
+//! [`TrainFlags`]: crate::config::TrainFlags
 //! [`ValidConfig`]: crate::config::ValidConfig
+//! [`RunOptions`]: crate::config::RunOptions
 
 pub mod data;
 pub mod environment;

@@ -67,7 +67,7 @@ pub fn posthoc_from_checkpoint(
         ));
     }
     let source = load_trained(deterministic_dir, device)?;
-    if source.config.method != MethodKind::Deterministic {
+    if source.config.method.kind() != MethodKind::Deterministic {
         return Err(TrainError::config(
             "checkpoint",
             deterministic_dir.display(),
@@ -84,7 +84,7 @@ pub fn posthoc_from_checkpoint(
             .unwrap_or(source.config.laplace.prior_precision),
     ));
     let config = ValidConfig::new(TrainConfig {
-        method: MethodKind::LamPosthoc,
+        method: MethodKind::LamPosthoc.into(),
         laplace: LaplaceOptions {
             split: options.split,
             approximation: options.approximation,
@@ -105,10 +105,10 @@ pub fn posthoc_from_checkpoint(
         ..(*source.config).clone()
     })?;
     let _lock = prepare_out(out_dir, policy)?;
-    let data = load_data(&config, &env.data_dir)?;
+    let data = load_data(&config.data, config.seed, &env.data_dir)?;
     let started = Instant::now();
     let train = TensorSet::new(&data.train, device)?;
-    let mut m = LamPosthoc::new(&config, device, config.seed);
+    let mut m = LamPosthoc::new(&config.run_options(), device, config.seed);
     load_model(deterministic_dir, m.var_store_mut())?;
     let choices = m.finish_with(&train, device, options.hessian, prior)?;
     drop(train);

@@ -4,14 +4,14 @@
 use super::environment::Environment;
 use super::output::{prepare_out, OutPolicy};
 use super::posthoc::{posthoc_from_checkpoint, PosthocOptions};
-use super::prerequisites::deterministic_parent;
+use super::prerequisites::starting_from;
 use super::summarise::label;
-use super::train::train_and_evaluate;
+use super::train::{train_and_evaluate, train_parent};
 use super::RunSummary;
-use crate::catalogue::{Posterior, WarmStart};
+use crate::catalogue::Posterior;
 use crate::config::{
     DataOptions, MethodKind, ModelOptions, OptimiserOptions, Protocol, Schedule, TrainConfig,
-    ValidConfig,
+    ValidConfig, WarmStart,
 };
 use crate::error::{TrainError, TrainResult};
 use crate::evaluate::{mean_std, Metrics, MetricsSummary};
@@ -107,7 +107,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     let config_of = |method: MethodKind, protocol: Protocol, seed: u64| {
         ValidConfig::new(
             TrainConfig {
-                method,
+                method: method.into(),
                 data: request.data.clone(),
                 model: request.model.clone(),
                 optimiser: OptimiserOptions {
@@ -153,7 +153,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
                 // Post-hoc LAM and PFE start from the deterministic model of the same protocol
                 // and seed: it is trained (or resumed) once for both.
                 let parent = || {
-                    deterministic_parent(
+                    train_parent(
                         &config,
                         &folder(MethodKind::Deterministic, protocol, seed),
                         env,
@@ -178,11 +178,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
                         env,
                     )?
                 } else if method.row().warm_start == WarmStart::Required {
-                    let parent = parent()?;
-                    let config = ValidConfig::new(TrainConfig {
-                        init_checkpoint: Some(parent),
-                        ..config.into_inner()
-                    })?;
+                    let config = starting_from(&config, parent()?)?;
                     train_and_evaluate(&config, &out, OutPolicy::Resume, env)?
                 } else {
                     train_and_evaluate(&config, &out, OutPolicy::Resume, env)?

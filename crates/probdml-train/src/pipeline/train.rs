@@ -4,7 +4,7 @@ use super::data::load_data;
 use super::environment::Environment;
 use super::evaluate::evaluate_trained;
 use super::output::{prepare_out, OutPolicy};
-use super::prerequisites::with_prerequisites;
+use super::prerequisites::{deterministic_parent, missing_parent, starting_from};
 use super::{RunSummary, RunTiming};
 use crate::checkpoint::layout::SUMMARY;
 use crate::config::ValidConfig;
@@ -13,13 +13,14 @@ use crate::error::TrainResult;
 use crate::json;
 use crate::method::TensorSet;
 use crate::trainer;
-use std::path::Path;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Trains `config` on its data, evaluates, and writes the checkpoint, `metrics.json`,
 /// `summary.json` and the plots into `out`, which is locked and prepared by `policy` first
 /// ([`prepare_out`]); a method that freezes a deterministic model and names none gets it
-/// trained first ([`with_prerequisites`]).
+/// trained first ([`train_parent`], into [`missing_parent`]).
 ///
 /// # Errors
 ///
@@ -34,9 +35,12 @@ pub fn train_and_evaluate(
     // rank reads a checkpoint from it.
     let _lock = prepare_out(out, policy)?;
     data_parallel::barrier()?;
-    let config = with_prerequisites(config, out, env)?;
+    let config = match missing_parent(&config.method, out) {
+        Some(parent) => Cow::Owned(starting_from(config, train_parent(config, &parent, env)?)?),
+        None => Cow::Borrowed(config),
+    };
     let device = env.device;
-    let data = load_data(&config, &env.data_dir)?;
+    let data = load_data(&config.data, config.seed, &env.data_dir)?;
     tracing::info!(
         train = data.train.len(),
         test = data.test.len(),
@@ -70,4 +74,15 @@ pub fn train_and_evaluate(
         json::write_json(&out.join(SUMMARY), &summary)?;
     }
     Ok(summary)
+}
+
+/// Trains (or resumes) into `out` the deterministic run that a PFE or post-hoc LAM run of
+/// `config` starts from ([`deterministic_parent`]), and returns `out`.
+///
+/// # Errors
+///
+/// Those of [`train_and_evaluate`].
+pub fn train_parent(config: &ValidConfig, out: &Path, env: &Environment) -> TrainResult<PathBuf> {
+    train_and_evaluate(&deterministic_parent(config)?, out, OutPolicy::Resume, env)?;
+    Ok(out.to_owned())
 }

@@ -5,7 +5,8 @@
 
 use probdml_train::checkpoint::layout::member_dir;
 use probdml_train::config::{
-    DataOptions, DatasetChoice, MethodKind, OptimiserOptions, TrainConfig, ValidConfig,
+    DataOptions, DatasetChoice, MethodConfig, MethodKind, OptimiserOptions, TrainConfig,
+    ValidConfig,
 };
 use probdml_train::evaluate::Metrics;
 use probdml_train::method::{self, Model, TensorSet};
@@ -303,7 +304,7 @@ pub fn synthetic(
     seed: u64,
 ) -> TrainConfig {
     TrainConfig {
-        method,
+        method: method.into(),
         data: DataOptions {
             dataset: DatasetChoice::Synthetic,
             train_limit: Some(train),
@@ -323,7 +324,7 @@ pub fn synthetic(
 /// with 16 samples per image, seed 3 (an ensemble of two members).
 pub fn learning_run(method: MethodKind) -> TrainConfig {
     let mut c = synthetic(method, 2, 640, 200, 3);
-    c.ensemble.size = 2;
+    set_ensemble_size(&mut c, 2);
     c.evaluation.eval_samples = 16;
     c
 }
@@ -332,9 +333,24 @@ pub fn learning_run(method: MethodKind) -> TrainConfig {
 /// evaluated on 100 with 8 samples per image, seed 5 (an ensemble of two members).
 pub fn fault_run(method: MethodKind) -> TrainConfig {
     let mut c = synthetic(method, 2, 384, 100, 5);
-    c.ensemble.size = 2;
+    set_ensemble_size(&mut c, 2);
     c.evaluation.eval_samples = 8;
     c
+}
+
+/// An ensemble's size set to `size` (any other method as it is).
+pub fn set_ensemble_size(config: &mut TrainConfig, size: usize) {
+    if let MethodConfig::Ensemble(e) = &mut config.method {
+        e.size = size;
+    }
+}
+
+/// An ensemble's member method set to `member` with its default options (any other method as it
+/// is).
+pub fn set_member_method(config: &mut TrainConfig, member: MethodKind) {
+    if let MethodConfig::Ensemble(e) = &mut config.method {
+        *e.member = member.into();
+    }
 }
 
 /// The pipeline's `train_and_evaluate` as the tests call it: `config` validated here, the data
@@ -366,8 +382,8 @@ pub fn train_and_evaluate(
 pub fn untrained(config: &TrainConfig, train: &TensorSet) -> TrainResult<Trained> {
     let config = ValidConfig::new(config.clone())?;
     let member = config.member();
-    let mut models = Vec::with_capacity(config.members());
-    for k in 0..config.members() {
+    let mut models = Vec::with_capacity(config.method.members());
+    for k in 0..config.method.members() {
         let mut m = method::build(&member, Device::Cpu, seeds::member(config.seed, k))?;
         m.initialise()?;
         m.finish(train, Device::Cpu)?;
@@ -388,7 +404,7 @@ pub fn untrained(config: &TrainConfig, train: &TensorSet) -> TrainResult<Trained
 /// The metrics of the untrained model of a run of `config` (see [`untrained`]) on the run's
 /// own data, written into `out`.
 pub fn evaluate_untrained(config: &TrainConfig, out: &Path) -> TrainResult<Metrics> {
-    let data = pipeline::load_data(config, Path::new("unused"))?;
+    let data = pipeline::load_data(&config.data, config.seed, Path::new("unused"))?;
     let train = TensorSet::new(&data.train, Device::Cpu)?;
     let model = untrained(config, &train)?;
     pipeline::evaluate_trained(&model, &data, out, Device::Cpu)
@@ -399,11 +415,10 @@ pub fn evaluate_untrained(config: &TrainConfig, out: &Path) -> TrainResult<Metri
 /// deterministic parent, trained before it — so its starting point is that parent's untrained
 /// network.
 pub fn evaluate_retrieval_start(config: &TrainConfig, out: &Path) -> TrainResult<Metrics> {
-    match config.method {
+    match config.method.kind() {
         MethodKind::Pfe => {
             let parent = TrainConfig {
-                method: MethodKind::Deterministic,
-                init_checkpoint: None,
+                method: MethodKind::Deterministic.into(),
                 ..config.clone()
             };
             evaluate_untrained(&parent, out)
@@ -415,7 +430,7 @@ pub fn evaluate_retrieval_start(config: &TrainConfig, out: &Path) -> TrainResult
 /// The per-epoch mean training losses each member of a run of `config` wrote into its
 /// `state.json` under `out` (one list per member).
 pub fn member_losses(config: &TrainConfig, out: &Path) -> Vec<Vec<f64>> {
-    let members = ValidConfig::new(config.clone()).unwrap().members();
+    let members = ValidConfig::new(config.clone()).unwrap().method.members();
     (0..members)
         .map(|k| read_losses(&member_dir(out, k, members)))
         .collect()
