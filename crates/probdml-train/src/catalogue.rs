@@ -301,6 +301,20 @@ methods! {
     },
 }
 
+/// The rule of `--init-checkpoint` (and of `init_checkpoint` in a version-1/2 `config.json`):
+/// which methods start from a deterministic checkpoint.
+pub(crate) fn warm_start_rule() -> String {
+    format!(
+        "only --method {} start from a deterministic checkpoint",
+        METHODS
+            .iter()
+            .filter(|r| r.warm_start != WarmStart::Never)
+            .map(|r| r.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 impl MethodKind {
     /// Every method, in the order of the table.
     pub fn all() -> impl Iterator<Item = MethodKind> {

@@ -31,7 +31,7 @@ use super::flat::ConfigV2;
 use super::json_version::{self, ConfigJson, CONFIG_VERSION};
 use super::run::RunOptions;
 use super::{MethodConfig, TrainConfig, ValidConfig};
-use crate::catalogue::METHODS;
+use crate::catalogue::{warm_start_rule, METHODS};
 use crate::error::{TrainError, TrainResult};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -117,6 +117,15 @@ impl TryFrom<ConfigV2> for TrainConfig {
 
     fn try_from(flat: ConfigV2) -> Result<TrainConfig, serde_json::Error> {
         let method = MethodConfig::from_flat(&flat.method, &flat.methods()?)?;
+        // The flat layout holds a warm start for every method; one that takes none refuses it,
+        // as `--init-checkpoint` does, rather than dropping it.
+        if let (Some(dir), None) = (&flat.init_checkpoint, method.warm_start()) {
+            return Err(serde::de::Error::custom(format!(
+                "init_checkpoint {}: {}",
+                dir.display(),
+                warm_start_rule()
+            )));
+        }
         Ok(TrainConfig::from_parts(method, flat.run_options()))
     }
 }
@@ -220,6 +229,30 @@ mod tests {
             ..TrainConfig::DEFAULT
         };
         assert_eq!(*read, expected);
+    }
+
+    #[test]
+    fn a_second_version_warm_start_for_a_method_that_takes_none_is_refused() {
+        // Version 2 wrote `init_checkpoint` beside every method; HIB starts from scratch, so a
+        // file that names a checkpoint for it is refused with the flag's rule, not dropped.
+        let hib = SECOND_CONFIG
+            .replacen("\"ensemble\"", "\"hib\"", 1)
+            .replacen(
+                "\"init_checkpoint\": null",
+                "\"init_checkpoint\": \"runs/det\"",
+                1,
+            );
+        let err = TrainConfig::read_json(&scratch_file("v2-hib-warm", &hib))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("init_checkpoint runs/det"), "{err}");
+        assert!(
+            err.contains("start from a deterministic checkpoint"),
+            "{err}"
+        );
+        // The same file without the checkpoint loads.
+        let plain = SECOND_CONFIG.replacen("\"ensemble\"", "\"hib\"", 1);
+        assert!(TrainConfig::read_json(&scratch_file("v2-hib", &plain)).is_ok());
     }
 
     /// The flat layout (a configuration's serde form, which `summary.json` records) writes the

@@ -6,7 +6,7 @@
 
 use super::groups::{DataOptions, LaplaceOptions, ModelOptions, OptimiserOptions};
 use super::{TrainConfig, WarmStart};
-use crate::catalogue::{MethodConfig, MethodKind, METHODS};
+use crate::catalogue::{warm_start_rule, MethodConfig, MethodKind, METHODS};
 use crate::error::{TrainError, TrainResult};
 use crate::method::ensemble::Member;
 use crate::protocol::Protocol;
@@ -66,15 +66,7 @@ impl TrainFlags {
             return Err(TrainError::config(
                 "init-checkpoint",
                 dir.display(),
-                format!(
-                    "only --method {} start from a deterministic checkpoint",
-                    METHODS
-                        .iter()
-                        .filter(|r| r.warm_start != WarmStart::Never)
-                        .map(|r| r.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                warm_start_rule(),
             ));
         }
         Ok(TrainConfig {

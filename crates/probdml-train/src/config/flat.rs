@@ -68,7 +68,7 @@ pub(crate) struct ConfigV2 {
     #[serde(default)]
     btl: Option<BtlGroup>,
     #[serde(default)]
-    init_checkpoint: Option<PathBuf>,
+    pub(super) init_checkpoint: Option<PathBuf>,
     /// The options of methods added after version 2.
     #[serde(flatten)]
     newer: Map<String, Value>,

@@ -33,8 +33,11 @@
 
 use crate::instruction_set::InstructionSet;
 
+mod step;
 #[cfg(target_arch = "x86_64")]
 mod tile_x86;
+
+use step::Step;
 
 /// Terms of k per block: an `MR × KC` panel of A and a `KC × NR` panel of B stay in L1.
 const KC: usize = 256;
@@ -410,15 +413,6 @@ pub fn product_packed<T: Tile>(
     // Fused only where the copy has FMA: the baseline's `mul_add` is a software routine.
     let fused = order == Order::Any && a.isa != InstructionSet::Portable;
     T::product_on(a.isa, fused, dst, dst_stride, alpha, a, b);
-}
-
-/// Where a tile's block of k stands in its chain.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    /// C holds the partial sums of the blocks before (else the chain starts at zero).
-    continues: bool,
-    /// The block is the last: the tile stores α times its sums (else the sums).
-    last: bool,
 }
 
 /// The blocked product with an `MR × NR` register tile computed by `kernel(a_panel, b_panel,

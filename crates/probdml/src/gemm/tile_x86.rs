@@ -13,6 +13,8 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+use super::step::Step;
+
 /// Defines one tile kernel: `$t` elements, `$v` vectors of `$lanes`, `$rows` rows by
 /// `$vectors` vectors, compiled with `$feature`. It computes a `$rows × ($lanes·$vectors)`
 /// tile of C, whose rows are `stride` apart in `c`, over one block of k (module docs of
@@ -36,7 +38,7 @@ macro_rules! tile_kernel {
             c: &mut [$t],
             stride: usize,
             alpha: $t,
-            step: super::Step,
+            step: Step,
         ) {
             assert!(
                 c.len() >= ($rows - 1) * stride + $lanes * $vectors,
