@@ -50,18 +50,22 @@ if [[ "$installed" != "$PLAYWRIGHT_CORE_VERSION" ]]; then
         "playwright-core@$PLAYWRIGHT_CORE_VERSION" >/dev/null
 fi
 
-bash scripts/build-docs.sh
-
 # probdml's pages as a user's plain `cargo doc` writes them (scripts/check-docs.js,
 # checkUserDoc): documented as a dependency of crates/probdml-examples, which depends on probdml
-# and rand only, with no RUSTDOCFLAGS (so without the header) and into a target directory of its
+# and rand only, with no RUSTDOCFLAGS (so without the header), then moved to a directory of their
 # own, from which neither target/doc/katex/ nor docs/src/katex/ is found, so that the loader the
 # docs carry inline has to fetch KaTeX from its CDN. `--no-deps` with `-p probdml`: probdml's
-# pages are the same, and the other dependencies' docs are not needed. The first run compiles the
-# dependencies' metadata there (about 1.5 min on a 2-core CPU); later runs take seconds.
+# pages are the same, and the other dependencies' docs are not needed. Built first, in the
+# project's target directory, so that the project's docs below reuse the dependencies' metadata
+# (a target directory of its own compiled them twice: 1.5 min on a 2-core CPU).
 user_doc="$root/target/user-doc"
-env -u RUSTDOCFLAGS -u CARGO_ENCODED_RUSTDOCFLAGS CARGO_TARGET_DIR="$user_doc" \
+rm -rf "$root/target/doc" "$user_doc"
+env -u RUSTDOCFLAGS -u CARGO_ENCODED_RUSTDOCFLAGS \
     cargo doc --no-deps -p probdml-examples -p probdml
+mkdir -p "$user_doc"
+mv "$root/target/doc" "$user_doc/doc"
+
+bash scripts/build-docs.sh
 
 rm -rf docs/book/screenshots
 node scripts/check-docs.js "$root/docs/book" "$root/target/doc" "$chromium" "$user_doc/doc"
