@@ -5,7 +5,7 @@
 //! `--prior-precision`) are the program's.
 
 use super::groups::{DataOptions, LaplaceOptions, ModelOptions, OptimiserOptions};
-use super::{TrainConfig, WarmStart};
+use super::TrainConfig;
 use crate::catalogue::{warm_start_rule, MethodConfig, MethodKind, METHODS};
 use crate::error::{TrainError, TrainResult};
 use crate::method::ensemble::Member;
