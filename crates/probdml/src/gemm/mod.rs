@@ -25,7 +25,7 @@
 //!
 //! B is packed in panels of `NR` columns, k-major, and A in panels of `MR` rows ([`Packed`]),
 //! so that the micro-kernel reads both with unit stride and keeps an `MR × NR` tile of C in
-//! registers for a whole block of k ([`KC`] terms); the panels are zero-padded to whole tiles
+//! registers for a whole block of k (`KC` terms); the panels are zero-padded to whole tiles
 //! and only the entries of C inside the product are written. The tile fits the registers of
 //! each copy: SSE2 has 16 registers of 16 bytes, AVX2 16 of 32, AVX-512 32 of 64. The factors
 //! of the callers are at most a few hundred rows by a few thousand columns, so each is packed
@@ -279,7 +279,7 @@ enum Side {
     Right,
 }
 
-/// A factor packed for the register tiles of one instruction set: for each block of [`KC`]
+/// A factor packed for the register tiles of one instruction set: for each block of `KC`
 /// terms of k, panels of `MR` rows of A (or `NR` columns of B), each k-major and zero-padded.
 ///
 /// Packing costs a pass over the matrix in its own layout (a transposition for the Gram
