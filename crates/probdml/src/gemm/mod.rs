@@ -133,29 +133,24 @@ pub trait Element:
     fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self;
 }
 
-impl Element for f32 {
-    const ZERO: Self = 0.0;
-    #[inline(always)]
-    fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self {
-        if FUSED {
-            a.mul_add(b, c)
-        } else {
-            a * b + c
+/// Implements [`Element`] for a float type (the two differ in type only).
+macro_rules! element_impl {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            const ZERO: Self = 0.0;
+            #[inline(always)]
+            fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self {
+                if FUSED {
+                    a.mul_add(b, c)
+                } else {
+                    a * b + c
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl Element for f64 {
-    const ZERO: Self = 0.0;
-    #[inline(always)]
-    fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self {
-        if FUSED {
-            a.mul_add(b, c)
-        } else {
-            a * b + c
-        }
-    }
-}
+element_impl!(f32, f64);
 
 /// An element type with its register tiles: which kernel each copy runs.
 pub trait Tile: Element {
