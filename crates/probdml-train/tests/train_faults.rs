@@ -528,33 +528,48 @@ fn no_flag_value_panics() {
         "18446744073709551616",
         "3000000000",
     ];
-    let dir = scratch("train-faults", "flags");
-    for flag in flags {
-        for value in values {
-            let _ = std::fs::remove_dir_all(&dir);
-            let mut run = TrainCommand::into_folder(&dir).with(&[
-                ("--train-limit", "130"),
-                ("--test-limit", "30"),
-                ("--eval-samples", "2"),
-            ]);
-            if flag == "--ensemble-size" {
-                run = run.set("--method", "ensemble");
-            }
-            // The flag under test replaces its value in the tiny run.
-            let o = run.set(flag, value).run();
-            let what = format!("{flag} {value}");
-            assert_no_panic(&o, &what);
-            if o.code != 0 {
-                let name = flag.trim_start_matches("--");
-                assert!(
-                    o.stderr.contains(name) || o.stderr.contains(flag),
-                    "{what}: the error does not name the flag:\n{}",
-                    o.stderr
-                );
-            }
+    // 140 runs of the program, each single-threaded (`--threads 1`): as many at once as the
+    // machine has cores, each in its own folder.
+    let cases: Vec<(&str, &str)> = flags
+        .iter()
+        .flat_map(|&flag| values.iter().map(move |&value| (flag, value)))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    std::thread::scope(|s| {
+        for worker in 0..workers {
+            let (cases, next) = (&cases, &next);
+            s.spawn(move || {
+                let dir = scratch("train-faults", &format!("flags-{worker}"));
+                while let Some(&(flag, value)) =
+                    cases.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    let _ = std::fs::remove_dir_all(&dir);
+                    let mut run = TrainCommand::into_folder(&dir).with(&[
+                        ("--train-limit", "130"),
+                        ("--test-limit", "30"),
+                        ("--eval-samples", "2"),
+                    ]);
+                    if flag == "--ensemble-size" {
+                        run = run.set("--method", "ensemble");
+                    }
+                    // The flag under test replaces its value in the tiny run.
+                    let o = run.set(flag, value).run();
+                    let what = format!("{flag} {value}");
+                    assert_no_panic(&o, &what);
+                    if o.code != 0 {
+                        let name = flag.trim_start_matches("--");
+                        assert!(
+                            o.stderr.contains(name) || o.stderr.contains(flag),
+                            "{what}: the error does not name the flag:\n{}",
+                            o.stderr
+                        );
+                    }
+                }
+                let _ = std::fs::remove_dir_all(&dir);
+            });
         }
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    });
 }
 
 /// Every file of a checkpoint emptied, truncated or overwritten with garbage: `eval` and
