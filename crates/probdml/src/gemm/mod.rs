@@ -3,23 +3,30 @@
 //!
 //! # The order of operations
 //!
-//! With [`Order::Fixed`] every entry is one chain of rounded products and sums in the order of
-//! k,
+//! With [`Order::Fixed`] every entry is one chain of fused multiply-adds (one rounding per
+//! term) in the order of k,
 //!
-//! c_ij = α · fl(fl(a_{i,K−1} b_{K−1,j}) + … fl(fl(a_i1 b_1j) + fl(a_i0 b_0j)) …),
+//! c_ij = α · fl(a_{i,K−1} b_{K−1,j} + … fl(a_i1 b_1j + fl(a_i0 b_0j)) …),
 //!
 //! whatever the blocking, the tile shape or the instruction set: a block of k continues the
 //! chain of the block before it from the partial sum it left in C. The result is therefore the
 //! same bits on every CPU and in every copy of [`crate::instruction_set`], and equal to the
-//! three-loop product (the tests below check that, bit for bit). No fused multiply-add: the
-//! baseline copy has no FMA instruction, so each `mul_add` there is a call (compiler-builtins'
-//! `fma`), which keeps the tile out of the vector registers; the portable tile ran the GGN
-//! diagonal's product 1 000 times slower than the SSE2 tile that multiplies and adds.
+//! three-loop product with `mul_add` (the tests below check that, bit for bit). The AVX copies
+//! fuse with `vfmadd`. The baseline (SSE2) copy has no FMA instruction, and Rust's `mul_add`
+//! there is a call to compiler-builtins' software `fma`, which keeps the tile out of the vector
+//! registers (a tile of such calls ran the GGN diagonal's product 1 000 times slower than the
+//! SSE2 tile); it emulates the fused operation exactly in SSE2 instead (Boldo and Melquiond's
+//! rounding to odd, [`tile_x86`]), about 25 operations per term, for operands within
+//! [`Element::EXACT_EMULATION_RANGE`], and falls back to the scalar `mul_add` tile for a factor
+//! with an entry outside it. Fused rather than a rounded product and a rounded sum because
+//! the FMA copies, which nearly every x86-64 CPU since 2013 runs, then do one instruction per
+//! term instead of two: the unfused chain ran the GGN diagonal 1.5–1.7 times slower.
 //!
 //! [`Order::Any`] is for a caller whose error bound allows any summation order with or
 //! without fused operations (the candidate search, whose keys only select candidates that the
-//! exact twin re-ranks): the same chain, fused (one rounding per term, one instruction) in the
-//! copies that have FMA.
+//! exact twin re-ranks): the fixed chain in the FMA copies, and in the baseline copy the chain
+//! of a rounded product and a rounded sum per term (two SSE2 instructions instead of the
+//! emulation's 25).
 //!
 //! # Blocks
 //!
@@ -129,15 +136,23 @@ pub trait Element:
 {
     /// Zero.
     const ZERO: Self;
+    /// The magnitudes (besides zero) for which the baseline copy's emulation of the fused
+    /// multiply-add is exact: far enough from overflow and from the subnormals that no step of
+    /// the emulation leaves the normal range ([`tile_x86`]). Every finite `f32` is in it (its
+    /// emulation works in `f64`).
+    const EXACT_EMULATION_RANGE: (Self, Self);
     /// `a·b + c`, fused when `FUSED`, else rounded twice.
     fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self;
+    /// Whether `x` is zero or of a magnitude inside [`Self::EXACT_EMULATION_RANGE`].
+    fn exactly_emulated(x: Self) -> bool;
 }
 
-/// Implements [`Element`] for a float type (the two differ in type only).
+/// Implements [`Element`] for a float type (the two differ in type and emulation range only).
 macro_rules! element_impl {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $range:expr),*) => {$(
         impl Element for $t {
             const ZERO: Self = 0.0;
+            const EXACT_EMULATION_RANGE: (Self, Self) = $range;
             #[inline(always)]
             fn madd<const FUSED: bool>(a: Self, b: Self, c: Self) -> Self {
                 if FUSED {
@@ -146,11 +161,20 @@ macro_rules! element_impl {
                     a * b + c
                 }
             }
+            #[inline(always)]
+            fn exactly_emulated(x: Self) -> bool {
+                let (low, high) = Self::EXACT_EMULATION_RANGE;
+                x == 0.0 || (low..=high).contains(&x.abs())
+            }
         }
     )*};
 }
 
-element_impl!(f32, f64);
+element_impl!(
+    f32: (f32::MIN_POSITIVE * f32::EPSILON, f32::MAX),
+    // 2⁻⁴⁰⁰ and 2⁴⁰⁰ (`tile_x86::fma_emulated_pd`).
+    f64: (f64::from_bits((1023 - 400) << 52), f64::from_bits((1023 + 400) << 52))
+);
 
 /// An element type with its register tiles: which kernel each copy runs.
 pub trait Tile: Element {
@@ -158,7 +182,9 @@ pub trait Tile: Element {
     #[doc(hidden)]
     fn shape(isa: InstructionSet) -> (usize, usize);
 
-    /// `dst = α·A·B` from operands packed for `isa` (available on this CPU), fused or not.
+    /// `dst = α·A·B` from operands packed for `isa` (available on this CPU), fused (in the
+    /// baseline copy by emulation, or by the scalar tile for operands outside its range) or
+    /// not.
     #[doc(hidden)]
     fn product_on(
         isa: InstructionSet,
@@ -194,9 +220,9 @@ macro_rules! with_tile {
 /// elsewhere).
 macro_rules! tile_impl {
     ($t:ty, portable = $mr:literal x $nr:literal,
-     $sse2:ident: $mr1:literal x $nr1:literal,
-     $avx2:ident, $avx2_fused:ident: $mr2:literal x $nr2:literal,
-     $avx512:ident, $avx512_fused:ident: $mr3:literal x $nr3:literal) => {
+     $sse2:ident, $sse2_fused:ident: $mr1:literal x $nr1:literal,
+     $avx2:ident: $mr2:literal x $nr2:literal,
+     $avx512:ident: $mr3:literal x $nr3:literal) => {
         impl Tile for $t {
             fn shape(isa: InstructionSet) -> (usize, usize) {
                 #[cfg(target_arch = "x86_64")]
@@ -223,20 +249,20 @@ macro_rules! tile_impl {
             ) {
                 #[cfg(target_arch = "x86_64")]
                 match (isa, fused) {
-                    (InstructionSet::Avx512, true) => {
-                        with_tile!($avx512_fused: $mr3 x $nr3, dst, dst_stride, alpha, a, b)
-                    }
-                    (InstructionSet::Avx512, false) => {
+                    // The FMA copies always fuse (`product_packed`).
+                    (InstructionSet::Avx512, _) => {
                         with_tile!($avx512: $mr3 x $nr3, dst, dst_stride, alpha, a, b)
                     }
-                    (InstructionSet::Avx2Fma, true) => {
-                        with_tile!($avx2_fused: $mr2 x $nr2, dst, dst_stride, alpha, a, b)
-                    }
-                    (InstructionSet::Avx2Fma, false) => {
+                    (InstructionSet::Avx2Fma, _) => {
                         with_tile!($avx2: $mr2 x $nr2, dst, dst_stride, alpha, a, b)
                     }
-                    // The baseline never fuses (`product_packed`).
-                    _ => with_tile!($sse2: $mr1 x $nr1, dst, dst_stride, alpha, a, b),
+                    (_, true) if a.exactly_emulated && b.exactly_emulated => {
+                        with_tile!($sse2_fused: $mr1 x $nr1, dst, dst_stride, alpha, a, b)
+                    }
+                    (_, true) => {
+                        blocked::<_, $mr1, $nr1>(dst, dst_stride, alpha, a, b, tile::<$t, $mr1, $nr1, true>)
+                    }
+                    (_, false) => with_tile!($sse2: $mr1 x $nr1, dst, dst_stride, alpha, a, b),
                 }
                 #[cfg(not(target_arch = "x86_64"))]
                 {
@@ -254,15 +280,15 @@ macro_rules! tile_impl {
 
 tile_impl!(
     f32, portable = 4 x 8,
-    sse2_f32: 6 x 8,
-    avx2_f32, avx2_f32_fused: 6 x 16,
-    avx512_f32, avx512_f32_fused: 12 x 32
+    sse2_f32, sse2_f32_fused: 6 x 8,
+    avx2_f32: 6 x 16,
+    avx512_f32: 12 x 32
 );
 tile_impl!(
     f64, portable = 4 x 4,
-    sse2_f64: 6 x 4,
-    avx2_f64, avx2_f64_fused: 6 x 8,
-    avx512_f64, avx512_f64_fused: 12 x 16
+    sse2_f64, sse2_f64_fused: 6 x 4,
+    avx2_f64: 6 x 8,
+    avx512_f64: 12 x 16
 );
 
 /// Which factor of a product an operand is packed as.
@@ -290,6 +316,9 @@ pub struct Packed<T> {
     outer: usize,
     /// k.
     depth: usize,
+    /// Packed for the baseline copy, every entry inside [`Element::EXACT_EMULATION_RANGE`]
+    /// (always false for the FMA copies, which do not need it).
+    exactly_emulated: bool,
     data: Vec<T>,
 }
 
@@ -312,6 +341,8 @@ impl<T: Tile> Packed<T> {
             width,
             outer: a.rows,
             depth: a.cols,
+            exactly_emulated: isa == InstructionSet::Portable
+                && data.iter().all(|&x| T::exactly_emulated(x)),
             data,
         }
     }
@@ -336,6 +367,8 @@ impl<T: Tile> Packed<T> {
             width,
             outer: b.cols,
             depth: b.rows,
+            exactly_emulated: isa == InstructionSet::Portable
+                && data.iter().all(|&x| T::exactly_emulated(x)),
             data,
         }
     }
@@ -405,8 +438,8 @@ pub fn product_packed<T: Tile>(
         dst.len() > (m - 1) * dst_stride + n - 1,
         "C beyond its slice"
     );
-    // Fused only where the copy has FMA: the baseline's `mul_add` is a software routine.
-    let fused = order == Order::Any && a.isa != InstructionSet::Portable;
+    // The baseline copy fuses (by emulation) only where the order is fixed.
+    let fused = order == Order::Fixed || a.isa != InstructionSet::Portable;
     T::product_on(a.isa, fused, dst, dst_stride, alpha, a, b);
 }
 
@@ -476,10 +509,10 @@ fn blocked<T: Element, const MR: usize, const NR: usize>(
     }
 }
 
-/// The scalar tile (targets without an intrinsics kernel, and the tests' definition of the
-/// x86-64 kernels' loop): over one block of k, for each k one row of `MR` values of A against
-/// one row of `NR` values of B, each entry's chain advanced by one term.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+/// The scalar tile (targets without an intrinsics kernel; on x86-64 the baseline copy's fixed
+/// order for operands outside the emulation's range), and the definition of the x86-64
+/// kernels' loop: over one block of k, for each k one row of `MR` values of A against one row
+/// of `NR` values of B, each entry's chain advanced by one term.
 fn tile<T: Element, const MR: usize, const NR: usize, const FUSED: bool>(
     a_panel: &[T],
     b_panel: &[T],
@@ -552,15 +585,15 @@ mod tests {
 
     use super::*;
 
-    /// The three-loop product with one chain of rounded products and sums per entry: the
-    /// definition of [`Order::Fixed`].
+    /// The three-loop product with one chain of `mul_add` per entry (the standard library's
+    /// correctly rounded fused multiply-add): the definition of [`Order::Fixed`].
     fn three_loops<T: Element>(alpha: T, a: View<'_, T>, b: View<'_, T>) -> Vec<T> {
         let mut out = vec![T::ZERO; a.rows * b.cols];
         for i in 0..a.rows {
             for j in 0..b.cols {
                 let mut acc = T::ZERO;
                 for k in 0..a.cols {
-                    acc = a.at(i, k) * b.at(k, j) + acc;
+                    acc = T::madd::<true>(a.at(i, k), b.at(k, j), acc);
                 }
                 out[i * b.cols + j] = alpha * acc;
             }
@@ -651,6 +684,31 @@ mod tests {
     #[test]
     fn the_fixed_order_is_the_three_loop_product_bit_for_bit_in_every_copy_in_f32() {
         check::<f32>(|v| v as f32);
+    }
+
+    #[test]
+    fn the_fixed_order_is_exact_for_operands_outside_the_emulation_range() {
+        // Entries outside [2⁻⁴⁰⁰, 2⁴⁰⁰]: 2¹⁰⁰⁰, whose Veltkamp split overflows, and a product
+        // 2⁻⁵⁶⁰·2⁻⁵⁶⁰ below the normal range. The baseline copy takes the scalar tile for these
+        // factors; every copy gives the `mul_add` chain.
+        let (m, k, n) = (9, 70, 11);
+        let mut a_data = values(m * k, 5);
+        let mut b_data = values(k * n, 6);
+        a_data[3] = 2f64.powi(-560);
+        b_data[3 * n + 1] = 2f64.powi(-560) * 3.0;
+        b_data[7 * n + 2] = 2f64.powi(1000);
+        let a = View::row_major(&a_data, m, k, k);
+        let b = View::row_major(&b_data, k, n, n);
+        let expected = three_loops(1.0, a, b);
+        for isa in InstructionSet::ALL {
+            let mut dst = vec![0.0; m * n];
+            if isa
+                .run(|| product(&mut dst, n, 1.0, a, b, Order::Fixed))
+                .is_some()
+            {
+                assert_eq!(dst, expected, "{isa:?}");
+            }
+        }
     }
 
     #[test]
