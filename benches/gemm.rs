@@ -1,5 +1,7 @@
-//! The fast maths' matrix product (`probdml::gemm`: one chain per entry in the order of k,
-//! fused for the Gram blocks, rounded product and sum elsewhere) against faer's, on the shapes its callers use: the neighbour search's `f32` Gram blocks
+//! The fast maths' matrix product (`probdml::gemm`: one chain of fused multiply-adds per entry
+//! in the order of k, emulated exactly in the SSE2 copy; the Gram blocks' any-order product
+//! rounds product and sum there) against faer's, on the shapes its callers use: the neighbour
+//! search's `f32` Gram blocks
 //! (256 × D by D × 256), the GGN diagonal's C·X (`f64`, rows × B by B × F), the EL-vMF proxy
 //! loss's B × M by M × C. Bench ids: `gemm/<shape>/<probdml|faer>/<instruction set>`.
 

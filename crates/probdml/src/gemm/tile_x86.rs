@@ -120,30 +120,27 @@ fn two_sum_pd(x: __m128d, y: __m128d) -> (__m128d, __m128d) {
 }
 
 /// x + y rounded to odd: the representable neighbour of x + y whose last significand bit is
-/// 1, or x + y itself when it is representable. From TwoSum: when the sum s = fl(x + y) is
-/// inexact (e ≠ 0) and its last bit is 0, the odd neighbour on e's side is one unit of s's
-/// last place away, i.e. s's bit pattern ± 1 (+1 moves away from zero, so when e has s's
-/// sign). The bits are tested as integers: a float comparison would read them as a
-/// subnormal, which a caller's denormals-are-zero mode flushes. A NaN e (an infinite
-/// operand) leaves s as it is.
+/// 1, or x + y itself when it is representable. From TwoSum's s = fl(x + y) and e = x + y − s:
+/// when e ≠ 0 the two neighbours of x + y are s and its neighbour on e's side, adjacent bit
+/// patterns of opposite parity; the odd one is (bits(s) − 1) | 1 when e points towards zero
+/// (its sign opposite to s's) and bits(s) | 1 when it points away. The bits are handled as
+/// integers: a float operation would read a last bit as a subnormal, which a caller's
+/// denormals-are-zero mode flushes. A NaN e (an infinite operand) leaves s as it is.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse2")]
 #[inline]
 fn add_round_to_odd_pd(x: __m128d, y: __m128d) -> __m128d {
     let (s, e) = two_sum_pd(x, y);
     let zero = _mm_setzero_pd();
-    let inexact = _mm_and_pd(_mm_cmpneq_pd(e, zero), _mm_cmpord_pd(e, e));
+    let inexact = _mm_castpd_si128(_mm_and_pd(_mm_cmpneq_pd(e, zero), _mm_cmpord_pd(e, e)));
     let bits = _mm_castpd_si128(s);
-    let one = _mm_set1_epi64x(1);
-    // The low 32-bit word of each lane holds the last bit: compare it, then copy the word's
-    // answer over its lane (SSE2 compares 32-bit words only).
-    let last_zero = _mm_cmpeq_epi32(_mm_and_si128(bits, one), _mm_setzero_si128());
-    let even = _mm_shuffle_epi32::<0b10_10_00_00>(last_zero);
-    let opposite = _mm_srli_epi64::<63>(_mm_castpd_si128(_mm_xor_pd(s, e)));
-    // +1 when e has s's sign, −1 when not.
-    let step = _mm_sub_epi64(one, _mm_add_epi64(opposite, opposite));
-    let adjust = _mm_and_si128(_mm_and_si128(step, even), _mm_castpd_si128(inexact));
-    _mm_castsi128_pd(_mm_add_epi64(bits, adjust))
+    let towards_zero = _mm_srli_epi64::<63>(_mm_castpd_si128(_mm_xor_pd(s, e)));
+    let odd = _mm_or_si128(_mm_sub_epi64(bits, towards_zero), _mm_set1_epi64x(1));
+    // bits where exact, odd where not (SSE2 has no blend: bits ^ ((bits ^ odd) & inexact)).
+    _mm_castsi128_pd(_mm_xor_si128(
+        bits,
+        _mm_and_si128(_mm_xor_si128(bits, odd), inexact),
+    ))
 }
 
 /// Veltkamp's split x = hi + lo with hi on 26 bits and lo on 27, both exact (|x| < 2⁹⁹⁶).
