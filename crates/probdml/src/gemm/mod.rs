@@ -16,7 +16,9 @@
 //! there is a call to compiler-builtins' software `fma`, which keeps the tile out of the vector
 //! registers (a tile of such calls ran the GGN diagonal's product 1 000 times slower than the
 //! SSE2 tile); it emulates the fused operation exactly in SSE2 instead (Boldo and Melquiond's
-//! rounding to odd, [`tile_x86`]), about 25 operations per term, for operands within
+//! rounding to odd, [`tile_x86`]), about 30 operations per pair of terms where the AVX2 copy
+//! does one `vfmadd` per four (the 384 × 64 × 512 product of `benches/gemm.rs` takes about 47
+//! times as long in the baseline copy as in the AVX2 one), for operands within
 //! [`Element::EXACT_EMULATION_RANGE`], and falls back to the scalar `mul_add` tile for a factor
 //! with an entry outside it. Fused rather than a rounded product and a rounded sum because
 //! the FMA copies, which nearly every x86-64 CPU since 2013 runs, then do one instruction per
@@ -26,7 +28,7 @@
 //! without fused operations (the candidate search, whose keys only select candidates that the
 //! exact twin re-ranks): the fixed chain in the FMA copies, and in the baseline copy the chain
 //! of a rounded product and a rounded sum per term (two SSE2 instructions instead of the
-//! emulation's 25).
+//! emulation's 30).
 //!
 //! # Blocks
 //!
