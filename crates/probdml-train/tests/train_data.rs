@@ -2,7 +2,8 @@
 //! (plain and gzip, every corruption case), the named sets' checks, CIFAR-10 records, the
 //! synthetic sets, and — when `bash scripts/setup-data.sh` has been run — the real
 //! Fashion-MNIST and MNIST files, MNIST against the values that an independent reader
-//! (`scripts/reference/mnist_values.py`) wrote into `scripts/reference/mnist_values.txt`.
+//! (`scripts/reference/mnist_values.py`) wrote into `scripts/reference/mnist_values.txt`; and
+//! the N-digit MNIST generator on stand-in digit sets whose pixels say which image they are.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,8 +12,9 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use probdml_train::config::TrainConfig;
 use probdml_train::data::{
-    cifar10, default_data_dir, fashion_mnist, mnist, mnist_ood, read_idx_images, read_idx_labels,
-    read_idx_pair, synthetic, synthetic_ood, ImageSet, Partition, DATA_FIX,
+    cifar10, default_data_dir, fashion_mnist, mnist, mnist_ood, n_digit_mnist, read_idx_images,
+    read_idx_labels, read_idx_pair, synthetic, synthetic_ood, ImageSet, NDigitConfig, NDigitSet,
+    Partition, DATA_FIX,
 };
 use probdml_train::pipeline::load_data;
 use probdml_train::report::MNIST_TEST_OOD_SET;
@@ -772,4 +774,332 @@ fn check_mnist(set: &ImageSet, split: &str, reference: &MnistReference) {
             "{split} pixels"
         );
     }
+}
+
+/// A stand-in for an MNIST split: `per_digit` images of each digit, labels cycling 0–9, every
+/// pixel non-zero (so an occluded pixel is the only zero) and a function of (`salt`, index,
+/// pixel), so that a cell of a composed image names the split and the image it came from.
+fn stand_in_digits(per_digit: usize, salt: usize) -> ImageSet {
+    let n = 10 * per_digit;
+    ImageSet {
+        name: format!("stand-in-{salt}"),
+        images: (0..n)
+            .flat_map(|i| (0..784).map(move |p| (1 + (i * 131 + p * 7 + salt * 61) % 255) as u8))
+            .collect(),
+        labels: (0..n).map(|i| (i % 10) as u8).collect(),
+        channels: 1,
+        rows: 28,
+        cols: 28,
+        classes: 10,
+    }
+}
+
+/// The 28 × 28 cell of digit `position` of image `i`.
+fn cell(set: &NDigitSet, i: usize, position: usize) -> Vec<u8> {
+    let width = 28 * set.digits;
+    (0..28)
+        .flat_map(|r| set.image(i)[r * width + 28 * position..][..28].to_vec())
+        .collect()
+}
+
+/// Every image of `set`: its number's digits are its sources' labels in `split`, and each cell
+/// is its source image with exactly the recorded square blacked out.
+fn check_composition(set: &NDigitSet, split: &ImageSet) {
+    let n = set.digits;
+    for i in 0..set.len() {
+        let mut number = 0usize;
+        for position in 0..n {
+            let source = set.sources[i * n + position] as usize;
+            number = number * 10 + usize::from(split.labels[source]);
+            let mut expected = split.image(source).to_vec();
+            if let Some(o) = set.occlusions[i * n + position] {
+                let (t, l, s) = (usize::from(o.top), usize::from(o.left), usize::from(o.side));
+                assert!(
+                    t + s <= 28 && l + s <= 28,
+                    "{}: square {o:?} outside the cell",
+                    set.name
+                );
+                for r in t..t + s {
+                    expected[r * 28 + l..r * 28 + l + s].fill(0);
+                }
+            }
+            assert_eq!(
+                cell(set, i, position),
+                expected,
+                "{} image {i} digit {position}",
+                set.name
+            );
+        }
+        assert_eq!(
+            usize::from(set.numbers[i]),
+            number,
+            "{} image {i}",
+            set.name
+        );
+    }
+}
+
+#[test]
+fn n_digit_mnist_keeps_the_splits_apart_balances_the_numbers_and_twins_the_test_set() {
+    let (train, test) = (stand_in_digits(12, 0), stand_in_digits(4, 1));
+    let config = NDigitConfig {
+        digits: 2,
+        train_images: 1_000,
+        test_images: 300,
+        occlusion_rate: 0.2,
+        seed: 7,
+    };
+    let sets = n_digit_mnist(&train, &test, &config).unwrap();
+    assert_eq!(sets.train.name, "n-digit-mnist-2-train");
+    assert_eq!(
+        (
+            sets.train.len(),
+            sets.test_clean.len(),
+            sets.test_corrupt.len()
+        ),
+        (1_000, 300, 300)
+    );
+    assert_eq!(sets.train.image(0).len(), 28 * 56);
+    // Pixels and labels: training cells from the training split, test cells from the test
+    // split (the stand-ins' pixels differ, so a cell from the other split fails).
+    check_composition(&sets.train, &train);
+    check_composition(&sets.test_clean, &test);
+    check_composition(&sets.test_corrupt, &test);
+    for (set, per_number) in [(&sets.train, 10), (&sets.test_clean, 3)] {
+        // Every number equally often, in order; within a number and position, distinct images.
+        for number in 0..100 {
+            let images = number * per_number..(number + 1) * per_number;
+            assert!(set.numbers[images.clone()]
+                .iter()
+                .all(|&x| usize::from(x) == number));
+            for position in 0..2 {
+                let mut used: Vec<u32> = images
+                    .clone()
+                    .map(|i| set.sources[i * 2 + position])
+                    .collect();
+                used.sort_unstable();
+                used.dedup();
+                assert_eq!(
+                    used.len(),
+                    per_number,
+                    "{} number {number} position {position}",
+                    set.name
+                );
+            }
+        }
+    }
+    // The twins: the same digits in the same order, none occluded in the clean one, every one in
+    // the corrupt one.
+    assert_eq!(sets.test_clean.sources, sets.test_corrupt.sources);
+    assert_eq!(sets.test_clean.numbers, sets.test_corrupt.numbers);
+    assert!(sets.test_clean.occlusions.iter().all(Option::is_none));
+    assert!(sets.test_corrupt.occlusions.iter().all(Option::is_some));
+    // Seeded: the same bytes again, other bytes for another seed.
+    assert_eq!(n_digit_mnist(&train, &test, &config).unwrap(), sets);
+    let other = n_digit_mnist(
+        &train,
+        &test,
+        &NDigitConfig {
+            seed: 8,
+            ..config.clone()
+        },
+    )
+    .unwrap();
+    assert_ne!(other.train.sources, sets.train.sources);
+    assert_ne!(other.test_corrupt.occlusions, sets.test_corrupt.occlusions);
+    // Two digits fit an image set's byte labels; three (1 000 classes) are refused by name.
+    let image_set = sets.train.to_image_set().unwrap();
+    assert_eq!(
+        (image_set.rows, image_set.cols, image_set.classes),
+        (28, 56, 100)
+    );
+    assert_eq!(
+        image_set.labels_usize(),
+        sets.train
+            .numbers
+            .iter()
+            .map(|&x| usize::from(x))
+            .collect::<Vec<_>>()
+    );
+    let three = n_digit_mnist(
+        &train,
+        &test,
+        &NDigitConfig {
+            digits: 3,
+            train_images: 1_000,
+            test_images: 1_000,
+            ..config
+        },
+    )
+    .unwrap();
+    check_composition(&three.train, &train);
+    assert!(matches!(
+        three.train.to_image_set(),
+        Err(TrainError::InvalidConfig { arg: "digits", .. })
+    ));
+}
+
+#[test]
+fn n_digit_mnist_occludes_by_the_papers_law() {
+    // One digit per image, 30 000 training digits at rate 0.2: about 6 000 squares.
+    let (train, test) = (stand_in_digits(3_000, 0), stand_in_digits(1, 1));
+    let config = NDigitConfig {
+        digits: 1,
+        train_images: 30_000,
+        test_images: 10,
+        occlusion_rate: 0.2,
+        seed: 11,
+    };
+    let sets = n_digit_mnist(&train, &test, &config).unwrap();
+    let squares: Vec<_> = sets.train.occlusions.iter().flatten().collect();
+    // How many: Binomial(30 000, 0.2), within 5 standard deviations.
+    let (n, p) = (30_000.0, 0.2);
+    let count = squares.len() as f64;
+    assert!(
+        (count - n * p).abs() <= 5.0 * (n * p * (1.0 - p)).sqrt(),
+        "{count} squares"
+    );
+    // The side: uniform on 0..=28 (Pearson's χ² with 28 degrees of freedom; 80 is beyond its
+    // 1 − 10⁻⁷ quantile).
+    let mut by_side = [0.0f64; 29];
+    for o in &squares {
+        by_side[usize::from(o.side)] += 1.0;
+    }
+    let expected = count / 29.0;
+    let chi2: f64 = by_side
+        .iter()
+        .map(|&c| (c - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < 80.0, "side χ² = {chi2}: {by_side:?}");
+    // The corner given the side: uniform on 0..=28 − L in each coordinate, so its centred sum
+    // has mean 0 and variance Σ ((29 − L)² − 1)/12; within 5 standard deviations. A corner on
+    // 0..=29 − L moves the sum by about 3 000, beyond 5σ ≈ 1 300.
+    let variance: f64 = squares
+        .iter()
+        .map(|o| ((29.0 - f64::from(o.side)).powi(2) - 1.0) / 12.0)
+        .sum();
+    for (coordinate, of) in [
+        (
+            "top",
+            (|o: &&probdml_train::data::Occlusion| o.top) as fn(&&_) -> u8,
+        ),
+        ("left", |o| o.left),
+    ] {
+        let centred: f64 = squares
+            .iter()
+            .map(|o| f64::from(of(o)) - (28.0 - f64::from(o.side)) / 2.0)
+            .sum();
+        assert!(
+            centred.abs() <= 5.0 * variance.sqrt(),
+            "{coordinate}: centred sum {centred}"
+        );
+    }
+    // Rate 0 occludes nothing.
+    let none = n_digit_mnist(
+        &train,
+        &test,
+        &NDigitConfig {
+            occlusion_rate: 0.0,
+            ..config
+        },
+    )
+    .unwrap();
+    assert!(none.train.occlusions.iter().all(Option::is_none));
+}
+
+#[test]
+fn n_digit_mnist_refuses_what_it_cannot_build_naming_the_field() {
+    let (train, test) = (stand_in_digits(12, 0), stand_in_digits(4, 1));
+    let good = NDigitConfig {
+        digits: 2,
+        train_images: 1_000,
+        test_images: 300,
+        occlusion_rate: 0.2,
+        seed: 0,
+    };
+    let cases: Vec<(NDigitConfig, &str)> = vec![
+        (
+            NDigitConfig {
+                digits: 0,
+                ..good.clone()
+            },
+            "digits",
+        ),
+        (
+            NDigitConfig {
+                digits: 5,
+                ..good.clone()
+            },
+            "digits",
+        ),
+        (
+            NDigitConfig {
+                train_images: 1_050,
+                ..good.clone()
+            },
+            "train_images",
+        ),
+        (
+            NDigitConfig {
+                train_images: 0,
+                ..good.clone()
+            },
+            "train_images",
+        ),
+        (
+            NDigitConfig {
+                test_images: 50,
+                ..good.clone()
+            },
+            "test_images",
+        ),
+        (
+            NDigitConfig {
+                occlusion_rate: 1.5,
+                ..good.clone()
+            },
+            "occlusion_rate",
+        ),
+        (
+            NDigitConfig {
+                occlusion_rate: f64::NAN,
+                ..good.clone()
+            },
+            "occlusion_rate",
+        ),
+        // 13 images per number, 12 training images of each digit.
+        (
+            NDigitConfig {
+                train_images: 1_300,
+                ..good.clone()
+            },
+            "train_images",
+        ),
+        (
+            NDigitConfig {
+                test_images: 500,
+                ..good.clone()
+            },
+            "test_images",
+        ),
+    ];
+    for (config, field) in cases {
+        match n_digit_mnist(&train, &test, &config) {
+            Err(TrainError::InvalidConfig { arg, .. }) => assert_eq!(arg, field, "{config:?}"),
+            other => panic!("{config:?}: {other:?}"),
+        }
+    }
+    let wide = ImageSet {
+        cols: 14,
+        rows: 56,
+        ..train.clone()
+    };
+    assert!(matches!(
+        n_digit_mnist(&wide, &test, &good),
+        Err(TrainError::InvalidConfig { arg: "train", .. })
+    ));
+    assert!(matches!(
+        n_digit_mnist(&train, &synthetic(10, 2, 28, 0), &good),
+        Err(TrainError::InvalidConfig { .. })
+    ));
 }

@@ -15,6 +15,9 @@
 //! * [`cifar10`] — CIFAR-10 in its binary version, when a user provides it (it is not available
 //!   offline here);
 //! * [`synthetic()`] and [`synthetic_ood`] — seeded, generated in memory, for tests.
+//! * [`n_digit_mnist`] — N-digit MNIST (HIB, Oh et al. 2019, Appendix A), generated in memory
+//!   from MNIST's official splits by a seeded, documented construction: N digits side by side,
+//!   10ᴺ balanced classes, occluded digits in training and a corrupt twin of the test set.
 //!
 //! `bash scripts/setup-data.sh` ([`DATA_FIX`]) fetches and checks the first two into the
 //! git-ignored `data/` folder ([`default_data_dir`]).
@@ -32,11 +35,13 @@
 
 pub mod idx;
 mod image_set;
+mod n_digit;
 mod sets;
 mod synthetic;
 
 pub use idx::{read_idx_images, read_idx_labels, read_idx_pair};
 pub use image_set::ImageSet;
+pub use n_digit::{n_digit_mnist, NDigitConfig, NDigitMnist, NDigitSet, Occlusion};
 pub use sets::{cifar10, default_data_dir, fashion_mnist, mnist, mnist_ood, Partition};
 pub use synthetic::{synthetic, synthetic_ood};
 
