@@ -659,6 +659,26 @@ fn real_data_when_present() {
     assert_eq!(run.ood_note, MNIST_TEST_OOD_SET);
     assert_eq!(run.train, train);
     assert_eq!(run.test, test);
+
+    // The paper's 2-digit MNIST from the official splits: 100 000 training images, 1 000 of
+    // each number, every digit an official training image of that digit.
+    let (digits_train, digits_test) = (mnist(&dir, Partition::Train).unwrap(), ood);
+    let start = std::time::Instant::now();
+    let sets = n_digit_mnist(&digits_train, &digits_test, &NDigitConfig::paper(2, 0)).unwrap();
+    eprintln!(
+        "2-digit MNIST, 100 000 + 2 × 10 000 images: {:.2?}",
+        start.elapsed()
+    );
+    assert_eq!(
+        (sets.train.len(), sets.test_corrupt.len()),
+        (100_000, 10_000)
+    );
+    check_composition(&sets.train, &digits_train);
+    check_composition(&sets.test_corrupt, &digits_test);
+    assert_eq!(
+        sets.train.to_image_set().unwrap().class_counts(),
+        vec![1_000; 100]
+    );
 }
 
 /// `scripts/reference/mnist_values.txt`: `key = value` lines written by
