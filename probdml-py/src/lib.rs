@@ -8,10 +8,12 @@
 
 use pyo3::prelude::*;
 
+mod arguments;
 mod compute;
 mod elementwise;
 mod generator;
 mod hib;
+mod interruptible;
 mod laplace;
 mod metrics;
 mod nivmf;

@@ -139,6 +139,8 @@ def test_vib_loss_and_gradients_of_both_twins_against_mpmath(twin, is_match):
 
 def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="var2"):
-        hib.match_probability([0.0], [0.1], [0.0], [-0.1], 1.0, 0.0, seed=0)
+        hib.match_probability([0.0], [0.1], [0.0], [-0.1], 1.0, 0.0, n_samples=8, seed=0)
+    with pytest.raises(ValueError, match="var2"):
+        hib.match_probability([0.0], [0.1], [0.0], [-0.1], 1.0, 0.0)
     with pytest.raises(ValueError, match="n_samples"):
         hib.match_probability([0.0], [0.1], [0.0], [0.1], 1.0, 0.0, n_samples=0, seed=0)
