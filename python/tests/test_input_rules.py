@@ -91,10 +91,13 @@ RULES = [
 @pytest.mark.parametrize("call,before,error,arg", RULES, ids=[r[0] for r in RULES])
 def test_input_rule(call, before, error, arg):
     namespace = {**globals()}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # a ComplexWarning would be a silent coercion
+    # Warnings are recorded, not raised: a ComplexWarning raised as an exception would hide a
+    # coercion (numpy's complex `__float__` warns, then drops the imaginary part).
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         with pytest.raises(error) as raised:
             eval(call, namespace)
+    assert not caught, [str(w.message) for w in caught]
     assert type(raised.value) is error
     assert f"`{arg}`" in str(raised.value), str(raised.value)
 
@@ -174,3 +177,15 @@ def test_a_numpy_generator_seeds_the_draws():
     assert np.array_equal(N.rvs(size=4, seed=np.random.default_rng(3)), N.rvs(size=4, seed=seed))
     rng = np.random.default_rng(3)
     assert not np.array_equal(D.rvs(size=4, seed=rng), D.rvs(size=4, seed=rng))
+
+
+@pytest.mark.parametrize("call", [
+    lambda labels: metrics.recall_at_k(EMB, labels, 1),
+    lambda labels: nivmf.proxy_nca_loss(EMB, labels, EMB[:4]),
+])
+def test_uint64_labels_beyond_int64_are_reported_as_given(call):
+    # 0.1.0 cast them to int64, where 2**63 + 3 wraps to a negative label, and reported that.
+    labels = LAB.astype(np.uint64)
+    labels[3] = np.uint64(2**63 + 3)
+    with pytest.raises(ValueError, match=r"^argument `labels`: element 3 = 9223372036854775811 is out of range"):
+        call(labels)
