@@ -59,10 +59,26 @@ where
     }
 }
 
-/// The buffer of a numpy array that a binding has just made, lent to a worker of
-/// [`interruptible`] so that large draws are written in place, in numpy's own allocation (which
-/// asks the kernel for huge pages), rather than in a Rust `Vec` copied afterwards.
-pub struct Lent {
+/// Fills `array`, which the binding has just made, by `fill` on an [`interruptible`] worker:
+/// large draws are written in place, in numpy's own allocation (which asks the kernel for huge
+/// pages), rather than in a Rust `Vec` copied afterwards. The buffer's reference comes back to
+/// this thread and is dropped with the GIL held; only an interrupted call leaves it to the
+/// worker (whose drop pyo3 defers to the next time a thread holds the GIL).
+pub fn fill<F>(py: Python<'_>, array: &Bound<'_, PyArrayDyn<f64>>, fill: F) -> PyResult<()>
+where
+    F: FnOnce(&mut [f64]) -> probdml::Result<()> + Send + 'static,
+{
+    let mut lent = Lent::new(array);
+    let (lent, filled) = interruptible(py, move || {
+        let filled = fill(lent.as_mut_slice());
+        Ok((lent, filled))
+    })?;
+    drop(lent);
+    outcome(Ok(filled.map_err(Named::from)))
+}
+
+/// The buffer of a numpy array lent to a worker of [`interruptible`] by [`fill`].
+struct Lent {
     /// Keeps the array alive while the worker writes, also after an interrupted call has
     /// dropped its own reference.
     _owner: Py<PyAny>,
@@ -78,7 +94,7 @@ unsafe impl Send for Lent {}
 impl Lent {
     /// Lends the buffer of `array`, which must be new (no other reference has escaped to Python)
     /// and C-contiguous, as `PyArrayDyn::zeros(…, false)` makes it.
-    pub fn new(array: &Bound<'_, PyArrayDyn<f64>>) -> Self {
+    fn new(array: &Bound<'_, PyArrayDyn<f64>>) -> Self {
         assert!(array.is_c_contiguous(), "a new C-contiguous array");
         Self {
             _owner: array.clone().into_any().unbind(),
@@ -87,7 +103,7 @@ impl Lent {
         }
     }
 
-    pub fn as_mut_slice(&mut self) -> &mut [f64] {
+    fn as_mut_slice(&mut self) -> &mut [f64] {
         // SAFETY: `data` points at `len` initialised f64 (numpy zeroed them) that live as long as
         // `_owner`, and nothing else reads or writes them while this `Lent` exists (see `Send`).
         unsafe { std::slice::from_raw_parts_mut(self.data, self.len) }

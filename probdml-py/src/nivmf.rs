@@ -4,7 +4,7 @@
 use crate::arguments;
 use crate::compute::compute;
 use crate::generator::generator;
-use crate::interruptible::{interruptible, Lent};
+use crate::interruptible::{self, interruptible};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArray1};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
 use probdml::Labels;
@@ -132,11 +132,10 @@ pub fn sample<'py>(
         })?;
     shape.push(dim);
     let array = PyArrayDyn::<f64>::zeros(py, shape, false);
-    let mut out = Lent::new(&array);
-    interruptible(py, move || {
+    interruptible::fill(py, &array, move |out| {
         let v = nivmf::NonIsotropicVmf::new(&mu, &kappas)?;
         let mut rng = generator(seed);
-        for row in out.as_mut_slice().chunks_exact_mut(dim.max(1)) {
+        for row in out.chunks_exact_mut(dim.max(1)) {
             row.copy_from_slice(&v.sample(&mut rng));
         }
         Ok(())

@@ -4,7 +4,7 @@ use crate::arguments;
 use crate::compute::compute;
 use crate::elementwise::{broadcast, broadcast_shape, dim_of, map2, try_map2};
 use crate::generator::generator;
-use crate::interruptible::{interruptible, Lent};
+use crate::interruptible;
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArray1, PyReadonlyArrayDyn};
 use probdml::vmf;
@@ -314,9 +314,7 @@ pub fn sample<'py>(
     // for large arrays (`madvise`), which makes the first touch of the 10⁵ × 128 draws about
     // five times cheaper than a page-by-page Rust allocation (chapter 11).
     let array = PyArrayDyn::<f64>::zeros(py, shape, false);
-    let mut out = Lent::new(&array);
-    interruptible(py, move || {
-        let out = out.as_mut_slice();
+    interruptible::fill(py, &array, move |out| {
         let mut rng = generator(seed);
         if exact {
             let v = vmf::exact::VonMisesFisher::new(&mu, kappa)?;
