@@ -10,8 +10,9 @@ import time
 
 import pytest
 
-# Each runs for minutes: the Monte Carlo pairs n_samples² draws (10⁴ took 1.6 s, 10⁵ about
-# 160 s), the exact retrieval sorts the whole database for every query (3000 rows took 0.9 s).
+# Each runs for half a minute or more: the Monte Carlo pairs n_samples² draws (10⁴ took 1.6 s,
+# 10⁵ about 160 s), the exact retrieval sorts the whole database for every query (3000 rows took
+# 0.9 s), the exact sampler inverts a tabulated CDF per draw (10⁵ draws took 3.8 s).
 LONG_CALLS = {
     "hib.match_probability": (
         "mu = np.zeros(16); mu[0] = 1.0\n"
@@ -21,6 +22,7 @@ LONG_CALLS = {
         "e = np.random.default_rng(0).standard_normal((30000, 32)).astype(np.float32)\n"
         "metrics.exact.recall_at_k(e, np.arange(30000) % 50, 1)"
     ),
+    "vmf.exact.VonMisesFisher.rvs": "vmf.exact.VonMisesFisher(np.array([1.0, 0.0, 0.0]), 5.0).rvs(10**6, seed=0)",
 }
 
 #: From SIGINT to the end of the process: the extension checks every 0.1 s; the rest is the
@@ -32,7 +34,7 @@ DEADLINE_S = 5.0
 @pytest.mark.parametrize("name", sorted(LONG_CALLS))
 def test_sigint_interrupts_a_long_call(name):
     script = (
-        "import sys\nimport numpy as np\nfrom probdml import hib, metrics\n"
+        "import sys\nimport numpy as np\nfrom probdml import hib, metrics, vmf\n"
         "print('started', flush=True)\n" + LONG_CALLS[name] + "\nprint('finished', flush=True)\n"
     )
     child = subprocess.Popen(
