@@ -45,17 +45,23 @@ where
     T: Send,
     F: FnOnce() -> Result<T, Named> + Send,
 {
-    let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(f)));
+    outcome(py.detach(|| catch_unwind(AssertUnwindSafe(f))))
+}
+
+/// What a closure run under `catch_unwind` gave, as Python sees it: its value, its error as
+/// `ValueError` (with the Python names of renamed arguments), its panic as `RuntimeError`.
+pub fn outcome<T>(outcome: std::thread::Result<Result<T, Named>>) -> PyResult<T> {
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(Named { err, names })) => {
+            let hint = advice(&err);
             let mut message = err.to_string();
             for (rust, python) in names {
                 message = message.replace(&format!("`{rust}`"), &format!("`{python}`"));
                 // The range rule of a count names the argument bare: "1 <= k <= 60".
                 message = message.replace(&format!("<= {rust} <="), &format!("<= {python} <="));
             }
-            Err(PyValueError::new_err(message))
+            Err(PyValueError::new_err(format!("{message}{hint}")))
         }
         Err(payload) => {
             let message = payload
@@ -67,6 +73,19 @@ where
                 "probdml panicked (a bug in probdml, not in the input): {message}"
             )))
         }
+    }
+}
+
+/// What a numpy user should do about an error the crate reports in its own terms: a vector off
+/// the unit sphere is, in practice, an embedding that was never normalised (float32 rounding is
+/// within the crate's tolerance and is renormalised, so only such vectors reach this message).
+fn advice(err: &probdml::Error) -> &'static str {
+    match err {
+        probdml::Error::NotUnitVector { .. } => "; normalise it first: v / np.linalg.norm(v)",
+        probdml::Error::NotUnitRow { .. } => {
+            "; normalise the rows first: x / np.linalg.norm(x, axis=-1, keepdims=True)"
+        }
+        _ => "",
     }
 }
 

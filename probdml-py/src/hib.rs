@@ -1,18 +1,40 @@
 //! `probdml.hib` and `probdml.hib.exact`: hedged instance embeddings.
 
-use crate::compute::{compute, compute_named, named};
+use crate::arguments;
+use crate::compute::{compute, named};
 use crate::generator::generator;
+use crate::interruptible::interruptible;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use probdml::hib::{self, HedgedEmbedding, SoftThreshold, VibPair};
 use probdml::Gaussian;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 type Slice<'py> = PyReadonlyArray1<'py, f64>;
 type Vector<'py> = Bound<'py, PyArray1<f64>>;
 
+/// The route of a match probability: by quadrature (deterministic) unless the caller asks for
+/// Monte Carlo by giving `n_samples`; a `seed` without `n_samples` is refused rather than
+/// ignored, since it says the caller expected draws.
+fn monte_carlo(
+    py: Python<'_>,
+    n_samples: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<(usize, u64)>> {
+    match arguments::optional_count(n_samples, "n_samples")? {
+        Some(n) => Ok(Some((n, arguments::seed(py, seed)?))),
+        None if seed.is_some_and(|s| !s.is_none()) => Err(PyValueError::new_err(
+            "argument `seed` drives the Monte Carlo estimate: give `n_samples` with it, or leave \
+             both out for the exact value (quadrature)",
+        )),
+        None => Ok(None),
+    }
+}
+
 /// P(match) of two mixtures of `len/dim` Gaussian components: Monte Carlo with `n_samples`
-/// draws per component from `generator(seed)`, or by quadrature (`exact`).
+/// draws per component from `generator(seed)` when `n_samples` is given, else by quadrature.
 #[pyfunction]
+#[pyo3(signature = (mu1, var1, mu2, var2, dim, a, b, n_samples, seed))]
 #[allow(clippy::too_many_arguments)]
 pub fn match_probability(
     py: Python<'_>,
@@ -21,42 +43,46 @@ pub fn match_probability(
     mu2: Slice<'_>,
     var2: Slice<'_>,
     dim: usize,
-    a: f64,
-    b: f64,
-    n_samples: usize,
-    seed: u64,
-    exact: bool,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    n_samples: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<f64> {
+    let (a, b) = (arguments::real(a, "a")?, arguments::real(b, "b")?);
+    let route = monte_carlo(py, n_samples, seed)?;
     let s = [
-        mu1.as_slice()?,
-        var1.as_slice()?,
-        mu2.as_slice()?,
-        var2.as_slice()?,
+        mu1.as_slice()?.to_vec(),
+        var1.as_slice()?.to_vec(),
+        mu2.as_slice()?.to_vec(),
+        var2.as_slice()?.to_vec(),
     ];
-    compute_named(py, || {
-        if exact && s[0].len() == dim && s[2].len() == dim {
-            return Ok(hib::exact::match_probability(s[0], s[1], s[2], s[3], a, b)?);
+    interruptible(py, move || {
+        if route.is_none() && s[0].len() == dim && s[2].len() == dim {
+            return Ok(hib::exact::match_probability(
+                &s[0], &s[1], &s[2], &s[3], a, b,
+            )?);
         }
         let x1 = HedgedEmbedding::from_components(
             probdml::Gaussian {
-                mu: s[0],
-                var: s[1],
+                mu: &s[0],
+                var: &s[1],
             },
             dim,
         )
         .map_err(named(&[("mu", "mu1"), ("var", "var1")]))?;
         let x2 = HedgedEmbedding::from_components(
             probdml::Gaussian {
-                mu: s[2],
-                var: s[3],
+                mu: &s[2],
+                var: &s[3],
             },
             dim,
         )
         .map_err(named(&[("mu", "mu2"), ("var", "var2")]))?;
-        Ok(if exact {
-            hib::exact::mixture_match_probability(&x1, &x2, a, b)?
-        } else {
-            SoftThreshold { a, b }.match_probability(&x1, &x2, n_samples, &mut generator(seed))?
+        Ok(match route {
+            None => hib::exact::mixture_match_probability(&x1, &x2, a, b)?,
+            Some((n, seed)) => {
+                SoftThreshold { a, b }.match_probability(&x1, &x2, n, &mut generator(seed))?
+            }
         })
     })
 }
@@ -68,9 +94,11 @@ pub fn match_probability_moment_matched(
     var1: Slice<'_>,
     mu2: Slice<'_>,
     var2: Slice<'_>,
-    a: f64,
-    b: f64,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
 ) -> PyResult<f64> {
+    let a = arguments::real(a, "a")?;
+    let b = arguments::real(b, "b")?;
     let s = [
         mu1.as_slice()?,
         var1.as_slice()?,
@@ -91,27 +119,29 @@ pub fn match_probability_moment_matched(
     })
 }
 
-/// η(x), the self-mismatch probability (HIB eq. (6)).
+/// η(x), the self-mismatch probability (HIB eq. (6)): Monte Carlo when `n_samples` is given,
+/// else by quadrature.
 #[pyfunction]
+#[pyo3(signature = (mu, var, dim, a, b, n_samples, seed))]
 #[allow(clippy::too_many_arguments)]
 pub fn self_mismatch(
     py: Python<'_>,
     mu: Slice<'_>,
     var: Slice<'_>,
     dim: usize,
-    a: f64,
-    b: f64,
-    n_samples: usize,
-    seed: u64,
-    exact: bool,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    n_samples: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<f64> {
-    let (mu, var) = (mu.as_slice()?, var.as_slice()?);
-    compute_named(py, || {
-        let x = HedgedEmbedding::from_components(probdml::Gaussian { mu, var }, dim)?;
-        Ok(if exact {
-            hib::exact::self_mismatch(&x, a, b)?
-        } else {
-            SoftThreshold { a, b }.self_mismatch(&x, n_samples, &mut generator(seed))?
+    let (a, b) = (arguments::real(a, "a")?, arguments::real(b, "b")?);
+    let route = monte_carlo(py, n_samples, seed)?;
+    let (mu, var) = (mu.as_slice()?.to_vec(), var.as_slice()?.to_vec());
+    interruptible(py, move || {
+        let x = HedgedEmbedding::from_components(probdml::Gaussian { mu: &mu, var: &var }, dim)?;
+        Ok(match route {
+            None => hib::exact::self_mismatch(&x, a, b)?,
+            Some((n, seed)) => SoftThreshold { a, b }.self_mismatch(&x, n, &mut generator(seed))?,
         })
     })
 }
@@ -144,10 +174,10 @@ pub fn vib_loss<'py>(
     var2: Slice<'py>,
     noise1: Slice<'py>,
     noise2: Slice<'py>,
-    is_match: bool,
-    a: f64,
-    b: f64,
-    beta: f64,
+    is_match: &Bound<'py, PyAny>,
+    a: &Bound<'py, PyAny>,
+    b: &Bound<'py, PyAny>,
+    beta: &Bound<'py, PyAny>,
     exact: bool,
 ) -> PyResult<(
     f64,
@@ -160,6 +190,9 @@ pub fn vib_loss<'py>(
     f64,
     f64,
 )> {
+    let is_match = arguments::flag(is_match, "is_match")?;
+    let (a, b) = (arguments::real(a, "a")?, arguments::real(b, "b")?);
+    let beta = arguments::real(beta, "beta")?;
     let pair = VibPair {
         mu1: mu1.as_slice()?,
         var1: var1.as_slice()?,

@@ -1,5 +1,6 @@
 //! `probdml.laplace` and `probdml.laplace.exact`: last-layer Laplace posteriors.
 
+use crate::arguments;
 use crate::compute::compute;
 use numpy::PyReadonlyArray1;
 use probdml::laplace;
@@ -28,9 +29,10 @@ pub fn output_variance(
 pub fn exact_output_variance(
     py: Python<'_>,
     precision: Slice<'_>,
-    dim: usize,
+    dim: &Bound<'_, PyAny>,
     features: Slice<'_>,
 ) -> PyResult<f64> {
+    let dim = arguments::count(dim, "dim")?;
     let (precision, features) = (precision.as_slice()?, features.as_slice()?);
     compute(py, || {
         laplace::exact::output_variance(precision, dim, features)
@@ -42,12 +44,14 @@ pub fn exact_output_variance(
 #[pyfunction]
 pub fn log_marginal_likelihood(
     py: Python<'_>,
-    log_likelihood: f64,
+    log_likelihood: &Bound<'_, PyAny>,
     theta: Slice<'_>,
     hessian: Slice<'_>,
-    prior_precision: f64,
+    prior_precision: &Bound<'_, PyAny>,
     exact: bool,
 ) -> PyResult<f64> {
+    let log_likelihood = arguments::real(log_likelihood, "log_likelihood")?;
+    let prior_precision = arguments::real(prior_precision, "prior_precision")?;
     let (theta, hessian) = (theta.as_slice()?, hessian.as_slice()?);
     compute(py, || {
         let f = if exact {

@@ -3,15 +3,21 @@
 //! Each submodule (`special`, `vmf`, …) holds the Rust side of the Python module of that name;
 //! the Python layer in `python/probdml/` owns the numpy conventions (dtype, contiguity,
 //! broadcasting, shapes) and passes contiguous arrays, which are read here without a copy.
-//! Every call releases the GIL while Rust computes and moves its output `Vec` into the returned
-//! numpy array (no copy). A `probdml::Error` becomes `ValueError` with the crate's message.
+//! Scalar arguments (real numbers, counts, seeds, sizes, flags, names) arrive as the caller gave
+//! them and are read by `arguments.rs`: `TypeError` for a wrong type, `ValueError` for a wrong
+//! value, naming the Python argument. Every call releases the GIL while Rust computes and moves
+//! its output `Vec` into the returned numpy array (no copy); the calls that can run for seconds
+//! are interruptible by Ctrl-C (`interruptible.rs`). A `probdml::Error` becomes `ValueError` with the crate's
+//! message.
 
 use pyo3::prelude::*;
 
+mod arguments;
 mod compute;
 mod elementwise;
 mod generator;
 mod hib;
+mod interruptible;
 mod laplace;
 mod metrics;
 mod nivmf;

@@ -1,7 +1,9 @@
 //! `probdml.metrics` and `probdml.metrics.exact`: OOD scores, calibration, sparsification and
 //! retrieval on `float32` or `float64` scores and embeddings.
 
-use crate::compute::{compute, compute_named, named};
+use crate::arguments;
+use crate::compute::{compute, named};
+use crate::interruptible::interruptible;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use probdml::metrics::{self, exact, Distance, Embeddings, Labels, OodScores, Retrieval};
 use pyo3::exceptions::PyTypeError;
@@ -49,13 +51,30 @@ impl<'py> Floats<'py> {
             Self::F64(a) => Cow::Borrowed(a.as_slice()?),
         })
     }
+}
 
-    /// The values as row-major embeddings of width `dim`.
-    fn embeddings(&self, dim: usize) -> PyResult<probdml::Result<Embeddings<'_>>> {
+/// [`Floats`] copied out of numpy, for work that may outlive the call
+/// ([`crate::interruptible`]).
+enum Owned {
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+impl Floats<'_> {
+    fn owned(&self) -> PyResult<Owned> {
         Ok(match self {
-            Self::F32(a) => Embeddings::from_f32(a.as_slice()?, dim),
-            Self::F64(a) => Embeddings::new(a.as_slice()?, dim),
+            Self::F32(a) => Owned::F32(a.as_slice()?.to_vec()),
+            Self::F64(a) => Owned::F64(a.as_slice()?.to_vec()),
         })
+    }
+}
+
+impl Owned {
+    fn embeddings(&self, dim: usize) -> probdml::Result<Embeddings<'_>> {
+        match self {
+            Self::F32(a) => Embeddings::from_f32(a, dim),
+            Self::F64(a) => Embeddings::new(a, dim),
+        }
     }
 }
 
@@ -147,9 +166,10 @@ pub fn expected_calibration_error<'py>(
     py: Python<'py>,
     confidence: &Bound<'py, PyAny>,
     correct: PyReadonlyArray1<'py, bool>,
-    bins: usize,
+    bins: &Bound<'py, PyAny>,
     exact: bool,
 ) -> PyResult<(f64, Bound<'py, PyArray1<usize>>, Vector<'py>, Vector<'py>)> {
+    let bins = arguments::count(bins, "bins")?;
     let confidence = Floats::extract("confidence", confidence)?;
     let correct = correct.as_slice()?;
     let c = match (&confidence, exact) {
@@ -218,62 +238,78 @@ pub fn sparsification_curve<'py>(
     ))
 }
 
+/// The names of `distance`.
+const DISTANCES: &[&str] = &["euclidean", "cosine"];
+
 /// One retrieval metric (`recall`, `precision`, `map` at k; `map_at_r`, `r_precision`) of a
 /// leave-one-out task (no `queries`) or a query/database task, as a one-element list; or, for
 /// `report`, recall, precision and mAP at each of `ks` from one search (3·len(ks) values).
+/// The search runs for seconds on a large database, so it is [`interruptible`]: the
+/// embeddings are copied for the worker.
 #[pyfunction]
 #[pyo3(signature = (metric, k, embeddings, labels, dim, queries, query_labels, distance, threads, exact, ks))]
 #[allow(clippy::too_many_arguments)]
 pub fn retrieval<'py>(
     py: Python<'py>,
     metric: &str,
-    k: usize,
+    k: &Bound<'py, PyAny>,
     embeddings: &Bound<'py, PyAny>,
     labels: PyReadonlyArray1<'py, i64>,
     dim: usize,
     queries: Option<&Bound<'py, PyAny>>,
     query_labels: Option<PyReadonlyArray1<'py, i64>>,
-    distance: &str,
-    threads: Option<usize>,
+    distance: &Bound<'py, PyAny>,
+    threads: Option<&Bound<'py, PyAny>>,
     exact: bool,
-    ks: Vec<usize>,
+    ks: &Bound<'py, PyAny>,
 ) -> PyResult<Vec<f64>> {
-    let database = Floats::extract("embeddings", embeddings)?;
-    let queries = queries.map(|q| Floats::extract("queries", q)).transpose()?;
-    let database = database.embeddings(dim)?;
-    let queries = match &queries {
-        Some(q) => Some(q.embeddings(dim)?),
-        None => None,
+    let report = metric == "report";
+    let k = if report { 0 } else { arguments::count(k, "k")? };
+    let ks = if report {
+        ks.try_iter()?
+            .map(|x| arguments::count(&x?, "ks"))
+            .collect::<PyResult<Vec<usize>>>()?
+    } else {
+        Vec::new()
     };
-    let labels = labels.as_slice()?;
-    let query_labels = match &query_labels {
-        Some(q) => Some(q.as_slice()?),
-        None => None,
-    };
-    let distance = match distance {
+    let threads = arguments::optional_count(threads, "threads")?;
+    let distance = match arguments::choice(distance, "distance", DISTANCES)? {
         "euclidean" => Distance::Euclidean,
-        "cosine" => Distance::Cosine,
-        other => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "argument `distance` = {other:?} is not one of 'euclidean', 'cosine'"
-            )))
-        }
+        _ => Distance::Cosine,
     };
+    let database = Floats::extract("embeddings", embeddings)?.owned()?;
+    let queries = queries
+        .map(|q| Floats::extract("queries", q)?.owned())
+        .transpose()?;
+    let labels = labels.as_slice()?.to_vec();
+    let query_labels = query_labels
+        .map(|q| q.as_slice().map(<[i64]>::to_vec))
+        .transpose()?;
     let metric = metric.to_string();
-    compute_named(py, move || {
-        let database = database.map_err(named(&[("data", "embeddings")]))?;
-        let queries = queries.transpose().map_err(named(&[("data", "queries")]))?;
+    // The crate checks a single `k` as an element of a list of ks: the message names `k`.
+    let k_names: &'static [(&str, &str)] = if report { &[] } else { &[("ks", "k")] };
+    interruptible(py, move || {
+        let database = database
+            .embeddings(dim)
+            .map_err(named(&[("data", "embeddings")]))?;
+        let queries = queries
+            .as_ref()
+            .map(|q| q.embeddings(dim))
+            .transpose()
+            .map_err(named(&[("data", "queries")]))?;
         // numpy's int64 labels as they are: the task checks them (a negative one is refused
         // naming its index).
-        let task = match (queries, query_labels) {
-            (Some(q), Some(ql)) => Retrieval::query_database(q, ql, database, labels, distance)?,
-            _ => Retrieval::leave_one_out(database, labels, distance)?,
+        let task = match (queries, &query_labels) {
+            (Some(q), Some(ql)) => {
+                Retrieval::query_database(q, ql.as_slice(), database, labels.as_slice(), distance)?
+            }
+            _ => Retrieval::leave_one_out(database, labels.as_slice(), distance)?,
         };
         let task = match threads {
             Some(t) => task.with_threads(t)?,
             None => task,
         };
-        if metric == "report" {
+        if report {
             let r = if exact {
                 exact::evaluate_retrieval(&task, &ks)?
             } else {
@@ -281,7 +317,7 @@ pub fn retrieval<'py>(
             };
             return Ok([r.recall, r.precision, r.map].concat());
         }
-        Ok(vec![match (metric.as_str(), exact) {
+        let value = match (metric.as_str(), exact) {
             ("recall", false) => metrics::recall_at_k(&task, k),
             ("recall", true) => exact::recall_at_k(&task, k),
             ("precision", false) => metrics::precision_at_k(&task, k),
@@ -292,7 +328,9 @@ pub fn retrieval<'py>(
             ("map_at_r", true) => exact::map_at_r(&task),
             ("r_precision", false) => metrics::r_precision(&task),
             _ => exact::r_precision(&task),
-        }?])
+        }
+        .map_err(named(k_names))?;
+        Ok(vec![value])
     })
 }
 

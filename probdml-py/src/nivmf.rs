@@ -1,11 +1,12 @@
 //! `probdml.nivmf` and `probdml.nivmf.exact`: vMF divergences and kernels, the non-isotropic vMF,
 //! ProxyNCA++.
 
+use crate::arguments;
 use crate::compute::compute;
 use crate::generator::generator;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1};
+use crate::interruptible::{self, interruptible};
+use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArray1};
 use probdml::nivmf::{self, ProxyBatch, ProxyDistance};
-use probdml::Error;
 use probdml::Labels;
 use pyo3::prelude::*;
 
@@ -16,11 +17,13 @@ type Vector<'py> = Bound<'py, PyArray1<f64>>;
 pub fn kl_vmf(
     py: Python<'_>,
     mu_z: Slice<'_>,
-    kappa_z: f64,
+    kappa_z: &Bound<'_, PyAny>,
     mu_p: Slice<'_>,
-    kappa_p: f64,
+    kappa_p: &Bound<'_, PyAny>,
     exact: bool,
 ) -> PyResult<f64> {
+    let kappa_z = arguments::real(kappa_z, "kappa_z")?;
+    let kappa_p = arguments::real(kappa_p, "kappa_p")?;
     let (mu_z, mu_p) = (mu_z.as_slice()?, mu_p.as_slice()?);
     compute(py, || {
         let f = if exact {
@@ -35,11 +38,12 @@ pub fn kl_vmf(
 #[pyfunction]
 pub fn log_ppk_vmf(
     py: Python<'_>,
-    gamma: f64,
+    gamma: &Bound<'_, PyAny>,
     nu_z: Slice<'_>,
     nu_p: Slice<'_>,
     exact: bool,
 ) -> PyResult<f64> {
+    let gamma = arguments::real(gamma, "gamma")?;
     let (nu_z, nu_p) = (nu_z.as_slice()?, nu_p.as_slice()?);
     compute(py, || {
         let f = if exact {
@@ -104,31 +108,56 @@ pub fn log_density<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// Draws from nivMF(μ, κ) of shape `size + (dim,)`, one `NonIsotropicVmf::sample` per row on
+/// `generator(seed)`.
 #[pyfunction]
+#[pyo3(signature = (mu, kappas, size, seed))]
 pub fn sample<'py>(
     py: Python<'py>,
     mu: Slice<'py>,
     kappas: Slice<'py>,
-    n: usize,
-    seed: u64,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let (mu, kappas) = (mu.as_slice()?, kappas.as_slice()?);
+    size: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    let (mut shape, n) = arguments::size(size)?;
+    let seed = arguments::seed(py, seed)?;
+    let (mu, kappas) = (mu.as_slice()?.to_vec(), kappas.as_slice()?.to_vec());
     let dim = mu.len();
-    let out = compute(py, || {
-        let v = nivmf::NonIsotropicVmf::new(mu, kappas)?;
+    n.checked_mul(dim)
+        .filter(|&len| len <= isize::MAX as usize / 8)
+        .ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "argument `size` = {shape:?} times the dimension {dim} exceeds the address space"
+            ))
+        })?;
+    shape.push(dim);
+    let array = PyArrayDyn::<f64>::zeros(py, shape, false);
+    interruptible::fill(py, &array, move |out| {
+        let v = nivmf::NonIsotropicVmf::new(&mu, &kappas)?;
         let mut rng = generator(seed);
-        let mut out = Vec::with_capacity(n * dim);
-        for _ in 0..n {
-            out.extend(v.sample(&mut rng));
+        for row in out.chunks_exact_mut(dim.max(1)) {
+            row.copy_from_slice(&v.sample(&mut rng));
         }
-        Ok(out)
+        Ok(())
     })?;
-    let array = numpy::ndarray::Array2::from_shape_vec((n, dim), out).expect("n rows of dim");
-    Ok(array.into_pyarray(py))
+    Ok(array)
 }
 
-fn proxy_distance(name: &str, samples: usize, seed: u64) -> probdml::Result<ProxyDistance> {
-    Ok(match name {
+/// The names of the distances of `proxy_nca_loss`.
+const DISTANCES: &[&str] = &[
+    "cosine",
+    "l2",
+    "nivmf",
+    "nivmf_heuristic",
+    "el_vmf",
+    "b_vmf",
+    "kl_vmf",
+    "el_nivmf",
+];
+
+/// The distance named `name`, one of [`DISTANCES`].
+fn proxy_distance(name: &str, samples: usize, seed: u64) -> ProxyDistance {
+    match name {
         "cosine" => ProxyDistance::Cosine,
         "l2" => ProxyDistance::L2,
         "nivmf" => ProxyDistance::NivMf,
@@ -136,15 +165,8 @@ fn proxy_distance(name: &str, samples: usize, seed: u64) -> probdml::Result<Prox
         "el_vmf" => ProxyDistance::ElVmf,
         "b_vmf" => ProxyDistance::BVmf,
         "kl_vmf" => ProxyDistance::KlVmf,
-        "el_nivmf" => ProxyDistance::ElNivMf { samples, seed },
-        _ => {
-            return Err(Error::OutOfDomain {
-                arg: "distance",
-                value: f64::NAN,
-                rule: "one of 'cosine', 'l2', 'nivmf', 'nivmf_heuristic', 'el_vmf', 'b_vmf', 'kl_vmf', 'el_nivmf'",
-            })
-        }
-    })
+        _ => ProxyDistance::ElNivMf { samples, seed },
+    }
 }
 
 /// ProxyNCA++ with a probabilistic distance: (loss, distances B×C, ∂/∂embeddings, ∂/∂proxies,
@@ -153,38 +175,42 @@ fn proxy_distance(name: &str, samples: usize, seed: u64) -> probdml::Result<Prox
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn proxy_nca_loss<'py>(
     py: Python<'py>,
-    distance: &str,
+    distance: &Bound<'py, PyAny>,
     embeddings: Slice<'py>,
     labels: Vec<i64>,
     proxies: Slice<'py>,
     concentrations: Slice<'py>,
     dim: usize,
-    temperature: f64,
-    samples: usize,
-    seed: u64,
+    temperature: &Bound<'py, PyAny>,
+    samples: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
     exact: bool,
 ) -> PyResult<(f64, Vector<'py>, Vector<'py>, Vector<'py>, Vector<'py>)> {
+    let distance = arguments::choice(distance, "distance", DISTANCES)?;
+    let temperature = arguments::real(temperature, "temperature")?;
+    let samples = arguments::count(samples, "samples")?;
+    let seed = arguments::seed(py, Some(seed))?;
     let (embeddings, proxies, concentrations) = (
-        embeddings.as_slice()?,
-        proxies.as_slice()?,
-        concentrations.as_slice()?,
+        embeddings.as_slice()?.to_vec(),
+        proxies.as_slice()?.to_vec(),
+        concentrations.as_slice()?.to_vec(),
     );
-    let distance = distance.to_string();
-    let out = compute(py, || {
-        let distance = proxy_distance(&distance, samples, seed)?;
+    // The Monte Carlo of `el_nivmf` runs for seconds on a large batch.
+    let out = interruptible(py, move || {
+        let distance = proxy_distance(distance, samples, seed);
         let labels = crate::metrics::labels_of("labels", &labels)?;
         let batch = ProxyBatch {
-            embeddings,
+            embeddings: &embeddings,
             labels: Labels::Usize(&labels),
-            proxies,
-            concentrations,
+            proxies: &proxies,
+            concentrations: &concentrations,
             dim,
         };
-        if exact {
-            nivmf::exact::proxy_nca_loss(distance, &batch, temperature)
+        Ok(if exact {
+            nivmf::exact::proxy_nca_loss(distance, &batch, temperature)?
         } else {
-            nivmf::proxy_nca_loss(distance, &batch, temperature)
-        }
+            nivmf::proxy_nca_loss(distance, &batch, temperature)?
+        })
     })?;
     Ok((
         out.loss,

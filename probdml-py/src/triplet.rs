@@ -1,5 +1,6 @@
 //! `probdml.triplet` and `probdml.triplet.exact`: the Bayesian triplet loss.
 
+use crate::arguments;
 use crate::compute::compute;
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use probdml::triplet::{self, Triplet};
@@ -67,9 +68,10 @@ pub fn log_likelihood(
     var_p: Slice<'_>,
     mu_n: Slice<'_>,
     var_n: Slice<'_>,
-    margin: f64,
+    margin: &Bound<'_, PyAny>,
     exact: bool,
 ) -> PyResult<f64> {
+    let margin = arguments::real(margin, "margin")?;
     let s = [
         mu_a.as_slice()?,
         var_a.as_slice()?,
@@ -100,9 +102,10 @@ pub fn nll_gradient<'py>(
     mu_n: Slice<'py>,
     var_n: Slice<'py>,
     dim: usize,
-    margin: f64,
+    margin: &Bound<'py, PyAny>,
     exact: bool,
 ) -> PyResult<(f64, [Grad<'py>; 6])> {
+    let margin = arguments::real(margin, "margin")?;
     let s = [
         mu_a.as_slice()?,
         var_a.as_slice()?,
@@ -133,7 +136,9 @@ pub fn nll_gradient<'py>(
 }
 
 #[pyfunction]
-pub fn vmf_kl(py: Python<'_>, dim: usize, kappa: f64) -> PyResult<f64> {
+pub fn vmf_kl(py: Python<'_>, dim: &Bound<'_, PyAny>, kappa: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let dim = arguments::count(dim, "dim")?;
+    let kappa = arguments::real(kappa, "kappa")?;
     compute(py, || triplet::vmf_kl(dim, kappa))
 }
 
@@ -142,9 +147,10 @@ pub fn gaussian_kl(
     py: Python<'_>,
     mu: Slice<'_>,
     var: Slice<'_>,
-    prior_var: f64,
+    prior_var: &Bound<'_, PyAny>,
     exact: bool,
 ) -> PyResult<f64> {
+    let prior_var = arguments::real(prior_var, "prior_var")?;
     let (mu, var) = (mu.as_slice()?, var.as_slice()?);
     compute(py, || {
         if exact {
@@ -156,7 +162,8 @@ pub fn gaussian_kl(
 }
 
 #[pyfunction]
-pub fn gaussian_prior_variance(py: Python<'_>, dim: usize) -> PyResult<f64> {
+pub fn gaussian_prior_variance(py: Python<'_>, dim: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let dim = arguments::count(dim, "dim")?;
     compute(py, || triplet::gaussian_prior_variance(dim))
 }
 

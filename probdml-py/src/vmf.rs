@@ -1,13 +1,12 @@
 //! `probdml.vmf` and `probdml.vmf.exact`.
 
+use crate::arguments;
 use crate::compute::compute;
 use crate::elementwise::{broadcast, broadcast_shape, dim_of, map2, try_map2};
 use crate::generator::generator;
+use crate::interruptible;
 use numpy::ndarray::{ArrayD, IxDyn};
-use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
-    PyReadonlyArrayDyn,
-};
+use numpy::{IntoPyArray, PyArray1, PyArrayDyn, PyReadonlyArray1, PyReadonlyArrayDyn};
 use probdml::vmf;
 use probdml::Error;
 use pyo3::prelude::*;
@@ -212,8 +211,9 @@ pub fn kappa_sra<'py>(
     py: Python<'py>,
     dim: Dims<'py>,
     rbar: In<'py>,
-    newton_steps: usize,
+    newton_steps: &Bound<'py, PyAny>,
 ) -> Out<'py> {
+    let newton_steps = arguments::count(newton_steps, "newton_steps")?;
     try_map2(py, dim, rbar, |d, r| {
         vmf::kappa_sra(checked_dim(d)?, r, newton_steps)
     })
@@ -224,8 +224,9 @@ pub fn exact_kappa_sra<'py>(
     py: Python<'py>,
     dim: Dims<'py>,
     rbar: In<'py>,
-    newton_steps: usize,
+    newton_steps: &Bound<'py, PyAny>,
 ) -> Out<'py> {
+    let newton_steps = arguments::count(newton_steps, "newton_steps")?;
     try_map2(py, dim, rbar, |d, r| {
         vmf::exact::kappa_sra(checked_dim(d)?, r, newton_steps)
     })
@@ -237,9 +238,10 @@ pub fn log_density<'py>(
     py: Python<'py>,
     x: Slice<'py>,
     mu: Slice<'py>,
-    kappa: f64,
+    kappa: &Bound<'py, PyAny>,
     exact: bool,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let kappa = arguments::real(kappa, "kappa")?;
     let (x, mu) = (x.as_slice()?, mu.as_slice()?);
     let out = compute(py, || {
         let dim = mu.len().max(1);
@@ -275,50 +277,55 @@ pub fn mean_resultant<'py>(
     Ok((r.direction.into_pyarray(py), r.rbar, r.n))
 }
 
-/// Checks (μ, κ) as `VonMisesFisher::new` does.
+/// Checks (μ, κ) as `VonMisesFisher::new` does; returns κ as read.
 #[pyfunction]
-pub fn check_vmf(py: Python<'_>, mu: Slice<'_>, kappa: f64) -> PyResult<()> {
+pub fn check_vmf(py: Python<'_>, mu: Slice<'_>, kappa: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let kappa = arguments::real(kappa, "kappa")?;
     let mu = mu.as_slice()?;
-    compute(py, || vmf::VonMisesFisher::new(mu, kappa).map(|_| ()))
+    compute(py, || vmf::VonMisesFisher::new(mu, kappa).map(|_| kappa))
 }
 
-/// `n` draws (rows) from vMF(μ, κ) by `VonMisesFisher::sample_n_into` on `generator(seed)`.
+/// Draws from vMF(μ, κ) of shape `size + (dim,)` by `VonMisesFisher::sample_n_into` on
+/// `generator(seed)` (`size` and `seed` as [`arguments::size`] and [`arguments::seed`] read them).
 #[pyfunction]
+#[pyo3(signature = (mu, kappa, size, seed, exact))]
 pub fn sample<'py>(
     py: Python<'py>,
     mu: Slice<'py>,
-    kappa: f64,
-    n: usize,
-    seed: u64,
+    kappa: &Bound<'py, PyAny>,
+    size: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     exact: bool,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let mu = mu.as_slice()?;
+) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    let kappa = arguments::real(kappa, "kappa")?;
+    let (mut shape, n) = arguments::size(size)?;
+    let seed = arguments::seed(py, seed)?;
+    let mu = mu.as_slice()?.to_vec();
     let dim = mu.len();
-    let len = n.checked_mul(dim).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "`size` = {n} times the dimension {dim} exceeds the address space"
-        ))
-    })?;
+    n.checked_mul(dim)
+        .filter(|&len| len <= isize::MAX as usize / 8)
+        .ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "argument `size` = {shape:?} times the dimension {dim} exceeds the address space"
+            ))
+        })?;
+    shape.push(dim);
     // The output is numpy's own array, written in place: numpy asks the kernel for huge pages
     // for large arrays (`madvise`), which makes the first touch of the 10⁵ × 128 draws about
     // five times cheaper than a page-by-page Rust allocation (chapter 11).
-    let array = PyArray2::<f64>::zeros(py, [n, dim], false);
-    let mut writable = array.readwrite();
-    let out = writable.as_slice_mut().expect("a new C-contiguous array");
-    debug_assert_eq!(out.len(), len);
-    compute(py, || {
+    let array = PyArrayDyn::<f64>::zeros(py, shape, false);
+    interruptible::fill(py, &array, move |out| {
         let mut rng = generator(seed);
         if exact {
-            let v = vmf::exact::VonMisesFisher::new(mu, kappa)?;
+            let v = vmf::exact::VonMisesFisher::new(&mu, kappa)?;
             for row in out.chunks_mut(dim.max(1)) {
                 v.sample_into(&mut rng, row)?;
             }
         } else {
-            vmf::VonMisesFisher::new(mu, kappa)?.sample_n_into(&mut rng, n, out)?;
+            vmf::VonMisesFisher::new(&mu, kappa)?.sample_n_into(&mut rng, n, out)?;
         }
         Ok(())
     })?;
-    drop(writable);
     Ok(array)
 }
 

@@ -4,9 +4,10 @@ Every function is the Rust crate `probdml` called on numpy arrays: the fast impl
 ``probdml.<module>`` and its exact reference (high-precision arithmetic, quadrature) at
 ``probdml.<module>.exact``. Element-wise special functions follow ``scipy.special`` (arrays
 broadcast, NaN outside the domain); every other function checks its input and raises
-``ValueError`` naming the argument, its value and the rule it broke. Array arguments hold real
-numbers: a complex array is refused with ``ValueError`` naming the argument (as scikit-learn
-refuses it), never cast to its real part.
+``ValueError`` naming the argument, its value and the rule it broke. An argument of the wrong
+type (``None``, a string, a complex number, a float where a count or a seed belongs) raises
+``TypeError`` naming it: nothing is coerced, and a complex array is never cast to its real
+part.
 
 ``probdml.torch`` (imported on demand, needs PyTorch) holds autograd functions for the
 Bayesian triplet loss and ProxyNCA++.

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import numpy as np
 
 
 def real(arg: str, value: Any) -> np.ndarray:
-    """``value`` as a numpy array (no copy when it is one), refused when its dtype is complex.
+    """``value`` as a numpy array (no copy when it is one) of booleans, integers or floats.
 
-    Every array argument of the package passes here first. numpy would otherwise turn a complex
-    array into floats by dropping the imaginary parts with no more than a ``ComplexWarning``
-    (``auroc([1+1j, 2], …)`` would score the real parts); scikit-learn's ``check_array`` refuses
-    complex data for the same reason."""
+    Every array argument of the package passes here first, and anything else is a ``TypeError``
+    naming the argument: ``None`` (numpy would make it a NaN of an object array), strings, and
+    complex numbers (numpy would drop the imaginary parts with no more than a ``ComplexWarning``,
+    so ``auroc(id_scores=[1+1j, 2], …)`` would score the real parts). A Python integer beyond
+    int64 is a ``ValueError``: its type is right, its value is out of range."""
     try:
         a = np.asarray(value)
     except (TypeError, ValueError) as err:  # a ragged nest of lists
-        raise ValueError(f"argument `{arg}` must be an array of real numbers: {err}") from None
-    if a.dtype.kind == "c":
-        raise ValueError(f"argument `{arg}` must be an array of real numbers, got complex dtype {a.dtype}")
-    return a
+        raise TypeError(f"argument `{arg}` must be an array of real numbers: {err}") from None
+    if a.dtype.kind in "biuf":
+        return a
+    if a.dtype.kind == "O" and a.size and all(isinstance(x, int) and not isinstance(x, bool) for x in a.flat):
+        raise ValueError(f"argument `{arg}` holds an integer outside the range of int64")
+    got = "None" if value is None else f"complex dtype {a.dtype}" if a.dtype.kind == "c" else f"dtype {a.dtype}"
+    raise TypeError(f"argument `{arg}` must be an array of real numbers, got {got}")
 
 
 def floats(arg: str, value: Any) -> np.ndarray:
@@ -41,6 +44,16 @@ def vector(arg: str, value: Any) -> np.ndarray:
     return a.reshape(-1)
 
 
+def owned_vector(arg: str, value: Any) -> np.ndarray:
+    """:func:`vector` as an array the distribution owns and nobody can write: a copy, so that the
+    caller changing its array later changes nothing here, and read-only, so that the array a
+    property hands out cannot be written either. It is a view of a read-only copy, because numpy
+    lets the owner of its data turn writing back on, but not a view of a read-only base."""
+    owned = np.array(vector(arg, value), copy=True)
+    owned.setflags(write=False)
+    return owned.view()
+
+
 def rows(arg: str, value: Any) -> tuple[np.ndarray, int, int]:
     """A 2-D array of row vectors as its flat float64 buffer, with (rows, dim)."""
     a = floats(arg, value)
@@ -52,13 +65,20 @@ def rows(arg: str, value: Any) -> tuple[np.ndarray, int, int]:
 
 
 def integers(arg: str, value: Any) -> np.ndarray:
-    """An integer array as int64 (sphere dimensions); floats with a fraction are refused."""
+    """An integer array as int64 (sphere dimensions, class labels). Whole floats are read as
+    integers, as ``scipy.special`` reads them; a float with a fraction, and a value outside
+    int64 (a uint64 label of 2**63 or more would otherwise wrap to a negative one), are refused
+    with ``ValueError``."""
     a = real(arg, value)
-    if a.dtype.kind in "iub":
-        return np.asarray(a, dtype=np.int64, order="C")
-    if a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.floor(a)):
-        return np.asarray(a, dtype=np.int64, order="C")
-    raise ValueError(f"argument `{arg}` must hold integers, got dtype {a.dtype}")
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a) | (a != np.floor(a))
+        if np.any(bad):
+            raise ValueError(f"argument `{arg}` must hold integers: element {np.flatnonzero(bad)[0]} = {a.flat[np.flatnonzero(bad)[0]].item()!r} is not one")
+    limit = np.iinfo(np.int64)
+    if a.size and a.dtype.kind in "uf" and (a.max() > limit.max or a.min() < limit.min):
+        i = int(np.flatnonzero((a > limit.max) | (a < limit.min))[0])
+        raise ValueError(f"argument `{arg}`: element {i} = {a.flat[i].item()} is out of range: must be within int64 (below 2**63)")
+    return np.asarray(a, dtype=np.int64, order="C")
 
 
 def labels(arg: str, value: Any) -> np.ndarray:
@@ -72,20 +92,3 @@ def labels(arg: str, value: Any) -> np.ndarray:
 def scalar_or_array(out: np.ndarray) -> Any:
     """A 0-d result as a numpy float64 scalar, as scipy.special returns for scalar input."""
     return out[()] if out.ndim == 0 else out
-
-
-def seed_of(seed: int | None) -> int:
-    """A u64 seed: the given one, or fresh entropy from the OS."""
-    if seed is None:
-        return secrets.randbits(64)
-    seed = int(seed)
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"argument `seed` = {seed} is out of its domain: must satisfy 0 <= seed < 2**64")
-    return seed
-
-
-def count(arg: str, value: Any) -> int:
-    """A non-negative integer count."""
-    if isinstance(value, (bool, np.bool_)) or int(value) != value or value < 0:
-        raise ValueError(f"argument `{arg}` = {value} must be a non-negative integer")
-    return int(value)

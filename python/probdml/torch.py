@@ -85,10 +85,10 @@ class ProxyNcaLoss(torch.autograd.Function):
 
 def btl_nll(mu_a, var_a, mu_p, var_p, mu_n, var_n, margin: float = 0.0) -> torch.Tensor:
     """The Bayesian triplet loss's mean CLT NLL with the crate's analytic gradient."""
-    return BtlNll.apply(mu_a, var_a, mu_p, var_p, mu_n, var_n, float(margin))
+    return BtlNll.apply(mu_a, var_a, mu_p, var_p, mu_n, var_n, margin)
 
 
 def proxy_nca_loss(embeddings, proxies, labels, temperature: float = 1.0, distance: str = "cosine") -> torch.Tensor:
     """ProxyNCA++ (``distance`` one of 'cosine', 'l2', 'el_vmf', 'b_vmf', 'kl_vmf') with the
     crate's analytic gradients with respect to the embeddings and the proxies."""
-    return ProxyNcaLoss.apply(embeddings, proxies, labels, float(temperature), distance)
+    return ProxyNcaLoss.apply(embeddings, proxies, labels, temperature, distance)

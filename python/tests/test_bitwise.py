@@ -86,7 +86,7 @@ def test_proxy_nca(cases, name, distance):
 
 def test_metrics(cases):
     c = cases["auroc_auprc"]
-    same_bits([metrics.auroc(c["id"], c["ood"]), metrics.auprc(c["id"], c["ood"])], c["out"])
+    same_bits([metrics.auroc(id_scores=c["id"], ood_scores=c["ood"]), metrics.auprc(id_scores=c["id"], ood_scores=c["ood"])], c["out"])
     c = cases["retrieval_f32"]
     x = c["embeddings"].astype(np.float32).reshape(40, 6)  # exact: the values are f32 widened
     got = [metrics.recall_at_k(x, c["labels"], 1), metrics.map_at_k(x, c["labels"], 5), metrics.map_at_r(x, c["labels"])]

@@ -139,6 +139,31 @@ def test_vib_loss_and_gradients_of_both_twins_against_mpmath(twin, is_match):
 
 def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="var2"):
-        hib.match_probability([0.0], [0.1], [0.0], [-0.1], 1.0, 0.0, seed=0)
+        hib.match_probability([0.0], [0.1], [0.0], [-0.1], 1.0, 0.0, n_samples=8, seed=0)
+    with pytest.raises(ValueError, match="var2"):
+        hib.match_probability([0.0], [0.1], [0.0], [-0.1], 1.0, 0.0)
     with pytest.raises(ValueError, match="n_samples"):
         hib.match_probability([0.0], [0.1], [0.0], [0.1], 1.0, 0.0, n_samples=0, seed=0)
+
+
+def test_default_route_is_the_exact_value():
+    # Without `n_samples` the match probability and η are the quadrature's, not an 8-draw
+    # estimate whose seed comes from the OS (one such call gave 0.0617 against 0.0894).
+    mu1, mu2 = [0.1, -0.2, 0.4], [0.0, 0.3, 0.1]
+    want = quad_match_probability_isotropic(mu1, mu2, 0.3, 2.0, 1.0)
+    got = [hib.match_probability(mu1, [0.1] * 3, mu2, [0.2] * 3, 2.0, 1.0) for _ in range(3)]
+    assert all(abs(g - want) <= HIB_MATCH_ABSOLUTE for g in got)
+    eta = 1.0 - quad_match_probability_isotropic([0.0] * 3, [0.0] * 3, 0.3, 2.0, 1.0)
+    assert abs(hib.self_mismatch([0.0] * 3, [0.15] * 3, 2.0, 1.0) - eta) <= HIB_MATCH_ABSOLUTE
+
+
+def test_monte_carlo_is_asked_for_by_keyword():
+    args = ([0.1], [0.2], [0.0], [0.3], 2.0, 1.0)
+    with pytest.raises(TypeError):
+        hib.match_probability(*args, 8, 0)  # the 0.1.0 positional (n_samples, seed)
+    with pytest.raises(ValueError, match="`seed`.*`n_samples`"):
+        hib.match_probability(*args, seed=0)
+    # A numpy Generator seeds the estimate as scipy's `random_state` does: a seed drawn from it.
+    seed = int(np.random.default_rng(5).integers(0, 2**64, dtype=np.uint64))
+    drawn = hib.match_probability(*args, n_samples=8, seed=np.random.default_rng(5))
+    assert drawn == hib.match_probability(*args, n_samples=8, seed=seed)

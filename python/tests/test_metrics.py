@@ -24,8 +24,8 @@ def test_auroc_and_auprc_equal_scikit_learn_with_ood_positive(twin, id_scores, o
     f = TWINS[twin]
     y = np.r_[np.zeros(len(id_scores)), np.ones(len(ood_scores))]
     s = np.r_[id_scores, ood_scores]
-    check("metrics::auroc", f.auroc(id_scores, ood_scores), roc_auc_score(y, s))
-    check("metrics::auprc", f.auprc(id_scores, ood_scores), average_precision_score(y, s))
+    check("metrics::auroc", f.auroc(id_scores=id_scores, ood_scores=ood_scores), roc_auc_score(y, s))
+    check("metrics::auprc", f.auprc(id_scores=id_scores, ood_scores=ood_scores), average_precision_score(y, s))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -36,7 +36,7 @@ def test_roc_curve_equals_scikit_learn_without_dropped_points(twin, dtype):
     rng = np.random.default_rng(8)
     id_scores = np.r_[rng.integers(0, 6, 200) / 4, rng.normal(0, 1, 300)].astype(dtype)
     ood_scores = np.r_[rng.integers(2, 8, 150) / 4, rng.normal(0.8, 1, 250)].astype(dtype)
-    fpr, tpr, thresholds = TWINS[twin].roc_curve(id_scores, ood_scores)
+    fpr, tpr, thresholds = TWINS[twin].roc_curve(id_scores=id_scores, ood_scores=ood_scores)
     y = np.r_[np.zeros(len(id_scores)), np.ones(len(ood_scores))]
     want_fpr, want_tpr, want_thresholds = sklearn_roc_curve(y, np.r_[id_scores, ood_scores].astype(np.float64), drop_intermediate=False)
     np.testing.assert_array_equal(fpr, want_fpr)
@@ -136,9 +136,9 @@ def test_float32_embeddings_are_passed_without_a_copy():
 
 def test_bad_input_names_the_argument():
     with pytest.raises(ValueError, match="ood_scores"):
-        metrics.auroc([0.1, 0.2], [0.3, np.nan])
+        metrics.auroc(id_scores=[0.1, 0.2], ood_scores=[0.3, np.nan])
     with pytest.raises(ValueError, match="id_scores"):
-        metrics.auroc([], [0.3])
+        metrics.auroc(id_scores=[], ood_scores=[0.3])
     x = np.zeros((5, 2))
     with pytest.raises(ValueError, match="k"):
         metrics.recall_at_k(x, [0, 0, 1, 1, 1], 9)

@@ -46,19 +46,19 @@ def _scores(seed):
 
 def test_ood_scores_in_float32_are_not_upcast_and_equal_float64(recorder):
     id32, ood32 = _scores(7)
-    auroc, auprc = metrics.auroc(id32, ood32), metrics.auprc(id32, ood32)
-    fpr, tpr, thresholds = metrics.roc_curve(id32, ood32)
+    auroc, auprc = metrics.auroc(id_scores=id32, ood_scores=ood32), metrics.auprc(id_scores=id32, ood_scores=ood32)
+    fpr, tpr, thresholds = metrics.roc_curve(id_scores=id32, ood_scores=ood32)
     assert recorder.dtypes and all(d == np.float32 for d in recorder.dtypes)
     id64, ood64 = id32.astype(np.float64), ood32.astype(np.float64)
-    assert auroc == metrics.auroc(id64, ood64)
-    assert auprc == metrics.auprc(id64, ood64)
-    for got, want in zip((fpr, tpr, thresholds), metrics.roc_curve(id64, ood64)):
+    assert auroc == metrics.auroc(id_scores=id64, ood_scores=ood64)
+    assert auprc == metrics.auprc(id_scores=id64, ood_scores=ood64)
+    for got, want in zip((fpr, tpr, thresholds), metrics.roc_curve(id_scores=id64, ood_scores=ood64)):
         np.testing.assert_array_equal(got, want)
     y = np.r_[np.zeros(len(id32)), np.ones(len(ood32))]
     s = np.r_[id64, ood64]
     for f in (metrics, metrics.exact):
-        check("metrics::auroc", f.auroc(id32, ood32), roc_auc_score(y, s))
-        check("metrics::auprc", f.auprc(id32, ood32), average_precision_score(y, s))
+        check("metrics::auroc", f.auroc(id_scores=id32, ood_scores=ood32), roc_auc_score(y, s))
+        check("metrics::auprc", f.auprc(id_scores=id32, ood_scores=ood32), average_precision_score(y, s))
 
 
 @pytest.mark.parametrize("name", ["auroc", "auprc", "roc_curve"])
@@ -67,9 +67,9 @@ def test_two_dimensional_float32_scores_are_refused_naming_the_argument(name):
     id32, ood32 = _scores(5)
     for f in (metrics, metrics.exact):
         with pytest.raises(ValueError, match="`id_scores` must be 1-D"):
-            getattr(f, name)(id32.reshape(-1, 1), ood32)
+            getattr(f, name)(id_scores=id32.reshape(-1, 1), ood_scores=ood32)
         with pytest.raises(ValueError, match="`ood_scores` must be 1-D"):
-            getattr(f, name)(id32, ood32[:800].reshape(40, 20))
+            getattr(f, name)(id_scores=id32, ood_scores=ood32[:800].reshape(40, 20))
 
 
 def test_two_dimensional_float32_uncertainty_and_confidence_are_refused():
@@ -99,11 +99,11 @@ def test_uncertainty_and_confidence_in_float32_are_not_upcast(recorder):
 
 def test_mixed_precisions_and_bad_float32_input():
     id32, ood32 = _scores(11)
-    assert metrics.auroc(id32, ood32.astype(np.float64)) == metrics.auroc(id32, ood32)
+    assert metrics.auroc(id_scores=id32, ood_scores=ood32.astype(np.float64)) == metrics.auroc(id_scores=id32, ood_scores=ood32)
     with pytest.raises(ValueError, match="ood_scores"):
-        metrics.auroc(id32, np.array([0.5, np.nan], dtype=np.float32))
+        metrics.auroc(id_scores=id32, ood_scores=np.array([0.5, np.nan], dtype=np.float32))
     with pytest.raises(ValueError, match="id_scores"):
-        metrics.auprc(np.array([], dtype=np.float32), ood32)
+        metrics.auprc(id_scores=np.array([], dtype=np.float32), ood_scores=ood32)
     with pytest.raises(ValueError, match="performance"):
         metrics.sparsification_curve(np.array([0.1, 0.2], dtype=np.float32), [1.0])
     with pytest.raises(ValueError, match="confidence"):

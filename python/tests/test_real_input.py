@@ -1,8 +1,9 @@
 """Complex input is refused by every array argument of the package, as scikit-learn refuses it:
 numpy would turn it into floats by dropping the imaginary parts with only a ComplexWarning
-(``metrics.auroc([1+1j, 2], …)`` would score the real parts). Each exported function is
-called once with valid arguments, then once per array argument with that argument made complex
-(same real parts, imaginary part 1): the call must raise ValueError naming the argument."""
+(``metrics.auroc(id_scores=[1+1j, 2], ood_scores=…)`` would score the real parts). Each exported
+function is called once with valid arguments, then once per array argument with that argument made
+complex (same real parts, imaginary part 1): the call must raise TypeError (the package's rule: a
+wrong type is a TypeError, a wrong value a ValueError) naming the argument."""
 
 import warnings
 
@@ -116,28 +117,28 @@ def test_complex_arrays_are_refused_naming_the_argument(name, function, kwargs):
         assert arrays, name
         for arg in arrays:
             bad = {**kwargs, arg: np.asarray(kwargs[arg]) + 1j}
-            with pytest.raises(ValueError, match=f"^argument `{arg}` must be an array of real numbers, got complex dtype complex128$"):
+            with pytest.raises(TypeError, match=f"^argument `{arg}` must be an array of real numbers, got complex dtype complex128$"):
                 function(**bad)
             # A complex dtype with zero imaginary parts is refused too, as scikit-learn does.
             bad = {**kwargs, arg: np.asarray(kwargs[arg]).astype(np.complex64)}
-            with pytest.raises(ValueError, match=f"`{arg}`"):
+            with pytest.raises(TypeError, match=f"`{arg}`"):
                 function(**bad)
 
 
 def test_complex_scores_are_not_scored_on_their_real_parts():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        with pytest.raises(ValueError, match="`id_scores` must be an array of real numbers, got complex dtype complex128"):
-            metrics.auroc(np.array([1 + 1j, 2]), [0.5, 3.0])
-    assert probdml.metrics.auroc(np.array([1.0, 2.0]), [0.5, 3.0]) == 0.5
+        with pytest.raises(TypeError, match="`id_scores` must be an array of real numbers, got complex dtype complex128"):
+            metrics.auroc(id_scores=np.array([1 + 1j, 2]), ood_scores=[0.5, 3.0])
+    assert probdml.metrics.auroc(id_scores=np.array([1.0, 2.0]), ood_scores=[0.5, 3.0]) == 0.5
 
 
 def test_ragged_and_non_numeric_arrays_are_refused_naming_the_argument():
     for call, arg in [
-        (lambda: metrics.auroc([[0.1, 0.2], [0.3]], [0.5]), "id_scores"),
+        (lambda: metrics.auroc(id_scores=[[0.1, 0.2], [0.3]], ood_scores=[0.5]), "id_scores"),
         (lambda: metrics.recall_at_k([[0.0, 1.0], [2.0]], [0, 0], 1), "embeddings"),
         (lambda: special.log_ndtr(["a"]), "z"),
         (lambda: vmf.log_norm_const([[3], [4, 5]], 1.0), "dim"),
     ]:
-        with pytest.raises(ValueError, match=f"^argument `{arg}` must (be an array of real numbers|hold integers)"):
+        with pytest.raises(TypeError, match=f"^argument `{arg}` must be an array of real numbers"):
             call()

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _probdml
-from .._arrays import count, floats, rows, seed_of, vector
+from .._arrays import floats, rows, vector
 
 _rust = _probdml.hib
 
@@ -37,15 +37,15 @@ def components(mu_name: str, mu: Any, var_name: str, var: Any) -> tuple[np.ndarr
     return m, v, dim
 
 
-def match_probability(mu1: Any, var1: Any, mu2: Any, var2: Any, a: float, b: float, n_samples: int, seed: Any, exact: bool) -> float:
+def match_probability(mu1: Any, var1: Any, mu2: Any, var2: Any, a: Any, b: Any, n_samples: Any, seed: Any) -> float:
     m1, v1, d1 = components("mu1", mu1, "var1", var1)
     m2, v2, _ = components("mu2", mu2, "var2", var2)
-    return _rust.match_probability(m1, v1, m2, v2, d1, float(a), float(b), count("n_samples", n_samples), seed_of(seed), exact)
+    return _rust.match_probability(m1, v1, m2, v2, d1, a, b, n_samples, seed)
 
 
-def self_mismatch(mu: Any, var: Any, a: float, b: float, n_samples: int, seed: Any, exact: bool) -> float:
+def self_mismatch(mu: Any, var: Any, a: Any, b: Any, n_samples: Any, seed: Any) -> float:
     m, v, d = components("mu", mu, "var", var)
-    return _rust.self_mismatch(m, v, d, float(a), float(b), count("n_samples", n_samples), seed_of(seed), exact)
+    return _rust.self_mismatch(m, v, d, a, b, n_samples, seed)
 
 
 def kl_to_standard_normal(mu: Any, var: Any, exact: bool) -> float:
@@ -59,6 +59,6 @@ def vib_loss(
     out = _rust.vib_loss(
         vector("mu1", mu1), vector("var1", var1), vector("mu2", mu2), vector("var2", var2),
         floats("noise1", noise1).reshape(-1), floats("noise2", noise2).reshape(-1),
-        bool(is_match), float(a), float(b), float(beta), exact,
+        is_match, a, b, beta, exact,
     )
     return VibLoss(*out)

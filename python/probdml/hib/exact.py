@@ -13,12 +13,12 @@ __all__ = ["match_probability", "self_mismatch", "kl_to_standard_normal", "vib_l
 
 def match_probability(mu1: Any, var1: Any, mu2: Any, var2: Any, a: float, b: float) -> float:
     """P(match | x₁, x₂) without sampling (Gaussians, or mixtures as rows)."""
-    return _impl.match_probability(mu1, var1, mu2, var2, a, b, 0, 0, True)
+    return _impl.match_probability(mu1, var1, mu2, var2, a, b, None, None)
 
 
 def self_mismatch(mu: Any, var: Any, a: float, b: float) -> float:
     """η(x) without sampling."""
-    return _impl.self_mismatch(mu, var, a, b, 0, 0, True)
+    return _impl.self_mismatch(mu, var, a, b, None, None)
 
 
 def kl_to_standard_normal(mu: Any, var: Any) -> float:

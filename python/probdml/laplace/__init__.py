@@ -25,7 +25,7 @@ def output_variance(weight_precision: Any, bias_precision: Any, features: Any) -
 def log_marginal_likelihood(log_likelihood: float, theta: Any, hessian_diagonal: Any, prior_precision: float) -> float:
     """The Laplace evidence ln p(D | δ) ≈ ln p(D | θ*) − ½δ‖θ*‖² + ½ Σ ln(δ/(h_i + δ))."""
     return _rust.log_marginal_likelihood(
-        float(log_likelihood), vector("theta", theta), vector("hessian_diagonal", hessian_diagonal), float(prior_precision), False
+        log_likelihood, vector("theta", theta), vector("hessian_diagonal", hessian_diagonal), prior_precision, False
     )
 
 

@@ -25,12 +25,12 @@ def _square(arg: str, value: Any) -> np.ndarray:
 
 def output_variance(precision: Any, dim: int, features: Any) -> float:
     """Var y of y = Wx + b under the dense posterior precision over θ = (vec W, b)."""
-    return _rust.exact_output_variance(_square("precision", precision), int(dim), vector("features", features))
+    return _rust.exact_output_variance(_square("precision", precision), dim, vector("features", features))
 
 
 def log_marginal_likelihood(log_likelihood: float, theta: Any, hessian: Any, prior_precision: float) -> float:
     """The Laplace evidence with the dense Hessian ``hessian``."""
-    return _rust.log_marginal_likelihood(float(log_likelihood), vector("theta", theta), _square("hessian", hessian), float(prior_precision), True)
+    return _rust.log_marginal_likelihood(log_likelihood, vector("theta", theta), _square("hessian", hessian), prior_precision, True)
 
 
 def optimal_prior_precision(theta: Any, hessian: Any) -> float:

@@ -19,19 +19,31 @@ __all__ = ["auroc", "auprc", "roc_curve", "expected_calibration_error", "sparsif
 _rust = _probdml.metrics
 
 
-def auroc(id_scores: Any, ood_scores: Any) -> float:
-    """Area under the ROC curve with OOD as the positive class: P(s_ood > s_id) + ½ P(s_ood = s_id)."""
-    return _rust.auroc(scores("id_scores", id_scores), scores("ood_scores", ood_scores), False)
+def auroc(*args: Any, id_scores: Any = None, ood_scores: Any = None, y_true: Any = None, y_score: Any = None) -> float:
+    """Area under the ROC curve with OOD as the positive class: P(s_ood > s_id) + ½ P(s_ood = s_id).
+
+    Keyword arguments only: ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…,
+    y_score=…`` (``y_true`` 1 for OOD)."""
+    ids, oods = _impl.ood_scores("auroc", args, id_scores, ood_scores, y_true, y_score)
+    return _rust.auroc(ids, oods, False)
 
 
-def auprc(id_scores: Any, ood_scores: Any) -> float:
-    """Area under the precision–recall curve with OOD positive (step-wise average precision)."""
-    return _rust.auprc(scores("id_scores", id_scores), scores("ood_scores", ood_scores), False)
+def auprc(*args: Any, id_scores: Any = None, ood_scores: Any = None, y_true: Any = None, y_score: Any = None) -> float:
+    """Area under the precision–recall curve with OOD positive (step-wise average precision).
+
+    Keyword arguments only: ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…,
+    y_score=…`` (``y_true`` 1 for OOD)."""
+    ids, oods = _impl.ood_scores("auprc", args, id_scores, ood_scores, y_true, y_score)
+    return _rust.auprc(ids, oods, False)
 
 
-def roc_curve(id_scores: Any, ood_scores: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(false positive rate, true positive rate, thresholds), OOD positive."""
-    return _rust.roc_curve(scores("id_scores", id_scores), scores("ood_scores", ood_scores), False)
+def roc_curve(*args: Any, id_scores: Any = None, ood_scores: Any = None, y_true: Any = None, y_score: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(false positive rate, true positive rate, thresholds), OOD positive.
+
+    Keyword arguments only: ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…,
+    y_score=…`` (``y_true`` 1 for OOD)."""
+    ids, oods = _impl.ood_scores("roc_curve", args, id_scores, ood_scores, y_true, y_score)
+    return _rust.roc_curve(ids, oods, False)
 
 
 def expected_calibration_error(confidence: Any, correct: Any, bins: int = 15) -> Calibration:
@@ -72,7 +84,7 @@ def map_at_r(embeddings: Any, labels: Any, *, queries: Any = None, query_labels:
 def evaluate_retrieval(embeddings: Any, labels: Any, ks: Any, *, queries: Any = None, query_labels: Any = None,
                        distance: str = "euclidean", threads: int | None = None) -> RetrievalReport:
     """Recall@k, precision@k and mAP@k at every k of ``ks`` from one nearest-neighbour search."""
-    return _impl.retrieval("report", 0, embeddings, labels, queries, query_labels, distance, threads, False, tuple(ks))
+    return _impl.retrieval("report", 0, embeddings, labels, queries, query_labels, distance, threads, False, ks)
 
 
 def r_precision(embeddings: Any, labels: Any, *, queries: Any = None, query_labels: Any = None,

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _probdml
-from .._arrays import count, floats, labels, rows, seed_of, vector  # noqa: F401 (vector re-used by __init__)
+from .._arrays import floats, labels, owned_vector, rows, vector  # noqa: F401 (vector re-used by __init__)
 
 _rust = _probdml.nivmf
 
@@ -27,11 +27,11 @@ class ProxyNcaLoss(NamedTuple):
 
 
 def kl_vmf(mu_z: Any, kappa_z: float, mu_p: Any, kappa_p: float, exact: bool) -> float:
-    return _rust.kl_vmf(vector("mu_z", mu_z), float(kappa_z), vector("mu_p", mu_p), float(kappa_p), exact)
+    return _rust.kl_vmf(vector("mu_z", mu_z), kappa_z, vector("mu_p", mu_p), kappa_p, exact)
 
 
 def log_ppk_vmf(nu_z: Any, nu_p: Any, gamma: float, exact: bool) -> float:
-    return _rust.log_ppk_vmf(float(gamma), vector("nu_z", nu_z), vector("nu_p", nu_p), exact)
+    return _rust.log_ppk_vmf(gamma, vector("nu_z", nu_z), vector("nu_p", nu_p), exact)
 
 
 def log_density(x: Any, mu: Any, kappas: Any, heuristic: bool, exact: bool) -> Any:
@@ -55,15 +55,13 @@ def proxy_nca_loss(
     seed: int,
     exact: bool,
 ) -> ProxyNcaLoss:
-    if distance not in DISTANCES:
-        raise ValueError(f"argument `distance` = {distance!r} is not one of {', '.join(repr(d) for d in DISTANCES)}")
     emb, b, dim = rows("embeddings", embeddings)
     prox, c, pdim = rows("proxies", proxies)
     if pdim != dim:
         raise ValueError(f"dimension mismatch: `proxies` has rows of length {pdim}, expected {dim} (the row length of `embeddings`)")
     conc = np.empty(0) if concentrations is None else floats("concentrations", concentrations).reshape(-1)
     out = _rust.proxy_nca_loss(
-        distance, emb, labels("labels", labels_), prox, conc, dim, float(temperature), count("samples", samples), int(seed), exact
+        distance, emb, labels("labels", labels_), prox, conc, dim, temperature, samples, seed, exact
     )
     loss, d, ge, gp, gc = out
     return ProxyNcaLoss(
@@ -79,10 +77,8 @@ class NonIsotropicVmfBase:
     _exact = False
 
     def __init__(self, mu: Any, kappas: Any) -> None:
-        self._mu = vector("mu", mu)
-        self._kappas = vector("kappas", kappas)
-        self._mu.setflags(write=False)
-        self._kappas.setflags(write=False)
+        self._mu = owned_vector("mu", mu)
+        self._kappas = owned_vector("kappas", kappas)
         # Validates (μ, κ) as the Rust constructor does.
         _rust.sample(self._mu, self._kappas, 0, 0)
 
@@ -98,8 +94,8 @@ class NonIsotropicVmfBase:
         """ln f(x) under the exactly normalised nivMF."""
         return log_density(x, self._mu, self._kappas, False, self._exact)
 
-    def rvs(self, size: int | None = None, seed: int | None = None) -> np.ndarray:
-        """``size`` draws as rows (Rust ``NonIsotropicVmf::sample`` on ``Xoshiro256PlusPlusX8::seed_from_u64(seed)``, module ``probdml::xoshiro_x8``)."""
-        n = 1 if size is None else count("size", size)
-        out = _rust.sample(self._mu, self._kappas, n, seed_of(seed))
-        return out[0] if size is None else out
+    def rvs(self, size: Any = None, seed: Any = None) -> np.ndarray:
+        """Draws of shape ``size + (M,)`` (``size`` and ``seed`` as ``VonMisesFisher.rvs`` takes
+        them): Rust ``NonIsotropicVmf::sample`` on ``Xoshiro256PlusPlusX8::seed_from_u64(seed)``,
+        module ``probdml::xoshiro_x8``."""
+        return _rust.sample(self._mu, self._kappas, size, seed)

@@ -30,7 +30,7 @@ def nll_gradient(mu_a: Any, var_a: Any, mu_p: Any, var_p: Any, mu_n: Any, var_n:
 
 def vmf_kl(dim: int, kappa: float) -> float:
     """KL(vMF(·, κ) ‖ uniform on S^{dim−1}), checked (``ValueError`` for κ < 0)."""
-    return _probdml.triplet.vmf_kl(int(dim), float(kappa))
+    return _probdml.triplet.vmf_kl(dim, kappa)
 
 
 def gaussian_kl(mu: Any, var: Any, prior_var: float) -> float:
@@ -40,7 +40,7 @@ def gaussian_kl(mu: Any, var: Any, prior_var: float) -> float:
 
 def gaussian_prior_variance(dim: int) -> float:
     """The variance 1/D of the BTL Gaussian prior N(0, (1/D) I)."""
-    return _probdml.triplet.gaussian_prior_variance(int(dim))
+    return _probdml.triplet.gaussian_prior_variance(dim)
 
 
 from . import exact  # noqa: E402  (the twins, as probdml.triplet.exact)

@@ -34,7 +34,7 @@ def moments(values: tuple[Any, ...], exact: bool) -> tuple[float, float]:
 
 
 def log_likelihood(values: tuple[Any, ...], margin: float, exact: bool) -> float:
-    return _rust.log_likelihood(*_vectors(values), float(margin), exact)
+    return _rust.log_likelihood(*_vectors(values), margin, exact)
 
 
 def nll_gradient(values: tuple[Any, ...], margin: float, exact: bool) -> TripletGradient:
@@ -45,9 +45,9 @@ def nll_gradient(values: tuple[Any, ...], margin: float, exact: bool) -> Triplet
     for name, a in zip(_NAMES, arrays):
         if a.shape != shape:
             raise ValueError(f"dimension mismatch: `{name}` has shape {a.shape}, expected {shape} (the shape of `mu_a`)")
-    nll, grads = _rust.nll_gradient(*[a.reshape(-1) for a in arrays], shape[1], float(margin), exact)
+    nll, grads = _rust.nll_gradient(*[a.reshape(-1) for a in arrays], shape[1], margin, exact)
     return TripletGradient(nll, *[g.reshape(shape) for g in grads])
 
 
 def gaussian_kl(mu: Any, var: Any, prior_var: float, exact: bool) -> float:
-    return _rust.gaussian_kl(vector("mu", mu), vector("var", var), float(prior_var), exact)
+    return _rust.gaussian_kl(vector("mu", mu), vector("var", var), prior_var, exact)

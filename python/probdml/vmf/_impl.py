@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .. import _probdml
-from .._arrays import count, floats, integers, rows, scalar_or_array, seed_of, vector
+from .._arrays import floats, integers, owned_vector, rows, scalar_or_array, vector
 
 _rust = _probdml.vmf
 
@@ -24,8 +24,7 @@ def kappa_mle(dim: Any, rbar: Any, exact: bool) -> Any:
 
 def kappa_sra(dim: Any, rbar: Any, newton_steps: int, exact: bool) -> Any:
     f = _rust.exact_kappa_sra if exact else _rust.kappa_sra
-    steps = count("newton_steps", newton_steps)
-    return scalar_or_array(f(integers("dim", dim), floats("rbar", rbar), steps))
+    return scalar_or_array(f(integers("dim", dim), floats("rbar", rbar), newton_steps))
 
 
 def mean_resultant(samples: Any, exact: bool) -> tuple[np.ndarray, float]:
@@ -40,7 +39,7 @@ def log_density(x: Any, mu: Any, kappa: float, exact: bool) -> Any:
     flat, n, dim = rows("x", xa)
     if dim != mu.size:
         raise ValueError(f"dimension mismatch: `x` has rows of length {dim}, expected {mu.size} (the length of `mu`)")
-    out = _rust.log_density(flat, mu, float(kappa), exact)
+    out = _rust.log_density(flat, mu, kappa, exact)
     return out[0] if xa.ndim == 1 else out
 
 
@@ -48,10 +47,8 @@ class VonMisesFisherBase:
     _exact = False
 
     def __init__(self, mu: Any, kappa: float) -> None:
-        self._mu = vector("mu", mu)
-        self._mu.setflags(write=False)
-        self._kappa = float(kappa)
-        _rust.check_vmf(self._mu, self._kappa)
+        self._mu = owned_vector("mu", mu)
+        self._kappa = _rust.check_vmf(self._mu, kappa)
 
     @property
     def mu(self) -> np.ndarray:
@@ -92,14 +89,13 @@ class VonMisesFisherBase:
         """A_M(κ) = E⟨x, μ⟩."""
         return float(_kernel("mean_resultant_length", self._exact, self.dim, self._kappa))
 
-    def rvs(self, size: int | None = None, seed: int | None = None) -> np.ndarray:
-        """``size`` draws as rows of shape ``(size, M)`` (one draw of shape ``(M,)`` when ``size``
-        is None), from Rust's ``Xoshiro256PlusPlusX8::seed_from_u64(seed)`` (module
-        ``probdml::xoshiro_x8``): a given seed gives the draws of the Rust crate's ``sample_n_into`` on
-        that generator."""
-        n = 1 if size is None else count("size", size)
-        out = _rust.sample(self._mu, self._kappa, n, seed_of(seed), self._exact)
-        return out[0] if size is None else out
+    def rvs(self, size: Any = None, seed: Any = None) -> np.ndarray:
+        """Draws of shape ``size + (M,)`` as scipy's ``vonmises_fisher.rvs`` gives them: ``size``
+        None (one draw, shape ``(M,)``), an integer ``n`` or a tuple of integers. ``seed`` is an
+        integer in ``[0, 2**64)``, a ``numpy.random.Generator`` (a seed is drawn from it) or None
+        (fresh entropy); the draws are Rust's ``sample_n_into`` on
+        ``Xoshiro256PlusPlusX8::seed_from_u64(seed)`` (module ``probdml::xoshiro_x8``)."""
+        return _rust.sample(self._mu, self._kappa, size, seed, self._exact)
 
     @classmethod
     def fit(cls, samples: Any, method: str = "mle", newton_steps: int = 2) -> Any:
@@ -113,7 +109,7 @@ class VonMisesFisherBase:
             kappa = kappa_sra(dim, rbar, newton_steps, cls._exact)
         else:
             raise ValueError(f"argument `method` = {method!r} is not one of 'mle', 'sra'")
-        return cls(direction, float(kappa))
+        return cls(direction, kappa)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(dim={self.dim}, kappa={self._kappa!r})"
