@@ -304,7 +304,7 @@ mod tests {
         for i in 0..n {
             let a = bits.float(-190, 190);
             let mut b = bits.float(-190, 190);
-            if i % 7 == 0 {
+            if i.is_multiple_of(7) {
                 // Short significands: exact products and exact halves (true ties).
                 b = f64::from_bits(b.to_bits() & !((1u64 << 40) - 1));
             }
@@ -368,7 +368,7 @@ mod tests {
             let mut x = [0.0f32; 3];
             for v in &mut x {
                 let r = bits.next();
-                *v = if r % 50 == 0 {
+                *v = if r.is_multiple_of(50) {
                     special[(r >> 8) as usize % special.len()]
                 } else {
                     // Any finite bit pattern: subnormals, huge and tiny values included.
@@ -381,7 +381,7 @@ mod tests {
                 };
             }
             let [a, b, mut c] = x;
-            if i % 3 == 0 {
+            if i.is_multiple_of(3) {
                 // Near cancellation and near ties: c beside −fl(a·b).
                 let p = a * b;
                 if p.is_finite() {
