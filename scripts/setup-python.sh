@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python package `probdml` (the extension probdml._probdml from probdml-py/ plus the
 # pure-Python layer in python/probdml/) and installs it, with what its tests need, into the
-# project's virtual environment `.venv/` (made by scripts/setup-torch.sh, which this runs first
-# when .venv is missing).
+# project's virtual environment `.venv/` (made by scripts/setup-venv.sh when missing; torch is not
+# installed: scripts/setup-torch.sh adds it).
 #
 # Idempotent and cheap when nothing changed:
 #   * the pinned packages below are installed only when `pip` reports a different version;
@@ -33,9 +33,9 @@ for flags in "${RUSTFLAGS:-}" "${CARGO_ENCODED_RUSTFLAGS:-}"; do
     fi
 done
 
-if [[ ! -x "$venv/bin/python" ]]; then
-    bash scripts/setup-torch.sh
-fi
+# The package and its tests need no torch: `probdml.torch` and its tests (skipped without it)
+# use the torch that scripts/setup-torch.sh installs for the training crate.
+bash scripts/setup-venv.sh
 py="$venv/bin/python"
 
 missing=()

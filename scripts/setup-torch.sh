@@ -22,11 +22,6 @@ if [[ "$have" == "$want" ]]; then
     exit 0
 fi
 
-py="${PYTHON:-python3}"
-if ! command -v "$py" >/dev/null 2>&1; then
-    echo "setup-torch: $py not found; install CPython >= 3.10 with venv and pip" >&2
-    exit 1
-fi
 # The install needs about 4.6 GB in .venv plus the downloaded wheels (about 3 GB) while pip
 # unpacks them. `--no-cache-dir` keeps pip from also copying those wheels into ~/.cache/pip,
 # which would double the peak; the check below turns a half-finished install ending in pip's
@@ -41,9 +36,7 @@ for where in "$root" "$tmp"; do
         exit 1
     fi
 done
+bash "$root/scripts/setup-venv.sh"
 echo "setup-torch: installing torch==$want from PyPI into $venv (one time, ~4.6 GB)" >&2
-rm -rf "$venv"
-"$py" -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir --upgrade pip
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-cache-dir "torch==$want"
 "$venv/bin/python" -c "import torch; print('setup-torch: torch', torch.__version__, 'at', torch.__file__)" >&2
