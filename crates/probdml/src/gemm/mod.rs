@@ -16,7 +16,7 @@
 //! there is a call to compiler-builtins' software `fma`, which keeps the tile out of the vector
 //! registers (a tile of such calls ran the GGN diagonal's product 1 000 times slower than the
 //! SSE2 tile); it emulates the fused operation exactly in SSE2 instead (Boldo and Melquiond's
-//! rounding to odd, [`tile_x86`]), about 30 operations per pair of terms where the AVX2 copy
+//! rounding to odd, `gemm/tile_x86.rs`), about 30 operations per pair of terms where the AVX2 copy
 //! does one `vfmadd` per four (the 384 × 64 × 512 product of `benches/gemm.rs` takes about 47
 //! times as long in the baseline copy as in the AVX2 one), for operands within
 //! [`Element::EXACT_EMULATION_RANGE`], and falls back to the scalar `mul_add` tile for a factor
@@ -140,7 +140,7 @@ pub trait Element:
     const ZERO: Self;
     /// The magnitudes (besides zero) for which the baseline copy's emulation of the fused
     /// multiply-add is exact: far enough from overflow and from the subnormals that no step of
-    /// the emulation leaves the normal range ([`tile_x86`]). Every finite `f32` is in it (its
+    /// the emulation leaves the normal range (`gemm/tile_x86.rs`). Every finite `f32` is in it (its
     /// emulation works in `f64`).
     const EXACT_EMULATION_RANGE: (Self, Self);
     /// `a·b + c`, fused when `FUSED`, else rounded twice.
