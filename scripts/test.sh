@@ -127,7 +127,14 @@ timed "lints: training crate without libtorch" cargo check --locked -p probdml-t
 # after a change to probdml-py/ alone; the first wheel build of a fresh target directory
 # compiles the extension's release dependencies (pyo3, numpy, faer, …): 400 s CPU.
 timed setup-python bash scripts/setup-python.sh || status=$?
-timed pytest "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests || status=$?
+# python/tests/test_bitwise.py compares the package with what examples/python_bitwise.rs
+# writes. The `cargo test` step built that example with its features; running it here, rather
+# than letting the test `cargo run` it, saves compiling the workspace again under the feature
+# set of the root package alone.
+bitwise_file="${CARGO_TARGET_DIR:-$root/target}/python-bitwise.txt"
+rm -f "$bitwise_file"
+"${CARGO_TARGET_DIR:-$root/target}/release/examples/python_bitwise" "$bitwise_file" || status=$?
+timed pytest env PROBDML_BITWISE_FILE="$bitwise_file" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider python/tests || status=$?
 
 # The docs are not a compilation of the workspace's code: no lint pass in them.
 unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
