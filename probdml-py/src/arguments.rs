@@ -180,6 +180,20 @@ pub fn size(value: Option<&Bound<'_, PyAny>>) -> PyResult<(Vec<usize>, usize)> {
     Ok((shape, n))
 }
 
+/// The shape `size + (dim,)` of `n` draws of `dim` coordinates (`shape` and `n` from [`size`]),
+/// refused when the f64 array would not fit the address space.
+pub fn draws_shape(mut shape: Vec<usize>, n: usize, dim: usize) -> PyResult<Vec<usize>> {
+    n.checked_mul(dim)
+        .filter(|&len| len <= isize::MAX as usize / 8)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "argument `size` = {shape:?} times the dimension {dim} exceeds the address space"
+            ))
+        })?;
+    shape.push(dim);
+    Ok(shape)
+}
+
 /// A boolean: `bool` or `numpy.bool_`; any other object (a string, whose truth is its
 /// non-emptiness, an integer) is refused rather than read by its truth value.
 pub fn flag(value: &Bound<'_, PyAny>, arg: &str) -> PyResult<bool> {

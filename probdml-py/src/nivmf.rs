@@ -119,18 +119,11 @@ pub fn sample<'py>(
     size: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
-    let (mut shape, n) = arguments::size(size)?;
+    let (shape, n) = arguments::size(size)?;
     let seed = arguments::seed(py, seed)?;
     let (mu, kappas) = (mu.as_slice()?.to_vec(), kappas.as_slice()?.to_vec());
     let dim = mu.len();
-    n.checked_mul(dim)
-        .filter(|&len| len <= isize::MAX as usize / 8)
-        .ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "argument `size` = {shape:?} times the dimension {dim} exceeds the address space"
-            ))
-        })?;
-    shape.push(dim);
+    let shape = arguments::draws_shape(shape, n, dim)?;
     let array = PyArrayDyn::<f64>::zeros(py, shape, false);
     interruptible::fill(py, &array, move |out| {
         let v = nivmf::NonIsotropicVmf::new(&mu, &kappas)?;

@@ -298,18 +298,11 @@ pub fn sample<'py>(
     exact: bool,
 ) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
     let kappa = arguments::real(kappa, "kappa")?;
-    let (mut shape, n) = arguments::size(size)?;
+    let (shape, n) = arguments::size(size)?;
     let seed = arguments::seed(py, seed)?;
     let mu = mu.as_slice()?.to_vec();
     let dim = mu.len();
-    n.checked_mul(dim)
-        .filter(|&len| len <= isize::MAX as usize / 8)
-        .ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "argument `size` = {shape:?} times the dimension {dim} exceeds the address space"
-            ))
-        })?;
-    shape.push(dim);
+    let shape = arguments::draws_shape(shape, n, dim)?;
     // The output is numpy's own array, written in place: numpy asks the kernel for huge pages
     // for large arrays (`madvise`), which makes the first touch of the 10⁵ × 128 draws about
     // five times cheaper than a page-by-page Rust allocation (chapter 11).

@@ -222,25 +222,29 @@ pub fn n_digit_mnist(
     }
     let mut rng = Xoshiro256PlusPlusX8::seed_from_u64(config.seed);
     let name = |part: &str| format!("n-digit-mnist-{n}-{part}");
-    let (sources, numbers) = draw_sources(train, n, config.train_images / classes, &mut rng)
-        .map_err(|(digit, have, need)| {
+    // The digits of one split, or the error naming its image count when a digit is too rare.
+    let draw = |split: &ImageSet,
+                (arg, count): (&'static str, usize),
+                part: &str,
+                rng: &mut Xoshiro256PlusPlusX8| {
+        draw_sources(split, n, count / classes, rng).map_err(|(digit, have, need)| {
             invalid(
-                "train_images",
-                config.train_images.to_string(),
-                &format!("{need} images per number need {need} distinct training images of the digit {digit}; MNIST's training split has {have}"),
+                arg,
+                count.to_string(),
+                &format!("{need} images per number need {need} distinct {part} images of the digit {digit}; MNIST's {part} split has {have}"),
             )
-        })?;
+        })
+    };
+    let (sources, numbers) = draw(
+        train,
+        ("train_images", config.train_images),
+        "training",
+        &mut rng,
+    )?;
     let occlusions = draw_occlusions(sources.len(), config.occlusion_rate, &mut rng);
     let train_set = compose(train, n, name("train"), sources, numbers, occlusions);
 
-    let (sources, numbers) = draw_sources(test, n, config.test_images / classes, &mut rng)
-        .map_err(|(digit, have, need)| {
-            invalid(
-                "test_images",
-                config.test_images.to_string(),
-                &format!("{need} images per number need {need} distinct test images of the digit {digit}; MNIST's test split has {have}"),
-            )
-        })?;
+    let (sources, numbers) = draw(test, ("test_images", config.test_images), "test", &mut rng)?;
     let occlusions = draw_occlusions(sources.len(), 1.0, &mut rng);
     let test_clean = compose(
         test,
