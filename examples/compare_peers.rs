@@ -2,7 +2,11 @@
 //! crate on them and writes its outputs and timings next to them; `scripts/peers/compare.py`
 //! then times scipy, scikit-learn and faiss-cpu on the same files and prints both side by side.
 //!
-//! Run: `cargo run --release --example compare_peers -- <dir>` (the script does this).
+//! Run: `cargo run --release --example compare_peers -- <dir> [<instruction set>]` (the script
+//! does this). With an instruction set (`portable`, `avx2-fma`, `avx512`: `InstructionSet::name`),
+//! every dispatched kernel runs the copy compiled for it (`InstructionSet::run`, passed on to the
+//! retrieval's worker threads), so that one CPU measures the copy an older CPU runs; its name is
+//! written to `crate_values.txt` as `instruction_set`.
 //!
 //! Files (little-endian, raw): `<name>.f64` / `.f32` / `.u32` arrays; `crate_times.txt` holds
 //! `task seconds` lines (best of the repetitions), `crate_values.txt` `name value` lines.
@@ -11,6 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use probdml::instruction_set::InstructionSet;
 use probdml::metrics::{self, Distance, Embeddings, Retrieval};
 use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
 use probdml::{special, vmf};
@@ -71,10 +76,27 @@ fn cpu_seconds() -> f64 {
 }
 
 fn main() {
-    let dir = PathBuf::from(std::env::args().nth(1).expect("usage: compare_peers <dir>"));
-    fs::create_dir_all(&dir).expect("create output dir");
+    let usage = "usage: compare_peers <dir> [portable|avx2-fma|avx512]";
+    let dir = PathBuf::from(std::env::args().nth(1).expect(usage));
+    let isa = match std::env::args().nth(2) {
+        None => InstructionSet::detected(),
+        Some(name) => *InstructionSet::ALL
+            .iter()
+            .find(|isa| isa.name() == name)
+            .unwrap_or_else(|| panic!("unknown instruction set {name:?}; {usage}")),
+    };
+    if isa.run(|| measure(&dir, isa)).is_none() {
+        eprintln!("compare_peers: this CPU lacks {}", isa.name());
+        std::process::exit(3);
+    }
+}
+
+/// Writes the inputs, and the crate's outputs and timings, with every kernel compiled for `isa`.
+fn measure(dir: &Path, isa: InstructionSet) {
+    fs::create_dir_all(dir).expect("create output dir");
     let mut times = fs::File::create(dir.join("crate_times.txt")).expect("times file");
     let mut values = fs::File::create(dir.join("crate_values.txt")).expect("values file");
+    writeln!(values, "instruction_set {}", isa.name()).unwrap();
 
     // ln I_ν(x) on a grid: ν ∈ {0, 0.5, 1.5, 10, 63, 255, 1023}, x log-spaced over 10⁻³ … 10⁵.
     let nus = [0.0, 0.5, 1.5, 10.0, 63.0, 255.0, 1023.0];
@@ -85,8 +107,8 @@ fn main() {
             x.push(10f64.powf(-3.0 + 8.0 * i as f64 / 2999.0));
         }
     }
-    write_f64(&dir, "bessel_nu", &nu);
-    write_f64(&dir, "bessel_x", &x);
+    write_f64(dir, "bessel_nu", &nu);
+    write_f64(dir, "bessel_x", &x);
     let (t, out) = best(20, || {
         nu.iter()
             .zip(&x)
@@ -94,7 +116,7 @@ fn main() {
             .collect::<Vec<f64>>()
     });
     writeln!(times, "log_bessel_i {t}").unwrap();
-    write_f64(&dir, "crate_log_bessel_i", &out);
+    write_f64(dir, "crate_log_bessel_i", &out);
     // The same points through the batch kernel, one call per order (they share one ν each):
     // what a user with many arguments calls. The values must be the scalar ones, bit for bit.
     let (t, batch) = best(20, || {
@@ -120,8 +142,8 @@ fn main() {
             kappas.push(10f64.powf(-3.0 + 7.0 * i as f64 / 2499.0));
         }
     }
-    write_f64(&dir, "normconst_dim", &dims);
-    write_f64(&dir, "normconst_kappa", &kappas);
+    write_f64(dir, "normconst_dim", &dims);
+    write_f64(dir, "normconst_kappa", &kappas);
     let (t, out) = best(20, || {
         dims.iter()
             .zip(&kappas)
@@ -129,7 +151,7 @@ fn main() {
             .collect::<Vec<f64>>()
     });
     writeln!(times, "log_norm_const {t}").unwrap();
-    write_f64(&dir, "crate_log_norm_const", &out);
+    write_f64(dir, "crate_log_norm_const", &out);
     let (t, batch) = best(20, || {
         let mut batch = vec![0.0; kappas.len()];
         for (i, (kc, oc)) in kappas.chunks(2500).zip(batch.chunks_mut(2500)).enumerate() {
@@ -154,8 +176,8 @@ fn main() {
             rbars.push(0.01 + 0.989 * i as f64 / 999.0);
         }
     }
-    write_f64(&dir, "kappa_dim", &kdims);
-    write_f64(&dir, "kappa_rbar", &rbars);
+    write_f64(dir, "kappa_dim", &kdims);
+    write_f64(dir, "kappa_rbar", &rbars);
     let (t, out) = best(5, || {
         kdims
             .iter()
@@ -164,7 +186,7 @@ fn main() {
             .collect::<Vec<f64>>()
     });
     writeln!(times, "kappa_mle {t}").unwrap();
-    write_f64(&dir, "crate_kappa_mle", &out);
+    write_f64(dir, "crate_kappa_mle", &out);
     let (t, batch) = best(5, || {
         let mut batch = vec![0.0; rbars.len()];
         for (i, (rc, oc)) in rbars.chunks(1000).zip(batch.chunks_mut(1000)).enumerate() {
@@ -197,7 +219,7 @@ fn main() {
         out
     });
     writeln!(times, "vmf_sample {t}").unwrap();
-    write_f64(&dir, "vmf_draws", &draws);
+    write_f64(dir, "vmf_draws", &draws);
     // `sample_n_into` writes into the caller's buffer: it is allocated (and its pages first
     // touched) once, outside the timing, as by a caller who draws repeatedly; so are the
     // floors' buffers below. (The loop above allocates its output in every run, as scipy does.)
@@ -253,8 +275,8 @@ fn main() {
             .collect()
     };
     let (id, ood) = (draw(0.0), draw(1.0));
-    write_f64(&dir, "ood_id", &id);
-    write_f64(&dir, "ood_ood", &ood);
+    write_f64(dir, "ood_id", &id);
+    write_f64(dir, "ood_ood", &ood);
     let (t, roc) = best(5, || {
         metrics::OodScores { id: &id, ood: &ood }
             .auroc()
@@ -292,9 +314,9 @@ fn main() {
         data.extend(row.iter().map(|v| (v / norm) as f32));
         labels.push(c);
     }
-    write_f32(&dir, "retrieval_x", &data);
+    write_f32(dir, "retrieval_x", &data);
     write_u32(
-        &dir,
+        dir,
         "retrieval_labels",
         &labels.iter().map(|&l| l as u32).collect::<Vec<_>>(),
     );
@@ -337,7 +359,7 @@ fn main() {
     let ids: Vec<u32> = (0..n)
         .flat_map(|q| nn.indices(q).iter().map(|&j| j as u32))
         .collect();
-    write_u32(&dir, "crate_neighbours", &ids);
+    write_u32(dir, "crate_neighbours", &ids);
     eprintln!(
         "compare_peers: inputs, outputs and timings in {}",
         dir.display()

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Usage: bash scripts/build-docs.sh [book|api]   (both when no argument is given)
+# Usage: bash scripts/build-docs.sh [book|api|tools]   (book and api when no argument is given)
 #
 # `book`: the mdBook site in docs/ to docs/book/, with math rendered to HTML by KaTeX at build
 #         time (docs/render-math.js, an mdBook preprocessor run with node).
+# `tools`: only the installs (KaTeX, mdbook), so that scripts/test.sh can run them beside its
+#         downloads.
 # `api`:  the API reference (`cargo doc --no-deps`) to target/doc/, with the formulas of the doc
 #         comments rendered in the browser by KaTeX (docs/katex-header.html), offline.
 #
@@ -30,9 +32,9 @@ MDBOOK_VERSION="0.5.3"
 
 what="${1:-all}"
 case "$what" in
-    all | book | api) ;;
+    all | book | api | tools) ;;
     *)
-        echo "usage: bash scripts/build-docs.sh [book|api]" >&2
+        echo "usage: bash scripts/build-docs.sh [book|api|tools]" >&2
         exit 2
         ;;
 esac
@@ -55,6 +57,9 @@ if [[ "$what" != api ]]; then
         echo "build-docs: installing mdbook $MDBOOK_VERSION into $tools (first run: several minutes)" >&2
         cargo install --locked --root "$tools" --version "$MDBOOK_VERSION" \
             --no-default-features --features search mdbook
+    fi
+    if [[ "$what" == tools ]]; then
+        exit 0
     fi
     mdbook build "$root/docs"
     echo "build-docs: book written to $root/docs/book/index.html" >&2

@@ -26,20 +26,36 @@
 # The last table is measured from Python (scripts/peers/python_view.py, the probdml wheel in
 # .venv-peers): the same comparisons with the goals of the Python package.
 #
-# Usage: bash scripts/compare-peers.sh [--record]   (about 2 minutes after the first install)
+# Usage: bash scripts/compare-peers.sh [--record] [--isa portable|avx2-fma|avx512]
+#        (about 2 minutes after the first install)
+#
+# `--isa NAME` runs the crate's side with every dispatched kernel compiled for NAME
+# (`InstructionSet::run`): an AVX-512 CPU measures the AVX2 copy that AVX2-only CPUs (most
+# laptops, many cloud CPUs) run, and the portable one. Only the first table depends on the copy;
+# the BTL and Python tables are left out. Without `--isa` the CPU's own copy runs.
 #
 # The tables go to standard output and to target/peers/report.md. With --record they are also
-# written to docs/runs/peers/latest.md under a header naming the commit, the command, the CPU and
-# the date: the book includes its parts (`{{#include}}` of the anchors rust, btl and python), so
-# that no peers number in the book is typed by hand.
+# written to docs/runs/peers/latest.md (with `--isa NAME`: docs/runs/peers/NAME.md) under a
+# header naming the commit, the command, the CPU and the date: the book includes its parts
+# (`{{#include}}` of the anchors rust, btl and python), so that no peers number in the book is
+# typed by hand.
 set -euo pipefail
 
 record=false
-case "${1:-}" in
-    --record) record=true ;;
-    "") ;;
-    *) echo "usage: bash scripts/compare-peers.sh [--record]" >&2; exit 2 ;;
-esac
+isa=""
+usage="usage: bash scripts/compare-peers.sh [--record] [--isa portable|avx2-fma|avx512]"
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --record) record=true ;;
+        --isa)
+            [[ $# -ge 2 ]] || { echo "$usage" >&2; exit 2; }
+            isa="$2"
+            shift
+            ;;
+        *) echo "$usage" >&2; exit 2 ;;
+    esac
+    shift
+done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -54,16 +70,31 @@ if ! "$venv/bin/python" -c 'import faiss, scipy, sklearn, mpmath, threadpoolctl'
 fi
 
 out="$root/target/peers"
-cargo run --locked --release --quiet --example compare_peers -- "$out"
+if [[ -n "$isa" ]]; then
+    out="$root/target/peers/$isa"
+fi
+cargo run --locked --release --quiet --example compare_peers -- "$out" ${isa:+"$isa"}
 report="$out/report.md"
 cpu="$(grep -c processor /proc/cpuinfo) logical CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 echo "compare-peers: $cpu; $(rustc --version); RUSTFLAGS=${RUSTFLAGS:-(none)}" >&2
 
+# The peers' own dispatch is held to the same instruction set: faiss loads its library for it
+# (FAISS_OPT_LEVEL), OpenBLAS its kernels (OPENBLAS_CORETYPE, under scikit-learn and scipy), and
+# numpy leaves out the AVX-512 loops (NPY_DISABLE_CPU_FEATURES), so that a forced table compares
+# both sides as an older CPU runs them.
+peer_env=()
+case "$isa" in
+    avx2-fma) peer_env=(FAISS_OPT_LEVEL=AVX2 OPENBLAS_CORETYPE=Haswell
+        "NPY_DISABLE_CPU_FEATURES=AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR") ;;
+    portable) peer_env=(FAISS_OPT_LEVEL=generic OPENBLAS_CORETYPE=Prescott
+        "NPY_DISABLE_CPU_FEATURES=SSE3 SSSE3 SSE41 POPCNT SSE42 AVX F16C FMA3 AVX2 AVX512F AVX512CD AVX512_SKX AVX512_CLX AVX512_CNL AVX512_ICL AVX512_SPR") ;;
+esac
 {
 echo "<!-- ANCHOR: rust -->"
-"$venv/bin/python" -W ignore scripts/peers/compare.py "$out"
+env ${peer_env[@]+"${peer_env[@]}"} "$venv/bin/python" -W ignore scripts/peers/compare.py "$out"
 echo "<!-- ANCHOR_END: rust -->"
 
+if [[ -z "$isa" ]]; then
 # The Bayesian triplet loss against the paper's PyTorch listing (chapter 05). PyTorch comes from
 # the project's libtorch environment (.venv, torch 2.11.0 from PyPI, made by
 # scripts/setup-torch.sh), not from .venv-peers: the PyPI wheel is 4.6 GB and already installed
@@ -96,6 +127,7 @@ echo "From Python (time: best of 3–5 calls, 20 for ln C_M; one thread):"
 echo
 RAYON_NUM_THREADS=1 OMP_NUM_THREADS=1 "$venv/bin/python" -W ignore scripts/peers/python_view.py
 echo "<!-- ANCHOR_END: python -->"
+fi
 } | tee "$report"
 
 if $record; then
@@ -104,13 +136,14 @@ if $record; then
         commit="$commit with uncommitted changes"
     fi
     mkdir -p docs/runs/peers
+    recorded="docs/runs/peers/${isa:-latest}.md"
     {
         echo "<!-- Written by \`bash scripts/compare-peers.sh --record\`; do not edit. -->"
         echo "<!-- ANCHOR: header -->"
-        echo "Measured at commit $commit on $(date -u +%Y-%m-%d) with \`bash scripts/compare-peers.sh --record\`; $cpu; $(rustc --version), RUSTFLAGS ${RUSTFLAGS:-none} (none: the baseline x86-64, with run-time dispatch, chapter 01)."
+        echo "Measured at commit $commit on $(date -u +%Y-%m-%d) with \`bash scripts/compare-peers.sh --record${isa:+ --isa $isa}\`; $cpu; $(rustc --version), RUSTFLAGS ${RUSTFLAGS:-none} (none: the baseline x86-64, with run-time dispatch, chapter 01)."
         echo "<!-- ANCHOR_END: header -->"
         echo
         cat "$report"
-    } > docs/runs/peers/latest.md
-    echo "compare-peers: recorded in docs/runs/peers/latest.md" >&2
+    } > "$recorded"
+    echo "compare-peers: recorded in $recorded" >&2
 fi

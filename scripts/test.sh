@@ -29,10 +29,13 @@
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
 #      every chapter must show its file's number and hold formulas, no TeX command in the doc sources may have lost its `\n`/`\t` to a string escape, no backslash in a doc comment's math may be
-#      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU: 2.2 min (1.2 min
-#      to build the book and `cargo doc`, 1 min for the ~350 pages); the first run on a fresh
-#      machine adds about 3.5 min to compile mdbook and 1 min to install chromium
-#      (scripts/setup.sh).
+#      eaten by Markdown (`\,` → `,`). Measured on a 2-core CPU: 2 min (about 40 s to build
+#      the book and `cargo doc`, 103 s for the ~530 pages, four open at a time); on a fresh
+#      machine mdbook is compiled first (93 s), beside the downloads of step 1, and chromium
+#      installed (scripts/setup.sh).
+#      The wheel of step 4 links the crates that step 2 compiled: both builds depend on
+#      crates/workspace-hack, which asks for the union of their features (tests/build_sharing.rs
+#      checks that they resolve alike).
 #
 # `--no-fail-fast` lets every test target run and report; the script exits non-zero if any
 # step failed. Extra arguments go to the first `cargo test`.
@@ -98,8 +101,22 @@ timed setup bash scripts/setup.sh
 status=0
 # Formatting is configuration, not hope: every target (the proofs included) as rustfmt writes it.
 timed fmt cargo fmt --all --check || status=$?
+# The docs' tools (mdbook, compiled on a fresh machine: about 90 s of CPU on 2 cores; KaTeX)
+# install beside the downloads of libtorch and the data, which leave the CPUs mostly idle.
+docs=false
+if [[ -x /usr/bin/chromium ]] && command -v node >/dev/null 2>&1; then
+    docs=true
+    docs_tools_log="$(mktemp)"
+    bash scripts/build-docs.sh tools >"$docs_tools_log" 2>&1 &
+    docs_tools_pid=$!
+fi
 timed setup-torch bash scripts/setup-torch.sh
 timed setup-data bash scripts/setup-data.sh
+if $docs; then
+    timed "docs tools (beside the downloads)" wait "$docs_tools_pid" || status=$?
+    cat "$docs_tools_log" >&2
+    rm -f "$docs_tools_log"
+fi
 
 # The lints ride on the compilation (step 2 above): clippy-driver compiles the workspace's own
 # crates, with `-D warnings` in the argument list `cargo clippy` would hand it (CLIPPY_ARGS,
@@ -138,7 +155,7 @@ timed pytest env PROBDML_BITWISE_FILE="$bitwise_file" "$root/.venv/bin/python" -
 
 # The docs are not a compilation of the workspace's code: no lint pass in them.
 unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
-if [[ -x /usr/bin/chromium ]] && command -v node >/dev/null 2>&1; then
+if $docs; then
     timed check-docs bash scripts/check-docs.sh || status=$?
 else
     echo "test: /usr/bin/chromium or node missing: skipping scripts/check-docs.sh" >&2

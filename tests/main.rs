@@ -7,6 +7,8 @@
 // BEGIN generated modules (bash scripts/test-targets.sh)
 #[path = "bad_input.rs"]
 mod bad_input;
+#[path = "build_sharing.rs"]
+mod build_sharing;
 #[path = "checked_and_raw.rs"]
 mod checked_and_raw;
 #[path = "contrastive_bad_input.rs"]

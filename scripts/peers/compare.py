@@ -55,8 +55,12 @@ crate_times = dict(
     (line.split()[0], float(line.split()[1])) for line in (DIR / "crate_times.txt").read_text().splitlines()
 )
 crate_values = {}
+instruction_set = None
 for line in (DIR / "crate_values.txt").read_text().splitlines():
     key, value = line.split()
+    if key == "instruction_set":
+        instruction_set = value
+        continue
     crate_values.setdefault(key, []).append(float(value))
 
 rows = []
@@ -332,6 +336,7 @@ for threads in (1, 2):
         )
 
 print(
+    f"probdml's kernels: the copy compiled for {instruction_set}; "
     f"versions: numpy {np.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, "
     f"faiss-cpu {faiss.__version__}, mpmath {mpmath.__version__}; python {sys.version.split()[0]}"
 )

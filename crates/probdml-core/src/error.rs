@@ -6,11 +6,10 @@
 
 /// Everything that can go wrong in `probdml`: every variant names the offending argument and
 /// the rule it broke, so that a message reads on its own.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Error {
     /// A real argument is NaN or ±∞.
-    #[error("argument `{arg}` must be finite, got {value}")]
     NotFinite {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -18,7 +17,6 @@ pub enum Error {
         value: f64,
     },
     /// A real argument lies outside its domain.
-    #[error("argument `{arg}` = {value} is out of its domain: {rule}")]
     OutOfDomain {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -28,7 +26,6 @@ pub enum Error {
         rule: &'static str,
     },
     /// The sphere dimension is too small.
-    #[error("argument `{arg}` = {dim} is not a valid dimension: {rule}")]
     InvalidDimension {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -38,7 +35,6 @@ pub enum Error {
         rule: &'static str,
     },
     /// Two vectors that must have the same length do not.
-    #[error("dimension mismatch: `{arg}` has length {got}, expected {expected}")]
     DimensionMismatch {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -48,9 +44,6 @@ pub enum Error {
         got: usize,
     },
     /// A vector that must lie on the unit sphere does not.
-    #[error(
-        "argument `{arg}` must be a unit vector (|‖v‖ − 1| ≤ {tolerance:.3e}), got norm {norm}"
-    )]
     NotUnitVector {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -60,7 +53,6 @@ pub enum Error {
         tolerance: f64,
     },
     /// A collection that needs at least some elements has too few.
-    #[error("argument `{arg}` needs at least {min} element(s), got {got}")]
     TooFew {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -70,7 +62,6 @@ pub enum Error {
         got: usize,
     },
     /// An iterative method did not converge (never expected on the documented domain).
-    #[error("{method} did not converge after {iterations} iterations")]
     NoConvergence {
         /// Which method.
         method: &'static str,
@@ -78,7 +69,6 @@ pub enum Error {
         iterations: usize,
     },
     /// One element of a slice argument is NaN or ±∞ (scores, embeddings, uncertainties).
-    #[error("argument `{arg}` must be finite: element {index} is {value}")]
     NotFiniteElement {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -88,7 +78,6 @@ pub enum Error {
         value: f64,
     },
     /// A count or cut-off (k, a number of bins) lies outside the range the input allows.
-    #[error("argument `{arg}` = {value} is out of range: must satisfy {min} <= {arg} <= {max} ({reason})")]
     CountOutOfRange {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -103,7 +92,6 @@ pub enum Error {
     },
     /// One element of a slice of counts (the cut-offs `ks`) lies outside the range the input
     /// allows: the error keeps the element's position.
-    #[error("argument `{arg}`: element {index} = {value} is out of range: must satisfy {min} <= k <= {max} ({reason})")]
     CountOutOfRangeElement {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -119,7 +107,6 @@ pub enum Error {
         reason: &'static str,
     },
     /// An index inside an argument points outside the collection it refers to.
-    #[error("argument `{arg}`: entry {position} is index {index}, but the {target} has only {len} item(s)")]
     IndexOutOfRange {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -133,7 +120,6 @@ pub enum Error {
         len: usize,
     },
     /// A flat row-major matrix whose length is not a whole number of rows.
-    #[error("argument `{arg}` has length {len}, which is not a multiple of the row width {dim}")]
     RaggedRows {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -144,7 +130,6 @@ pub enum Error {
     },
     /// The quantity is undefined on this input (a 0/0: a constant sequence for Kendall's τ-b,
     /// no query with a positive for a retrieval metric).
-    #[error("{quantity} is undefined for argument `{arg}`: {reason}")]
     Undefined {
         /// The argument whose content makes it undefined.
         arg: &'static str,
@@ -154,7 +139,6 @@ pub enum Error {
         reason: &'static str,
     },
     /// One row of a row-major matrix of unit vectors is not of unit norm.
-    #[error("argument `{arg}`: row {row} must be a unit vector (|‖v‖ − 1| ≤ {tolerance:.3e}), got norm {norm}")]
     NotUnitRow {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -167,7 +151,6 @@ pub enum Error {
     },
     /// A labelling with fewer distinct classes than the computation needs (contrastive pairs need
     /// two, otherwise there is no negative pair).
-    #[error("argument `{arg}` has {classes} distinct class(es); at least {min} are needed")]
     TooFewClasses {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -177,7 +160,6 @@ pub enum Error {
         min: usize,
     },
     /// A pair listed as positive joins two classes, or one listed as negative joins one class.
-    #[error("argument `{arg}`: pair {position} = ({i}, {j}) is not a {expected} pair")]
     PairKindMismatch {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -191,7 +173,6 @@ pub enum Error {
         expected: &'static str,
     },
     /// A collection has more elements than the implementation supports.
-    #[error("argument `{arg}` has {got} elements; at most {max} are supported")]
     TooMany {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -202,7 +183,6 @@ pub enum Error {
     },
     /// One element of a slice argument lies outside its domain (a negative variance, a
     /// precision that is not positive): the error keeps the element's position.
-    #[error("argument `{arg}`: element {index} = {value} is out of its domain: {rule}")]
     OutOfDomainElement {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -215,7 +195,6 @@ pub enum Error {
     },
     /// One row of a row-major matrix lies outside its domain (a zero embedding under cosine
     /// distance): the error keeps the row's position.
-    #[error("argument `{arg}`: row {row} is out of its domain ({quantity} = {value}): {rule}")]
     RowOutOfDomain {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -229,7 +208,6 @@ pub enum Error {
         rule: &'static str,
     },
     /// A slice argument that needs at least one element is empty.
-    #[error("argument `{arg}` is empty: {rule}")]
     Empty {
         /// The argument's name as in the signature.
         arg: &'static str,
@@ -237,6 +215,37 @@ pub enum Error {
         rule: &'static str,
     },
 }
+
+// Written out rather than derived: a derive macro would bring a proc-macro stack (syn and four
+// more crates) into the dependency tree of every user of the maths.
+impl core::fmt::Display for Error {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Error::NotFinite { arg, value } => write!(f, "argument `{arg}` must be finite, got {value}"),
+            Error::OutOfDomain { arg, value, rule } => write!(f, "argument `{arg}` = {value} is out of its domain: {rule}"),
+            Error::InvalidDimension { arg, dim, rule } => write!(f, "argument `{arg}` = {dim} is not a valid dimension: {rule}"),
+            Error::DimensionMismatch { arg, expected, got } => write!(f, "dimension mismatch: `{arg}` has length {got}, expected {expected}"),
+            Error::NotUnitVector { arg, norm, tolerance } => write!(f, "argument `{arg}` must be a unit vector (|‖v‖ − 1| ≤ {tolerance:.3e}), got norm {norm}"),
+            Error::TooFew { arg, min, got } => write!(f, "argument `{arg}` needs at least {min} element(s), got {got}"),
+            Error::NoConvergence { method, iterations } => write!(f, "{method} did not converge after {iterations} iterations"),
+            Error::NotFiniteElement { arg, index, value } => write!(f, "argument `{arg}` must be finite: element {index} is {value}"),
+            Error::CountOutOfRange { arg, value, min, max, reason } => write!(f, "argument `{arg}` = {value} is out of range: must satisfy {min} <= {arg} <= {max} ({reason})"),
+            Error::CountOutOfRangeElement { arg, index, value, min, max, reason } => write!(f, "argument `{arg}`: element {index} = {value} is out of range: must satisfy {min} <= k <= {max} ({reason})"),
+            Error::IndexOutOfRange { arg, position, index, target, len } => write!(f, "argument `{arg}`: entry {position} is index {index}, but the {target} has only {len} item(s)"),
+            Error::RaggedRows { arg, len, dim } => write!(f, "argument `{arg}` has length {len}, which is not a multiple of the row width {dim}"),
+            Error::Undefined { arg, quantity, reason } => write!(f, "{quantity} is undefined for argument `{arg}`: {reason}"),
+            Error::NotUnitRow { arg, row, norm, tolerance } => write!(f, "argument `{arg}`: row {row} must be a unit vector (|‖v‖ − 1| ≤ {tolerance:.3e}), got norm {norm}"),
+            Error::TooFewClasses { arg, classes, min } => write!(f, "argument `{arg}` has {classes} distinct class(es); at least {min} are needed"),
+            Error::PairKindMismatch { arg, position, i, j, expected } => write!(f, "argument `{arg}`: pair {position} = ({i}, {j}) is not a {expected} pair"),
+            Error::TooMany { arg, max, got } => write!(f, "argument `{arg}` has {got} elements; at most {max} are supported"),
+            Error::OutOfDomainElement { arg, index, value, rule } => write!(f, "argument `{arg}`: element {index} = {value} is out of its domain: {rule}"),
+            Error::RowOutOfDomain { arg, row, quantity, value, rule } => write!(f, "argument `{arg}`: row {row} is out of its domain ({quantity} = {value}): {rule}"),
+            Error::Empty { arg, rule } => write!(f, "argument `{arg}` is empty: {rule}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// `Result` with [`Error`].
 pub type Result<T> = core::result::Result<T, Error>;

@@ -92,10 +92,10 @@
 //! The other default features: `rayon` runs the retrieval metrics on rayon's thread pool
 //! ([`metrics::Retrieval::with_threads`]; without it every search runs on the calling thread),
 //! and `std_rng` enables `probdml::rand::rngs::StdRng`. With `default-features = false` the
-//! crate depends on 12 others: `rand` and `rand_core` (the [`rand::Rng`] the samplers take),
+//! crate depends on 6 others: `rand` and `rand_core` (the [`rand::Rng`] the samplers take),
 //! `rand_distr` and its `num-traits` (the Gamma and normal laws of the samplers), `libm` (a
-//! sub-ulp `erfc`), `thiserror` with the five crates of its derive (the error type), and
-//! `probdml-core`. Matrix products are the crate's own (`gemm`: blocked, with register tiles
+//! sub-ulp `erfc`), and `probdml-core` (the error type, whose `Display` is written out so that
+//! no derive macro and its parser are compiled for it). Matrix products are the crate's own (`gemm`: blocked, with register tiles
 //! for SSE2, AVX2 and AVX-512, the same bits on every CPU where a caller needs them).
 //!
 //! # Where to find what

@@ -35,6 +35,7 @@
 //! above. A slice of one draw is thus drawn as one [`StandardNormal`] sample.
 #![cfg_attr(doc, doc = include_str!("../docs/katex-header.html"))]
 
+mod fast_path_avx2;
 mod fast_path_avx512;
 mod tables;
 
@@ -130,20 +131,37 @@ pub(crate) fn fill_blocks<G: Rng + ?Sized>(rng: &mut G, out: &mut [f64], words: 
 
 /// The fast path of every draw of a block from its first word, free of branches: writes
 /// `out[j]` (meaningful only if the draw stays on the fast path) and sets bit `j` of
-/// `missed[j / 64]` for a draw that leaves it. AVX-512 runs a copy with gathers
-/// (`fast_path_avx512.rs`, the same bits).
+/// `missed[j / 64]` for a draw that leaves it. AVX-512 and AVX2 run copies with gathers
+/// (`fast_path_avx512.rs`, `fast_path_avx2.rs`, the same bits).
 #[inline(always)]
 fn fast_path(words: &[u64], out: &mut [f64], missed: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
-    if crate::instruction_set::InstructionSet::active()
-        == crate::instruction_set::InstructionSet::Avx512
     {
-        // SAFETY: the active instruction set is one that this CPU has, so AVX-512 F; the
-        // lengths are this function's.
-        unsafe { fast_path_avx512::fast_path(words, out, missed) };
-        return;
+        use crate::instruction_set::InstructionSet;
+        match InstructionSet::active() {
+            InstructionSet::Avx512 => {
+                // SAFETY: the active instruction set is one that this CPU has, so AVX-512 F;
+                // the lengths are this function's.
+                unsafe { fast_path_avx512::fast_path(words, out, missed) };
+                return;
+            }
+            InstructionSet::Avx2Fma => {
+                // SAFETY: the active instruction set is one that this CPU has, so AVX2; the
+                // lengths are this function's.
+                unsafe { fast_path_avx2::fast_path(words, out, missed, fast_path_portable) };
+                return;
+            }
+            _ => {}
+        }
     }
+    fast_path_portable(words, out, missed, 0);
+}
+
+/// The portable fast path, for draws numbered from `first` within the block.
+#[inline(always)]
+fn fast_path_portable(words: &[u64], out: &mut [f64], missed: &mut [u64], first: usize) {
     for (j, (x, &word)) in out.iter_mut().zip(words).enumerate() {
+        let j = first + j;
         let (i, sign, v) = candidate(word);
         *x = f64::from_bits(v.to_bits() | sign);
         // `v` is never NaN (u ∈ [0, 1), X finite), so ≥ is the negation of the fast path's <.

@@ -101,14 +101,19 @@ class VonMisesFisherBase:
     def fit(cls, samples: Any, method: str = "mle", newton_steps: int = 2) -> Any:
         """The maximum-likelihood vMF of unit rows: μ̂ = the mean direction, κ̂ = A_M⁻¹(R̄)
         (``method="mle"``) or Sra's Newton steps (``method="sra"``)."""
+        # The rule of every named option (probdml-py/src/arguments.rs, `choice`): a wrong type
+        # is a TypeError, an unknown name a ValueError, both naming the argument.
+        if not isinstance(method, str):
+            shown = "None" if method is None else f"{type(method).__name__} {method!r}"
+            raise TypeError(f"argument `method` must be a str, one of 'mle', 'sra'; got {shown}")
+        if method not in ("mle", "sra"):
+            raise ValueError(f"argument `method` = {method!r} is not one of 'mle', 'sra'")
         direction, rbar = mean_resultant(samples, cls._exact)
         dim = direction.size
         if method == "mle":
             kappa = kappa_mle(dim, rbar, cls._exact)
-        elif method == "sra":
-            kappa = kappa_sra(dim, rbar, newton_steps, cls._exact)
         else:
-            raise ValueError(f"argument `method` = {method!r} is not one of 'mle', 'sra'")
+            kappa = kappa_sra(dim, rbar, newton_steps, cls._exact)
         return cls(direction, kappa)
 
     def __repr__(self) -> str:
