@@ -52,7 +52,7 @@ sources_hash() {
     find crates/probdml-core/src crates/probdml-reference/src crates/probdml/src probdml-py/src python/probdml -type f \( -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name 'py.typed' \) -print0 \
         | sort -z | xargs -0 sha256sum
     sha256sum Cargo.toml Cargo.lock crates/probdml-core/Cargo.toml crates/probdml-reference/Cargo.toml \
-        crates/probdml/Cargo.toml probdml-py/Cargo.toml pyproject.toml
+        crates/probdml/Cargo.toml crates/workspace-hack/Cargo.toml probdml-py/Cargo.toml pyproject.toml
     # A wheel built without the lint pass (scripts/test.sh sets clippy-driver as the compiler of
     # the workspace's crates) is rebuilt with it, so that the test command lints the extension.
     echo "compiler wrapper: ${RUSTC_WORKSPACE_WRAPPER:-none}"
