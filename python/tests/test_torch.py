@@ -57,10 +57,10 @@ def test_proxy_nca_passes_gradcheck_and_equals_the_training_module_formula():
     emb = torch.randn(6, 5, generator=g, dtype=torch.float64, requires_grad=True)
     prox = torch.randn(4, 5, generator=g, dtype=torch.float64, requires_grad=True)
     labels = torch.tensor([0, 3, 1, 1, 2, 0])
-    assert torch.autograd.gradcheck(lambda e, p: pt.proxy_nca_loss(e, p, labels, 0.3), (emb, prox), eps=1e-6, atol=1e-7)
+    assert torch.autograd.gradcheck(lambda e, p: pt.proxy_nca_loss(e, labels, p, temperature=0.3), (emb, prox), eps=1e-6, atol=1e-7)
     for distance in ("el_vmf", "kl_vmf", "l2"):
-        assert torch.autograd.gradcheck(lambda e, p: pt.proxy_nca_loss(e, p, labels, 0.5, distance), (emb, prox), eps=1e-6, atol=1e-6)
-    ours = pt.proxy_nca_loss(emb, prox, labels, 0.3)
+        assert torch.autograd.gradcheck(lambda e, p: pt.proxy_nca_loss(e, labels, p, temperature=0.5, distance=distance), (emb, prox), eps=1e-6, atol=1e-6)
+    ours = pt.proxy_nca_loss(emb, labels, prox, temperature=0.3)
     ours.backward()
     ge, gp = emb.grad.clone(), prox.grad.clone()
     emb.grad = prox.grad = None
@@ -101,3 +101,64 @@ def test_backward_scales_by_the_incoming_gradient():
         x.grad = None
     pt.btl_nll(*xs, margin=MARGIN).backward()
     assert all(torch.allclose(t, 3.0 * x.grad, rtol=1e-15, atol=0) for t, x in zip(tripled, xs))
+
+
+def test_a_margin_or_temperature_that_requires_grad_is_refused_not_detached():
+    xs = batch(6)
+    margin = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(ValueError, match="`margin` requires grad"):
+        pt.btl_nll(*xs, margin=margin)
+    # Without grad, a 0-d tensor is a number: the same loss as the float.
+    assert pt.btl_nll(*xs, margin=margin.detach()).item() == pt.btl_nll(*xs, margin=0.2).item()
+    emb = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+    prox = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+    labels = torch.tensor([0, 1, 0, 1])
+    temperature = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+    with pytest.raises(ValueError, match="`temperature` requires grad"):
+        pt.proxy_nca_loss(emb, labels, prox, temperature=temperature)
+
+
+def test_second_derivatives_raise_instead_of_a_silent_zero_hessian():
+    xs = batch(7)
+    loss = pt.btl_nll(*xs, margin=MARGIN)
+    with pytest.raises(RuntimeError, match="first derivatives only"):
+        torch.autograd.grad(loss, xs[0], create_graph=True)
+    # torch.autograd.functional.hessian (strict=False) returned all zeros for the BTL before.
+    with pytest.raises(RuntimeError, match="first derivatives only"):
+        torch.autograd.functional.hessian(lambda mu_a: pt.btl_nll(mu_a, *xs[1:], margin=MARGIN), xs[0].detach())
+    emb = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+    prox = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+    loss = pt.proxy_nca_loss(emb, torch.tensor([0, 1, 0, 1]), prox)
+    with pytest.raises(RuntimeError, match="first derivatives only"):
+        torch.autograd.grad(loss, emb, create_graph=True)
+    # A first derivative taken with grad mode on elsewhere is unaffected.
+    (g,) = torch.autograd.grad(pt.btl_nll(*xs, margin=MARGIN), xs[0])
+    assert torch.isfinite(g).all()
+
+
+def test_proxy_nca_takes_the_argument_order_of_nivmf():
+    emb = torch.randn(6, 4, dtype=torch.float64)
+    prox = torch.randn(3, 4, dtype=torch.float64)
+    labels = torch.tensor([0, 1, 2, 0, 1, 2])
+    from probdml import nivmf
+
+    ours = pt.proxy_nca_loss(emb, labels, prox, temperature=0.5).item()
+    assert ours == nivmf.proxy_nca_loss(emb.numpy(), labels.numpy(), prox.numpy(), temperature=0.5).loss
+    # The old order (proxies before labels) is refused by name, not computed.
+    with pytest.raises((TypeError, ValueError), match="labels|proxies"):
+        pt.proxy_nca_loss(emb, prox, labels)
+
+
+def test_cosine_proxy_nca_is_teh_et_al_squared_distance_at_twice_the_temperature():
+    # Teh et al. (2020): softmax over -||e^ - p^||^2 / T of the normalised vectors, written here
+    # in torch; probdml's "cosine" (d = -cos) at T/2 must give the same loss.
+    g = torch.Generator().manual_seed(3)
+    emb = torch.randn(8, 5, generator=g, dtype=torch.float64)
+    prox = torch.randn(4, 5, generator=g, dtype=torch.float64)
+    labels = torch.tensor([0, 1, 2, 3, 0, 1, 2, 3])
+    t = 0.6
+    e, p = torch.nn.functional.normalize(emb, dim=1), torch.nn.functional.normalize(prox, dim=1)
+    d2 = torch.cdist(e, p) ** 2
+    teh = torch.nn.functional.cross_entropy(-d2 / t, labels).item()
+    ours = pt.proxy_nca_loss(emb, labels, prox, temperature=t / 2).item()
+    assert abs(ours - teh) < 1e-12
