@@ -202,6 +202,28 @@ fn measure(dir: &Path, isa: InstructionSet) {
     )
     .unwrap();
 
+    // Sra's estimator (two Newton steps from Banerjee's start) at M = 512 and 4096, 3000 R̄
+    // each: the per-value loop a user writes, against the same steps vectorised in numpy.
+    let mut sra_dims = Vec::new();
+    let mut sra_rbars = Vec::new();
+    for &m in &[512.0, 4096.0] {
+        for i in 0..3000 {
+            sra_dims.push(m);
+            sra_rbars.push(0.02 + 0.96 * i as f64 / 2999.0);
+        }
+    }
+    write_f64(dir, "sra_dim", &sra_dims);
+    write_f64(dir, "sra_rbar", &sra_rbars);
+    let (t, out) = best(5, || {
+        sra_dims
+            .iter()
+            .zip(&sra_rbars)
+            .map(|(&m, &r)| vmf::kappa_sra(m as usize, r, 2).unwrap_or(f64::NAN))
+            .collect::<Vec<f64>>()
+    });
+    writeln!(times, "kappa_sra {t}").unwrap();
+    write_f64(dir, "crate_kappa_sra", &out);
+
     // vMF sampling and fitting: M = 128, κ = 50, 10⁵ draws, on the crate's eight-lane
     // Xoshiro256++ (a fast non-cryptographic generator, as scipy's default PCG64 is).
     let (dim, kappa, n_draws) = (128usize, 50.0, 100_000usize);
