@@ -43,6 +43,19 @@ fn bits_equal(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+/// For each dimension of `dims`, `per_dim` mean resultant lengths evenly spaced from `start`
+/// over `width`: the dimensions and the R̄, side by side.
+fn rbar_grid(dims: &[f64], per_dim: usize, start: f64, width: f64) -> (Vec<f64>, Vec<f64>) {
+    let (mut ms, mut rbars) = (Vec::new(), Vec::new());
+    for &m in dims {
+        for i in 0..per_dim {
+            ms.push(m);
+            rbars.push(start + width * i as f64 / (per_dim - 1) as f64);
+        }
+    }
+    (ms, rbars)
+}
+
 /// Best wall time of `reps` runs of `f`, and its last result.
 fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::INFINITY;
@@ -169,13 +182,7 @@ fn measure(dir: &Path, isa: InstructionSet) {
     .unwrap();
 
     // κ from R̄: M ∈ {3, 128, 512}, R̄ over 0.01 … 0.999.
-    let (mut kdims, mut rbars) = (Vec::new(), Vec::new());
-    for &m in &[3.0, 128.0, 512.0] {
-        for i in 0..1000 {
-            kdims.push(m);
-            rbars.push(0.01 + 0.989 * i as f64 / 999.0);
-        }
-    }
+    let (kdims, rbars) = rbar_grid(&[3.0, 128.0, 512.0], 1000, 0.01, 0.989);
     write_f64(dir, "kappa_dim", &kdims);
     write_f64(dir, "kappa_rbar", &rbars);
     let (t, out) = best(5, || {
@@ -204,14 +211,7 @@ fn measure(dir: &Path, isa: InstructionSet) {
 
     // Sra's estimator (two Newton steps from Banerjee's start) at M = 512 and 4096, 3000 R̄
     // each: the per-value loop a user writes, against the same steps vectorised in numpy.
-    let mut sra_dims = Vec::new();
-    let mut sra_rbars = Vec::new();
-    for &m in &[512.0, 4096.0] {
-        for i in 0..3000 {
-            sra_dims.push(m);
-            sra_rbars.push(0.02 + 0.96 * i as f64 / 2999.0);
-        }
-    }
+    let (sra_dims, sra_rbars) = rbar_grid(&[512.0, 4096.0], 3000, 0.02, 0.96);
     write_f64(dir, "sra_dim", &sra_dims);
     write_f64(dir, "sra_rbar", &sra_rbars);
     let (t, out) = best(5, || {

@@ -18,25 +18,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The test build's selection and features: `scripts/test.sh` through `scripts/cargo-tch.sh`.
-const TEST_BUILD: &[&str] = &[
-    "--features",
-    "tch,distributed",
-    "-p",
-    "probdml-proofs",
-    "-p",
-    "probdml-core",
-    "-p",
-    "probdml-reference",
-    "-p",
-    "probdml",
-    "-p",
-    "probdml-train",
-    "-p",
-    "probdml-examples",
-    "-e",
-    "normal,dev",
-];
+/// The test build's selection and features: `scripts/test.sh` through `scripts/cargo-tch.sh`
+/// builds the workspace's default members (no `-p`), as `cargo tree` without `-p` selects them.
+const TEST_BUILD: &[&str] = &["--features", "tch,distributed", "-e", "normal,dev"];
 
 /// The wheel's build: the extension alone.
 const WHEEL_BUILD: &[&str] = &["-p", "probdml-py", "-e", "normal"];
