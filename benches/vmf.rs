@@ -14,6 +14,7 @@
 // derivation: vmf::mean_resultant
 // derivation: vmf::mean_resultant_length_batch
 // derivation: vmf::kappa_mle_batch
+// derivation: vmf::kappa_sra_batch
 // derivation: vmf::VonMisesFisher::sample_n_into
 // derivation: ziggurat::fill_standard_normal
 
@@ -244,7 +245,7 @@ fn normals_against_rand_distr<G: Rng>(
 }
 
 /// The batch kernels against the loops of scalar calls they replace: 4096 κ (A_M) or R̄ (κ̂)
-/// per call at M ∈ {16, 128}, and 10⁴ draws of one vMF at M = 128, κ = 50 against as many
+/// per call at M ∈ {16, 128} (and Sra's two steps at M ∈ {128, 512}), and 10⁴ draws of one vMF at M = 128, κ = 50 against as many
 /// single draws and against the 10⁴·128 standard normals alone.
 fn bench_batches(c: &mut Criterion) {
     let kappas: Vec<f64> = (0..4096)
@@ -285,6 +286,22 @@ fn bench_batches(c: &mut Criterion) {
                 b.iter(|| {
                     for (o, &r) in out.iter_mut().zip(black_box(&rbars)) {
                         *o = vmf::kappa_mle(dim, r).unwrap();
+                    }
+                })
+            },
+        );
+    }
+    for dim in [128usize, 512] {
+        group.bench_with_input(BenchmarkId::new("kappa_sra_batch", dim), &dim, |b, &dim| {
+            b.iter(|| vmf::kappa_sra_batch(dim, black_box(&rbars), 2, &mut out))
+        });
+        group.bench_with_input(
+            BenchmarkId::new("kappa_sra/scalar_loop", dim),
+            &dim,
+            |b, &dim| {
+                b.iter(|| {
+                    for (o, &r) in out.iter_mut().zip(black_box(&rbars)) {
+                        *o = vmf::kappa_sra(dim, r, 2).unwrap();
                     }
                 })
             },

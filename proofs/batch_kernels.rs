@@ -1,6 +1,6 @@
 //! Claim: each batch kernel returns, for every input, what its scalar function returns — the
 //! same bits (`special::log_bessel_i_batch`, `vmf::mean_resultant_length_batch`,
-//! `vmf::kappa_mle_batch`, `vmf::VonMisesFisher::sample_n_into`, and `vmf::log_norm_const_batch`
+//! `vmf::kappa_mle_batch`, `vmf::kappa_sra_batch`, `vmf::VonMisesFisher::sample_n_into`, and `vmf::log_norm_const_batch`
 //! for `M ≠ 3`), or within 4 ulps where the batch evaluates another closed form
 //! (`log_norm_const_batch` at `M = 3`, ln C_3(κ) = −ln 4π − ln(sinh κ/κ)).
 //!
@@ -16,6 +16,7 @@
 // derivation: special::log_bessel_i_batch
 // derivation: vmf::mean_resultant_length_batch
 // derivation: vmf::kappa_mle_batch
+// derivation: vmf::kappa_sra_batch
 // derivation: vmf::VonMisesFisher::sample_n_into
 
 use crate::support;
@@ -165,6 +166,41 @@ fn kappa_mle_batch_is_the_scalar_function() {
     }
 }
 
+/// Sra's iteration in lanes against the scalar function, at every step count from Banerjee's
+/// start alone to five steps: both sides of `R̄ = ½` (the two residuals, gathered apart) mixed
+/// in one batch, `R̄ = 0`, the ends of `[0, 1)`, dimensions on both sides of `M = 42` (where the
+/// lanes start), and the dimensions where the complement route leaves the uniform expansion
+/// for some κ (`M = 42 … 100`, where the radius 50 is reached only for larger κ).
+#[test]
+fn kappa_sra_batch_is_the_scalar_function() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let mut rbars: Vec<f64> = (0..100).map(|i| i as f64 / 100.0).collect();
+    rbars.extend([
+        1e-300,
+        1e-12,
+        0.5,
+        0.5_f64.next_up(),
+        0.999_999,
+        1.0 - 1e-12,
+        1.0 - f64::EPSILON,
+    ]);
+    rbars.extend((0..60).map(|_| rng.random_range(0.0..1.0)));
+    for dim in [2, 3, 41, 42, 43, 64, 100, 128, 512, 4096, 100_000] {
+        for steps in 0..=5 {
+            let mut out = vec![0.0; rbars.len()];
+            vmf::kappa_sra_batch(dim, &rbars, steps, &mut out).expect("R̄ in [0, 1)");
+            for (&r, &k) in rbars.iter().zip(&out) {
+                let want = vmf::kappa_sra(dim, r, steps).expect("R̄ in [0, 1)");
+                assert_eq!(
+                    k.to_bits(),
+                    want.to_bits(),
+                    "M = {dim}, R̄ = {r}, {steps} steps"
+                );
+            }
+        }
+    }
+}
+
 /// Where `sample_n_into` has no cosines to draw in lanes (`M = 2`, its own rotation; `κ = 0`,
 /// normalised normals), it draws what a loop of `sample_into` draws. For `M ≥ 3`, `κ > 0` its
 /// stream is its own (Wood's test eight proposals at a time, `vmf/wood.rs`), and its law is
@@ -208,6 +244,12 @@ fn batch_kernels_refuse_bad_input_by_name() {
     let err = vmf::kappa_mle_batch(10, &[0.5, 1.0], &mut out).unwrap_err();
     assert!(err.to_string().contains("rbars"), "{err}");
     let err = vmf::kappa_mle_batch(1, &[0.5, 0.5], &mut out).unwrap_err();
+    assert!(err.to_string().contains("dim"), "{err}");
+    let err = vmf::kappa_sra_batch(512, &[0.5, -0.1], 2, &mut out).unwrap_err();
+    assert!(err.to_string().contains("rbars"), "{err}");
+    let err = vmf::kappa_sra_batch(512, &[0.5], 2, &mut out).unwrap_err();
+    assert!(err.to_string().contains("out"), "{err}");
+    let err = vmf::kappa_sra_batch(1, &[0.5, 0.5], 2, &mut out).unwrap_err();
     assert!(err.to_string().contains("dim"), "{err}");
     let sampler = VonMisesFisher::new(&[1.0, 0.0, 0.0], 1.0).expect("valid vMF");
     let err = sampler

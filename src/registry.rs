@@ -1123,6 +1123,17 @@ registry! {
         bench: "vmf.rs",
         chapter: "02-vmf.md",
     },
+    vmf::kappa_sra_batch => {
+        fast: probdml::vmf::kappa_sra_batch,
+        no_exact_because: "bit-identical to the registered vmf::kappa_sra on every input (proved), which carries the budget against vmf::exact::kappa_sra",
+        file: "crates/probdml/src/vmf/kappa_batch.rs",
+        source: "Banerjee et al. (2005) eq. (4.4); Sra (2012) eqs. (5)-(6); the Debye ratio and complement in lanes for M >= 42",
+        budget: Budget::Relative(budget::KAPPA_SRA),
+        reason: "the scalar iteration's operations in vectorised lanes (a fixed number of steps for every value): the same bits, hence the scalar budget",
+        proof: "batch_kernels.rs",
+        bench: "vmf.rs",
+        chapter: "02-vmf.md",
+    },
     vmf::VonMisesFisher::sample_n_into => {
         fast: probdml::vmf::VonMisesFisher::sample_n_into::<rand::rngs::StdRng>,
         no_exact_because: "the registered sampler's algorithm with Wood's test run on eight proposals at a time (decided as the scalar test decides, proved); its own law is tested against vmf::exact::CosineMarginal by the sampler's battery (proofs/vmf_sampler_law.rs), and for M = 2 or κ = 0 it draws what a loop of sample_into draws (proved)",

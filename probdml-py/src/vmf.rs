@@ -214,6 +214,28 @@ pub fn kappa_sra<'py>(
     newton_steps: &Bound<'py, PyAny>,
 ) -> Out<'py> {
     let newton_steps = arguments::count(newton_steps, "newton_steps")?;
+    // One dimension: the crate's batch kernel (lanes), whose values are the scalar function's
+    // bits (`proofs/batch_kernels.rs`). Where it refuses the call, the element-wise route raises
+    // the first bad element's error under the argument's own name.
+    let (dv, rv) = (dim.as_array(), rbar.as_array());
+    if let (1, Ok(d)) = (
+        dv.len(),
+        usize::try_from(dv.iter().copied().next().unwrap_or(-1)),
+    ) {
+        let shape = broadcast_shape(dv.shape(), rv.shape())?;
+        let batched = compute(py, || {
+            let rbars = broadcast(&rv, &shape);
+            let mut values = vec![0.0; rbars.len()];
+            Ok(vmf::kappa_sra_batch(d, &rbars, newton_steps, &mut values)
+                .ok()
+                .map(|()| {
+                    ArrayD::from_shape_vec(IxDyn(&shape), values).expect("one value per element")
+                }))
+        })?;
+        if let Some(out) = batched {
+            return Ok(out.into_pyarray(py));
+        }
+    }
     try_map2(py, dim, rbar, |d, r| {
         vmf::kappa_sra(checked_dim(d)?, r, newton_steps)
     })

@@ -217,6 +217,20 @@ def test_kappa_estimators_of_both_twins_against_mpmath(twin):
             check("vmf::kappa_sra", f.kappa_sra(dim, rbar, newton_steps=steps), mpmath_reference.kappa_sra(dim, rbar, steps), case=f"{case}, {steps} steps")
 
 
+def test_kappa_sra_of_an_array_is_the_per_value_call():
+    """An array of R̄ with one dimension goes through the crate's batch kernel (lanes from M = 42
+    on): the same bits as one call per value, on both sides of R̄ = ½; a bad element still
+    raises under the argument's name."""
+    rbars = np.concatenate([np.linspace(0.0, 0.999, 77), [0.5, np.nextafter(0.5, 1.0), 1 - 1e-12]])
+    for dim in (10, 42, 512, 4096):
+        for steps in (0, 2, 3):
+            whole = vmf.kappa_sra(dim, rbars, newton_steps=steps)
+            one_by_one = [vmf.kappa_sra(dim, float(r), newton_steps=steps) for r in rbars]
+            assert whole.view(np.uint64).tolist() == np.array(one_by_one).view(np.uint64).tolist(), (dim, steps)
+    with pytest.raises(ValueError, match="rbar"):
+        vmf.kappa_sra(512, np.array([0.5, 1.0]))
+
+
 @pytest.mark.parametrize("twin", TWINS)
 def test_mean_resultant_log_density_and_the_class_of_both_twins_against_mpmath(twin):
     f = TWINS[twin]

@@ -144,6 +144,51 @@ pub(crate) fn ln_1p_lanes(s: f64) -> f64 {
     ln_normal_f64(u) + (s - (u - 1.0)) / u
 }
 
+/// ln(1 + z) for `−¼ ≤ z` finite (not checked), straight-line, with a *relative* error of a
+/// few ulps also for tiny `z` (where [`ln_1p_lanes`] is only absolutely accurate): the
+/// cancellation-free vMF complement (`vmf/complement.rs`) sums such logarithms of size `1/κ`.
+///
+/// For `|z| ≤ ¼`, `ln(1 + z) = 2 atanh w` with `w = z/(2 + z)`, `|w| ≤ 1/7`, by its series
+/// `2w Σ_{j≤9} w^{2j}/(2j + 1)` (first omitted term `7⁻²⁰/21` relative); `w` carries the two
+/// roundings of `2 + z` and the division, the sum about one more: three ulps. Above `¼` the
+/// result is at least `ln 1.25 ≈ 0.22`, where the absolute accuracy of [`ln_1p_lanes`] is a
+/// relative one. Both are computed and one is selected, so that a loop over lanes vectorises.
+#[inline(always)]
+pub(crate) fn ln_1p_relative(z: f64) -> f64 {
+    let w = z / (2.0 + z);
+    let w2 = w * w;
+    let mut poly: f64 = 1.0 / 19.0;
+    for c in [
+        1.0 / 17.0,
+        1.0 / 15.0,
+        1.0 / 13.0,
+        1.0 / 11.0,
+        1.0 / 9.0,
+        1.0 / 7.0,
+        0.2,
+        1.0 / 3.0,
+    ] {
+        poly = poly.mul_add(w2, c);
+    }
+    let twice = w + w;
+    let small = twice.mul_add(w2 * poly, twice);
+    let large = ln_1p_lanes(z);
+    if z.abs() <= 0.25 {
+        small
+    } else {
+        large
+    }
+}
+
+/// asinh y for `0 ≤ y ≤ 10¹⁵⁰` (not checked), straight-line, relatively accurate to a few ulps:
+/// `ln(1 + t)` with `t = y + y²/(1 + √(1 + y²))` (that is `y + √(1 + y²) − 1` without its
+/// cancellation) by [`ln_1p_relative`]. `y²` stays finite below the bound.
+#[inline(always)]
+pub(crate) fn asinh_lanes(y: f64) -> f64 {
+    let y2 = y * y;
+    ln_1p_relative(y + y2 / (1.0 + (1.0 + y2).sqrt()))
+}
+
 /// ln x for a positive `f64`, as a double-double.
 #[inline(always)]
 pub(crate) fn ln_dd(x: f64) -> DoubleDouble {
@@ -234,5 +279,40 @@ mod tests {
             // the documented one of `ln`.
             assert!(err <= 1e-31 * hi.abs() + 2e-21, "x = {x}: err {err:e}");
         }
+    }
+
+    /// Against the C library (within an ulp): relative error of a few ulps from `10⁻³⁰⁰` up,
+    /// on both sides of the switch at `|z| = ¼`.
+    #[test]
+    fn ln_1p_and_asinh_are_relatively_accurate() {
+        let (mut worst_ln, mut worst_asinh) = (0.0_f64, 0.0_f64);
+        let mut t = 1e-300_f64;
+        while t < 1e150 {
+            for v in [t, t * 1.234_567_89, t * 2.345_678] {
+                if v <= 1e150 {
+                    worst_asinh = worst_asinh.max((asinh_lanes(v) / v.asinh() - 1.0).abs());
+                }
+                for z in [v, -v] {
+                    if (-0.25..1e300).contains(&z) {
+                        worst_ln = worst_ln.max((ln_1p_relative(z) / z.ln_1p() - 1.0).abs());
+                    }
+                }
+            }
+            t *= 1.9;
+        }
+        for z in [
+            0.25_f64,
+            -0.25,
+            0.25_f64.next_up(),
+            (-0.25_f64).next_up(),
+            0.3,
+            2.0,
+            4.0,
+        ] {
+            worst_ln = worst_ln.max((ln_1p_relative(z) / z.ln_1p() - 1.0).abs());
+        }
+        assert!(worst_ln <= 4.0 * f64::EPSILON, "ln_1p: {worst_ln:e}");
+        assert!(worst_asinh <= 4.0 * f64::EPSILON, "asinh: {worst_asinh:e}");
+        assert_eq!((ln_1p_relative(0.0), asinh_lanes(0.0)), (0.0, 0.0));
     }
 }

@@ -33,11 +33,26 @@
 
 use super::mean_resultant_length;
 use crate::special::debye_coefficients::SERIES_TERMS;
+use crate::special::exp_lanes::{exp_m1_nonpositive, exp_nonpositive};
+use crate::special::logarithm::{asinh_lanes, ln_1p_relative};
 
 /// The most Debye terms summed.
 const TERMS: usize = 14;
 /// The expansion is used for `√(ν² + κ²) ≥ MIN_RADIUS` (and `κ ≥ ν/2`).
 const MIN_RADIUS: f64 = 50.0;
+/// Below this κ, `ν² + κ²` is far from overflow and `√(ν² + κ²)` is one multiply-add and a root
+/// (the straight-line form that lanes vectorise); from it on, `hypot`.
+pub(crate) const LANES_MAX_KAPPA: f64 = 1e150;
+
+/// `R = √(ν² + κ²)`; `LANES` promises `κ < LANES_MAX_KAPPA` and leaves the `hypot` branch out.
+#[inline(always)]
+fn radius<const LANES: bool>(nu: f64, kappa: f64) -> f64 {
+    if LANES || kappa < LANES_MAX_KAPPA {
+        nu.mul_add(nu, kappa * kappa).sqrt()
+    } else {
+        nu.hypot(kappa)
+    }
+}
 
 /// `(S − 1, dS/dκ)` for `S = Σ_k u_k(p)/ν^k` at order `nu`.
 ///
@@ -60,25 +75,35 @@ fn negligible(q: f64, term: f64, dterm: f64) -> bool {
     term.abs() <= EPS * q && dterm.abs() <= EPS * q
 }
 
+/// `(q, p²)` of the expansion at order `nu`: `q = 1/R`, `p = ν/R`.
+#[inline(always)]
+fn expansion_variables<const LANES: bool>(nu: f64, kappa: f64) -> (f64, f64) {
+    let q = radius::<LANES>(nu, kappa).recip();
+    (q, (nu * q) * (nu * q))
+}
+
+/// The `k`-th term of the series and of its derivative's sum, `(q^k P_k(p²), q^k (k P_k +
+/// 2p² P_k'))`, with `qk = q^k` (`u_k(p) = p^k P_k(p²)`, `P_k` of degree `k`: the generated
+/// table of chapter 01; `P_k` and `P_k'` by Horner).
+#[inline(always)]
+fn series_term(k: usize, qk: f64, p2: f64) -> (f64, f64) {
+    let (mut pk, mut dpk) = (0.0, 0.0);
+    for &cj in SERIES_TERMS[k - 1][..=k].iter().rev() {
+        dpk = dpk * p2 + pk;
+        pk = pk * p2 + cj;
+    }
+    (qk * pk, qk * (k as f64 * pk + 2.0 * p2 * dpk))
+}
+
 /// The series summed until `stop(q, term, dterm)` or [`TERMS`] terms.
 #[inline(always)]
 fn debye_series_upto(nu: f64, kappa: f64, stop: impl Fn(f64, f64, f64) -> bool) -> (f64, f64) {
-    let r = nu.hypot(kappa);
-    let q = r.recip();
-    let p2 = (nu * q) * (nu * q);
+    let (q, p2) = expansion_variables::<false>(nu, kappa);
     let (mut sum, mut dsum) = (0.0, 0.0);
     let mut qk = 1.0;
-    for (row, k) in SERIES_TERMS.iter().take(TERMS).zip(1..) {
-        // u_k(p) = p^k P_k(p²), P_k of degree k (the generated table of chapter 01).
-        let ck = &row[..=k];
+    for k in 1..=TERMS {
         qk *= q;
-        // P_k(y) and P_k'(y) at y = p², by Horner.
-        let (mut pk, mut dpk) = (0.0, 0.0);
-        for &cj in ck.iter().rev() {
-            dpk = dpk * p2 + pk;
-            pk = pk * p2 + cj;
-        }
-        let (term, dterm) = (qk * pk, qk * (k as f64 * pk + 2.0 * p2 * dpk));
+        let (term, dterm) = series_term(k, qk, p2);
         sum += term;
         dsum += dterm;
         if stop(q, term, dterm) {
@@ -89,21 +114,69 @@ fn debye_series_upto(nu: f64, kappa: f64, stop: impl Fn(f64, f64, f64) -> bool) 
     (sum, -kappa * q * q * dsum)
 }
 
+/// [`debye_series`] at `L` concentrations `0 < κ < LANES_MAX_KAPPA`, bit for bit: a lane adds
+/// its terms up to the one at which its own rule fires, as the scalar loop does before it
+/// breaks, and the loop over terms ends when every lane has stopped.
+#[inline(always)]
+fn debye_series_lanes<const L: usize>(nu: f64, kappa: &[f64; L]) -> ([f64; L], [f64; L]) {
+    let (mut q, mut p2) = ([0.0; L], [0.0; L]);
+    for l in 0..L {
+        (q[l], p2[l]) = expansion_variables::<true>(nu, kappa[l]);
+    }
+    let (mut sum, mut dsum, mut qk) = ([0.0; L], [0.0; L], [1.0; L]);
+    let mut active = [true; L];
+    for k in 1..=TERMS {
+        for l in 0..L {
+            qk[l] *= q[l];
+            let (term, dterm) = series_term(k, qk[l], p2[l]);
+            if active[l] {
+                sum[l] += term;
+                dsum[l] += dterm;
+            }
+            active[l] &= !negligible(q[l], term, dterm);
+        }
+        if !active.contains(&true) {
+            break;
+        }
+    }
+    for l in 0..L {
+        dsum[l] *= -kappa[l] * q[l] * q[l];
+    }
+    (sum, dsum)
+}
+
 /// `(ln A_M(κ), d ln A_M/dκ)` from the Debye expansion. Requires `√(ν²+κ²) ≥ 50`, `κ > 0`.
 #[inline(always)]
 pub(crate) fn debye_log_ratio(dim: usize, kappa: f64) -> (f64, f64) {
     let nu = 0.5 * dim as f64 - 1.0;
+    log_ratio_from_series::<false>(
+        dim,
+        kappa,
+        debye_series(nu, kappa),
+        debye_series(nu + 1.0, kappa),
+    )
+}
+
+/// [`debye_log_ratio`] from the two series `(S − 1, dS/dκ)` at orders `ν` and `ν + 1`.
+#[inline(always)]
+fn log_ratio_from_series<const LANES: bool>(
+    dim: usize,
+    kappa: f64,
+    (s0, ds0): (f64, f64),
+    (s1, ds1): (f64, f64),
+) -> (f64, f64) {
+    let nu = 0.5 * dim as f64 - 1.0;
     let n1 = nu + 1.0;
     let c = 2.0 * nu + 1.0;
-    let r0 = nu.hypot(kappa);
-    let r1 = n1.hypot(kappa);
+    let r0 = radius::<LANES>(nu, kappa);
+    let r1 = radius::<LANES>(n1, kappa);
     let p1 = c / (r0 + r1);
     let d = c / (n1 * r0 + nu * r1);
-    let p23 = -(nu * d.asinh() + (n1 / kappa).asinh());
-    let p4 = -0.25 * (c / (r0 * r0)).ln_1p();
-    let (s0, ds0) = debye_series(nu, kappa);
-    let (s1, ds1) = debye_series(n1, kappa);
-    let p5 = s1.ln_1p() - s0.ln_1p();
+    // The library's asinh and ln_1p would be as accurate, but no loop over lanes vectorises a
+    // call; these are straight-line and relatively accurate to a few ulps (special/logarithm.rs).
+    let p23 = -(nu * asinh_lanes(d) + asinh_lanes(n1 / kappa));
+    let p4 = -0.25 * ln_1p_relative(c / (r0 * r0));
+    let p5 = ln_1p_relative(s1) - ln_1p_relative(s0);
 
     let dp1 = -c * (kappa / r0 + kappa / r1) / ((r0 + r1) * (r0 + r1));
     let dp23 = c * (kappa * kappa + r0 * r1) / (kappa * r0 * r1 * (r0 + r1));
@@ -112,25 +185,55 @@ pub(crate) fn debye_log_ratio(dim: usize, kappa: f64) -> (f64, f64) {
     ((p1 + p23) + p4 + p5, (dp1 + dp23) + dp4 + dp5)
 }
 
-/// `true` where [`debye_log_ratio`] is used.
+/// `(1 − A, A')` from `(ln A, d ln A/dκ)`: `1 − A = −expm1(ln A)`, `A' = A · d ln A/dκ`
+/// (`ln A < 0`; straight-line exponentials, `special/exp_lanes.rs`).
 #[inline(always)]
-fn use_debye(dim: usize, kappa: f64) -> bool {
+fn complement_from_log_ratio((ln_a, dln_a): (f64, f64)) -> (f64, f64) {
+    (-exp_m1_nonpositive(ln_a), exp_nonpositive(ln_a) * dln_a)
+}
+
+/// `true` where [`debye_log_ratio`] is used (`ν² + κ² ≥ 50²` and `κ ≥ ν/2`).
+#[inline(always)]
+pub(crate) fn use_debye(dim: usize, kappa: f64) -> bool {
     let nu = 0.5 * dim as f64 - 1.0;
-    nu.hypot(kappa) >= MIN_RADIUS && 2.0 * kappa >= nu
+    nu.mul_add(nu, kappa * kappa) >= MIN_RADIUS * MIN_RADIUS && 2.0 * kappa >= nu
 }
 
 /// `(1 − A_M(κ), A_M'(κ))` for `κ > 0`, both relatively accurate.
 #[inline(always)]
 pub(crate) fn complement_and_slope(dim: usize, kappa: f64) -> (f64, f64) {
     if use_debye(dim, kappa) {
-        let (ln_a, dln_a) = debye_log_ratio(dim, kappa);
-        (-ln_a.exp_m1(), ln_a.exp() * dln_a)
+        complement_from_log_ratio(debye_log_ratio(dim, kappa))
     } else {
         let a = mean_resultant_length(dim, kappa);
         let delta = 1.0 - a;
         // κ < 50 or A ≲ ½ here: the Riccati form loses at most ~κ·2⁻⁵¹ ≤ 3·10⁻¹⁴ relative.
         (delta, delta * (1.0 + a) - (dim as f64 - 1.0) * a / kappa)
     }
+}
+
+/// [`complement_and_slope`] at `L` concentrations, bit for bit, in the lanes where
+/// [`use_debye`] holds and `κ < LANES_MAX_KAPPA`; the other lanes' values are meaningless (the
+/// caller takes the scalar function there).
+#[inline(always)]
+pub(crate) fn complement_and_slope_debye_lanes<const L: usize>(
+    dim: usize,
+    kappa: &[f64; L],
+) -> ([f64; L], [f64; L]) {
+    let nu = 0.5 * dim as f64 - 1.0;
+    let series0 = debye_series_lanes(nu, kappa);
+    let series1 = debye_series_lanes(nu + 1.0, kappa);
+    let (mut delta, mut slope) = ([0.0; L], [0.0; L]);
+    for l in 0..L {
+        let log_ratio = log_ratio_from_series::<true>(
+            dim,
+            kappa[l],
+            (series0.0[l], series0.1[l]),
+            (series1.0[l], series1.1[l]),
+        );
+        (delta[l], slope[l]) = complement_from_log_ratio(log_ratio);
+    }
+    (delta, slope)
 }
 
 /// `1 − A_M(κ)`, accurate to a few ulps *relative* even where `A_M(κ)` rounds to 1.
@@ -218,13 +321,13 @@ mod tests {
             let coth_minus_1 = 2.0 * (-2.0 * k).exp() / (-(-2.0 * k).exp_m1());
             let want = 1.0 / k - coth_minus_1;
             let (ln_a, dln_a) = debye_log_ratio(3, k);
-            let d = -ln_a.exp_m1();
+            let d = -exp_m1_nonpositive(ln_a);
             assert!(
                 (d / want - 1.0).abs() < 4e-16 * 8.0,
                 "κ = {k}: {d} vs {want}"
             );
             // A_3' = 1/κ² − csch²κ.
-            let slope = ln_a.exp() * dln_a;
+            let slope = exp_nonpositive(ln_a) * dln_a;
             let want_slope = 1.0 / (k * k) - 1.0 / k.sinh().powi(2);
             assert!((slope / want_slope - 1.0).abs() < 1e-14, "κ = {k}: slope");
         }
@@ -288,12 +391,43 @@ mod tests {
         );
     }
 
+    /// The lanes promise the scalar bits where the expansion is used: dimensions from `M = 2`
+    /// to 10⁵, κ from the region's edge (`R = 50`, `κ = ν/2`) to near the lanes' limit, in
+    /// lanes of mixed term counts (the series stops at a different term in each lane).
+    #[test]
+    fn debye_lanes_give_the_scalar_bits() {
+        for dim in [2usize, 3, 42, 100, 128, 512, 4096, 100_000] {
+            let nu = 0.5 * dim as f64 - 1.0;
+            let edge = (2500.0 - nu * nu).max(0.0).sqrt().max(0.5 * nu);
+            let mut kappas: Vec<f64> = (0..64)
+                .map(|i| edge * 10f64.powf(i as f64 * 140.0 / 63.0))
+                .filter(|&k| k < LANES_MAX_KAPPA)
+                .collect();
+            kappas.extend([edge, edge.next_up(), 1.0001 * edge, 3.0 * edge]);
+            kappas.retain(|&k| use_debye(dim, k));
+            assert!(kappas.len() > 40, "M = {dim}: {} points", kappas.len());
+            for chunk in kappas.chunks(8) {
+                let mut lanes = [chunk[0]; 8];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                let (delta, slope) = complement_and_slope_debye_lanes(dim, &lanes);
+                for (l, &k) in lanes.iter().enumerate() {
+                    let (d, s) = complement_and_slope(dim, k);
+                    assert_eq!(
+                        (delta[l].to_bits(), slope[l].to_bits()),
+                        (d.to_bits(), s.to_bits()),
+                        "M = {dim}, κ = {k}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn m2_large_kappa_against_hankel() {
         // M = 2: 1 − I_1/I_0 = 1/(2κ) + 1/(8κ²) + 1/(8κ³) + O(κ⁻⁴) (from A&S 9.7.1).
         let k = 1e6_f64;
         let want = 1.0 / (2.0 * k) + 1.0 / (8.0 * k * k) + 1.0 / (8.0 * k * k * k);
-        let d = -debye_log_ratio(2, k).0.exp_m1();
+        let d = complement_from_log_ratio(debye_log_ratio(2, k)).0;
         assert!((d / want - 1.0).abs() < 1e-15);
     }
 }

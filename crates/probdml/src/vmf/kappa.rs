@@ -72,14 +72,28 @@ impl Residual for FastResidual {
     fn eval(&self, kappa: f64) -> (f64, f64, f64) {
         if self.rbar <= 0.5 {
             let a = mean_resultant_length_kernel(self.dim, kappa);
-            let slope = (1.0 - a) * (1.0 + a) - (self.dim as f64 - 1.0) * a / kappa;
-            (a - self.rbar, slope, curvature(self.dim, kappa, a, slope))
+            let (g, slope) = residual_from_ratio(self.dim, self.rbar, kappa, a);
+            (g, slope, curvature(self.dim, kappa, a, slope))
         } else {
             let (delta, slope) = complement_and_slope(self.dim, kappa);
             let curv = curvature(self.dim, kappa, 1.0 - delta, slope);
-            ((1.0 - self.rbar) - delta, slope, curv)
+            (residual_from_complement(self.rbar, delta), slope, curv)
         }
     }
+}
+
+/// `(A − R̄, A')` for `R̄ ≤ ½` from `A = A_M(κ)`, with the Riccati slope `A' = 1 − A² − (M−1)A/κ`
+/// (no cancellation to fear where `A ≲ ½`).
+#[inline(always)]
+pub(crate) fn residual_from_ratio(dim: usize, rbar: f64, kappa: f64, a: f64) -> (f64, f64) {
+    let slope = (1.0 - a) * (1.0 + a) - (dim as f64 - 1.0) * a / kappa;
+    (a - rbar, slope)
+}
+
+/// `(1 − R̄) − (1 − A)` for `R̄ > ½`, where `1 − R̄` is exact (Sterbenz).
+#[inline(always)]
+pub(crate) fn residual_from_complement(rbar: f64, delta: f64) -> f64 {
+    (1.0 - rbar) - delta
 }
 
 /// Safeguarded Halley on an increasing residual, started at `start > 0`, run to the resolution
@@ -160,15 +174,25 @@ pub(crate) fn sra_iterate<R: Residual>(residual: &R, start: f64, newton_steps: u
     let mut kappa = start;
     for _ in 0..newton_steps {
         let (g, slope, _) = residual.eval(kappa);
-        if g == 0.0 || slope.is_nan() || slope <= 0.0 || !slope.is_finite() {
-            break;
+        match sra_step(kappa, g, slope) {
+            Some(next) => kappa = next,
+            None => break,
         }
-        let next = kappa - g / slope;
-        // A Newton step from above can overshoot past 0 only when κ₀ is far too large, which
-        // does not happen from Banerjee's start; keep κ positive regardless.
-        kappa = if next > 0.0 { next } else { 0.5 * kappa };
     }
     kappa
+}
+
+/// One of Sra's Newton steps from `kappa` with residual `g` and slope `slope`, or `None` where
+/// the iteration stops: at a root, or where the slope is not a positive finite number.
+#[inline(always)]
+pub(crate) fn sra_step(kappa: f64, g: f64, slope: f64) -> Option<f64> {
+    if g == 0.0 || slope.is_nan() || slope <= 0.0 || !slope.is_finite() {
+        return None;
+    }
+    let next = kappa - g / slope;
+    // A Newton step from above can overshoot past 0 only when κ₀ is far too large, which
+    // does not happen from Banerjee's start; keep κ positive regardless.
+    Some(if next > 0.0 { next } else { 0.5 * kappa })
 }
 
 /// The maximum-likelihood concentration: the root `κ̂` of `A_M(κ) = R̄`.
@@ -266,15 +290,21 @@ pub fn kappa_sra(dim: usize, rbar: f64, newton_steps: usize) -> Result<f64> {
         #[inline(always)]
         || {
             check_rbar(dim, rbar)?;
-            if rbar == 0.0 {
-                return Ok(0.0);
-            }
-            Ok(sra_iterate(
-                &FastResidual { dim, rbar },
-                banerjee(dim, rbar),
-                newton_steps,
-            ))
+            Ok(kappa_sra_kernel(dim, rbar, newton_steps))
         },
+    )
+}
+
+/// [`kappa_sra`] after its input check, without the run-time choice of instruction set.
+#[inline(always)]
+pub(crate) fn kappa_sra_kernel(dim: usize, rbar: f64, newton_steps: usize) -> f64 {
+    if rbar == 0.0 {
+        return 0.0;
+    }
+    sra_iterate(
+        &FastResidual { dim, rbar },
+        banerjee(dim, rbar),
+        newton_steps,
     )
 }
 

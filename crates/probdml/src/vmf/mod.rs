@@ -87,7 +87,7 @@ pub(crate) use input::require_unit;
 pub use input::MeanResultant;
 pub use input::{renormalisation_threshold, unit_norm_tolerance};
 pub use kappa::{kappa_mle, kappa_sra};
-pub use kappa_batch::kappa_mle_batch;
+pub use kappa_batch::{kappa_mle_batch, kappa_sra_batch};
 pub(crate) use kl::kl_vmf_kernel;
 pub use kl::{kl_vmf, kl_vmf_paper};
 pub use mean_resultant::{lam_uncertainty, mean_resultant};
