@@ -30,8 +30,9 @@ def match_probability(
     Parameters
     ----------
     mu1, var1 : array_like
-        The first embedding: a diagonal Gaussian (1-D mean and variances of length D) or an
-        equal-weight mixture (rows ``(K, D)``, one per component); read as float64.
+        The first embedding: a diagonal Gaussian (1-D mean and variances of length D; a
+        variance ≥ 0, 0 for a point mass) or an equal-weight mixture (rows ``(K, D)``, one per
+        component); read as float64.
     mu2, var2 : array_like
         The second embedding, of the same dimension D.
     a : float
@@ -55,8 +56,8 @@ def match_probability(
         For arrays of the wrong type, an ``a``/``b`` that is not a real number, an
         ``n_samples`` that is not an integer, or a ``seed`` of the wrong type.
     ValueError
-        For shapes that differ (a mean and its variances, or the two dimensions), a variance
-        ≤ 0, a ≤ 0, NaN or ±∞, ``n_samples`` = 0, or a ``seed`` without ``n_samples``.
+        For shapes that differ (a mean and its variances, or the two dimensions), a negative
+        variance, a ≤ 0, NaN or ±∞, ``n_samples`` = 0, or a ``seed`` without ``n_samples``.
 
     Examples
     --------
@@ -109,7 +110,17 @@ def match_probability_moment_matched(
 
     Examples
     --------
+    Two point masses at distance 1: sigmoid(−2 · 1 + 1) = 1/(1 + e):
+
+    >>> from math import e
     >>> from probdml import hib
+    >>> print(f"{hib.match_probability_moment_matched([0.0], [0.0], [1.0], [0.0], a=2.0, b=1.0):.9f}")
+    0.268941421
+    >>> print(f"{1 / (1 + e):.9f}")
+    0.268941421
+
+    Elsewhere an approximation:
+
     >>> args = ([0.0, 0.0], [0.3, 0.3], [1.0, 0.5], [0.2, 0.4])
     >>> approx = hib.match_probability_moment_matched(*args, a=2.0, b=1.0)
     >>> exact = hib.match_probability(*args, a=2.0, b=1.0)
@@ -130,7 +141,8 @@ def self_mismatch(
     Parameters
     ----------
     mu, var : array_like
-        A diagonal Gaussian (1-D, length D) or a mixture (rows ``(K, D)``), read as float64.
+        A diagonal Gaussian (1-D, length D; variances ≥ 0) or a mixture (rows ``(K, D)``),
+        read as float64.
     a : float
         The scale a > 0 of the soft threshold.
     b : float
@@ -170,19 +182,19 @@ def kl_to_standard_normal(mu: npt.ArrayLike, var: npt.ArrayLike) -> float:
     mu : array_like
         The mean, 1-D (read as float64).
     var : array_like
-        The variances σ² > 0, same length.
+        The variances σ² ≥ 0, same length.
 
     Returns
     -------
     float
-        The divergence in nats.
+        The divergence in nats; +∞ when a variance is 0.
 
     Raises
     ------
     TypeError
         For arrays of the wrong type.
     ValueError
-        For lengths that differ, an empty array, a variance ≤ 0, NaN or ±∞.
+        For lengths that differ, an empty array, a negative variance, NaN or ±∞.
 
     Examples
     --------

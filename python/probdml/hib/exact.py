@@ -21,8 +21,8 @@ def match_probability(mu1: npt.ArrayLike, var1: npt.ArrayLike, mu2: npt.ArrayLik
     Parameters
     ----------
     mu1, var1 : array_like
-        The first embedding: a diagonal Gaussian (1-D, length D) or an equal-weight mixture
-        (rows ``(K, D)``); read as float64.
+        The first embedding: a diagonal Gaussian (1-D, length D; variances ≥ 0) or an
+        equal-weight mixture (rows ``(K, D)``); read as float64.
     mu2, var2 : array_like
         The second embedding, of the same dimension D.
     a : float
@@ -40,7 +40,7 @@ def match_probability(mu1: npt.ArrayLike, var1: npt.ArrayLike, mu2: npt.ArrayLik
     TypeError
         For arrays of the wrong type or an ``a``/``b`` that is not a real number.
     ValueError
-        For shapes that differ, a variance ≤ 0, a ≤ 0, NaN or ±∞.
+        For shapes that differ, a negative variance, a ≤ 0, NaN or ±∞.
 
     Examples
     --------
