@@ -51,9 +51,7 @@ fn submodule(
     let full = format!("probdml._probdml.{name}");
     let m = PyModule::new(py, &full)?;
     register(&m)?;
-    py.import("sys")?
-        .getattr("modules")?
-        .set_item(&full, &m)?;
+    py.import("sys")?.getattr("modules")?.set_item(&full, &m)?;
     parent.add(name, &m)
 }
 
