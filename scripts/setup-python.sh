@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Python package `probdml` (the extension probdml._probdml from probdml-py/ plus the
-# pure-Python layer in python/probdml/) and installs it, with what its tests need, into the
-# project's virtual environment `.venv/` (made by scripts/setup-venv.sh when missing; torch is not
+# pure-Python layer in python/probdml/) and installs it, with what its tests and its type check
+# (mypy, for scripts/check-python-types.sh) need, into the project's virtual environment `.venv/` (made by scripts/setup-venv.sh when missing; torch is not
 # installed: scripts/setup-torch.sh adds it).
 #
 # Idempotent and cheap when nothing changed:
@@ -24,7 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 venv="$root/.venv"
-PINNED=(maturin==1.16.0 numpy==2.2.6 scipy==1.15.3 scikit-learn==1.6.1 pytest==8.4.2 hypothesis==6.136.6 mpmath==1.3.0)
+PINNED=(maturin==1.16.0 numpy==2.2.6 scipy==1.15.3 scikit-learn==1.6.1 pytest==8.4.2 hypothesis==6.136.6 mpmath==1.3.0 mypy==1.18.2)
 
 for flags in "${RUSTFLAGS:-}" "${CARGO_ENCODED_RUSTFLAGS:-}"; do
     if [[ "$flags" == *target-cpu* ]]; then

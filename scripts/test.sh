@@ -24,7 +24,9 @@
 #      reusing step 2's libraries), the training crate without libtorch (`cargo check -p
 #      probdml-train --all-targets`, the configuration a user without libtorch builds), and the
 #      Python extension (in step 4's wheel build).
-#   4. The Python package (scripts/setup-python.sh, then pytest over python/tests; see below).
+#   4. The Python package (scripts/setup-python.sh, its types by scripts/check-python-types.sh —
+#      mypy --strict and stubtest —, then pytest over python/tests, which runs every docstring's
+#      examples as doctests; see below).
 #   5. `bash scripts/check-docs.sh` (when /usr/bin/chromium and node exist; scripts/setup.sh
 #      installs chromium): builds the book and the API docs and opens every page in headless
 #      Chromium — no request may leave the machine, every formula must render in KaTeX's fonts,
@@ -139,11 +141,16 @@ timed "lints: training crate without libtorch" cargo check --locked -p probdml-t
 # The Python package: builds the wheel into .venv when its sources changed, then runs pytest
 # (python/tests, including the bit-for-bit comparison with examples/python_bitwise.rs and the
 # fresh-venv install of the wheel). pytest's exit code 5 (nothing collected) fails the step
-# like any other non-zero code. Measured at commit 068e6de on a 2-core CPU: pytest 61 s wall, 26 s CPU (66 tests; the fresh-venv wheel test is
+# like any other non-zero code. The doctests of every docstring (python/tests/test_docstrings.py)
+# add 4 s. Measured at commit 068e6de on a 2-core CPU: pytest 61 s wall, 26 s CPU (66 tests; the fresh-venv wheel test is
 # 33 s of the wall time); setup-python.sh 2 s when nothing changed, about 50 s wall (16 s CPU)
 # after a change to probdml-py/ alone; the first wheel build of a fresh target directory
 # compiles the extension's release dependencies (pyo3, numpy, faer, …): 400 s CPU.
 timed setup-python bash scripts/setup-python.sh || status=$?
+# mypy --strict over python/probdml and python/tests/test_types.py, and stubtest of the
+# extension's stubs against the installed extension. Measured on a 2-core CPU: 49 s with a cold
+# mypy cache (target/mypy-cache, torch's types among what it reads), 14 s with a warm one.
+timed "python types" bash scripts/check-python-types.sh || status=$?
 # python/tests/test_bitwise.py compares the package with what examples/python_bitwise.rs
 # writes. The `cargo test` step built that example with its features; running it here, rather
 # than letting the test `cargo run` it, saves compiling the workspace again under the feature

@@ -38,14 +38,21 @@ fn built_with_avx2() -> bool {
     cfg!(target_feature = "avx2")
 }
 
+/// The submodule `probdml._probdml.<name>`: an attribute of the extension, and in `sys.modules`
+/// under its full name, which is also its `__name__` (and its functions' `__module__`), so that
+/// `import probdml._probdml.<name>` finds it and the type checker's stubtest compares its
+/// functions with their stubs (python/probdml/_probdml/<name>.pyi).
 fn submodule(
     parent: &Bound<'_, PyModule>,
     name: &str,
     register: fn(&Bound<'_, PyModule>) -> PyResult<()>,
 ) -> PyResult<()> {
-    let m = PyModule::new(parent.py(), name)?;
+    let py = parent.py();
+    let full = format!("probdml._probdml.{name}");
+    let m = PyModule::new(py, &full)?;
     register(&m)?;
-    parent.add_submodule(&m)
+    py.import("sys")?.getattr("modules")?.set_item(&full, &m)?;
+    parent.add(name, &m)
 }
 
 #[pymodule]

@@ -11,6 +11,11 @@ part.
 
 ``probdml.torch`` (imported on demand, needs PyTorch) holds autograd functions for the
 Bayesian triplet loss and ProxyNCA++.
+
+The package is typed (``py.typed``, PEP 561): array arguments are ``numpy.typing.ArrayLike``,
+results ``numpy.typing.NDArray[numpy.float64]`` or ``float``, and the stubs ``probdml/_probdml/*.pyi`` state
+the extension's signatures. Every public function's docstring ends with examples that run as
+doctests, their printed values checked against closed forms.
 """
 
 from . import _probdml
@@ -22,5 +27,20 @@ __all__ = ["hib", "laplace", "metrics", "nivmf", "special", "triplet", "vmf", "i
 
 
 def instruction_set() -> str:
-    """The instruction set the kernels chose at run time: ``"avx512"``, ``"avx2-fma"`` or ``"portable"``."""
+    """The instruction set the kernels chose when the module was loaded.
+
+    The wheel is built for x86-64 in general; the AVX2/FMA and AVX-512 kernels are compiled
+    beside the portable ones and chosen at run time, so the same wheel runs on any x86-64 CPU.
+
+    Returns
+    -------
+    str
+        ``"avx512"``, ``"avx2-fma"`` or ``"portable"``.
+
+    Examples
+    --------
+    >>> import probdml
+    >>> probdml.instruction_set() in ("avx512", "avx2-fma", "portable")
+    True
+    """
     return _probdml.instruction_set()

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
+
+from ._types import FloatArray
 
 
-def real(arg: str, value: Any) -> np.ndarray:
+def real(arg: str, value: object) -> npt.NDArray[Any]:
     """``value`` as a numpy array (no copy when it is one) of booleans, integers or floats.
 
     Every array argument of the package passes here first, and anything else is a ``TypeError``
@@ -16,7 +19,7 @@ def real(arg: str, value: Any) -> np.ndarray:
     so ``auroc(id_scores=[1+1j, 2], …)`` would score the real parts). A Python integer beyond
     int64 is a ``ValueError``: its type is right, its value is out of range."""
     try:
-        a = np.asarray(value)
+        a: npt.NDArray[Any] = np.asarray(value)
     except (TypeError, ValueError) as err:  # a ragged nest of lists
         raise TypeError(f"argument `{arg}` must be an array of real numbers: {err}") from None
     if a.dtype.kind in "biuf":
@@ -27,7 +30,7 @@ def real(arg: str, value: Any) -> np.ndarray:
     raise TypeError(f"argument `{arg}` must be an array of real numbers, got {got}")
 
 
-def floats(arg: str, value: Any) -> np.ndarray:
+def floats(arg: str, value: object) -> FloatArray:
     """``value`` as a C-contiguous float64 array: no copy when it already is one."""
     a = real(arg, value)
     try:
@@ -36,7 +39,7 @@ def floats(arg: str, value: Any) -> np.ndarray:
         raise ValueError(f"argument `{arg}` must be an array of real numbers: {err}") from None
 
 
-def vector(arg: str, value: Any) -> np.ndarray:
+def vector(arg: str, value: object) -> FloatArray:
     """A 1-D C-contiguous float64 array (a scalar becomes length 1)."""
     a = floats(arg, value)
     if a.ndim > 1:
@@ -44,7 +47,7 @@ def vector(arg: str, value: Any) -> np.ndarray:
     return a.reshape(-1)
 
 
-def owned_vector(arg: str, value: Any) -> np.ndarray:
+def owned_vector(arg: str, value: object) -> FloatArray:
     """:func:`vector` as an array the distribution owns and nobody can write: a copy, so that the
     caller changing its array later changes nothing here, and read-only, so that the array a
     property hands out cannot be written either. It is a view of a read-only copy, because numpy
@@ -54,7 +57,7 @@ def owned_vector(arg: str, value: Any) -> np.ndarray:
     return owned.view()
 
 
-def rows(arg: str, value: Any) -> tuple[np.ndarray, int, int]:
+def rows(arg: str, value: object) -> tuple[FloatArray, int, int]:
     """A 2-D array of row vectors as its flat float64 buffer, with (rows, dim)."""
     a = floats(arg, value)
     if a.ndim == 1:
@@ -64,7 +67,7 @@ def rows(arg: str, value: Any) -> tuple[np.ndarray, int, int]:
     return a.reshape(-1), a.shape[0], a.shape[1]
 
 
-def integers(arg: str, value: Any) -> np.ndarray:
+def integers(arg: str, value: object) -> npt.NDArray[np.int64]:
     """An integer array as int64 (sphere dimensions, class labels). Whole floats are read as
     integers, as ``scipy.special`` reads them; a float with a fraction, and a value outside
     int64 (a uint64 label of 2**63 or more would otherwise wrap to a negative one), are refused
@@ -81,7 +84,7 @@ def integers(arg: str, value: Any) -> np.ndarray:
     return np.asarray(a, dtype=np.int64, order="C")
 
 
-def labels(arg: str, value: Any) -> np.ndarray:
+def labels(arg: str, value: object) -> npt.NDArray[np.int64]:
     """Class labels as a 1-D int64 array."""
     a = integers(arg, value)
     if a.ndim != 1:
@@ -89,6 +92,8 @@ def labels(arg: str, value: Any) -> np.ndarray:
     return a
 
 
-def scalar_or_array(out: np.ndarray) -> Any:
+def scalar_or_array(out: FloatArray) -> FloatArray | np.float64:
     """A 0-d result as a numpy float64 scalar, as scipy.special returns for scalar input."""
-    return out[()] if out.ndim == 0 else out
+    # numpy's stubs type `out[()]` as an array whatever the number of axes; of a 0-d float64
+    # array it is a float64 scalar.
+    return cast(np.float64, out[()]) if out.ndim == 0 else out

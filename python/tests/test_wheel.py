@@ -36,3 +36,21 @@ def test_wheel_installs_into_a_fresh_venv_and_runs_the_readme_example(tmp_path):
     )
     subprocess.run([python, str(script)], check=True, cwd=tmp_path)
     assert sys.prefix != str(env)
+
+
+def test_wheel_ships_the_type_information():
+    # PEP 561: without py.typed a type checker ignores the package's annotations, and without
+    # the stubs it sees the extension as untyped; one stub per submodule of the extension.
+    import types
+    import zipfile
+
+    import probdml._probdml as ext
+
+    wheels = sorted((ROOT / "target" / "wheels").glob("probdml-*.whl"))
+    assert len(wheels) == 1, "run bash scripts/setup-python.sh first: it builds target/wheels/probdml-*.whl"
+    names = set(zipfile.ZipFile(wheels[0]).namelist())
+    assert "probdml/py.typed" in names
+    submodules = [name for name in dir(ext) if isinstance(getattr(ext, name), types.ModuleType)]
+    assert len(submodules) == 7
+    stubs = {n for n in names if n.endswith(".pyi")}
+    assert stubs == {"probdml/_probdml/__init__.pyi"} | {f"probdml/_probdml/{m}.pyi" for m in submodules}

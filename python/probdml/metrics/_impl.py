@@ -5,35 +5,65 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _probdml
 from .._arrays import floats, labels, real, vector
+from .._types import Count, FloatArray
 
 _rust = _probdml.metrics
 
 
 class Calibration(NamedTuple):
-    """The ECE and, per equal-width bin, the item count, mean accuracy and mean confidence."""
+    """The ECE and, per equal-width bin, the item count, mean accuracy and mean confidence.
+
+    Attributes
+    ----------
+    ece : float
+        The expected calibration error.
+    counts : numpy.ndarray of numpy.uintp
+        The number of items of each bin, shape ``(bins,)``.
+    accuracy : numpy.ndarray of float64
+        The share of correct items of each bin (0 for an empty bin).
+    confidence : numpy.ndarray of float64
+        The mean confidence of each bin (0 for an empty bin).
+    """
 
     ece: float
-    counts: np.ndarray
-    accuracy: np.ndarray
-    confidence: np.ndarray
+    counts: npt.NDArray[np.uintp]
+    accuracy: FloatArray
+    confidence: FloatArray
 
 
 class Sparsification(NamedTuple):
     """The sparsification curve (performance after removing the most uncertain fraction), the
-    oracle's curve, their areas (AUSC) and the area between them."""
+    oracle's curve, their areas (AUSC) and the area between them.
 
-    fractions: np.ndarray
-    curve: np.ndarray
-    oracle: np.ndarray
+    Attributes
+    ----------
+    fractions : numpy.ndarray of float64
+        The fractions removed, i/100 for i = 0 … 99.
+    curve : numpy.ndarray of float64
+        The mean performance left after removing the most uncertain fraction.
+    oracle : numpy.ndarray of float64
+        The same with the queries removed in order of increasing performance.
+    ausc : float
+        The trapezoid area under ``curve`` (spacing 1/100).
+    oracle_ausc : float
+        The area under ``oracle``.
+    area_between : float
+        ``oracle_ausc − ausc``.
+    """
+
+    fractions: FloatArray
+    curve: FloatArray
+    oracle: FloatArray
     ausc: float
     oracle_ausc: float
     area_between: float
 
 
-def scores(arg: str, value: Any) -> np.ndarray:
+def scores(arg: str, value: object) -> npt.NDArray[np.float32] | FloatArray:
     """Scores, uncertainties or confidences as a 1-D C-contiguous array: ``float32`` stays
     ``float32`` (the crate reads it in place, without upcasting), anything else is ``float64``."""
     a = real(arg, value)
@@ -44,7 +74,10 @@ def scores(arg: str, value: Any) -> np.ndarray:
     return np.ascontiguousarray(a).reshape(-1)
 
 
-def ood_scores(name: str, args: tuple[Any, ...], id_scores: Any, ood_scores: Any, y_true: Any, y_score: Any) -> tuple[np.ndarray, np.ndarray]:
+def ood_scores(
+    name: str, args: tuple[object, ...], id_scores: npt.ArrayLike | None, ood_scores: npt.ArrayLike | None,
+    y_true: npt.ArrayLike | None, y_score: npt.ArrayLike | None,
+) -> tuple[npt.NDArray[np.float32] | FloatArray, npt.NDArray[np.float32] | FloatArray]:
     """The (ID, OOD) score sets of the OOD metric ``name``, given by keyword in one of two forms:
     ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…, y_score=…`` with ``y_true`` 1 (or
     True) for OOD, the positive class.
@@ -76,7 +109,7 @@ def ood_scores(name: str, args: tuple[Any, ...], id_scores: Any, ood_scores: Any
     return np.ascontiguousarray(score[~truth]), np.ascontiguousarray(score[truth])
 
 
-def calibration(confidence: Any, correct: Any, bins: int, exact: bool) -> Calibration:
+def calibration(confidence: npt.ArrayLike, correct: npt.ArrayLike, bins: Count, exact: bool) -> Calibration:
     ok = real("correct", correct)
     if ok.dtype != np.bool_:
         if ok.dtype.kind not in "iu" or not np.all((ok == 0) | (ok == 1)):
@@ -86,11 +119,11 @@ def calibration(confidence: Any, correct: Any, bins: int, exact: bool) -> Calibr
     return Calibration(*_rust.expected_calibration_error(scores("confidence", confidence), ok, bins, exact))
 
 
-def sparsification(uncertainty: Any, performance: Any, exact: bool) -> Sparsification:
+def sparsification(uncertainty: npt.ArrayLike, performance: npt.ArrayLike, exact: bool) -> Sparsification:
     return Sparsification(*_rust.sparsification_curve(scores("uncertainty", uncertainty), vector("performance", performance), exact))
 
 
-def embeddings(arg: str, value: Any) -> tuple[np.ndarray, int]:
+def embeddings(arg: str, value: npt.ArrayLike) -> tuple[npt.NDArray[np.float32] | FloatArray, int]:
     """Rows of ``float32`` or ``float64`` as a flat buffer of the same dtype: a C-contiguous
     array is passed as is (``float32`` is never widened into a copy)."""
     a = real(arg, value)
@@ -102,18 +135,26 @@ def embeddings(arg: str, value: Any) -> tuple[np.ndarray, int]:
 
 
 class RetrievalReport(NamedTuple):
-    """Recall@k, precision@k and mAP@k at each k of ``ks``, from one search."""
+    """Recall@k, precision@k and mAP@k at each k of ``ks``, from one search.
+
+    Attributes
+    ----------
+    ks : tuple of int
+        The values of k, in the order given.
+    recall, precision, map : numpy.ndarray of float64
+        The metric at each k, shape ``(len(ks),)``.
+    """
 
     ks: tuple[int, ...]
-    recall: np.ndarray
-    precision: np.ndarray
-    map: np.ndarray
+    recall: FloatArray
+    precision: FloatArray
+    map: FloatArray
 
 
-def retrieval(
-    metric: str, k: int, embeddings_: Any, labels_: Any, queries: Any, query_labels: Any,
-    distance: str, threads: int | None, exact: bool, ks: Any = (),
-) -> Any:
+def _search(
+    metric: str, k: Count, embeddings_: npt.ArrayLike, labels_: npt.ArrayLike, queries: npt.ArrayLike | None,
+    query_labels: npt.ArrayLike | None, distance: str, threads: Count | None, exact: bool, ks: list[Any],
+) -> list[float]:
     flat, dim = embeddings(arg="embeddings", value=embeddings_)
     q = ql = None
     if (queries is None) != (query_labels is None):
@@ -123,12 +164,24 @@ def retrieval(
         if qdim != dim:
             raise ValueError(f"dimension mismatch: `queries` has rows of length {qdim}, expected {dim} (the row length of `embeddings`)")
         ql = labels("query_labels", query_labels)
+    return _rust.retrieval(metric, k, flat, labels("labels", labels_), dim, q, ql, distance, threads, exact, ks)
+
+
+def retrieval(
+    metric: str, k: Count, embeddings_: npt.ArrayLike, labels_: npt.ArrayLike, queries: npt.ArrayLike | None,
+    query_labels: npt.ArrayLike | None, distance: str, threads: Count | None, exact: bool,
+) -> float:
+    """The retrieval metric ``metric`` ("recall", "precision", "map", "map_at_r", "r_precision")."""
+    return _search(metric, k, embeddings_, labels_, queries, query_labels, distance, threads, exact, [])[0]
+
+
+def report(
+    embeddings_: npt.ArrayLike, labels_: npt.ArrayLike, ks: npt.ArrayLike, queries: npt.ArrayLike | None,
+    query_labels: npt.ArrayLike | None, distance: str, threads: Count | None, exact: bool,
+) -> RetrievalReport:
+    """Recall, precision and mAP at each k of ``ks``, from one search."""
     # `ks` is an array argument (its dtype checked here); the extension checks each k.
-    ks = real("ks", ks).reshape(-1).tolist()
-    out = _rust.retrieval(metric, k, flat, labels("labels", labels_), dim, q, ql, distance, threads, exact, ks)
-    if metric != "report":
-        return out[0]
-    ks = tuple(ks)
-    n = len(ks)
-    values = np.asarray(out)
-    return RetrievalReport(ks, values[:n], values[n : 2 * n], values[2 * n :])
+    wanted: list[Any] = real("ks", ks).reshape(-1).tolist()
+    values = np.asarray(_search("report", 0, embeddings_, labels_, queries, query_labels, distance, threads, exact, wanted))
+    n = len(wanted)
+    return RetrievalReport(tuple(wanted), values[:n], values[n : 2 * n], values[2 * n :])

@@ -3,11 +3,14 @@ search, a full sort per query, AUROC as the Mann–Whitney pair count; slow; ref
 
 from __future__ import annotations
 
-from typing import Any
+from typing import overload
 
-import numpy as np
+import numpy.typing as npt
 
 from .. import _probdml
+from .. import metrics as _fast
+from .._twins import documented_as
+from .._types import Count, FloatArray
 from . import _impl
 from ._impl import Calibration, RetrievalReport, Sparsification, scores
 
@@ -18,75 +21,95 @@ __all__ = ["auroc", "auprc", "roc_curve", "expected_calibration_error", "sparsif
 _rust = _probdml.metrics
 
 
-def auroc(*args: Any, id_scores: Any = None, ood_scores: Any = None, y_true: Any = None, y_score: Any = None) -> float:
-    """Area under the ROC curve with OOD as the positive class: P(s_ood > s_id) + ½ P(s_ood = s_id).
-
-    Keyword arguments only: ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…,
-    y_score=…`` (``y_true`` 1 for OOD)."""
+@overload
+def auroc(*, id_scores: npt.ArrayLike, ood_scores: npt.ArrayLike) -> float: ...
+@overload
+def auroc(*, y_true: npt.ArrayLike, y_score: npt.ArrayLike) -> float: ...
+@documented_as(_fast.auroc, "metrics")
+def auroc(
+    *args: object,
+    id_scores: npt.ArrayLike | None = None,
+    ood_scores: npt.ArrayLike | None = None,
+    y_true: npt.ArrayLike | None = None,
+    y_score: npt.ArrayLike | None = None,
+) -> float:
     ids, oods = _impl.ood_scores("auroc", args, id_scores, ood_scores, y_true, y_score)
     return _rust.auroc(ids, oods, True)
 
 
-def auprc(*args: Any, id_scores: Any = None, ood_scores: Any = None, y_true: Any = None, y_score: Any = None) -> float:
-    """Area under the precision–recall curve with OOD positive (step-wise average precision).
-
-    Keyword arguments only: ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…,
-    y_score=…`` (``y_true`` 1 for OOD)."""
+@overload
+def auprc(*, id_scores: npt.ArrayLike, ood_scores: npt.ArrayLike) -> float: ...
+@overload
+def auprc(*, y_true: npt.ArrayLike, y_score: npt.ArrayLike) -> float: ...
+@documented_as(_fast.auprc, "metrics")
+def auprc(
+    *args: object,
+    id_scores: npt.ArrayLike | None = None,
+    ood_scores: npt.ArrayLike | None = None,
+    y_true: npt.ArrayLike | None = None,
+    y_score: npt.ArrayLike | None = None,
+) -> float:
     ids, oods = _impl.ood_scores("auprc", args, id_scores, ood_scores, y_true, y_score)
     return _rust.auprc(ids, oods, True)
 
 
-def roc_curve(*args: Any, id_scores: Any = None, ood_scores: Any = None, y_true: Any = None, y_score: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(false positive rate, true positive rate, thresholds), OOD positive.
-
-    Keyword arguments only: ``id_scores=…, ood_scores=…``, or scikit-learn's ``y_true=…,
-    y_score=…`` (``y_true`` 1 for OOD)."""
+@overload
+def roc_curve(*, id_scores: npt.ArrayLike, ood_scores: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]: ...
+@overload
+def roc_curve(*, y_true: npt.ArrayLike, y_score: npt.ArrayLike) -> tuple[FloatArray, FloatArray, FloatArray]: ...
+@documented_as(_fast.roc_curve, "metrics")
+def roc_curve(
+    *args: object,
+    id_scores: npt.ArrayLike | None = None,
+    ood_scores: npt.ArrayLike | None = None,
+    y_true: npt.ArrayLike | None = None,
+    y_score: npt.ArrayLike | None = None,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     ids, oods = _impl.ood_scores("roc_curve", args, id_scores, ood_scores, y_true, y_score)
     return _rust.roc_curve(ids, oods, True)
 
 
-def expected_calibration_error(confidence: Any, correct: Any, bins: int = 15) -> Calibration:
-    """The ECE over ``bins`` equal-width confidence bins, with the bins."""
+@documented_as(_fast.expected_calibration_error, "metrics")
+def expected_calibration_error(confidence: npt.ArrayLike, correct: npt.ArrayLike, bins: Count = 15) -> Calibration:
     return _impl.calibration(confidence, correct, bins, True)
 
 
-def sparsification_curve(uncertainty: Any, performance: Any) -> Sparsification:
-    """The sparsification curve of per-query ``performance`` ordered by ``uncertainty``, and AUSC."""
+@documented_as(_fast.sparsification_curve, "metrics")
+def sparsification_curve(uncertainty: npt.ArrayLike, performance: npt.ArrayLike) -> Sparsification:
     return _impl.sparsification(uncertainty, performance, True)
 
 
-def recall_at_k(embeddings: Any, labels: Any, k: int, *, queries: Any = None, query_labels: Any = None,
-                distance: str = "euclidean", threads: int | None = None) -> float:
-    """Recall@k: the share of queries with a positive (same label) among their k nearest
-    neighbours. Without ``queries`` every embedding queries the others (leave-one-out)."""
+@documented_as(_fast.recall_at_k, "metrics")
+def recall_at_k(embeddings: npt.ArrayLike, labels: npt.ArrayLike, k: Count, *, queries: npt.ArrayLike | None = None,
+                query_labels: npt.ArrayLike | None = None, distance: str = "euclidean", threads: Count | None = None) -> float:
     return _impl.retrieval("recall", k, embeddings, labels, queries, query_labels, distance, threads, True)
 
 
-def precision_at_k(embeddings: Any, labels: Any, k: int, *, queries: Any = None, query_labels: Any = None,
-                   distance: str = "euclidean", threads: int | None = None) -> float:
-    """Precision@k, averaged over queries."""
+@documented_as(_fast.precision_at_k, "metrics")
+def precision_at_k(embeddings: npt.ArrayLike, labels: npt.ArrayLike, k: Count, *, queries: npt.ArrayLike | None = None,
+                   query_labels: npt.ArrayLike | None = None, distance: str = "euclidean", threads: Count | None = None) -> float:
     return _impl.retrieval("precision", k, embeddings, labels, queries, query_labels, distance, threads, True)
 
 
-def map_at_k(embeddings: Any, labels: Any, k: int, *, queries: Any = None, query_labels: Any = None,
-             distance: str = "euclidean", threads: int | None = None) -> float:
-    """mAP@k, averaged over queries."""
+@documented_as(_fast.map_at_k, "metrics")
+def map_at_k(embeddings: npt.ArrayLike, labels: npt.ArrayLike, k: Count, *, queries: npt.ArrayLike | None = None,
+             query_labels: npt.ArrayLike | None = None, distance: str = "euclidean", threads: Count | None = None) -> float:
     return _impl.retrieval("map", k, embeddings, labels, queries, query_labels, distance, threads, True)
 
 
-def map_at_r(embeddings: Any, labels: Any, *, queries: Any = None, query_labels: Any = None,
-             distance: str = "euclidean", threads: int | None = None) -> float:
-    """mAP@R (Musgrave et al. 2020): R = the query's number of positives."""
+@documented_as(_fast.map_at_r, "metrics")
+def map_at_r(embeddings: npt.ArrayLike, labels: npt.ArrayLike, *, queries: npt.ArrayLike | None = None,
+             query_labels: npt.ArrayLike | None = None, distance: str = "euclidean", threads: Count | None = None) -> float:
     return _impl.retrieval("map_at_r", 0, embeddings, labels, queries, query_labels, distance, threads, True)
 
 
-def evaluate_retrieval(embeddings: Any, labels: Any, ks: Any, *, queries: Any = None, query_labels: Any = None,
-                       distance: str = "euclidean", threads: int | None = None) -> RetrievalReport:
-    """Recall@k, precision@k and mAP@k at every k of ``ks`` from one nearest-neighbour search."""
-    return _impl.retrieval("report", 0, embeddings, labels, queries, query_labels, distance, threads, True, ks)
+@documented_as(_fast.evaluate_retrieval, "metrics")
+def evaluate_retrieval(embeddings: npt.ArrayLike, labels: npt.ArrayLike, ks: npt.ArrayLike, *, queries: npt.ArrayLike | None = None,
+                       query_labels: npt.ArrayLike | None = None, distance: str = "euclidean", threads: Count | None = None) -> RetrievalReport:
+    return _impl.report(embeddings, labels, ks, queries, query_labels, distance, threads, True)
 
 
-def r_precision(embeddings: Any, labels: Any, *, queries: Any = None, query_labels: Any = None,
-                distance: str = "euclidean", threads: int | None = None) -> float:
-    """R-precision: precision at R = the query's number of positives."""
+@documented_as(_fast.r_precision, "metrics")
+def r_precision(embeddings: npt.ArrayLike, labels: npt.ArrayLike, *, queries: npt.ArrayLike | None = None,
+                query_labels: npt.ArrayLike | None = None, distance: str = "euclidean", threads: Count | None = None) -> float:
     return _impl.retrieval("r_precision", 0, embeddings, labels, queries, query_labels, distance, threads, True)

@@ -2,43 +2,47 @@
 
 from __future__ import annotations
 
-from typing import Any
+import numpy as np
+import numpy.typing as npt
 
+from .. import nivmf as _fast
+from .._twins import documented_as
+from .._types import Count, FloatArray, Real, Seed
 from . import _impl
 from ._impl import ProxyNcaLoss
 
 __all__ = ["kl_vmf", "log_ppk_vmf", "log_density", "log_density_heuristic", "proxy_nca_loss"]
 
 
-def kl_vmf(mu_z: Any, kappa_z: float, mu_p: Any, kappa_p: float) -> float:
-    """KL between two vMFs, reference."""
+@documented_as(_fast.kl_vmf, "nivmf")
+def kl_vmf(mu_z: npt.ArrayLike, kappa_z: Real, mu_p: npt.ArrayLike, kappa_p: Real) -> float:
     return _impl.kl_vmf(mu_z, kappa_z, mu_p, kappa_p, True)
 
 
-def log_ppk_vmf(nu_z: Any, nu_p: Any, gamma: float) -> float:
-    """ln PPK_γ, reference."""
+@documented_as(_fast.log_ppk_vmf, "nivmf")
+def log_ppk_vmf(nu_z: npt.ArrayLike, nu_p: npt.ArrayLike, gamma: Real) -> float:
     return _impl.log_ppk_vmf(nu_z, nu_p, gamma, True)
 
 
-def log_density(x: Any, mu: Any, kappas: Any) -> Any:
-    """ln f(x) under the nivMF, reference."""
+@documented_as(_fast.log_density, "nivmf")
+def log_density(x: npt.ArrayLike, mu: npt.ArrayLike, kappas: npt.ArrayLike) -> FloatArray | np.float64:
     return _impl.log_density(x, mu, kappas, False, True)
 
 
-def log_density_heuristic(x: Any, mu: Any, kappas: Any) -> Any:
-    """ln f_h(x), reference."""
+@documented_as(_fast.log_density_heuristic, "nivmf")
+def log_density_heuristic(x: npt.ArrayLike, mu: npt.ArrayLike, kappas: npt.ArrayLike) -> FloatArray | np.float64:
     return _impl.log_density(x, mu, kappas, True, True)
 
 
+@documented_as(_fast.proxy_nca_loss, "nivmf")
 def proxy_nca_loss(
-    embeddings: Any,
-    labels: Any,
-    proxies: Any,
-    temperature: float = 1.0,
+    embeddings: npt.ArrayLike,
+    labels: npt.ArrayLike,
+    proxies: npt.ArrayLike,
+    temperature: Real = 1.0,
     distance: str = "cosine",
-    concentrations: Any = None,
-    samples: int = 10,
-    seed: int = 0,
+    concentrations: npt.ArrayLike | None = None,
+    samples: Count = 10,
+    seed: Seed = 0,
 ) -> ProxyNcaLoss:
-    """ProxyNCA++, reference (no gradients for ``"el_nivmf"``)."""
     return _impl.proxy_nca_loss(embeddings, labels, proxies, temperature, distance, concentrations, samples, seed, True)
