@@ -53,14 +53,7 @@ use crate::special::debye::{
 /// ```
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn kappa_mle_batch(dim: usize, rbars: &[f64], out: &mut [f64]) -> Result<()> {
-    require_sphere_dim("dim", dim)?;
-    require_batch(
-        "rbars",
-        rbars,
-        out.len(),
-        (0.0, 1.0),
-        "every mean resultant length must satisfy 0 <= rbar < 1",
-    )?;
+    check_rbars(dim, rbars, out.len())?;
     dispatch(
         #[inline(always)]
         || {
@@ -121,19 +114,24 @@ pub fn kappa_sra_batch(
     newton_steps: usize,
     out: &mut [f64],
 ) -> Result<()> {
-    require_sphere_dim("dim", dim)?;
-    require_batch(
-        "rbars",
-        rbars,
-        out.len(),
-        (0.0, 1.0),
-        "every mean resultant length must satisfy 0 <= rbar < 1",
-    )?;
+    check_rbars(dim, rbars, out.len())?;
     dispatch(
         #[inline(always)]
         || kappa_sra_batch_unchecked(dim, rbars, newton_steps, out),
     );
     Ok(())
+}
+
+/// The checks of both batches: a sphere dimension, one output per `R̄`, every `R̄` in `[0, 1)`.
+fn check_rbars(dim: usize, rbars: &[f64], out_len: usize) -> Result<()> {
+    require_sphere_dim("dim", dim)?;
+    require_batch(
+        "rbars",
+        rbars,
+        out_len,
+        (0.0, 1.0),
+        "every mean resultant length must satisfy 0 <= rbar < 1",
+    )
 }
 
 /// Indices of up to [`DEBYE_LANES`] values of one side of `R̄ = ½`.
