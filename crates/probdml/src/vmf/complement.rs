@@ -82,17 +82,28 @@ fn expansion_variables<const LANES: bool>(nu: f64, kappa: f64) -> (f64, f64) {
     (q, (nu * q) * (nu * q))
 }
 
+/// One Horner step of `P_k(p²)` and `P_k'(p²)` (`u_k(p) = p^k P_k(p²)`, `P_k` of degree `k`:
+/// the generated table of chapter 01): `(P, P') ← (P·p² + c_j, P'·p² + P)`.
+#[inline(always)]
+fn horner_step((pk, dpk): (f64, f64), p2: f64, cj: f64) -> (f64, f64) {
+    (pk * p2 + cj, dpk * p2 + pk)
+}
+
 /// The `k`-th term of the series and of its derivative's sum, `(q^k P_k(p²), q^k (k P_k +
-/// 2p² P_k'))`, with `qk = q^k` (`u_k(p) = p^k P_k(p²)`, `P_k` of degree `k`: the generated
-/// table of chapter 01; `P_k` and `P_k'` by Horner).
+/// 2p² P_k'))`, from `qk = q^k` and `(P_k, P_k')`.
+#[inline(always)]
+fn term_pair(k: usize, qk: f64, p2: f64, (pk, dpk): (f64, f64)) -> (f64, f64) {
+    (qk * pk, qk * (k as f64 * pk + 2.0 * p2 * dpk))
+}
+
+/// [`term_pair`] with `P_k` and `P_k'` by Horner over the table's row `k`.
 #[inline(always)]
 fn series_term(k: usize, qk: f64, p2: f64) -> (f64, f64) {
-    let (mut pk, mut dpk) = (0.0, 0.0);
+    let mut poly = (0.0, 0.0);
     for &cj in SERIES_TERMS[k - 1][..=k].iter().rev() {
-        dpk = dpk * p2 + pk;
-        pk = pk * p2 + cj;
+        poly = horner_step(poly, p2, cj);
     }
-    (qk * pk, qk * (k as f64 * pk + 2.0 * p2 * dpk))
+    term_pair(k, qk, p2, poly)
 }
 
 /// The series summed until `stop(q, term, dterm)` or [`TERMS`] terms.
@@ -126,9 +137,17 @@ fn debye_series_lanes<const L: usize>(nu: f64, kappa: &[f64; L]) -> ([f64; L], [
     let (mut sum, mut dsum, mut qk) = ([0.0; L], [0.0; L], [1.0; L]);
     let mut active = [true; L];
     for k in 1..=TERMS {
+        // Horner's steps outside the loop over lanes, so that the lanes are the innermost loop
+        // (the one the compiler vectorises) also here, where k is not a constant.
+        let mut poly = [(0.0, 0.0); L];
+        for &cj in SERIES_TERMS[k - 1][..=k].iter().rev() {
+            for l in 0..L {
+                poly[l] = horner_step(poly[l], p2[l], cj);
+            }
+        }
         for l in 0..L {
             qk[l] *= q[l];
-            let (term, dterm) = series_term(k, qk[l], p2[l]);
+            let (term, dterm) = term_pair(k, qk[l], p2[l], poly[l]);
             if active[l] {
                 sum[l] += term;
                 dsum[l] += dterm;
