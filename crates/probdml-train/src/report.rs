@@ -323,6 +323,10 @@ pub fn format_table(rows: &[TableRow], dataset: DatasetChoice) -> String {
             "ID: the seeded synthetic test images. OOD set: {sets}. LAM Table 2 has no rows for \
              this data.\n"
         )),
+        DatasetChoice::NDigitMnist2 | DatasetChoice::NDigitMnist3 => out.push_str(&format!(
+            "ID: the clean N-digit MNIST test twin. Second set: {sets}. LAM Table 2 has no rows \
+             for this data.\n"
+        )),
     }
     out.push_str(
         "Our AUSC integrates 100 points (f = 0 … 0.99) with spacing 1/100 (chapter 08; LAM's ausc.py: \

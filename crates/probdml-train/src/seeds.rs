@@ -50,3 +50,9 @@ pub fn posthoc_batch(seed: u64, k: i64) -> i64 {
 pub fn evaluation_batch(seed: u64, b: usize) -> u64 {
     seed.wrapping_add((b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
+
+/// Seed of HIB's verification pairs ([`crate::hib_experiment::VerificationPairs`]): fixed, not
+/// the run's, so that every method and seed is scored on the same pairs of the same test images.
+pub fn verification_pairs() -> u64 {
+    2019
+}

@@ -663,6 +663,7 @@ fn bad_input_is_an_error_not_a_panic() {
         &pipeline::load_data(&config.data, config.seed, &PathBuf::from("unused"))
             .unwrap()
             .train,
+        config.data.geometry(),
         Device::Cpu,
     )
     .unwrap();

@@ -15,6 +15,7 @@
 use probdml_train::config::{TrainConfig, ValidConfig};
 use probdml_train::data::synthetic;
 use probdml_train::guards::Position;
+use probdml_train::input_geometry::InputGeometry;
 use probdml_train::laplace::ggn::last_layer_ggn_diagonal_tensor;
 use probdml_train::method::deterministic::contrastive_step;
 use probdml_train::method::{Batch, TensorSet};
@@ -39,9 +40,15 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
     let cuda = Device::Cuda(0);
     let config = ValidConfig::new(TrainConfig::default()).unwrap();
     let set = synthetic(10, 8, 28, 3);
-    let cpu_set = TensorSet::new(&set, Device::Cpu).unwrap();
-    let cpu = Network::new(config.model.latent_dim, Device::Cpu, 11, 0.0);
-    let mut gpu = Network::new(config.model.latent_dim, cuda, 11, 0.0);
+    let cpu_set = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
+    let cpu = Network::new(
+        config.model.latent_dim,
+        InputGeometry::MNIST,
+        Device::Cpu,
+        11,
+        0.0,
+    );
+    let mut gpu = Network::new(config.model.latent_dim, InputGeometry::MNIST, cuda, 11, 0.0);
     gpu.vs.copy(&cpu.vs).unwrap();
 
     // The GGN diagonal over the set's pairs, on identical features-to-pairs inputs.

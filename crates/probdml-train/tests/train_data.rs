@@ -379,7 +379,10 @@ fn ood_set_is_the_mnist_test_split_files() {
             (n, 1, 28, 28, 10)
         );
         assert_eq!(set.images, px);
-        assert_eq!(set.labels, lab);
+        assert_eq!(
+            set.labels,
+            lab.iter().map(|&l| u16::from(l)).collect::<Vec<_>>()
+        );
     }
     // The training split is another pair of files, absent here.
     assert!(matches!(
@@ -675,10 +678,7 @@ fn real_data_when_present() {
     );
     check_composition(&sets.train, &digits_train);
     check_composition(&sets.test_corrupt, &digits_test);
-    assert_eq!(
-        sets.train.to_image_set().unwrap().class_counts(),
-        vec![1_000; 100]
-    );
+    assert_eq!(sets.train.to_image_set().class_counts(), vec![1_000; 100]);
 }
 
 /// `scripts/reference/mnist_values.txt`: `key = value` lines written by
@@ -782,8 +782,14 @@ fn check_mnist(set: &ImageSet, split: &str, reference: &MnistReference) {
             "{split} image {i}"
         );
     }
+    // The labels file's bytes: MNIST's labels, widened to 16 bits in the set, fit one each.
+    let label_bytes: Vec<u8> = set
+        .labels
+        .iter()
+        .map(|&l| u8::try_from(l).unwrap())
+        .collect();
     assert_eq!(
-        fnv1a64(&set.labels),
+        fnv1a64(&label_bytes),
         reference.hex(&key("labels.fnv1a64")),
         "{split} labels"
     );
@@ -806,7 +812,7 @@ fn stand_in_digits(per_digit: usize, salt: usize) -> ImageSet {
         images: (0..n)
             .flat_map(|i| (0..784).map(move |p| (1 + (i * 131 + p * 7 + salt * 61) % 255) as u8))
             .collect(),
-        labels: (0..n).map(|i| (i % 10) as u8).collect(),
+        labels: (0..n).map(|i| (i % 10) as u16).collect(),
         channels: 1,
         rows: 28,
         cols: 28,
@@ -927,8 +933,8 @@ fn n_digit_mnist_keeps_the_splits_apart_balances_the_numbers_and_twins_the_test_
     .unwrap();
     assert_ne!(other.train.sources, sets.train.sources);
     assert_ne!(other.test_corrupt.occlusions, sets.test_corrupt.occlusions);
-    // Two digits fit an image set's byte labels; three (1 000 classes) are refused by name.
-    let image_set = sets.train.to_image_set().unwrap();
+    // The image set is labelled by the numbers, for two digits (100 classes) as for three.
+    let image_set = sets.train.to_image_set();
     assert_eq!(
         (image_set.rows, image_set.cols, image_set.classes),
         (28, 56, 100)
@@ -953,10 +959,14 @@ fn n_digit_mnist_keeps_the_splits_apart_balances_the_numbers_and_twins_the_test_
     )
     .unwrap();
     check_composition(&three.train, &train);
-    assert!(matches!(
-        three.train.to_image_set(),
-        Err(TrainError::InvalidConfig { arg: "digits", .. })
-    ));
+    let three_set = three.train.to_image_set();
+    assert_eq!(
+        (three_set.rows, three_set.cols, three_set.classes),
+        (28, 84, 1000)
+    );
+    // 1 000 training images, one per number in order: label k is the number k, past a byte.
+    assert_eq!(three_set.labels[999], 999);
+    assert_eq!(three_set.labels, (0..1000u16).collect::<Vec<_>>());
 }
 
 #[test]

@@ -9,6 +9,7 @@ use probdml_train::checkpoint::{self, Content};
 use probdml_train::config::MethodKind;
 use probdml_train::guards::check_collapse;
 use probdml_train::guards::Position;
+use probdml_train::input_geometry::InputGeometry;
 use probdml_train::method::TensorSet;
 use probdml_train::network::EmbeddingNet;
 use probdml_train::optimiser::RmsProp;
@@ -110,11 +111,11 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
 fn rmsprop_equals_libtorch_bit_for_bit() {
     let _guard = serial();
     let set = probdml_train::data::synthetic(10, 8, 28, 3);
-    let data = TensorSet::new(&set, Device::Cpu).unwrap();
+    let data = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
     let make = || {
         tch::manual_seed(11);
         let vs = nn::VarStore::new(Device::Cpu);
-        let net = EmbeddingNet::new(&vs, 3, 0.0);
+        let net = EmbeddingNet::new(&vs, 3, 0.0, InputGeometry::MNIST);
         (vs, net)
     };
     let (vs_a, net_a) = make();

@@ -13,6 +13,7 @@ use probdml_train::config::{
 };
 use probdml_train::guards::check_finite;
 use probdml_train::guards::Position;
+use probdml_train::input_geometry::InputGeometry;
 use probdml_train::method::lam_online::LamOnlineOptions;
 use probdml_train::method::TensorSet;
 use probdml_train::pipeline::{self, load_data};
@@ -336,7 +337,7 @@ fn non_finite_values_stop_training_naming_step_and_tensor() {
     );
     // Poisoned images: the first step's loss is NaN.
     let set = probdml_train::data::synthetic(10, 20, 28, 1);
-    let mut tensors = TensorSet::new(&set, Device::Cpu).unwrap();
+    let mut tensors = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
     tensors.images = Tensor::full([200, 1, 28, 28], f64::NAN, (Kind::Float, Device::Cpu));
     for method in [MethodKind::Deterministic, MethodKind::LamOnline] {
         let config = ValidConfig::new(learning_run(method)).unwrap();

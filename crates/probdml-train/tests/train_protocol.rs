@@ -18,6 +18,7 @@ use probdml_train::config::{
     DataOptions, DatasetChoice, MethodKind, OptimiserOptions, Protocol, TrainConfig,
 };
 use probdml_train::guards::Position;
+use probdml_train::input_geometry::InputGeometry;
 use probdml_train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml_train::method::{self as methods, Batch, TensorSet};
 use probdml_train::mining::HessianTriplets;
@@ -202,7 +203,7 @@ fn online_reference_precision_starts_at_dataset_size() {
     let _guard = serial();
     let config = synthetic(MethodKind::LamOnline, Protocol::Reference);
     let set = probdml_train::data::synthetic(10, 20, 28, 1);
-    let data = TensorSet::new(&set, Device::Cpu).unwrap();
+    let data = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
     let mut m = methods::build(&config, Device::Cpu, 1).unwrap();
     let x = data.images.narrow(0, 0, 64);
     let labels = data.labels.narrow(0, 0, 64);

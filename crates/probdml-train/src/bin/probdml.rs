@@ -63,6 +63,17 @@ enum Command {
     /// Summarise finished runs as one table: each row the mean ± sample std of its runs'
     /// metrics.json (seeds trained separately, e.g. side by side), no training.
     Summarise(SummariseArgs),
+    /// HIB Tables 1 and 2 (verification AP, K-NN accuracy, Kendall τ of η) beside the paper's,
+    /// from the `hib_tasks.json` of N-digit MNIST runs; no training.
+    HibTables(HibTablesArgs),
+}
+
+#[derive(Args)]
+struct HibTablesArgs {
+    /// Run folders of `train --dataset n-digit-mnist-2|3` (each with hib_tasks.json); the rows
+    /// group them by N, D and method, one seed each.
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -362,6 +373,14 @@ fn real_main() -> TrainResult<()> {
             print!("{}", reproduce(&request, &env)?);
         }
         Command::Summarise(a) => println!("{}", summarise(&a.rows)?),
+        Command::HibTables(a) => {
+            let records = a
+                .runs
+                .iter()
+                .map(|dir| probdml_train::hib_experiment::read_record(dir))
+                .collect::<Result<Vec<_>, _>>()?;
+            print!("{}", probdml_train::hib_experiment::hib_tables(&records)?);
+        }
     }
     Ok(())
 }

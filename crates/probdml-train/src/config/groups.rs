@@ -15,9 +15,9 @@ use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
 
-/// Features the reference backbone hands the last layer: 64 channels of 12×12 for a 28×28
-/// input (the fan-in F of the head, and the default prior precision).
-pub const BACKBONE_FEATURES: i64 = 9216;
+/// Features the reference backbone hands the last layer for a 28×28 input: 64 channels of
+/// 12×12 (the fan-in F of the head, and the default prior precision).
+pub const BACKBONE_FEATURES: i64 = crate::input_geometry::InputGeometry::MNIST.features();
 
 /// `Default` as the group's `DEFAULT`, the one place its defaults are written.
 macro_rules! default_is_the_const {
@@ -56,6 +56,13 @@ pub struct DataOptions {
     /// Use only the first N test and OOD images.
     #[cfg_attr(feature = "tch", arg(long))]
     pub test_limit: Option<usize>,
+}
+
+impl DataOptions {
+    /// The size of the run's images ([`DatasetChoice::geometry`]), which its network is built for.
+    pub fn geometry(&self) -> crate::input_geometry::InputGeometry {
+        self.dataset.geometry()
+    }
 }
 
 impl DataOptions {

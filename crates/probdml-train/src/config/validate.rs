@@ -63,6 +63,37 @@ impl TrainConfig {
             // The retrieval metrics rank 10 neighbours besides the query.
             limits::count("test-limit", k, 11)?;
         }
+        if let Some(digits) = self.data.dataset.digits() {
+            // N-digit MNIST holds as many images of every number (HIB Appendix A): the limits
+            // are the generator's counts.
+            let classes = self.data.dataset.classes();
+            for (arg, limit) in [
+                ("train-limit", self.data.train_limit),
+                ("test-limit", self.data.test_limit),
+            ] {
+                if let Some(k) = limit.filter(|k| k % classes != 0) {
+                    return Err(TrainError::config(
+                        arg,
+                        k,
+                        format!(
+                            "{digits}-digit MNIST holds the same number of images of each of its \
+                             {classes} numbers: a multiple of {classes}"
+                        ),
+                    ));
+                }
+            }
+            if let Some(k) = self.data.test_limit.filter(|&k| k < 2 * classes) {
+                return Err(TrainError::config(
+                    "test-limit",
+                    k,
+                    format!(
+                        "the retrieval of a test image needs another image of its number: at \
+                         least 2 of each of the {classes} numbers, {}",
+                        2 * classes
+                    ),
+                ));
+            }
+        }
         self.method.validate()
     }
 }

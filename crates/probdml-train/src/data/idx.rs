@@ -248,7 +248,7 @@ pub fn read_idx_pair(
     Ok(ImageSet {
         name: name.to_string(),
         images: pixels,
-        labels: label_bytes,
+        labels: label_bytes.into_iter().map(u16::from).collect(),
         channels: 1,
         rows,
         cols,

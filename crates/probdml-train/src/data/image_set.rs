@@ -13,8 +13,9 @@ pub struct ImageSet {
     pub name: String,
     /// The pixels, `len() * channels * rows * cols` bytes, image after image.
     pub images: Vec<u8>,
-    /// One label per image, each `< classes`.
-    pub labels: Vec<u8>,
+    /// One label per image, each `< classes`: 16 bits, for the 1000 numbers of 3-digit MNIST
+    /// (HIB Appendix A).
+    pub labels: Vec<u16>,
     /// Channels per image: 1 for the MNIST sets, 3 for CIFAR-10.
     pub channels: usize,
     /// Image height in pixels.

@@ -127,31 +127,18 @@ impl NDigitSet {
         &self.images[i * len..(i + 1) * len]
     }
 
-    /// As an [`ImageSet`] (one channel, 28 × 28N) for the training loop, whose labels are
-    /// bytes: for N ≤ 2 only.
-    ///
-    /// # Errors
-    /// [`TrainError::InvalidConfig`] naming `digits` when 10ᴺ classes do not fit a byte.
-    pub fn to_image_set(&self) -> TrainResult<ImageSet> {
-        let labels = self
-            .numbers
-            .iter()
-            .map(|&n| u8::try_from(n))
-            .collect::<Result<Vec<u8>, _>>()
-            .map_err(|_| TrainError::InvalidConfig {
-                arg: "digits",
-                value: self.digits.to_string(),
-                rule: "an image set's labels are bytes: at most 2 digits (100 classes)".into(),
-            })?;
-        Ok(ImageSet {
+    /// As an [`ImageSet`] (one channel, 28 × 28N) for the training loop, labelled by the
+    /// numbers.
+    pub fn to_image_set(&self) -> ImageSet {
+        ImageSet {
             name: self.name.clone(),
             images: self.images.clone(),
-            labels,
+            labels: self.numbers.clone(),
             channels: 1,
             rows: SIDE,
             cols: SIDE * self.digits,
             classes: self.classes(),
-        })
+        }
     }
 }
 

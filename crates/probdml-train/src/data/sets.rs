@@ -193,7 +193,7 @@ pub fn cifar10(data_dir: &Path, split: Partition) -> TrainResult<ImageSet> {
                     format!("label {} in record {i} is outside 0..10", record[0]),
                 ));
             }
-            labels.push(record[0]);
+            labels.push(u16::from(record[0]));
             images.extend_from_slice(&record[1..]);
         }
     }

@@ -83,7 +83,7 @@ pub fn synthetic(classes: usize, per_class: usize, side: usize, seed: u64) -> Im
                 images.push(to_byte(stroke + noise));
             }
         }
-        labels.push(c as u8);
+        labels.push(c as u16);
     }
     ImageSet {
         name: "synthetic".to_string(),
@@ -137,7 +137,7 @@ pub fn synthetic_ood(n: usize, side: usize, seed: u64) -> ImageSet {
                 images.push(to_byte(v + noise));
             }
         }
-        labels.push(u8::from(!checker));
+        labels.push(u16::from(!checker));
     }
     ImageSet {
         name: "synthetic-ood".to_string(),

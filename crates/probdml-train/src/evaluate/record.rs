@@ -86,7 +86,7 @@ pub struct MeanStd {
 
 impl MeanStd {
     /// Mean and sample std of `values` (non-empty, finite).
-    fn of(values: &[f64]) -> Self {
+    pub fn of(values: &[f64]) -> Self {
         let m = values.len() as f64;
         let mean = values.iter().sum::<f64>() / m;
         let std = (values.len() > 1).then(|| {

@@ -153,7 +153,7 @@ mod libtorch {
     use crate::method::options::MethodOptions;
     use crate::method::{Batch, Method, Step};
     use crate::network::Network;
-    use crate::network::{features_no_grad, normalise, FEATURES};
+    use crate::network::{features_no_grad, normalise};
     use crate::prediction::EVAL_CHUNK;
     use crate::prediction::{PredictRequest, Prediction};
     use tch::{nn, Device, Kind, Tensor};
@@ -161,6 +161,9 @@ mod libtorch {
     /// Initial `ln σ²` of every coordinate: σ = 0.1 around unit means (classes on the sphere lie
     /// about 1 apart), well inside the sigmoid's slope at the initial `a`, `b`.
     pub const LOG_VARIANCE_INIT: f64 = -4.605_170_185_988_091; // ln 0.01
+    /// The largest `ln σ²` the log-variance head outputs (see [`Hib`]'s heads): far beyond any
+    /// useful spread, far below f32's overflow of `σ = e^{ln σ² / 2}` at `ln σ² ≈ 177`.
+    pub const MAX_LOG_VARIANCE: f64 = 20.0;
     /// Initial `a` of the match probability sigmoid(−a‖z₁ − z₂‖ + b).
     pub const A_INIT: f64 = 5.0;
     /// Initial `b`: the match probability crosses ½ at ‖z₁ − z₂‖ = b/a = 0.5.
@@ -420,10 +423,12 @@ mod libtorch {
             seed: u64,
         ) -> TrainResult<Self> {
             options.validate()?;
-            let network = Network::new(run.model.latent_dim, device, seed, 0.0);
+            let network =
+                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
             let (c, d) = (options.components as i64, run.model.latent_dim as i64);
             let root = network.vs.root() / "hib";
-            let bound = 1.0 / (FEATURES as f64).sqrt();
+            let features = network.net.backbone.feature_count();
+            let bound = 1.0 / (features as f64).sqrt();
             let uniform = nn::Init::Uniform {
                 lo: -bound,
                 up: bound,
@@ -431,7 +436,7 @@ mod libtorch {
             let linear = |name: &str, outputs: i64, bias: nn::Init| {
                 let p = &root / name;
                 (
-                    p.var("weight", &[outputs, FEATURES], uniform),
+                    p.var("weight", &[outputs, features], uniform),
                     p.var("bias", &[outputs], bias),
                 )
             };
@@ -478,7 +483,15 @@ mod libtorch {
             }
             let mean = Tensor::cat(&means, 1).view([b, -1, d]);
             let (w, bias) = &self.log_variance_head;
-            let log_variance = f.linear(w, Some(bias)).view([b, -1, d]);
+            // Capped at ln σ² = 20 (σ ≈ 2.2·10⁴ around unit means, where p(m | x₁, x₂) is long
+            // at its floor): the head's fan-in is F = 64·12·(14N − 2) features on N-digit
+            // images (30 720 for N = 3), and one RMSprop step moves every weight by up to
+            // 10·lr, so a batch of non-matching pairs alone (1 000 classes) can push ln σ² past
+            // 176, where σ overflows f32 and the draws z = μ + σε become infinite.
+            let log_variance = f
+                .linear(w, Some(bias))
+                .view([b, -1, d])
+                .clamp_max(MAX_LOG_VARIANCE);
             (y0, mean, log_variance)
         }
     }
@@ -521,6 +534,53 @@ mod libtorch {
             Ok(Step {
                 loss: terms.loss,
                 pairs: pairs.len(),
+            })
+        }
+
+        /// p(m | x₁, x₂) = E sigmoid(−a‖z₁ − z₂‖ + b) (HIB eq. 4) over `S` draws per component
+        /// of each side of a pair, all `(SC)²` sample pairs: one minus [`self_mismatch_tensor`]
+        /// of the two sides' draws, which is the same mean of sigmoids with the sign turned.
+        /// The heads are computed once per image; the draws are fresh for every pair.
+        fn match_probability(
+            &self,
+            images: &Tensor,
+            first: &Tensor,
+            second: &Tensor,
+            request: &PredictRequest,
+        ) -> TrainResult<Option<Tensor>> {
+            if first.size() != second.size() || first.size().len() != 1 {
+                return Err(TrainError::config(
+                    "pairs",
+                    format!("{:?} and {:?}", first.size(), second.size()),
+                    "the first and second images of the pairs: two index vectors of one length",
+                ));
+            }
+            let (a, b) = (self.a().detach(), self.b.detach());
+            let samples = request.samples.max(1) as i64;
+            tch::no_grad(|| -> TrainResult<Option<Tensor>> {
+                let f = features_no_grad(
+                    &self.network.net.backbone,
+                    images,
+                    EVAL_CHUNK,
+                    false,
+                    request.device,
+                );
+                let (_, mean, log_variance) = self.heads(&f);
+                tch::manual_seed(request.batch_seed() as i64);
+                let draw = |index: &Tensor| {
+                    let index = index.to_device(mean.device());
+                    let (m, v) = (
+                        mean.index_select(0, &index),
+                        log_variance.index_select(0, &index),
+                    );
+                    let size = m.size();
+                    let noise =
+                        Tensor::randn([size[0], size[1], samples, size[2]], (m.kind(), m.device()));
+                    draws(&m, &v, &noise)
+                };
+                let (z1, z2) = (draw(first), draw(second));
+                let mismatch = self_mismatch_tensor(&z1, &z2, &a, &b)?;
+                Ok(Some(mismatch.f_neg()?.f_add_scalar(1.0)?))
             })
         }
 

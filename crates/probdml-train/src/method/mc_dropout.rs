@@ -92,7 +92,13 @@ mod libtorch {
             device: Device,
             seed: u64,
         ) -> Self {
-            let network = Network::new(run.model.latent_dim, device, seed, options.dropout);
+            let network = Network::new(
+                run.model.latent_dim,
+                run.data.geometry(),
+                device,
+                seed,
+                options.dropout,
+            );
             Self {
                 network,
                 margin: run.pairs.margin,

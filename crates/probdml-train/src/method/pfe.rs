@@ -92,7 +92,7 @@ mod libtorch {
     use crate::network::variance_head::VarianceHead;
     use crate::network::warm_start::{deterministic_part, load_deterministic};
     use crate::network::Network;
-    use crate::network::{features_no_grad, normalise, FEATURES};
+    use crate::network::{features_no_grad, normalise};
     use crate::prediction::EVAL_CHUNK;
     use crate::prediction::{PredictRequest, Prediction};
     use std::path::PathBuf;
@@ -111,10 +111,11 @@ mod libtorch {
         /// A fresh network whose backbone and μ head are frozen; the deterministic weights come
         /// with [`Method::initialise`].
         pub fn new(options: &PfeOptions, run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network = Network::new(run.model.latent_dim, device, seed, 0.0);
+            let network =
+                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
             let var_head = VarianceHead::pfe(
                 &(network.vs.root() / "head_var"),
-                FEATURES,
+                network.net.backbone.feature_count(),
                 run.model.latent_dim as i64,
             );
             for (name, t) in network.vs.variables() {

@@ -482,7 +482,8 @@ mod libtorch {
             seed: u64,
         ) -> TrainResult<Self> {
             options.validate()?;
-            let network = Network::new(run.model.latent_dim, device, seed, 0.0);
+            let network =
+                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
             let (c, d) = (
                 run.data.dataset.classes() as i64,
                 run.model.latent_dim as i64,

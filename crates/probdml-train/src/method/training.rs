@@ -5,6 +5,7 @@
 use crate::data::ImageSet;
 use crate::error::{TrainError, TrainResult};
 use crate::guards::Position;
+use crate::input_geometry::InputGeometry;
 use crate::laplace::LastLayerPrecision;
 use crate::network::{EmbeddingNet, Network};
 use crate::prediction::{PredictRequest, Prediction};
@@ -27,28 +28,29 @@ impl TensorSet {
     ///
     /// # Errors
     ///
-    /// An empty set, or images that are not 28 × 28 with one channel (the backbone's input).
-    pub fn new(set: &ImageSet, device: Device) -> TrainResult<Self> {
+    /// An empty set, or images that are not one channel of the [`InputGeometry`] of the
+    /// run's data (the backbone's input).
+    pub fn new(set: &ImageSet, geometry: InputGeometry, device: Device) -> TrainResult<Self> {
         if set.is_empty() {
             return Err(TrainError::config("dataset", &set.name, "holds no image"));
         }
-        if (set.channels, set.rows, set.cols) != (1, 28, 28) {
+        let (h, w) = (geometry.height(), geometry.width());
+        if (set.channels, set.rows as i64, set.cols as i64) != (1, h, w) {
             return Err(TrainError::config(
                 "dataset",
                 format!("{} ({}×{}×{})", set.name, set.channels, set.rows, set.cols),
-                "the reference backbone takes 1 × 28 × 28 images",
+                format!("the backbone of this run takes 1 × {h} × {w} images"),
             ));
         }
         let n = set.len() as i64;
         let pixels = Tensor::f_from_slice(&set.images)?
             .to_kind(Kind::Float)
             .g_div_scalar(255.0)
-            .f_view([n, 1, 28, 28])?
+            .f_view([n, 1, h, w])?
             .to_device(device);
         let labels_host = set.labels_usize();
-        let labels = Tensor::f_from_slice(&set.labels)?
-            .to_kind(Kind::Int64)
-            .to_device(device);
+        let wide: Vec<i64> = set.labels.iter().map(|&l| i64::from(l)).collect();
+        let labels = Tensor::f_from_slice(&wide)?.to_device(device);
         Ok(Self {
             images: pixels,
             labels,
@@ -70,7 +72,7 @@ impl TensorSet {
 /// One training batch.
 #[derive(Debug)]
 pub struct Batch<'a> {
-    /// Images, B × 1 × 28 × 28.
+    /// Images, B × 1 × H × W.
     pub images: &'a Tensor,
     /// Labels, int64, B.
     pub labels: &'a Tensor,
@@ -141,12 +143,31 @@ pub trait Method: std::fmt::Debug {
         Ok(())
     }
 
-    /// The predictive distribution of `images` (N × 1 × 28 × 28, on any device).
+    /// The predictive distribution of `images` (N × 1 × H × W, on any device).
     ///
     /// # Errors
     ///
     /// libtorch failures.
     fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction>;
+
+    /// The match probability p(m | x₁, x₂) of each pair (`images[first[i]]`,
+    /// `images[second[i]]`) (`first`, `second`: int64 indices, P each; HIB eq. 4, by Monte Carlo
+    /// with `request.samples` draws per component and pair side), for the methods that define
+    /// one; None for the others, which HIB's verification task scores by −distance instead
+    /// (default). Each image is embedded once, however many pairs it is in.
+    ///
+    /// # Errors
+    ///
+    /// libtorch failures; index vectors of different lengths.
+    fn match_probability(
+        &self,
+        _images: &Tensor,
+        _first: &Tensor,
+        _second: &Tensor,
+        _request: &PredictRequest,
+    ) -> TrainResult<Option<Tensor>> {
+        Ok(None)
+    }
 
     /// The Laplace posterior of the last layer, for the methods that keep one (post-hoc LAM
     /// after its finish pass, online LAM from the start); None for the others. The checkpoint

@@ -1,14 +1,14 @@
 //! The reference backbone of chapter 09 and its last layer, kept apart because every LAM method
 //! treats the last layer (θ = (W, b), the Laplace parameters) differently from the rest.
 //!
-//! conv(1→32, 3×3) · ReLU · conv(32→64, 3×3) · ReLU · maxpool 2 · flatten (64·12·12 = 9216)
-//! · [dropout p, MC dropout only] · linear(9216 → D) · ℓ₂-normalise.
+//! conv(1→32, 3×3) · ReLU · conv(32→64, 3×3) · ReLU · maxpool 2 · flatten (F features: 64·12·12
+//! = 9216 for a 28×28 input, [`InputGeometry::features`] for any other) · [dropout p, MC dropout
+//! only] · linear(F → D) · ℓ₂-normalise.
 
 use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
 
-/// Features after flattening: 64 channels of 12×12 for a 28×28 input.
-pub const FEATURES: i64 = crate::config::BACKBONE_FEATURES;
+use crate::input_geometry::InputGeometry;
 
 /// The network up to (not including) the last layer.
 #[derive(Debug)]
@@ -16,6 +16,7 @@ pub struct Backbone {
     conv1: nn::Conv2D,
     conv2: nn::Conv2D,
     dropout: f64,
+    geometry: InputGeometry,
 }
 
 /// The last layer y = W x + b; LAM's Laplace approximation lives on (W, b).
@@ -39,17 +40,30 @@ pub struct EmbeddingNet {
 }
 
 impl Backbone {
-    /// Creates the convolutions under `path` (PyTorch's default initialisation).
-    pub fn new(path: &nn::Path<'_>, dropout: f64) -> Self {
+    /// Creates the convolutions under `path` (PyTorch's default initialisation) for images of
+    /// `geometry`.
+    pub fn new(path: &nn::Path<'_>, dropout: f64, geometry: InputGeometry) -> Self {
         let c = nn::ConvConfig::default();
         Self {
             conv1: nn::conv2d(path / "conv1", 1, 32, 3, c),
             conv2: nn::conv2d(path / "conv2", 32, 64, 3, c),
             dropout,
+            geometry,
         }
     }
 
-    /// Features x (B × 9216) of images (B × 1 × 28 × 28, values in [0, 1]). Dropout, when the
+    /// The input geometry the backbone was built for.
+    pub fn geometry(&self) -> InputGeometry {
+        self.geometry
+    }
+
+    /// Features F per image ([`InputGeometry::features`]).
+    pub fn feature_count(&self) -> i64 {
+        self.geometry.features()
+    }
+
+    /// Features x (B × F) of images (B × 1 × H × W of the backbone's geometry, values in
+    /// [0, 1]). Dropout, when the
     /// backbone has one, is active iff `dropout_on` (MC dropout keeps it on at test time).
     ///
     /// Inside a training step with several own row blocks
@@ -124,13 +138,13 @@ pub fn normalise(y: &Tensor) -> Tensor {
 }
 
 impl EmbeddingNet {
-    /// The whole network under `vs.root()`: `backbone.conv1`, `backbone.conv2`, `head.weight`,
-    /// `head.bias`.
-    pub fn new(vs: &nn::VarStore, latent_dim: i64, dropout: f64) -> Self {
+    /// The whole network under `vs.root()` for images of `geometry`: `backbone.conv1`,
+    /// `backbone.conv2`, `head.weight`, `head.bias`.
+    pub fn new(vs: &nn::VarStore, latent_dim: i64, dropout: f64, geometry: InputGeometry) -> Self {
         let root = vs.root();
         Self {
-            backbone: Backbone::new(&(&root / "backbone"), dropout),
-            head: LastLayer::new(&(&root / "head"), FEATURES, latent_dim),
+            backbone: Backbone::new(&(&root / "backbone"), dropout, geometry),
+            head: LastLayer::new(&(&root / "head"), geometry.features(), latent_dim),
             latent_dim,
         }
     }
@@ -161,7 +175,7 @@ pub fn features_no_grad(
             start += len;
         }
         if parts.is_empty() {
-            Tensor::zeros([0, FEATURES], (Kind::Float, device))
+            Tensor::zeros([0, backbone.feature_count()], (Kind::Float, device))
         } else {
             Tensor::cat(&parts, 0)
         }
@@ -171,5 +185,43 @@ pub fn features_no_grad(
 impl Module for EmbeddingNet {
     fn forward(&self, xs: &Tensor) -> Tensor {
         self.embed(xs, false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The network runs at the image sizes of MNIST and of 2- and 3-digit MNIST (HIB §4.1),
+    /// with the feature counts counted by hand: 64 · 12 · 12, 64 · 12 · 26, 64 · 12 · 40.
+    #[test]
+    fn runs_at_each_geometry() {
+        for (width, features) in [(28, 9216), (56, 19_968), (84, 30_720)] {
+            let geometry = InputGeometry::new(28, width).unwrap();
+            tch::manual_seed(3);
+            let vs = nn::VarStore::new(Device::Cpu);
+            let net = EmbeddingNet::new(&vs, 2, 0.0, geometry);
+            let images = Tensor::rand([3, 1, 28, width as i64], (Kind::Float, Device::Cpu));
+            let x = net.backbone.features(&images, false);
+            assert_eq!(x.size(), [3, features], "28×{width}");
+            assert_eq!(net.head.weight.size(), [2, features]);
+            let z = net.embed(&images, false);
+            assert_eq!(z.size(), [3, 2]);
+            let norms = z.norm_scalaropt_dim(2.0, [1i64], false);
+            assert!(norms.allclose(
+                &Tensor::ones([3], (Kind::Float, Device::Cpu)),
+                1e-5,
+                1e-6,
+                false
+            ));
+            let empty = features_no_grad(
+                &net.backbone,
+                &Tensor::zeros([0, 1, 28, width as i64], (Kind::Float, Device::Cpu)),
+                4,
+                false,
+                Device::Cpu,
+            );
+            assert_eq!(empty.size(), [0, features]);
+        }
     }
 }

@@ -6,8 +6,9 @@ pub mod backbone;
 pub mod variance_head;
 pub mod warm_start;
 
-pub use backbone::{features_no_grad, normalise, Backbone, EmbeddingNet, LastLayer, FEATURES};
+pub use backbone::{features_no_grad, normalise, Backbone, EmbeddingNet, LastLayer};
 
+use crate::input_geometry::InputGeometry;
 use tch::{nn, Device};
 
 /// A method's network with the variables it reads.
@@ -21,12 +22,19 @@ pub struct Network {
 }
 
 impl Network {
-    /// A freshly initialised network of latent dimension `latent_dim` on `device` (libtorch
-    /// seeded from `seed`), with dropout `dropout` after the features.
-    pub fn new(latent_dim: usize, device: Device, seed: u64, dropout: f64) -> Self {
+    /// A freshly initialised network for images of `geometry`, of latent dimension
+    /// `latent_dim`, on `device` (libtorch seeded from `seed`), with dropout `dropout` after the
+    /// features.
+    pub fn new(
+        latent_dim: usize,
+        geometry: InputGeometry,
+        device: Device,
+        seed: u64,
+        dropout: f64,
+    ) -> Self {
         tch::manual_seed(crate::seeds::initialisation(seed));
         let vs = nn::VarStore::new(device);
-        let net = EmbeddingNet::new(&vs, latent_dim as i64, dropout);
+        let net = EmbeddingNet::new(&vs, latent_dim as i64, dropout, geometry);
         Self { vs, net }
     }
 }

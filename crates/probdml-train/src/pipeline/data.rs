@@ -1,7 +1,9 @@
 //! The three image sets of a run, loaded from its data options.
 
-use crate::config::{DataOptions, DatasetChoice};
-use crate::data::{self, ImageSet, Partition};
+use crate::config::{
+    DataOptions, DatasetChoice, N_DIGIT_DATA_SEED, N_DIGIT_OCCLUSION_RATE, N_DIGIT_PAPER_IMAGES,
+};
+use crate::data::{self, ImageSet, NDigitConfig, Partition};
 use crate::error::TrainResult;
 use crate::report::MNIST_TEST_OOD_SET;
 use crate::seeds;
@@ -30,7 +32,10 @@ fn limited(set: ImageSet, limit: Option<usize>) -> ImageSet {
 }
 
 /// Loads the images `data` names (from `data_dir` for the real sets; drawn from `seed`, the
-/// run's, for the synthetic one).
+/// run's, for the synthetic one). N-digit MNIST is generated from MNIST's official splits with
+/// the fixed [`N_DIGIT_DATA_SEED`], `train_limit` / `test_limit` training and test images (the
+/// paper's 100 000 / 10 000 when unset); its clean test twin is the test set and its corrupt
+/// twin (every digit occluded, HIB Appendix A) the second set.
 ///
 /// # Errors
 ///
@@ -52,11 +57,41 @@ pub fn load_data(data: &DataOptions, seed: u64, data_dir: &Path) -> TrainResult<
                 "synthetic OOD images (seeded)".to_string(),
             )
         }
+        DatasetChoice::NDigitMnist2 => return n_digit(data, 2, data_dir),
+        DatasetChoice::NDigitMnist3 => return n_digit(data, 3, data_dir),
     };
     Ok(RunData {
         train: limited(train, data.train_limit),
         test: limited(test, data.test_limit),
         ood: limited(ood, data.test_limit),
         ood_note: note,
+    })
+}
+
+/// N-digit MNIST of `digits` digits, generated at the sizes the limits name: they are the
+/// generator's counts, not prefixes (its images are grouped by number, so a prefix would hold
+/// only the first numbers).
+fn n_digit(data: &DataOptions, digits: usize, data_dir: &Path) -> TrainResult<RunData> {
+    let (train_images, test_images) = N_DIGIT_PAPER_IMAGES;
+    let config = NDigitConfig {
+        digits,
+        train_images: data.train_limit.unwrap_or(train_images),
+        test_images: data.test_limit.unwrap_or(test_images),
+        occlusion_rate: N_DIGIT_OCCLUSION_RATE,
+        seed: N_DIGIT_DATA_SEED,
+    };
+    let sets = data::n_digit_mnist(
+        &data::mnist(data_dir, Partition::Train)?,
+        &data::mnist(data_dir, Partition::Test)?,
+        &config,
+    )?;
+    Ok(RunData {
+        train: sets.train.to_image_set(),
+        test: sets.test_clean.to_image_set(),
+        ood: sets.test_corrupt.to_image_set(),
+        ood_note: format!(
+            "the corrupt twin of the {digits}-digit MNIST test set (every digit occluded, HIB \
+             Appendix A), not out-of-distribution classes"
+        ),
     })
 }

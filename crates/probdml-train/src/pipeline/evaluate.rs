@@ -256,8 +256,8 @@ pub fn evaluate_trained(
             ),
         ));
     }
-    let test = TensorSet::new(&data.test, device)?;
-    let ood = TensorSet::new(&data.ood, device)?;
+    let test = TensorSet::new(&data.test, config.data.geometry(), device)?;
+    let ood = TensorSet::new(&data.ood, config.data.geometry(), device)?;
     let id = host_prediction(trained, &test.images, "ID test set", device)?;
     let od = host_prediction(trained, &ood.images, "OOD set", device)?;
     let eval: Evaluation = match (&id, &od) {

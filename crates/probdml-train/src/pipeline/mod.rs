@@ -29,6 +29,7 @@
 pub mod data;
 pub mod environment;
 pub mod evaluate;
+pub mod hib_tasks;
 pub mod lock;
 pub mod output;
 pub mod posthoc;

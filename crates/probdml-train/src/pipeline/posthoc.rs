@@ -107,7 +107,7 @@ pub fn posthoc_from_checkpoint(
     let _lock = prepare_out(out_dir, policy)?;
     let data = load_data(&config.data, config.seed, &env.data_dir)?;
     let started = Instant::now();
-    let train = TensorSet::new(&data.train, device)?;
+    let train = TensorSet::new(&data.train, config.data.geometry(), device)?;
     let mut m = LamPosthoc::new(&config.run_options(), device, config.seed);
     load_model(deterministic_dir, m.var_store_mut())?;
     let choices = m.finish_with(&train, device, options.hessian, prior)?;

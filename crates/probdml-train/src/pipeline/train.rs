@@ -3,6 +3,7 @@
 use super::data::load_data;
 use super::environment::Environment;
 use super::evaluate::evaluate_trained;
+use super::hib_tasks;
 use super::output::{prepare_out, OutPolicy};
 use super::prerequisites::{deterministic_parent, missing_parent, starting_from};
 use super::{RunSummary, RunTiming};
@@ -10,6 +11,7 @@ use crate::checkpoint::layout::SUMMARY;
 use crate::config::ValidConfig;
 use crate::data_parallel;
 use crate::error::TrainResult;
+use crate::hib_experiment::HIB_TASKS;
 use crate::json;
 use crate::method::TensorSet;
 use crate::trainer;
@@ -49,7 +51,7 @@ pub fn train_and_evaluate(
         method = config.method.name(),
         "data loaded"
     );
-    let train = TensorSet::new(&data.train, device)?;
+    let train = TensorSet::new(&data.train, config.data.geometry(), device)?;
     let trained = trainer::train(
         &config,
         &train,
@@ -60,6 +62,13 @@ pub fn train_and_evaluate(
     drop(train);
     let started = Instant::now();
     let metrics = evaluate_trained(&trained, &data, out, device)?;
+    if config.data.dataset.digits().is_some() {
+        // N-digit MNIST: HIB's own tasks too (HIB §4.3–4.4), into `hib_tasks.json`.
+        let record = hib_tasks::evaluate_hib_tasks(&trained, &data, device)?;
+        if data_parallel::is_writer() {
+            json::write_json(&out.join(HIB_TASKS), &record)?;
+        }
+    }
     let epochs: Vec<f64> = trained.history.iter().map(|e| e.seconds).collect();
     let summary = RunSummary {
         config: config.into_owned().into_inner(),

@@ -405,7 +405,7 @@ pub fn untrained(config: &TrainConfig, train: &TensorSet) -> TrainResult<Trained
 /// own data, written into `out`.
 pub fn evaluate_untrained(config: &TrainConfig, out: &Path) -> TrainResult<Metrics> {
     let data = pipeline::load_data(&config.data, config.seed, Path::new("unused"))?;
-    let train = TensorSet::new(&data.train, Device::Cpu)?;
+    let train = TensorSet::new(&data.train, config.data.geometry(), Device::Cpu)?;
     let model = untrained(config, &train)?;
     pipeline::evaluate_trained(&model, &data, out, Device::Cpu)
 }

@@ -109,7 +109,7 @@ mod libtorch {
     use crate::network::variance_head::{softplus_variance, VarianceHead};
     use crate::network::warm_start::load_deterministic;
     use crate::network::Network;
-    use crate::network::{features_no_grad, normalise, FEATURES};
+    use crate::network::{features_no_grad, normalise};
     use crate::prediction::EVAL_CHUNK;
     use std::path::PathBuf;
     use tch::{Device, Kind, Tensor};
@@ -150,10 +150,11 @@ mod libtorch {
     impl BtlNet {
         /// A fresh network for `options` and `run`, seeded.
         pub fn new(options: &BtlOptions, run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network = Network::new(run.model.latent_dim, device, seed, 0.0);
+            let network =
+                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
             let var_head = VarianceHead::btl(
                 &(network.vs.root() / "head_var"),
-                FEATURES,
+                network.net.backbone.feature_count(),
                 1,
                 BTL_INITIAL_VARIANCE,
             );

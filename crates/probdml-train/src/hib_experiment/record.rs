@@ -1,0 +1,88 @@
+//! The run file of HIB's experiment, `hib_tasks.json`: what one trained model scored on both
+//! test twins, with the scale it was trained at and the time and machine it took.
+
+use crate::catalogue::MethodConfig;
+use crate::error::{TrainError, TrainResult};
+use serde::{Deserialize, Serialize};
+
+use super::tasks::TwinMetrics;
+
+/// The run file's name inside a run folder.
+pub const HIB_TASKS: &str = "hib_tasks.json";
+
+/// One run of HIB's experiment (`hib_tasks.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HibRunRecord {
+    /// "point", "MoG-1" or "MoG-2" ([`paper_method`]).
+    pub method: String,
+    /// Digits per image N.
+    pub digits: usize,
+    /// Embedding dimension D.
+    pub latent_dim: usize,
+    /// The run's seed (initialisation, batches, draws; the images are the same for every seed).
+    pub seed: u64,
+    /// Training images.
+    pub train_images: usize,
+    /// Test images of each twin.
+    pub test_images: usize,
+    /// Training epochs.
+    pub epochs: usize,
+    /// Verification pairs (half matching).
+    pub pairs: usize,
+    /// Monte Carlo samples per component and image of p(m | x₁, x₂) and η (HIB eq. 4, 9).
+    pub samples: usize,
+    /// The clean test twin.
+    pub clean: TwinMetrics,
+    /// The corrupt test twin (every digit occluded).
+    pub corrupt: TwinMetrics,
+    /// Seconds spent training (the sum of the epochs).
+    pub train_seconds: f64,
+    /// Seconds spent on these tasks' evaluation.
+    pub evaluation_seconds: f64,
+    /// The device (`Cpu`, `Cuda(0)`).
+    pub device: String,
+    /// The CPU's model name (`lscpu`'s "Model name", from /proc/cpuinfo).
+    pub cpu: String,
+}
+
+/// The row name of HIB's tables for a method: "point" for deterministic (point) embeddings,
+/// "MoG-C" for HIB with C components.
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] naming `method` for a method the paper's tables do not compare.
+pub fn paper_method(method: &MethodConfig) -> TrainResult<String> {
+    match method {
+        MethodConfig::Deterministic(_) => Ok("point".to_string()),
+        MethodConfig::Hib(o) => Ok(format!("MoG-{}", o.components)),
+        other => Err(TrainError::config(
+            "method",
+            other.name(),
+            "HIB's experiment compares point embeddings (deterministic) and HIB",
+        )),
+    }
+}
+
+/// The CPU's model name as `lscpu` prints it ("Model name"), read from `/proc/cpuinfo`; "unknown"
+/// where that file or line is missing (not Linux).
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// The record of the run folder `dir` (`dir/hib_tasks.json`).
+///
+/// # Errors
+///
+/// [`TrainError::Io`] or [`TrainError::Json`] naming the file when it is missing or not a
+/// record.
+pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
+    crate::json::read_json(&dir.join(HIB_TASKS))
+}

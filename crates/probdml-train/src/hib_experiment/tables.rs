@@ -1,0 +1,274 @@
+//! HIB Tables 1 and 2 from run files, beside the paper's values ([`super::paper`]): each cell
+//! the mean ± sample standard deviation over a setting's runs (seeds), the paper's number
+//! beside it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use crate::error::{TrainError, TrainResult};
+use crate::evaluate::MeanStd;
+
+use super::paper::{table_1_row, table_2_row, METHODS, SETTINGS};
+use super::record::HibRunRecord;
+use super::tasks::TwinMetrics;
+
+/// A table row's key: (N, D, method), ordered as the paper orders its rows.
+fn order(r: &HibRunRecord) -> (usize, usize, usize, String) {
+    let setting = SETTINGS
+        .iter()
+        .position(|&s| s == (r.digits, r.latent_dim))
+        .unwrap_or(SETTINGS.len());
+    let method = METHODS
+        .iter()
+        .position(|&m| m == r.method)
+        .unwrap_or(METHODS.len());
+    (
+        setting,
+        r.digits * 1000 + r.latent_dim,
+        method,
+        r.method.clone(),
+    )
+}
+
+/// `x̄ ± s` of the defined values with `digits` decimals (`x` alone for one run), "n/a" for
+/// none, and "(k of n)" when only k of the n runs define it (τ undefined on the others).
+fn cell(values: &[Option<f64>], digits: usize) -> String {
+    let defined: Vec<f64> = values.iter().flatten().copied().collect();
+    if defined.is_empty() {
+        return "n/a".to_string();
+    }
+    let m = MeanStd::of(&defined);
+    let mut s = match m.std {
+        Some(sd) => format!("{:.*} ± {:.*}", digits, m.mean, digits, sd),
+        None => format!("{:.*}", digits, m.mean),
+    };
+    if defined.len() < values.len() {
+        let _ = write!(s, " ({} of {})", defined.len(), values.len());
+    }
+    s
+}
+
+/// Table 1, Table 2 and the scale of their runs, as Markdown.
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] naming `runs` when there is none, or when the runs of one row
+/// differ in scale (images, epochs, pairs, samples), or when two runs of a row share a seed.
+pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
+    if records.is_empty() {
+        return Err(TrainError::config("runs", 0, "at least one hib_tasks.json"));
+    }
+    let mut rows: BTreeMap<(usize, usize, usize, String), Vec<&HibRunRecord>> = BTreeMap::new();
+    for r in records {
+        rows.entry(order(r)).or_default().push(r);
+    }
+    for runs in rows.values() {
+        let first = runs[0];
+        let scale =
+            |r: &HibRunRecord| (r.train_images, r.test_images, r.epochs, r.pairs, r.samples);
+        if let Some(r) = runs.iter().find(|r| scale(r) != scale(first)) {
+            return Err(TrainError::config(
+                "runs",
+                format!("N = {}, D = {}, {}", r.digits, r.latent_dim, r.method),
+                "the runs of one row must share their scale (images, epochs, pairs, samples)",
+            ));
+        }
+        let mut seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
+        seeds.sort_unstable();
+        if seeds.windows(2).any(|w| w[0] == w[1]) {
+            return Err(TrainError::config(
+                "runs",
+                format!(
+                    "N = {}, D = {}, {}",
+                    first.digits, first.latent_dim, first.method
+                ),
+                "each run of a row needs its own seed",
+            ));
+        }
+    }
+    let twins = |runs: &[&HibRunRecord], f: &dyn Fn(&TwinMetrics) -> Option<f64>, digits| {
+        [
+            cell(
+                &runs.iter().map(|r| f(&r.clean)).collect::<Vec<_>>(),
+                digits,
+            ),
+            cell(
+                &runs.iter().map(|r| f(&r.corrupt)).collect::<Vec<_>>(),
+                digits,
+            ),
+        ]
+    };
+    let mut out = String::new();
+    out.push_str(
+        "Table 1: verification AP and K-NN (K = 5) identification accuracy, ours beside HIB \
+         Table 1.\n\n| N, D | method | runs | AP clean | paper | AP corrupt | paper | KNN clean \
+         | paper | KNN corrupt | paper |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for runs in rows.values() {
+        let r = runs[0];
+        let paper = table_1_row(r.digits, r.latent_dim, &r.method);
+        let p = |v: Option<f64>| v.map_or("—".to_string(), |x| format!("{x:.3}"));
+        let [apc, apx] = twins(runs, &|t| Some(t.verification_ap), 3);
+        let [knc, knx] = twins(runs, &|t| Some(t.knn_accuracy), 3);
+        let _ = writeln!(
+            out,
+            "| {}, {} | {} | {} | {apc} | {} | {apx} | {} | {knc} | {} | {knx} | {} |",
+            r.digits,
+            r.latent_dim,
+            r.method,
+            runs.len(),
+            p(paper.map(|q| q.verification_ap[0])),
+            p(paper.map(|q| q.verification_ap[1])),
+            p(paper.map(|q| q.knn_accuracy[0])),
+            p(paper.map(|q| q.knn_accuracy[1])),
+        );
+    }
+    out.push_str(
+        "\nTable 2: Kendall τ between η(x) and AP / K-NN accuracy over 20 uncertainty bins (sign \
+         inverted), ours beside HIB Table 2.\n\n| N, D | method | runs | AP τ clean | paper | \
+         AP τ corrupt | paper | KNN τ clean | paper | KNN τ corrupt | paper |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for runs in rows
+        .values()
+        .filter(|runs| runs[0].clean.mean_eta.is_some())
+    {
+        let r = runs[0];
+        let paper = table_2_row(r.digits, r.latent_dim, &r.method);
+        let p = |v: Option<(f64, f64)>| {
+            v.map_or("—".to_string(), |(x, s)| format!("{x:.2} ± {s:.2}"))
+        };
+        let [apc, apx] = twins(runs, &|t| t.ap_tau, 2);
+        let [knc, knx] = twins(runs, &|t| t.knn_tau, 2);
+        let _ = writeln!(
+            out,
+            "| {}, {} | {} | {} | {apc} | {} | {apx} | {} | {knc} | {} | {knx} | {} |",
+            r.digits,
+            r.latent_dim,
+            r.method,
+            runs.len(),
+            p(paper.map(|q| q.ap_tau[0])),
+            p(paper.map(|q| q.ap_tau[1])),
+            p(paper.map(|q| q.knn_tau[0])),
+            p(paper.map(|q| q.knn_tau[1])),
+        );
+    }
+    out.push_str(
+        "\nThe runs: seeds, scale, mean training and evaluation wall time per run, machine.\n\n\
+         | N, D | method | seeds | train images | test images per twin | epochs | pairs | \
+         samples | train s | evaluation s | device | CPU |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for runs in rows.values() {
+        let r = runs[0];
+        let mut seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
+        seeds.sort_unstable();
+        let seeds: Vec<String> = seeds.iter().map(u64::to_string).collect();
+        let mean = |f: &dyn Fn(&HibRunRecord) -> f64| {
+            runs.iter().map(|r| f(r)).sum::<f64>() / runs.len() as f64
+        };
+        let mut machines: Vec<String> = runs
+            .iter()
+            .map(|r| format!("{} | {}", r.device, r.cpu))
+            .collect();
+        machines.dedup();
+        let _ = writeln!(
+            out,
+            "| {}, {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
+            r.digits,
+            r.latent_dim,
+            r.method,
+            seeds.join(", "),
+            r.train_images,
+            r.test_images,
+            r.epochs,
+            r.pairs,
+            r.samples,
+            mean(&|r| r.train_seconds),
+            mean(&|r| r.evaluation_seconds),
+            machines.join("; "),
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(method: &str, seed: u64, ap: f64, tau: Option<f64>) -> HibRunRecord {
+        let twin = TwinMetrics {
+            verification_ap: ap,
+            knn_accuracy: 0.5,
+            ap_tau: tau,
+            knn_tau: tau,
+            mean_eta: tau.map(|_| 0.1),
+        };
+        HibRunRecord {
+            method: method.to_string(),
+            digits: 2,
+            latent_dim: 2,
+            seed,
+            train_images: 1000,
+            test_images: 500,
+            epochs: 2,
+            pairs: 10_000,
+            samples: 8,
+            clean: twin.clone(),
+            corrupt: twin,
+            train_seconds: 10.0,
+            evaluation_seconds: 2.0,
+            device: "Cpu".to_string(),
+            cpu: "AMD EPYC".to_string(),
+        }
+    }
+
+    #[test]
+    fn cells_are_mean_and_sample_std_beside_the_paper() {
+        // AP 0.90 and 0.94: mean 0.92, s = √((0.02² + 0.02²)/1) = 0.028.
+        let t = hib_tables(&[
+            run("MoG-1", 1, 0.94, Some(0.5)),
+            run("point", 0, 0.8, None),
+            run("MoG-1", 0, 0.90, None),
+        ])
+        .unwrap();
+        assert!(
+            t.contains("| 2, 2 | MoG-1 | 2 | 0.920 ± 0.028 | 0.989 | 0.920 ± 0.028 | 0.907 |"),
+            "{t}"
+        );
+        // The point row comes first (the paper's order) and has no Table 2 row.
+        let point = t.find("| 2, 2 | point | 1 | 0.800 | 0.987 |").unwrap();
+        assert!(point < t.find("| 2, 2 | MoG-1 | 2 |").unwrap());
+        // τ defined on one run of two; the paper's 0.74 ± 0.03 beside it.
+        assert!(
+            t.contains("| 2, 2 | MoG-1 | 2 | 0.50 (1 of 2) | 0.74 ± 0.03 |"),
+            "{t}"
+        );
+        assert_eq!(t.matches("| 2, 2 | point |").count(), 2, "{t}");
+        assert!(
+            t.contains(
+                "| 2, 2 | MoG-1 | 0, 1 | 1000 | 500 | 2 | 10000 | 8 | 10 | 2 | Cpu | AMD EPYC |"
+            ),
+            "{t}"
+        );
+    }
+
+    #[test]
+    fn bad_sets_of_runs_are_refused() {
+        let arg = |runs: &[HibRunRecord]| match hib_tables(runs) {
+            Err(TrainError::InvalidConfig { arg, rule, .. }) => (arg, rule),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(arg(&[]).0, "runs");
+        let mut other_scale = run("point", 1, 0.9, None);
+        other_scale.epochs = 3;
+        assert!(arg(&[run("point", 0, 0.9, None), other_scale])
+            .1
+            .contains("scale"));
+        assert!(
+            arg(&[run("point", 0, 0.9, None), run("point", 0, 0.8, None)])
+                .1
+                .contains("seed")
+        );
+    }
+}

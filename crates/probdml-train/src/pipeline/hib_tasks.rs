@@ -1,0 +1,187 @@
+//! HIB's experiment on a trained model ([`crate::hib_experiment`]): embeds the training set and
+//! both N-digit MNIST test twins, scores the seeded verification pairs and the K-NN
+//! identification, and returns the run file's record.
+
+use crate::error::{TrainError, TrainResult};
+use crate::hib_experiment::{
+    cpu_model, paper_method, HibRunRecord, TwinMetrics, TwinScores, VerificationPairs, KNN_K,
+    PAPER_PAIRS,
+};
+use crate::method::{Method, TensorSet};
+use crate::pipeline::RunData;
+use crate::prediction::{sample_mean_direction, PredictRequest, Prediction, EVAL_BATCH};
+use crate::seeds;
+use crate::trainer::Trained;
+use probdml::metrics::{knn_identification, Distance, Embeddings, Retrieval};
+use std::time::Instant;
+use tch::{Device, Kind, Tensor};
+
+/// One set's mean embeddings (row-major N × D) and, for a method with one, its η per image.
+struct Embedded {
+    mean: Vec<f32>,
+    eta: Option<Vec<f64>>,
+}
+
+/// The evaluation's draws: the run's evaluation seed, batch `b` of the set.
+fn request(trained: &Trained, b: usize, device: Device) -> PredictRequest {
+    PredictRequest {
+        samples: trained.config.evaluation.eval_samples,
+        seed: seeds::evaluation(trained.config.seed),
+        batch: b,
+        device,
+    }
+}
+
+/// The mean embedding of every image of `set` (the mean direction of a distribution, the one
+/// sample of a point embedding) and the method's uncertainty, `EVAL_BATCH` images at a time.
+fn embed(
+    trained: &Trained,
+    member: &dyn Method,
+    set: &TensorSet,
+    device: Device,
+) -> TrainResult<Embedded> {
+    let n = set.len();
+    let (mut mean, mut eta) = (Vec::new(), Vec::new());
+    let mut has_eta = true;
+    for (b, start) in (0..n).step_by(EVAL_BATCH).enumerate() {
+        let len = (EVAL_BATCH as i64).min(n - start);
+        let images = set.images.narrow(0, start, len);
+        let (m, u) = match member.predict(&images, &request(trained, b, device))? {
+            Prediction::Samples(z) => (sample_mean_direction(&z), None),
+            Prediction::Distribution {
+                mean, uncertainty, ..
+            } => (mean, Some(uncertainty)),
+        };
+        mean.extend(Vec::<f32>::try_from(
+            m.to_device(Device::Cpu).to_kind(Kind::Float).flatten(0, -1),
+        )?);
+        match u {
+            Some(u) => eta.extend(Vec::<f64>::try_from(
+                u.to_device(Device::Cpu).to_kind(Kind::Double),
+            )?),
+            None => has_eta = false,
+        }
+    }
+    Ok(Embedded {
+        mean,
+        eta: has_eta.then_some(eta),
+    })
+}
+
+/// Match scores of `pairs` on one twin: the method's p(m | x₁, x₂), in one call (each image
+/// embedded once, the draws of batch 0), or −‖μ₁ − μ₂‖ of the mean embeddings for a method
+/// without one (point embeddings).
+fn match_scores(
+    trained: &Trained,
+    member: &dyn Method,
+    set: &TensorSet,
+    embedded: &Embedded,
+    pairs: &VerificationPairs,
+    device: Device,
+) -> TrainResult<Vec<f64>> {
+    let index = |ix: &[usize]| {
+        let ix: Vec<i64> = ix.iter().map(|&i| i as i64).collect();
+        Tensor::from_slice(&ix)
+    };
+    let (first, second) = (index(&pairs.first), index(&pairs.second));
+    let request = request(trained, 0, device);
+    if let Some(p) = member.match_probability(&set.images, &first, &second, &request)? {
+        return Ok(Vec::<f64>::try_from(
+            p.to_device(Device::Cpu).to_kind(Kind::Double),
+        )?);
+    }
+    let d = trained.config.model.latent_dim;
+    Ok(pairs
+        .first
+        .iter()
+        .zip(&pairs.second)
+        .map(|(&i, &j)| {
+            let (x, y) = (&embedded.mean[i * d..][..d], &embedded.mean[j * d..][..d]);
+            -x.iter()
+                .zip(y)
+                .map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .collect())
+}
+
+/// HIB Tables 1 and 2's numbers for `trained` on its N-digit MNIST `data` (the clean twin as
+/// `data.test`, the corrupt one as `data.ood`), the training images as the K-NN gallery.
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] naming `dataset` for data that is not N-digit MNIST, `method`
+/// for a method the paper does not compare or an ensemble; libtorch and metric errors.
+pub fn evaluate_hib_tasks(
+    trained: &Trained,
+    data: &RunData,
+    device: Device,
+) -> TrainResult<HibRunRecord> {
+    let config = &trained.config;
+    let digits = config.data.dataset.digits().ok_or_else(|| {
+        TrainError::config(
+            "dataset",
+            config.data.dataset.name(),
+            "HIB's tasks are defined on N-digit MNIST (n-digit-mnist-2, n-digit-mnist-3)",
+        )
+    })?;
+    let method = paper_method(&config.method)?;
+    let member = match trained.model.members() {
+        [one] => one.as_ref(),
+        many => {
+            return Err(TrainError::config(
+                "method",
+                format!("{} members", many.len()),
+                "HIB's tasks score one model, not an ensemble",
+            ))
+        }
+    };
+    let started = Instant::now();
+    let geometry = config.data.geometry();
+    let gallery_set = TensorSet::new(&data.train, geometry, device)?;
+    let gallery = embed(trained, member, &gallery_set, device)?;
+    drop(gallery_set);
+    let labels = data.test.labels_usize();
+    let pairs = VerificationPairs::draw(&labels, PAPER_PAIRS, seeds::verification_pairs())?;
+    let d = config.model.latent_dim;
+    let train_labels = data.train.labels_usize();
+    let score_twin = |set: &crate::data::ImageSet| -> TrainResult<TwinMetrics> {
+        let twin = TensorSet::new(set, geometry, device)?;
+        let embedded = embed(trained, member, &twin, device)?;
+        let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
+        let task = Retrieval::query_database(
+            Embeddings::from_f32(&embedded.mean, d)?,
+            twin.labels_host.as_slice(),
+            Embeddings::from_f32(&gallery.mean, d)?,
+            train_labels.as_slice(),
+            Distance::Euclidean,
+        )?;
+        let knn = knn_identification(&task, KNN_K)?;
+        TwinMetrics::compute(&TwinScores {
+            pairs: &pairs,
+            match_score: &scores,
+            knn_correct: &knn.correct,
+            eta: embedded.eta.as_deref(),
+        })
+    };
+    let clean = score_twin(&data.test)?;
+    let corrupt = score_twin(&data.ood)?;
+    Ok(HibRunRecord {
+        method,
+        digits,
+        latent_dim: d,
+        seed: config.seed,
+        train_images: data.train.len(),
+        test_images: data.test.len(),
+        epochs: config.optimiser.epochs,
+        pairs: pairs.len(),
+        samples: config.evaluation.eval_samples,
+        clean,
+        corrupt,
+        train_seconds: trained.history.iter().map(|e| e.seconds).sum(),
+        evaluation_seconds: started.elapsed().as_secs_f64(),
+        device: format!("{device:?}"),
+        cpu: cpu_model(),
+    })
+}
