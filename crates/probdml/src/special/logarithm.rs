@@ -144,17 +144,15 @@ pub(crate) fn ln_1p_lanes(s: f64) -> f64 {
     ln_normal_f64(u) + (s - (u - 1.0)) / u
 }
 
-/// ln(1 + z) for `−¼ ≤ z` finite (not checked), straight-line, with a *relative* error of a
-/// few ulps also for tiny `z` (where [`ln_1p_lanes`] is only absolutely accurate): the
-/// cancellation-free vMF complement (`vmf/complement.rs`) sums such logarithms of size `1/κ`.
+/// ln(1 + z) for `|z| ≤ ¼` (not checked), straight-line, with a *relative* error of a few ulps
+/// also for tiny `z` (where [`ln_1p_lanes`] is only absolutely accurate): the cancellation-free
+/// vMF complement (`vmf/complement.rs`) sums such logarithms of size `1/κ`.
 ///
-/// For `|z| ≤ ¼`, `ln(1 + z) = 2 atanh w` with `w = z/(2 + z)`, `|w| ≤ 1/7`, by its series
+/// `ln(1 + z) = 2 atanh w` with `w = z/(2 + z)`, `|w| ≤ 1/7`, by its series
 /// `2w Σ_{j≤9} w^{2j}/(2j + 1)` (first omitted term `7⁻²⁰/21` relative); `w` carries the two
-/// roundings of `2 + z` and the division, the sum about one more: three ulps. Above `¼` the
-/// result is at least `ln 1.25 ≈ 0.22`, where the absolute accuracy of [`ln_1p_lanes`] is a
-/// relative one. Both are computed and one is selected, so that a loop over lanes vectorises.
+/// roundings of `2 + z` and the division, the sum about one more: three ulps.
 #[inline(always)]
-pub(crate) fn ln_1p_relative(z: f64) -> f64 {
+pub(crate) fn ln_1p_small(z: f64) -> f64 {
     let w = z / (2.0 + z);
     let w2 = w * w;
     let mut poly: f64 = 1.0 / 19.0;
@@ -171,7 +169,16 @@ pub(crate) fn ln_1p_relative(z: f64) -> f64 {
         poly = poly.mul_add(w2, c);
     }
     let twice = w + w;
-    let small = twice.mul_add(w2 * poly, twice);
+    twice.mul_add(w2 * poly, twice)
+}
+
+/// ln(1 + z) for `−¼ ≤ z` finite (not checked), straight-line, relatively accurate to a few ulps:
+/// [`ln_1p_small`] for `|z| ≤ ¼`; above, the result is at least `ln 1.25 ≈ 0.22`, where the
+/// absolute accuracy of [`ln_1p_lanes`] is a relative one. Both are computed and one is
+/// selected, so that a loop over lanes vectorises.
+#[inline(always)]
+pub(crate) fn ln_1p_relative(z: f64) -> f64 {
+    let small = ln_1p_small(z);
     let large = ln_1p_lanes(z);
     if z.abs() <= 0.25 {
         small
@@ -180,13 +187,28 @@ pub(crate) fn ln_1p_relative(z: f64) -> f64 {
     }
 }
 
+/// asinh y for `0 ≤ y ≤ 0.24` (not checked): [`asinh_lanes`]'s formula with its logarithm's
+/// argument `t ≤ ¼`, where [`ln_1p_relative`] takes [`ln_1p_small`]: the same value without
+/// the other branch's cost.
+#[inline(always)]
+pub(crate) fn asinh_small(y: f64) -> f64 {
+    ln_1p_small(asinh_argument(y))
+}
+
+/// `t = y + y²/(1 + √(1 + y²))`, that is `y + √(1 + y²) − 1` without its cancellation, so that
+/// asinh y = ln(1 + t).
+#[inline(always)]
+fn asinh_argument(y: f64) -> f64 {
+    let y2 = y * y;
+    y + y2 / (1.0 + (1.0 + y2).sqrt())
+}
+
 /// asinh y for `0 ≤ y ≤ 10¹⁵⁰` (not checked), straight-line, relatively accurate to a few ulps:
 /// `ln(1 + t)` with `t = y + y²/(1 + √(1 + y²))` (that is `y + √(1 + y²) − 1` without its
 /// cancellation) by [`ln_1p_relative`]. `y²` stays finite below the bound.
 #[inline(always)]
 pub(crate) fn asinh_lanes(y: f64) -> f64 {
-    let y2 = y * y;
-    ln_1p_relative(y + y2 / (1.0 + (1.0 + y2).sqrt()))
+    ln_1p_relative(asinh_argument(y))
 }
 
 /// ln x for a positive `f64`, as a double-double.
@@ -314,5 +336,30 @@ mod tests {
         assert!(worst_ln <= 4.0 * f64::EPSILON, "ln_1p: {worst_ln:e}");
         assert!(worst_asinh <= 4.0 * f64::EPSILON, "asinh: {worst_asinh:e}");
         assert_eq!((ln_1p_relative(0.0), asinh_lanes(0.0)), (0.0, 0.0));
+    }
+
+    /// The branch-free small forms are the general ones' values on their domains (`|z| ≤ ¼`,
+    /// `y ≤ 0.24`), bit for bit, up to the domains' ends.
+    #[test]
+    fn small_forms_are_the_general_values() {
+        let mut t = 1e-300_f64;
+        while t < 0.25 {
+            for z in [t, -t, 0.25, -0.25] {
+                assert_eq!(
+                    ln_1p_small(z).to_bits(),
+                    ln_1p_relative(z).to_bits(),
+                    "z = {z}"
+                );
+            }
+            if t <= 0.24 {
+                assert_eq!(
+                    asinh_small(t).to_bits(),
+                    asinh_lanes(t).to_bits(),
+                    "y = {t}"
+                );
+            }
+            t *= 1.37;
+        }
+        assert_eq!(asinh_small(0.24).to_bits(), asinh_lanes(0.24).to_bits());
     }
 }
