@@ -32,6 +32,7 @@
 //! fifteenth term is below `10⁻¹⁹`.
 
 use super::mean_resultant_length;
+use crate::special::debye::DEBYE_LANES_MAX_ARGUMENT;
 use crate::special::debye_coefficients::SERIES_TERMS;
 use crate::special::exp_lanes::{exp_m1_nonpositive, exp_nonpositive};
 use crate::special::logarithm::{asinh_lanes, asinh_small, ln_1p_small};
@@ -41,8 +42,9 @@ const TERMS: usize = 14;
 /// The expansion is used for `√(ν² + κ²) ≥ MIN_RADIUS` (and `κ ≥ ν/2`).
 const MIN_RADIUS: f64 = 50.0;
 /// Below this κ, `ν² + κ²` is far from overflow and `√(ν² + κ²)` is one multiply-add and a root
-/// (the straight-line form that lanes vectorise); from it on, `hypot`.
-pub(crate) const LANES_MAX_KAPPA: f64 = 1e150;
+/// (the straight-line form that lanes vectorise); from it on, `hypot`. The Debye lanes' bound,
+/// for the same reason.
+pub(crate) const LANES_MAX_KAPPA: f64 = DEBYE_LANES_MAX_ARGUMENT;
 
 /// `R = √(ν² + κ²)`; `LANES` promises `κ < LANES_MAX_KAPPA` and leaves the `hypot` branch out.
 #[inline(always)]

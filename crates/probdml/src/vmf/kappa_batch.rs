@@ -1,8 +1,6 @@
 //! κ̂ = A_M⁻¹(R̄) for one dimension and many mean resultant lengths.
 
-use super::complement::{
-    complement_and_slope, complement_and_slope_debye_lanes, use_debye, LANES_MAX_KAPPA,
-};
+use super::complement::{complement_and_slope, complement_and_slope_debye_lanes, use_debye};
 use super::kappa::{
     banerjee, kappa_mle_kernel, kappa_sra_kernel, residual_from_complement, residual_from_ratio,
     sra_step,
@@ -206,13 +204,8 @@ fn sra_lanes(
         if !active.contains(&true) {
             break;
         }
-        let limit = if above_half {
-            LANES_MAX_KAPPA
-        } else {
-            DEBYE_LANES_MAX_ARGUMENT
-        };
         for l in 0..L {
-            let inside = kappa[l] > 0.0 && kappa[l] < limit;
+            let inside = kappa[l] > 0.0 && kappa[l] < DEBYE_LANES_MAX_ARGUMENT;
             in_lanes[l] &= inside || !active[l];
             x[l] = if inside { kappa[l] } else { 1.0 };
         }
