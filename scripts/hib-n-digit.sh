@@ -1,33 +1,49 @@
 #!/usr/bin/env bash
-# HIB's experiment (Oh et al. 2019, §4; book chapter 10, "HIB Tables 1 and 2"): trains point
-# embeddings (deterministic), HIB MoG-1 and MoG-2 on N-digit MNIST for each seed, and copies each
-# run's config.json, metrics.json and hib_tasks.json into RECORD/<method>-n<N>-d<D>-seed<S>/
-# (the checkpoints stay in WORK). Then `probdml hib-tables RECORD/*` prints the tables.
+# HIB's experiment (Oh et al. 2019, §4; book chapter 10, "HIB Tables 1 and 2"): trains the
+# paper's point embeddings (HIB's soft contrastive loss, σ = 0), HIB MoG-1 and MoG-2 on N-digit
+# MNIST for each seed, and copies each run's config.json, metrics.json and hib_tasks.json (and
+# the figures' curves.json and hib_embedding.json where the run wrote them) into
+# RECORD/<method>-n<N>-d<D>-seed<S>/ (the checkpoints stay in WORK). Then
+# `probdml hib-tables RECORD/*` prints the tables.
 #
 #   bash scripts/hib-n-digit.sh RECORD WORK DIGITS DIM TRAIN TEST EPOCHS "SEEDS" [THREADS]
 #
 # e.g. the paper's scale for N = 2, D = 2: ... 2 2 100000 10000 EPOCHS "0 1 2". The binary is
 # target/release/probdml (`bash scripts/cargo-tch.sh build --release --bin probdml`).
+# Environment:
+#   METHODS  the methods to train, of "point mog1 mog2 margin" (default: the paper's three;
+#            margin is the deterministic method, the contrastive loss with a margin on the sphere)
+#   MEANS    euclidean (default: ℝ^D, the paper's) or sphere (ℓ₂-normalised means)
+#   LR       the learning rate (default: the program's)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 record="$1" work="$2" digits="$3" dim="$4" train="$5" test="$6" epochs="$7" seeds="$8"
 threads="${9:-2}"
+methods="${METHODS:-point mog1 mog2}"
+means="${MEANS:-euclidean}"
 probdml="$root/target/release/probdml"
+common=()
+if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
+suffix=""
+if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
-    for method in point mog1 mog2; do
+    for method in $methods; do
         case "$method" in
-            point) flags=(--method deterministic) ;;
-            mog1) flags=(--method hib --hib-components 1) ;;
-            mog2) flags=(--method hib --hib-components 2) ;;
+            point) flags=(--method hib --hib-point --hib-means "$means") ;;
+            mog1) flags=(--method hib --hib-components 1 --hib-means "$means") ;;
+            mog2) flags=(--method hib --hib-components 2 --hib-means "$means") ;;
+            margin) flags=(--method deterministic) ;;
+            *) echo "hib-n-digit: unknown method '$method' in METHODS" >&2; exit 2 ;;
         esac
-        name="$method-n$digits-d$dim-seed$seed"
-        "$probdml" train "${flags[@]}" --dataset "n-digit-mnist-$digits" \
+        name="$method$suffix-n$digits-d$dim-seed$seed"
+        "$probdml" train "${flags[@]}" "${common[@]}" --dataset "n-digit-mnist-$digits" \
             --train-limit "$train" --test-limit "$test" --latent-dim "$dim" \
             --epochs "$epochs" --batch 128 --eval-samples 8 --seed "$seed" \
             --device cpu --threads "$threads" --out "$work/$name" --force
         mkdir -p "$record/$name"
-        cp "$work/$name/config.json" "$work/$name/metrics.json" "$work/$name/hib_tasks.json" \
-            "$record/$name/"
+        for file in config.json metrics.json hib_tasks.json curves.json hib_embedding.json; do
+            if [[ -f "$work/$name/$file" ]]; then cp "$work/$name/$file" "$record/$name/"; fi
+        done
     done
 done

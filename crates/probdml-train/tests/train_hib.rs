@@ -459,5 +459,8 @@ fn hib_resumes_bit_for_bit() {
 /// run; never a panic.
 #[test]
 fn hib_flags_never_panic() {
-    assert_flags_never_panic("hib", &["--hib-components", "--hib-samples", "--vib-beta"]);
+    assert_flags_never_panic(
+        "hib",
+        &["--hib-components", "--hib-samples", "--vib-beta", "--hib-means"],
+    );
 }

@@ -13,9 +13,10 @@ use probdml_train::config::{
     ValidConfig,
 };
 use probdml_train::data::default_data_dir;
+use probdml_train::guards::Position;
 use probdml_train::hib_experiment::{read_record, HibRunRecord};
-use probdml_train::method::hib::{Hib, HibOptions};
-use probdml_train::method::Method;
+use probdml_train::method::hib::{Hib, HibMeans, HibOptions, PairIndices};
+use probdml_train::method::{Batch, Method};
 use probdml_train::prediction::{PredictRequest, Prediction};
 use tch::{Device, Kind, Tensor};
 use train_support::{assert_invalid, scratch, serial};
@@ -60,6 +61,16 @@ fn hib(components: usize) -> MethodConfig {
     })
 }
 
+/// HIB's loss in ℝ^D, as the paper trains it: point embeddings or C components.
+fn paper_hib(components: usize, point: bool) -> HibOptions {
+    HibOptions {
+        components,
+        point,
+        means: HibMeans::Euclidean,
+        ..HibOptions::DEFAULT
+    }
+}
+
 /// Trains and evaluates `config` into a scratch folder; its `hib_tasks.json`, or None without
 /// the MNIST files.
 fn run(config: &TrainConfig, name: &str) -> Option<HibRunRecord> {
@@ -95,19 +106,145 @@ fn assert_sane(r: &HibRunRecord, method: &str, digits: usize, dim: usize, has_et
     assert!(!r.cpu.is_empty());
 }
 
-/// 2-digit MNIST (28 × 56, 100 numbers): point embeddings and HIB's MoG-2 train and are scored
-/// on both twins.
+/// 2-digit MNIST (28 × 56, 100 numbers): the paper's point embeddings and MoG-2 (ℝ^D), the
+/// deterministic method's margin loss and MoG-2 on the sphere train and are scored on both
+/// twins, each under its own row name.
 #[test]
 fn two_digits_point_and_mog2_end_to_end() {
     let _guard = serial();
-    let point = n_digit_run(MethodKind::Deterministic.into(), 2, 2, 500, 200);
-    if let Some(r) = run(&point, "point-2") {
-        assert_sane(&r, "point", 2, 2, false);
+    let margin = n_digit_run(MethodKind::Deterministic.into(), 2, 2, 500, 200);
+    if let Some(r) = run(&margin, "margin-2") {
+        assert_sane(&r, "point (margin)", 2, 2, false);
         assert_eq!((r.train_images, r.test_images), (500, 200));
     }
-    if let Some(r) = run(&n_digit_run(hib(2), 2, 2, 500, 200), "mog2-2") {
+    let point = n_digit_run(MethodConfig::Hib(paper_hib(1, true)), 2, 2, 500, 200);
+    if let Some(r) = run(&point, "point-2") {
+        assert_sane(&r, "point", 2, 2, false);
+    }
+    let mog2 = n_digit_run(MethodConfig::Hib(paper_hib(2, false)), 2, 2, 500, 200);
+    if let Some(r) = run(&mog2, "mog2-2") {
         assert_sane(&r, "MoG-2", 2, 2, true);
     }
+    if let Some(r) = run(&n_digit_run(hib(2), 2, 2, 500, 200), "mog2-sphere-2") {
+        assert_sane(&r, "MoG-2 (sphere)", 2, 2, true);
+    }
+}
+
+/// Twelve 2-digit-sized images of six labels (several matching pairs), seeded.
+fn small_batch() -> (Tensor, Tensor) {
+    tch::manual_seed(8);
+    let images = Tensor::rand([12, 1, 28, 56], (Kind::Float, Device::Cpu));
+    let labels = Tensor::from_slice(&[0i64, 1, 2, 0, 1, 2, 3, 3, 4, 0, 5, 1]);
+    (images, labels)
+}
+
+fn first_step() -> Position {
+    Position {
+        epoch: 1,
+        step: 1,
+        global_step: 1,
+    }
+}
+
+/// `--hib-point` trains on HIB's soft contrastive loss (Oh et al. 2019, eq. 3) alone, with
+/// neither noise nor VIB term: the step's loss is the mean over the batch's pairs of
+/// −ln sigmoid(±(−a‖μᵢ − μⱼ‖ + b)), recomputed here in f64 from the means and the same pairs
+/// (the step draws no noise before its pairs, so one seed gives both the same pairs).
+#[test]
+fn point_embeddings_train_on_the_soft_contrastive_loss() {
+    let _guard = serial();
+    let options = paper_hib(1, true);
+    let config = n_digit_run(MethodConfig::Hib(options.clone()), 2, 2, 100, 100);
+    let run = config.run_options();
+    let mut method = Hib::new(&options, &run, Device::Cpu, 4).unwrap();
+    let (images, labels) = small_batch();
+    let request = PredictRequest {
+        samples: 3,
+        seed: 1,
+        batch: 0,
+        device: Device::Cpu,
+    };
+    let mean = method.embedding_means(&images, &request).unwrap().unwrap();
+    let mean = Vec::<f64>::try_from(mean.to_kind(Kind::Double).flatten(0, -1)).unwrap();
+    let (a, b) = (method.a().double_value(&[0]), method.b().double_value(&[0]));
+    tch::manual_seed(5);
+    let pairs = PairIndices::balanced(&labels, run.pairs.max_pairs as i64);
+    tch::manual_seed(5);
+    let step = method
+        .step(&Batch {
+            images: &images,
+            labels: &labels,
+            at: first_step(),
+            train_size: 100,
+        })
+        .unwrap();
+    let index = |t: &Tensor| Vec::<i64>::try_from(t).unwrap();
+    let (first, second) = (index(&pairs.first), index(&pairs.second));
+    let is_match = Vec::<bool>::try_from(&pairs.is_match).unwrap();
+    assert!(is_match.iter().any(|&m| m) && is_match.iter().any(|&m| !m));
+    let mut total = 0.0;
+    for ((&i, &j), &m) in first.iter().zip(&second).zip(&is_match) {
+        let (x, y) = (&mean[i as usize * 2..][..2], &mean[j as usize * 2..][..2]);
+        let distance = ((x[0] - y[0]).powi(2) + (x[1] - y[1]).powi(2)).sqrt();
+        let logit = -a * distance + b;
+        let signed = if m { logit } else { -logit };
+        total += (1.0 + (-signed).exp()).ln(); // −ln sigmoid(signed)
+    }
+    let want = total / first.len() as f64;
+    let got = step.loss.double_value(&[]);
+    assert_eq!(step.pairs, first.len() as i64);
+    assert!((got - want).abs() <= 1e-5 * want, "loss {got}, soft contrastive {want}");
+    // Point embeddings predict one sample, the mean's direction: no uncertainty.
+    let Prediction::Samples(z) = method.predict(&images, &request).unwrap() else {
+        panic!("point embeddings predict samples");
+    };
+    assert_eq!(z.size(), [12, 1, 2]);
+}
+
+/// `--hib-means euclidean` leaves the means in ℝ^D (HIB's Figs. 3–4): their norms are not 1,
+/// the prediction's mean direction is theirs, and HIB's K-NN reads them through
+/// `embedding_means`; on the sphere there are no such means.
+#[test]
+fn euclidean_means_stay_off_the_sphere() {
+    let _guard = serial();
+    let (images, _) = small_batch();
+    let request = PredictRequest {
+        samples: 3,
+        seed: 1,
+        batch: 0,
+        device: Device::Cpu,
+    };
+    let options = paper_hib(1, false);
+    let config = n_digit_run(MethodConfig::Hib(options.clone()), 2, 2, 100, 100);
+    let method = Hib::new(&options, &config.run_options(), Device::Cpu, 4).unwrap();
+    let mean = method.embedding_means(&images, &request).unwrap().unwrap();
+    let norms = Vec::<f64>::try_from(
+        mean.norm_scalaropt_dim(2.0, [1i64], false)
+            .to_kind(Kind::Double),
+    )
+    .unwrap();
+    assert!(norms.iter().all(|n| (n - 1.0).abs() > 1e-3), "{norms:?}");
+    let Prediction::Distribution { mean: unit, .. } = method.predict(&images, &request).unwrap()
+    else {
+        panic!("HIB predicts a distribution");
+    };
+    let direction = &mean / mean.norm_scalaropt_dim(2.0, [1i64], true);
+    let gap = (unit - direction).abs().max().double_value(&[]);
+    assert!(gap < 1e-6, "{gap}");
+    let sphere = Hib::new(&HibOptions::DEFAULT, &config.run_options(), Device::Cpu, 4).unwrap();
+    assert!(sphere.embedding_means(&images, &request).unwrap().is_none());
+}
+
+/// Point embeddings have one component: `--hib-point` with more is refused by name.
+#[test]
+fn point_embeddings_have_one_component() {
+    let options = paper_hib(2, true);
+    let config = n_digit_run(MethodConfig::Hib(options.clone()), 2, 2, 100, 100);
+    assert_invalid(ValidConfig::new(config.clone()), "hib-components");
+    assert_invalid(
+        Hib::new(&options, &config.run_options(), Device::Cpu, 0),
+        "hib-components",
+    );
 }
 
 /// 3-digit MNIST (28 × 84, 1 000 numbers: labels past a byte) with HIB's MoG-1 in D = 3.
@@ -117,7 +254,7 @@ fn three_digits_mog1_end_to_end() {
     // One training image per number: no batch holds a matching pair, the case that drove
     // ln σ² past f32's range before the head's cap.
     if let Some(r) = run(&n_digit_run(hib(1), 3, 3, 1000, 2000), "mog1-3") {
-        assert_sane(&r, "MoG-1", 3, 3, true);
+        assert_sane(&r, "MoG-1 (sphere)", 3, 3, true);
         assert_eq!((r.train_images, r.test_images), (1000, 2000));
     }
 }

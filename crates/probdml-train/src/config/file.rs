@@ -286,6 +286,8 @@ mod tests {
                 components: 2,
                 samples: 3,
                 beta: 0.5,
+                means: crate::method::hib::HibMeans::Euclidean,
+                point: false,
             }),
             MethodConfig::ProxyNca(_) => MethodConfig::ProxyNca(ProxyOptions {
                 distance: ProxyDistanceChoice::Cos,

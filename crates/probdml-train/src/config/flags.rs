@@ -185,7 +185,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 24] = [
+    const EVERY_FLAG: [&str; 26] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -205,6 +205,8 @@ mod tests {
         "--hib-components=2",
         "--hib-samples=3",
         "--vib-beta=0.125",
+        "--hib-means=euclidean",
+        "--hib-point",
         "--proxy-distance=cos",
         "--proxy-temperature=0.5",
         "--proxy-samples=6",
@@ -221,6 +223,8 @@ mod tests {
             components: 2,
             samples: 3,
             beta: 0.125,
+            means: crate::method::hib::HibMeans::Euclidean,
+            point: true,
         };
         let btl = BtlOptions {
             negatives: Negatives::Hardest,

@@ -3,6 +3,7 @@
 
 use crate::catalogue::MethodConfig;
 use crate::error::{TrainError, TrainResult};
+use crate::method::hib::HibMeans;
 use serde::{Deserialize, Serialize};
 
 use super::tasks::TwinMetrics;
@@ -45,16 +46,29 @@ pub struct HibRunRecord {
     pub cpu: String,
 }
 
-/// The row name of HIB's tables for a method: "point" for deterministic (point) embeddings,
-/// "MoG-C" for HIB with C components.
+/// The row name of HIB's tables for a method. The paper's three (Oh et al. 2019, §4.2) are HIB's
+/// loss in ℝ^D: "point" (`--hib-point`, the soft contrastive loss), "MoG-C" (C components).
+/// The variants that differ from them say how: "(sphere)" for means on the unit sphere,
+/// "point (margin)" for the deterministic method (the contrastive loss with a margin, on the
+/// sphere). Only the paper's own names get its numbers beside them.
 ///
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `method` for a method the paper's tables do not compare.
 pub fn paper_method(method: &MethodConfig) -> TrainResult<String> {
     match method {
-        MethodConfig::Deterministic(_) => Ok("point".to_string()),
-        MethodConfig::Hib(o) => Ok(format!("MoG-{}", o.components)),
+        MethodConfig::Deterministic(_) => Ok("point (margin)".to_string()),
+        MethodConfig::Hib(o) => {
+            let name = if o.point {
+                "point".to_string()
+            } else {
+                format!("MoG-{}", o.components)
+            };
+            Ok(match o.means {
+                HibMeans::Euclidean => name,
+                HibMeans::Sphere => format!("{name} (sphere)"),
+            })
+        }
         other => Err(TrainError::config(
             "method",
             other.name(),

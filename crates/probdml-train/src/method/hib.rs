@@ -70,14 +70,45 @@ pub struct HibOptions {
         arg(id = "vib_beta", long = "vib-beta", default_value_t = HibOptions::DEFAULT.beta)
     )]
     pub beta: f64,
+    /// HIB: where the means live: `sphere` (ℓ₂-normalised) or `euclidean` (ℝ^D, the paper's).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_means", long = "hib-means", value_enum, default_value_t = HibOptions::DEFAULT.means)
+    )]
+    #[serde(default)]
+    pub means: HibMeans,
+    /// HIB: point embeddings, σ = 0 (one draw, the mean; no VIB term): the soft contrastive
+    /// loss of HIB eq. 3, the paper's point baseline (§4.2).
+    #[cfg_attr(feature = "tch", arg(id = "hib_point", long = "hib-point"))]
+    #[serde(default)]
+    pub point: bool,
+}
+
+/// Where HIB's component means live.
+///
+/// HIB (Oh et al. 2019, §2, Figs. 3–4) embeds in ℝ^D: its D = 2 figures place 100 numbers in
+/// the plane. Chapter 09's methods ℓ₂-normalise their embeddings, and so does HIB here by
+/// default, so that it is scored on the sphere like the methods of LAM Table 2. At D = 2 the
+/// sphere is a circle, 2π long: 100 classes a soft threshold b/a apart cannot all fit on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum HibMeans {
+    /// ℓ₂-normalised means: the samples `μ + σ ⊙ ε` scatter around the unit sphere.
+    #[default]
+    Sphere,
+    /// Unconstrained means in ℝ^D, as in the paper; the VIB term then pulls them towards 0.
+    Euclidean,
 }
 
 impl HibOptions {
-    /// The defaults: one Gaussian, the paper's K = 8, β = 10⁻⁴.
+    /// The defaults: one Gaussian, the paper's K = 8, β = 10⁻⁴, means on the sphere, σ learned.
     pub const DEFAULT: HibOptions = HibOptions {
         components: 1,
         samples: 8,
         beta: 1e-4,
+        means: HibMeans::Sphere,
+        point: false,
     };
 }
 
@@ -119,13 +150,28 @@ impl MethodOptions for HibOptions {
                 "must be finite and >= 0 (0: no VIB regulariser)",
             ));
         }
+        if self.point && self.components != 1 {
+            return Err(TrainError::config(
+                "hib-components",
+                self.components,
+                "point embeddings (--hib-point) have one component",
+            ));
+        }
         Ok(())
     }
 
     fn label(&self, _run: &RunOptions) -> String {
-        match self.components {
-            1 => Self::NAME.to_string(),
-            k => format!("hib (MoG, C = {k})"),
+        let kind = match (self.point, self.components) {
+            (true, _) => Some("point".to_string()),
+            (false, 1) => None,
+            (false, k) => Some(format!("MoG, C = {k}")),
+        };
+        let space = (self.means == HibMeans::Euclidean).then(|| "ℝ^D".to_string());
+        let parts: Vec<String> = kind.into_iter().chain(space).collect();
+        if parts.is_empty() {
+            Self::NAME.to_string()
+        } else {
+            format!("{} ({})", Self::NAME, parts.join(", "))
         }
     }
 
@@ -146,7 +192,7 @@ pub use libtorch::*;
 /// The method on libtorch, and the tensor twins of its maths.
 #[cfg(feature = "tch")]
 mod libtorch {
-    use super::HibOptions;
+    use super::{HibMeans, HibOptions};
     use crate::config::RunOptions;
     use crate::error::{TrainError, TrainResult};
     use crate::guards::{check_collapse, check_finite};
@@ -402,8 +448,8 @@ mod libtorch {
         network: Network,
         /// Means of components 1..C ((C − 1)·D × F), None for C = 1.
         mean_head: Option<(Tensor, Tensor)>,
-        /// `ln σ²` of every component (C·D × F).
-        log_variance_head: (Tensor, Tensor),
+        /// `ln σ²` of every component (C·D × F); None for point embeddings (σ = 0).
+        log_variance_head: Option<(Tensor, Tensor)>,
         log_a: Tensor,
         b: Tensor,
         options: HibOptions,
@@ -441,11 +487,13 @@ mod libtorch {
                 )
             };
             let mean_head = (c > 1).then(|| linear("mean_head", (c - 1) * d, uniform));
-            let log_variance_head = linear(
-                "log_variance_head",
-                c * d,
-                nn::Init::Const(LOG_VARIANCE_INIT),
-            );
+            let log_variance_head = (!options.point).then(|| {
+                linear(
+                    "log_variance_head",
+                    c * d,
+                    nn::Init::Const(LOG_VARIANCE_INIT),
+                )
+            });
             let log_a = root.var("log_a", &[1], nn::Init::Const(A_INIT.ln()));
             let b = root.var("b", &[1], nn::Init::Const(B_INIT));
             Ok(Self {
@@ -469,20 +517,36 @@ mod libtorch {
             &self.b
         }
 
-        /// The raw output of component 0 (for the collapse check) and the unit means and
-        /// log-variances (B × C × D each) of features `f`.
-        fn heads(&self, f: &Tensor) -> (Tensor, Tensor, Tensor) {
+        /// The mixture's mean `Σ_c μ_c / C` of each image (N × D), on `device`.
+        fn means(&self, images: &Tensor, device: Device) -> Tensor {
+            tch::no_grad(|| {
+                let f = features_no_grad(&self.network.net.backbone, images, EVAL_CHUNK, false, device);
+                let (_, mean, _) = self.heads(&f);
+                mean.mean_dim(1i64, false, mean.kind())
+            })
+        }
+
+        /// The raw output of component 0 (for the collapse check), the means (B × C × D; unit
+        /// on the sphere) and the log-variances (B × C × D; None for point embeddings) of
+        /// features `f`.
+        fn heads(&self, f: &Tensor) -> (Tensor, Tensor, Option<Tensor>) {
             let net = &self.network.net;
             let d = net.latent_dim;
             let b = f.size()[0];
+            let place = |y: &Tensor| match self.options.means {
+                HibMeans::Sphere => normalise(y),
+                HibMeans::Euclidean => y.shallow_clone(),
+            };
             let y0 = net.head.raw(f);
-            let mut means = vec![normalise(&y0)];
+            let mut means = vec![place(&y0)];
             if let Some((w, bias)) = &self.mean_head {
                 let extra = f.linear(w, Some(bias)).view([-1, d]);
-                means.push(normalise(&extra).view([b, -1]));
+                means.push(place(&extra).view([b, -1]));
             }
             let mean = Tensor::cat(&means, 1).view([b, -1, d]);
-            let (w, bias) = &self.log_variance_head;
+            let Some((w, bias)) = &self.log_variance_head else {
+                return (y0, mean, None);
+            };
             // Capped at ln σ² = 20 (σ ≈ 2.2·10⁴ around unit means, where p(m | x₁, x₂) is long
             // at its floor): the head's fan-in is F = 64·12·(14N − 2) features on N-digit
             // images (30 720 for N = 3), and one RMSprop step moves every weight by up to
@@ -492,7 +556,28 @@ mod libtorch {
                 .linear(w, Some(bias))
                 .view([b, -1, d])
                 .clamp_max(MAX_LOG_VARIANCE);
-            (y0, mean, log_variance)
+            (y0, mean, Some(log_variance))
+        }
+
+        /// `samples` draws per component of each row of `mean` and `log_variance` (B × C × D
+        /// each): the stratified [`draws`] (B × C·S × D) from fresh normals; for point
+        /// embeddings (no log-variance) the means themselves, one draw per component, through
+        /// the same [`draws`] with σ = 1 and zero noise (exactly `μ + 1 · 0`).
+        fn sample(mean: &Tensor, log_variance: Option<&Tensor>, samples: i64) -> Tensor {
+            let size = mean.size();
+            let options = (mean.kind(), mean.device());
+            match log_variance {
+                Some(v) => draws(
+                    mean,
+                    v,
+                    &Tensor::randn([size[0], size[1], samples, size[2]], options),
+                ),
+                None => draws(
+                    mean,
+                    &Tensor::zeros_like(mean),
+                    &Tensor::zeros([size[0], size[1], 1, size[2]], options),
+                ),
+            }
         }
     }
 
@@ -509,12 +594,23 @@ mod libtorch {
             let f = self.network.net.backbone.features(batch.images, false);
             let (y0, mean, log_variance) = self.heads(&f);
             check_collapse(&y0, batch.at)?;
-            check_finite(&log_variance, "hib log-variance ln σ²", batch.at)?;
             let size = mean.size();
-            let noise = Tensor::randn(
-                [size[0], size[1], self.options.samples as i64, size[2]],
-                (mean.kind(), mean.device()),
-            );
+            let options = (mean.kind(), mean.device());
+            // Point embeddings: σ = 1 and zero noise make the one draw the mean itself, and
+            // the VIB term is left out (its KL is infinite at σ = 0): the soft contrastive loss.
+            let (log_variance, noise, beta) = match log_variance {
+                Some(v) => {
+                    check_finite(&v, "hib log-variance ln σ²", batch.at)?;
+                    let samples = self.options.samples as i64;
+                    let noise = Tensor::randn([size[0], size[1], samples, size[2]], options);
+                    (v, noise, self.options.beta)
+                }
+                None => (
+                    Tensor::zeros_like(&mean),
+                    Tensor::zeros([size[0], size[1], 1, size[2]], options),
+                    0.0,
+                ),
+            };
             let pairs = PairIndices::balanced(batch.labels, self.max_pairs);
             if pairs.is_empty() {
                 return Ok(Step {
@@ -529,7 +625,7 @@ mod libtorch {
                 &pairs,
                 &self.a(),
                 &self.b,
-                self.options.beta,
+                beta,
             )?;
             Ok(Step {
                 loss: terms.loss,
@@ -569,14 +665,8 @@ mod libtorch {
                 tch::manual_seed(request.batch_seed() as i64);
                 let draw = |index: &Tensor| {
                     let index = index.to_device(mean.device());
-                    let (m, v) = (
-                        mean.index_select(0, &index),
-                        log_variance.index_select(0, &index),
-                    );
-                    let size = m.size();
-                    let noise =
-                        Tensor::randn([size[0], size[1], samples, size[2]], (m.kind(), m.device()));
-                    draws(&m, &v, &noise)
+                    let v = log_variance.as_ref().map(|v| v.index_select(0, &index));
+                    Self::sample(&mean.index_select(0, &index), v.as_ref(), samples)
                 };
                 let (z1, z2) = (draw(first), draw(second));
                 let mismatch = self_mismatch_tensor(&z1, &z2, &a, &b)?;
@@ -584,8 +674,26 @@ mod libtorch {
             })
         }
 
+        /// The mixture's mean in ℝ^D for means off the sphere; None on the sphere, where the
+        /// mean direction of [`Method::predict`] is the embedding.
+        fn embedding_means(
+            &self,
+            images: &Tensor,
+            request: &PredictRequest,
+        ) -> TrainResult<Option<Tensor>> {
+            Ok(match self.options.means {
+                HibMeans::Sphere => None,
+                HibMeans::Euclidean => Some(self.means(images, request.device)),
+            })
+        }
+
         /// Mean direction, self-mismatch η from `S` draws per component, the draws for the ECE.
+        /// Point embeddings: one sample, the mean's direction, and no uncertainty.
         fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
+            if self.options.point {
+                let mean = self.means(images, request.device);
+                return Ok(Prediction::Samples(normalise(&mean).unsqueeze(1)));
+            }
             let (a, b) = (self.a().detach(), self.b.detach());
             let samples = request.samples.max(1) as i64;
             let parts = tch::no_grad(|| -> TrainResult<Vec<(Tensor, Tensor, Tensor)>> {
@@ -603,18 +711,8 @@ mod libtorch {
                 while start < n {
                     let len = EVAL_CHUNK.min(n - start);
                     let (_, mean, log_variance) = self.heads(&f.narrow(0, start, len));
-                    let size = mean.size();
-                    let shape = [size[0], size[1], samples, size[2]];
-                    let z1 = draws(
-                        &mean,
-                        &log_variance,
-                        &Tensor::randn(shape, (mean.kind(), mean.device())),
-                    );
-                    let z2 = draws(
-                        &mean,
-                        &log_variance,
-                        &Tensor::randn(shape, (mean.kind(), mean.device())),
-                    );
+                    let z1 = Self::sample(&mean, log_variance.as_ref(), samples);
+                    let z2 = Self::sample(&mean, log_variance.as_ref(), samples);
                     let eta = self_mismatch_tensor(&z1, &z2, &a, &b)?;
                     let sum = mean.sum_dim_intlist(1i64, false, mean.kind());
                     // Antipodal components sum to 0: fall back on component 0's direction.

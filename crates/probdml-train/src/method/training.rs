@@ -169,6 +169,22 @@ pub trait Method: std::fmt::Debug {
         Ok(None)
     }
 
+    /// The embeddings (N × D) of `images` in ℝ^D, for the methods that place them off the unit
+    /// sphere (HIB with `--hib-means euclidean`: the mixture's mean); None for the others,
+    /// whose embedding is the unit mean direction of [`Method::predict`] (default). HIB's
+    /// K-NN identification measures distances between these.
+    ///
+    /// # Errors
+    ///
+    /// libtorch failures.
+    fn embedding_means(
+        &self,
+        _images: &Tensor,
+        _request: &PredictRequest,
+    ) -> TrainResult<Option<Tensor>> {
+        Ok(None)
+    }
+
     /// The Laplace posterior of the last layer, for the methods that keep one (post-hoc LAM
     /// after its finish pass, online LAM from the start); None for the others. The checkpoint
     /// stores it, the epoch loop keeps it finite, the diagnosis reads its spread.

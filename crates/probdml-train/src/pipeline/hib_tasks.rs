@@ -32,8 +32,9 @@ fn request(trained: &Trained, b: usize, device: Device) -> PredictRequest {
     }
 }
 
-/// The mean embedding of every image of `set` (the mean direction of a distribution, the one
-/// sample of a point embedding) and the method's uncertainty, `EVAL_BATCH` images at a time.
+/// The mean embedding of every image of `set` (the method's [`Method::embedding_means`] where it
+/// has them, else the mean direction of a distribution or the one sample of a point embedding)
+/// and the method's uncertainty, `EVAL_BATCH` images at a time.
 fn embed(
     trained: &Trained,
     member: &dyn Method,
@@ -46,12 +47,14 @@ fn embed(
     for (b, start) in (0..n).step_by(EVAL_BATCH).enumerate() {
         let len = (EVAL_BATCH as i64).min(n - start);
         let images = set.images.narrow(0, start, len);
-        let (m, u) = match member.predict(&images, &request(trained, b, device))? {
+        let request = request(trained, b, device);
+        let (m, u) = match member.predict(&images, &request)? {
             Prediction::Samples(z) => (sample_mean_direction(&z), None),
             Prediction::Distribution {
                 mean, uncertainty, ..
             } => (mean, Some(uncertainty)),
         };
+        let m = member.embedding_means(&images, &request)?.unwrap_or(m);
         mean.extend(Vec::<f32>::try_from(
             m.to_device(Device::Cpu).to_kind(Kind::Float).flatten(0, -1),
         )?);
