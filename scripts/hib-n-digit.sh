@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # HIB's experiment (Oh et al. 2019, §4; book chapter 10, "HIB Tables 1 and 2"): trains point
 # embeddings (deterministic), HIB MoG-1 and MoG-2 on N-digit MNIST for each seed, and copies each
-# run's config.json, metrics.json and hib_tasks.json into RECORD/<method>-n<N>-d<D>-seed<S>/
-# (the checkpoints stay in WORK). Then `probdml hib-tables RECORD/*` prints the tables.
+# run's config.json, metrics.json and hib_tasks.json, and its hib_embedding.json and curves.json
+# where the binary writes them, into RECORD/<method>-n<N>-d<D>-seed<S>/ (the checkpoints stay in
+# WORK). Then `probdml hib-tables RECORD/*` prints the tables.
 #
 #   bash scripts/hib-n-digit.sh RECORD WORK DIGITS DIM TRAIN TEST EPOCHS "SEEDS" [THREADS]
 #
@@ -29,5 +30,11 @@ for seed in $seeds; do
         mkdir -p "$record/$name"
         cp "$work/$name/config.json" "$work/$name/metrics.json" "$work/$name/hib_tasks.json" \
             "$record/$name/"
+        # The figures' files, absent from runs of a binary older than them.
+        for file in hib_embedding.json curves.json; do
+            if [[ -f "$work/$name/$file" ]]; then
+                cp "$work/$name/$file" "$record/$name/"
+            fi
+        done
     done
 done
