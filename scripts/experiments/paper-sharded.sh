@@ -68,6 +68,8 @@ for m in "${methods[@]}"; do
             rm -rf "$out/all/$m-seed$k"
             mkdir -p "$out/all/$m-seed$k"
             cp "$run"/{metrics,config}.json "$out/all/$m-seed$k/"
+            # The figures' curves (`probdml figures`), where the binary writes them.
+            if [[ -f "$run/curves.json" ]]; then cp "$run/curves.json" "$out/all/$m-seed$k/"; fi
             [[ -f "$run/summary.json" ]] && cp "$run/summary.json" "$out/all/$m-seed$k/"
             runs+=("$out/all/$m-seed$k")
         done

@@ -2,7 +2,8 @@
 # The runs of book chapter 10's synthetic section: every method of the method table on the seeded
 # synthetic set (2 epochs at batch 64 on 384 images, evaluated on 100 ID and 100 OOD images with
 # 8 samples each, D = 3), seeds 0 and 1, on the CPU with one libtorch thread per run. Keeps
-# each run's config.json and metrics.json (what `probdml summarise` reads) under <keep>.
+# each run's config.json and metrics.json (what `probdml summarise` reads) and curves.json (what
+# `probdml figures` draws) under <keep>.
 #
 #   bash scripts/experiments/results-synthetic.sh <work> <keep>
 #
@@ -28,6 +29,8 @@ for method in "${methods[@]}"; do
             --seed "$seed" --device cpu --threads 1 --force --out "$work/$run" >/dev/null 2>&1
         mkdir -p "$keep/$run"
         cp "$work/$run/config.json" "$work/$run/metrics.json" "$keep/$run/"
+        # The figures' curves (`probdml figures`), where the binary writes them.
+        if [[ -f "$work/$run/curves.json" ]]; then cp "$work/$run/curves.json" "$keep/$run/"; fi
     done
 done
 echo "wall time: $(( $(date +%s) - start )) s"

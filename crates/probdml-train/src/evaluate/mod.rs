@@ -23,7 +23,10 @@ mod fit;
 mod record;
 mod samples;
 
-pub use curves::{CalibrationPoint, Curves, RocPoints, SparsificationPoints};
+pub use curves::{
+    evenly_spaced_ranks, CalibrationPoint, Curves, CurvesFile, RocPoints, SparsificationPoints,
+    MAX_CURVE_POINTS,
+};
 pub use fit::{fit_vmf_per_input, VmfFit, NEWTON_STEPS};
 pub use record::{mean_std, MeanStd, Metrics, MetricsSummary};
 pub use samples::{EmbeddingSamples, UNIT_NORM_TOLERANCE};

@@ -7,18 +7,23 @@
 //! * [`tasks`] — the verification AP, the K-NN (K = 5) identification accuracy against the
 //!   training images as the labelled gallery, and the Kendall τ between the self-mismatch
 //!   η(x) = 1 − p(m | x, x) (eq. 9) and each task's performance over 20 uncertainty bins (§4.4);
-//! * [`record`] — the run file `hib_tasks.json`; [`paper`] — the paper's Tables 1 and 2;
+//! * [`record`] — the run file `hib_tasks.json`; [`embedding`] — the run file
+//!   `hib_embedding.json` (a seeded subset of both twins' embeddings, for HIB's Figs. 3–4); [`paper`] — the paper's Tables 1 and 2;
 //!   [`tables`] — our tables beside them (`probdml hib-tables`).
 //!
 //! The scores themselves come from a trained model (`crate::pipeline::hib_tasks`, feature
 //! "tch").
 
+pub mod embedding;
 pub mod pairs;
 pub mod paper;
 pub mod record;
 pub mod tables;
 pub mod tasks;
 
+pub use embedding::{
+    embedding_subset, read_embedding, HibEmbedding, TwinEmbedding, EMBEDDING_IMAGES, HIB_EMBEDDING,
+};
 pub use pairs::{VerificationPairs, PAPER_PAIRS};
 pub use record::{cpu_model, paper_method, read_record, HibRunRecord, HIB_TASKS};
 pub use tables::hib_tables;

@@ -5,7 +5,7 @@
 use super::data::{load_data, RunData};
 use super::environment::Environment;
 use super::output::{prepare_out, same_folder, OutPolicy};
-use crate::checkpoint::layout::{CONFIG, DIAGNOSIS, METRICS, PLOTS};
+use crate::checkpoint::layout::{CONFIG, CURVES, DIAGNOSIS, METRICS, PLOTS};
 use crate::checkpoint::member::load_member;
 use crate::checkpoint::read_config;
 use crate::config::ValidConfig;
@@ -13,7 +13,8 @@ use crate::data_parallel::{self, evaluation};
 use crate::diagnose::{diagnose_ood, OodDiagnosis};
 use crate::error::{TrainError, TrainResult};
 use crate::evaluate::{
-    evaluate, evaluate_distribution, Distribution, EmbeddingSamples, Evaluation, Metrics,
+    evaluate, evaluate_distribution, CurvesFile, Distribution, EmbeddingSamples, Evaluation,
+    Metrics,
 };
 use crate::json;
 use crate::method::{Model, TensorSet};
@@ -226,8 +227,8 @@ enum HostPrediction {
 }
 
 /// Evaluates a trained model on the ID test and OOD sets of `data`: S samples per image (the
-/// configuration's `eval_samples`), vMF fits, the chapter-08 metrics; writes `metrics.json`
-/// and the plots into `out_dir`.
+/// configuration's `eval_samples`), vMF fits, the chapter-08 metrics; writes `metrics.json`,
+/// `curves.json` and the plots into `out_dir`.
 ///
 /// # Errors
 ///
@@ -282,6 +283,12 @@ pub fn evaluate_trained(
     }
     std::fs::create_dir_all(out_dir).map_err(|e| TrainError::io(out_dir, e))?;
     eval.metrics.write_json(out_dir.join(METRICS))?;
+    // The figures' data beside the numbers, so that a committed run folder can be redrawn
+    // (`probdml figures`) without its checkpoint.
+    json::write_json(
+        &out_dir.join(CURVES),
+        &CurvesFile::from_curves(&eval.curves),
+    )?;
     let embedding = match (&eval.curves.id_uncertainty, config.model.latent_dim) {
         (Some(u), 3) => Some((eval.id_mean.as_slice(), u.as_slice())),
         _ => None,

@@ -1,11 +1,11 @@
 //! HIB's experiment on a trained model ([`crate::hib_experiment`]): embeds the training set and
 //! both N-digit MNIST test twins, scores the seeded verification pairs and the K-NN
-//! identification, and returns the run file's record.
+//! identification, and returns the run files' records (`hib_tasks.json`, `hib_embedding.json`).
 
 use crate::error::{TrainError, TrainResult};
 use crate::hib_experiment::{
-    cpu_model, paper_method, HibRunRecord, TwinMetrics, TwinScores, VerificationPairs, KNN_K,
-    PAPER_PAIRS,
+    cpu_model, embedding_subset, paper_method, HibEmbedding, HibRunRecord, TwinEmbedding,
+    TwinMetrics, TwinScores, VerificationPairs, EMBEDDING_IMAGES, KNN_K, PAPER_PAIRS,
 };
 use crate::method::{Method, TensorSet};
 use crate::pipeline::RunData;
@@ -109,8 +109,34 @@ fn match_scores(
         .collect())
 }
 
+/// What a N-digit MNIST run keeps of HIB's experiment: the tables' numbers and the embedding
+/// subset of the figures.
+pub struct HibTasks {
+    /// `hib_tasks.json`.
+    pub record: HibRunRecord,
+    /// `hib_embedding.json`.
+    pub embedding: HibEmbedding,
+}
+
+impl Embedded {
+    /// The rows `index` of this set's embeddings (`dim` values each).
+    fn subset(&self, index: &[usize], dim: usize) -> TwinEmbedding {
+        TwinEmbedding {
+            mean: index
+                .iter()
+                .flat_map(|&i| self.mean[i * dim..][..dim].iter().copied())
+                .collect(),
+            eta: self
+                .eta
+                .as_ref()
+                .map(|eta| index.iter().map(|&i| eta[i]).collect()),
+        }
+    }
+}
+
 /// HIB Tables 1 and 2's numbers for `trained` on its N-digit MNIST `data` (the clean twin as
-/// `data.test`, the corrupt one as `data.ood`), the training images as the K-NN gallery.
+/// `data.test`, the corrupt one as `data.ood`), the training images as the K-NN gallery; and
+/// the embeddings of [`EMBEDDING_IMAGES`] seeded test images of both twins.
 ///
 /// # Errors
 ///
@@ -120,7 +146,7 @@ pub fn evaluate_hib_tasks(
     trained: &Trained,
     data: &RunData,
     device: Device,
-) -> TrainResult<HibRunRecord> {
+) -> TrainResult<HibTasks> {
     let config = &trained.config;
     let digits = config.data.dataset.digits().ok_or_else(|| {
         TrainError::config(
@@ -149,7 +175,9 @@ pub fn evaluate_hib_tasks(
     let pairs = VerificationPairs::draw(&labels, PAPER_PAIRS, seeds::verification_pairs())?;
     let d = config.model.latent_dim;
     let train_labels = data.train.labels_usize();
-    let score_twin = |set: &crate::data::ImageSet| -> TrainResult<TwinMetrics> {
+    // The same images of both twins (the corrupt twin is the clean one occluded, image by image).
+    let subset = embedding_subset(labels.len(), EMBEDDING_IMAGES, seeds::embedding_subset());
+    let score_twin = |set: &crate::data::ImageSet| -> TrainResult<(TwinMetrics, TwinEmbedding)> {
         let twin = TensorSet::new(set, geometry, device)?;
         let embedded = embed(trained, member, &twin, device)?;
         let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
@@ -161,16 +189,28 @@ pub fn evaluate_hib_tasks(
             Distance::Euclidean,
         )?;
         let knn = knn_identification(&task, KNN_K)?;
-        TwinMetrics::compute(&TwinScores {
+        let metrics = TwinMetrics::compute(&TwinScores {
             pairs: &pairs,
             match_score: &scores,
             knn_correct: &knn.correct,
             eta: embedded.eta.as_deref(),
-        })
+        })?;
+        Ok((metrics, embedded.subset(&subset, d)))
     };
-    let clean = score_twin(&data.test)?;
-    let corrupt = score_twin(&data.ood)?;
-    Ok(HibRunRecord {
+    let (clean, clean_embedding) = score_twin(&data.test)?;
+    let (corrupt, corrupt_embedding) = score_twin(&data.ood)?;
+    let embedding = HibEmbedding {
+        method: method.clone(),
+        digits,
+        latent_dim: d,
+        seed: config.seed,
+        test_images: data.test.len(),
+        label: subset.iter().map(|&i| labels[i]).collect(),
+        index: subset,
+        clean: clean_embedding,
+        corrupt: corrupt_embedding,
+    };
+    let record = HibRunRecord {
         method,
         digits,
         latent_dim: d,
@@ -186,5 +226,6 @@ pub fn evaluate_hib_tasks(
         evaluation_seconds: started.elapsed().as_secs_f64(),
         device: format!("{device:?}"),
         cpu: cpu_model(),
-    })
+    };
+    Ok(HibTasks { record, embedding })
 }

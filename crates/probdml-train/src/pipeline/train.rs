@@ -11,7 +11,7 @@ use crate::checkpoint::layout::SUMMARY;
 use crate::config::ValidConfig;
 use crate::data_parallel;
 use crate::error::TrainResult;
-use crate::hib_experiment::HIB_TASKS;
+use crate::hib_experiment::{HIB_EMBEDDING, HIB_TASKS};
 use crate::json;
 use crate::method::TensorSet;
 use crate::trainer;
@@ -63,10 +63,12 @@ pub fn train_and_evaluate(
     let started = Instant::now();
     let metrics = evaluate_trained(&trained, &data, out, device)?;
     if config.data.dataset.digits().is_some() {
-        // N-digit MNIST: HIB's own tasks too (HIB §4.3–4.4), into `hib_tasks.json`.
-        let record = hib_tasks::evaluate_hib_tasks(&trained, &data, device)?;
+        // N-digit MNIST: HIB's own tasks too (HIB §4.3–4.4), into `hib_tasks.json`, and the
+        // embeddings of its figures (Figs. 3–4) into `hib_embedding.json`.
+        let tasks = hib_tasks::evaluate_hib_tasks(&trained, &data, device)?;
         if data_parallel::is_writer() {
-            json::write_json(&out.join(HIB_TASKS), &record)?;
+            json::write_json(&out.join(HIB_TASKS), &tasks.record)?;
+            json::write_json(&out.join(HIB_EMBEDDING), &tasks.embedding)?;
         }
     }
     let epochs: Vec<f64> = trained.history.iter().map(|e| e.seconds).collect();
