@@ -461,6 +461,11 @@ fn hib_resumes_bit_for_bit() {
 fn hib_flags_never_panic() {
     assert_flags_never_panic(
         "hib",
-        &["--hib-components", "--hib-samples", "--vib-beta", "--hib-means"],
+        &[
+            "--hib-components",
+            "--hib-samples",
+            "--vib-beta",
+            "--hib-means",
+        ],
     );
 }

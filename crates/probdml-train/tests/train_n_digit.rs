@@ -16,11 +16,11 @@ use probdml_train::config::{
 };
 use probdml_train::data::default_data_dir;
 use probdml_train::evaluate::{CurvesFile, MAX_CURVE_POINTS};
+use probdml_train::guards::Position;
 use probdml_train::hib_experiment::{
     read_embedding, read_record, HibEmbedding, HibRunRecord, EMBEDDING_IMAGES,
 };
 use probdml_train::json::read_json;
-use probdml_train::guards::Position;
 use probdml_train::method::hib::{Hib, HibMeans, HibOptions, PairIndices};
 use probdml_train::method::{Batch, Method};
 use probdml_train::prediction::{PredictRequest, Prediction};
@@ -353,7 +353,10 @@ fn point_embeddings_train_on_the_soft_contrastive_loss() {
     let want = total / first.len() as f64;
     let got = step.loss.double_value(&[]);
     assert_eq!(step.pairs, first.len() as i64);
-    assert!((got - want).abs() <= 1e-5 * want, "loss {got}, soft contrastive {want}");
+    assert!(
+        (got - want).abs() <= 1e-5 * want,
+        "loss {got}, soft contrastive {want}"
+    );
     // Point embeddings predict one sample, the mean's direction: no uncertainty.
     let Prediction::Samples(z) = method.predict(&images, &request).unwrap() else {
         panic!("point embeddings predict samples");

@@ -185,7 +185,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 26] = [
+    const EVERY_FLAG: [&str; 25] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -206,7 +206,6 @@ mod tests {
         "--hib-samples=3",
         "--vib-beta=0.125",
         "--hib-means=euclidean",
-        "--hib-point",
         "--proxy-distance=cos",
         "--proxy-temperature=0.5",
         "--proxy-samples=6",
@@ -224,7 +223,7 @@ mod tests {
             samples: 3,
             beta: 0.125,
             means: crate::method::hib::HibMeans::Euclidean,
-            point: true,
+            point: false,
         };
         let btl = BtlOptions {
             negatives: Negatives::Hardest,
@@ -291,6 +290,26 @@ mod tests {
             ..d
         };
         assert_eq!(parse_flags(&EVERY_FLAG).config().unwrap(), expected);
+    }
+
+    /// `--hib-point` (a switch; one component, which `--hib-components=2` of the flags above
+    /// would contradict) sets its own field.
+    #[test]
+    fn the_point_switch_sets_its_own_field() {
+        let MethodConfig::Hib(hib) = parse_flags(&["--method=hib", "--hib-point"])
+            .config()
+            .unwrap()
+            .method
+        else {
+            panic!("--method=hib");
+        };
+        assert_eq!(
+            hib,
+            HibOptions {
+                point: true,
+                ..HibOptions::DEFAULT
+            }
+        );
     }
 
     /// HIB starts from no checkpoint: `--init-checkpoint` with an ensemble of HIB models is

@@ -28,6 +28,10 @@ pub struct HibRunRecord {
     pub test_images: usize,
     /// Training epochs.
     pub epochs: usize,
+    /// The optimiser's learning rate. Records written before it was kept lack it, and
+    /// [`read_record`] takes it from the run folder's `config.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learning_rate: Option<f64>,
     /// Verification pairs (half matching).
     pub pairs: usize,
     /// Monte Carlo samples per component and image of p(m | x₁, x₂) and η (HIB eq. 4, 9).
@@ -91,12 +95,19 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The record of the run folder `dir` (`dir/hib_tasks.json`).
+/// The record of the run folder `dir` (`dir/hib_tasks.json`), its learning rate from
+/// `dir/config.json` when the record does not hold it.
 ///
 /// # Errors
 ///
 /// [`TrainError::Io`] or [`TrainError::Json`] naming the file when it is missing or not a
-/// record.
+/// record; those of [`crate::config::TrainConfig::read_json`] for a record without a learning
+/// rate whose folder holds no readable configuration.
 pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
-    crate::json::read_json(&dir.join(HIB_TASKS))
+    let mut record: HibRunRecord = crate::json::read_json(&dir.join(HIB_TASKS))?;
+    if record.learning_rate.is_none() {
+        let config = crate::config::TrainConfig::read_json(&dir.join("config.json"))?;
+        record.learning_rate = Some(config.optimiser.learning_rate);
+    }
+    Ok(record)
 }

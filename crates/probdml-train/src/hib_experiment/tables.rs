@@ -53,7 +53,7 @@ fn cell(values: &[Option<f64>], digits: usize) -> String {
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `runs` when there is none, or when the runs of one row
-/// differ in scale (images, epochs, pairs, samples), or when two runs of a row share a seed.
+/// differ in scale (images, epochs, learning rate, pairs, samples), or when two runs of a row share a seed.
 pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     if records.is_empty() {
         return Err(TrainError::config("runs", 0, "at least one hib_tasks.json"));
@@ -64,13 +64,21 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     }
     for runs in rows.values() {
         let first = runs[0];
-        let scale =
-            |r: &HibRunRecord| (r.train_images, r.test_images, r.epochs, r.pairs, r.samples);
+        let scale = |r: &HibRunRecord| {
+            (
+                r.train_images,
+                r.test_images,
+                r.epochs,
+                r.learning_rate.map(f64::to_bits),
+                r.pairs,
+                r.samples,
+            )
+        };
         if let Some(r) = runs.iter().find(|r| scale(r) != scale(first)) {
             return Err(TrainError::config(
                 "runs",
                 format!("N = {}, D = {}, {}", r.digits, r.latent_dim, r.method),
-                "the runs of one row must share their scale (images, epochs, pairs, samples)",
+                "the runs of one row must share their scale (images, epochs, learning rate, pairs, samples)",
             ));
         }
         let mut seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
@@ -155,9 +163,9 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     }
     out.push_str(
         "\nThe runs: seeds, scale, mean training and evaluation wall time per run, machine.\n\n\
-         | N, D | method | seeds | train images | test images per twin | epochs | pairs | \
-         samples | train s | evaluation s | device | CPU |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         | N, D | method | seeds | train images | test images per twin | epochs | learning rate | \
+         pairs | samples | train s | evaluation s | device | CPU |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for runs in rows.values() {
         let r = runs[0];
@@ -174,7 +182,7 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
         machines.dedup();
         let _ = writeln!(
             out,
-            "| {}, {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
+            "| {}, {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
             r.digits,
             r.latent_dim,
             r.method,
@@ -182,6 +190,8 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             r.train_images,
             r.test_images,
             r.epochs,
+            r.learning_rate
+                .map_or("—".to_string(), |lr| format!("{lr:e}")),
             r.pairs,
             r.samples,
             mean(&|r| r.train_seconds),
@@ -212,6 +222,7 @@ mod tests {
             train_images: 1000,
             test_images: 500,
             epochs: 2,
+            learning_rate: Some(1e-3),
             pairs: 10_000,
             samples: 8,
             clean: twin.clone(),
@@ -265,6 +276,11 @@ mod tests {
         assert!(arg(&[run("point", 0, 0.9, None), other_scale])
             .1
             .contains("scale"));
+        let mut other_rate = run("point", 1, 0.9, None);
+        other_rate.learning_rate = Some(1e-4);
+        assert!(arg(&[run("point", 0, 0.9, None), other_rate])
+            .1
+            .contains("learning rate"));
         assert!(
             arg(&[run("point", 0, 0.9, None), run("point", 0, 0.8, None)])
                 .1

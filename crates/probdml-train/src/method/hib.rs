@@ -75,12 +75,12 @@ pub struct HibOptions {
         feature = "tch",
         arg(id = "hib_means", long = "hib-means", value_enum, default_value_t = HibOptions::DEFAULT.means)
     )]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "HibMeans::is_sphere")]
     pub means: HibMeans,
     /// HIB: point embeddings, σ = 0 (one draw, the mean; no VIB term): the soft contrastive
     /// loss of HIB eq. 3, the paper's point baseline (§4.2).
     #[cfg_attr(feature = "tch", arg(id = "hib_point", long = "hib-point"))]
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub point: bool,
 }
 
@@ -99,6 +99,14 @@ pub enum HibMeans {
     Sphere,
     /// Unconstrained means in ℝ^D, as in the paper; the VIB term then pulls them towards 0.
     Euclidean,
+}
+
+impl HibMeans {
+    /// Whether the means are on the sphere, the default: `config.json` leaves the default out,
+    /// so that a run of the defaults writes the file older versions wrote.
+    pub fn is_sphere(&self) -> bool {
+        *self == HibMeans::Sphere
+    }
 }
 
 impl HibOptions {
@@ -520,7 +528,13 @@ mod libtorch {
         /// The mixture's mean `Σ_c μ_c / C` of each image (N × D), on `device`.
         fn means(&self, images: &Tensor, device: Device) -> Tensor {
             tch::no_grad(|| {
-                let f = features_no_grad(&self.network.net.backbone, images, EVAL_CHUNK, false, device);
+                let f = features_no_grad(
+                    &self.network.net.backbone,
+                    images,
+                    EVAL_CHUNK,
+                    false,
+                    device,
+                );
                 let (_, mean, _) = self.heads(&f);
                 mean.mean_dim(1i64, false, mean.kind())
             })

@@ -218,6 +218,7 @@ pub fn evaluate_hib_tasks(
         train_images: data.train.len(),
         test_images: data.test.len(),
         epochs: config.optimiser.epochs,
+        learning_rate: Some(config.optimiser.learning_rate),
         pairs: pairs.len(),
         samples: config.evaluation.eval_samples,
         clean,
