@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # HIB's experiment (Oh et al. 2019, §4; book chapter 10, "HIB Tables 1 and 2"): trains the
 # paper's point embeddings (HIB's soft contrastive loss, σ = 0), HIB MoG-1 and MoG-2 on N-digit
-# MNIST for each seed, and copies each run's config.json, metrics.json and hib_tasks.json (and
-# the figures' curves.json and hib_embedding.json where the run wrote them) into
+# MNIST for each seed, and copies each run's config.json, metrics.json, hib_tasks.json and
+# state.json (the epochs' losses; and the figures' curves.json and hib_embedding.json) into
 # RECORD/<method>-n<N>-d<D>-seed<S>/ (the checkpoints stay in WORK). Then
 # `probdml hib-tables RECORD/*` prints the tables.
 #
@@ -42,7 +42,7 @@ for seed in $seeds; do
             --epochs "$epochs" --batch 128 --eval-samples 8 --seed "$seed" \
             --device cpu --threads "$threads" --out "$work/$name" --force
         mkdir -p "$record/$name"
-        for file in config.json metrics.json hib_tasks.json curves.json hib_embedding.json; do
+        for file in config.json metrics.json hib_tasks.json curves.json hib_embedding.json state.json; do
             if [[ -f "$work/$name/$file" ]]; then cp "$work/$name/$file" "$record/$name/"; fi
         done
     done

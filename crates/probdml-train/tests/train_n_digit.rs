@@ -402,7 +402,7 @@ fn euclidean_means_stay_off_the_sphere() {
 #[test]
 fn point_embeddings_have_one_component() {
     let options = paper_hib(2, true);
-    let config = n_digit_run(MethodConfig::Hib(options.clone()), 2, 2, 100, 100);
+    let config = n_digit_run(MethodConfig::Hib(options.clone()), 2, 2, 100, 200);
     assert_invalid(ValidConfig::new(config.clone()), "hib-components");
     assert_invalid(
         Hib::new(&options, &config.run_options(), Device::Cpu, 0),

@@ -32,6 +32,10 @@ pub struct HibRunRecord {
     /// [`read_record`] takes it from the run folder's `config.json`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learning_rate: Option<f64>,
+    /// The mean training loss of each epoch. Records written before it was kept lack it, and
+    /// [`read_record`] takes it from the run folder's `state.json` where the folder has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub epoch_losses: Vec<f64>,
     /// Verification pairs (half matching).
     pub pairs: usize,
     /// Monte Carlo samples per component and image of p(m | x₁, x₂) and η (HIB eq. 4, 9).
@@ -96,7 +100,8 @@ pub fn cpu_model() -> String {
 }
 
 /// The record of the run folder `dir` (`dir/hib_tasks.json`), its learning rate from
-/// `dir/config.json` when the record does not hold it.
+/// `dir/config.json` and its epochs' losses from `dir/state.json` (when present) when the record
+/// does not hold them.
 ///
 /// # Errors
 ///
@@ -109,5 +114,23 @@ pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
         let config = crate::config::TrainConfig::read_json(&dir.join("config.json"))?;
         record.learning_rate = Some(config.optimiser.learning_rate);
     }
+    let state = dir.join(crate::checkpoint::layout::STATE);
+    if record.epoch_losses.is_empty() && state.exists() {
+        let state: StateHistory = crate::json::read_json(&state)?;
+        record.epoch_losses = state.history.iter().map(|e| e.mean_loss).collect();
+    }
     Ok(record)
+}
+
+/// The part of a checkpoint's `state.json` ([`crate::checkpoint`]'s `TrainingState`, written
+/// with libtorch) that the tables read, without libtorch.
+#[derive(Deserialize)]
+struct StateHistory {
+    history: Vec<EpochLoss>,
+}
+
+/// One epoch of [`StateHistory`].
+#[derive(Deserialize)]
+struct EpochLoss {
+    mean_loss: f64,
 }

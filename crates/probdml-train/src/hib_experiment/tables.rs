@@ -48,6 +48,33 @@ fn cell(values: &[Option<f64>], digits: usize) -> String {
     s
 }
 
+/// The first and last epoch's mean training loss of each run of a row, "—" where a record has
+/// none: a loss that jumps by orders of magnitude in the first epoch marks a run that diverged.
+fn losses(runs: &[&HibRunRecord]) -> String {
+    let runs: Vec<String> = runs
+        .iter()
+        .map(|r| match (r.epoch_losses.first(), r.epoch_losses.last()) {
+            (Some(first), Some(last)) => format!("{} → {}", loss(*first), loss(*last)),
+            _ => "—".to_string(),
+        })
+        .collect();
+    runs.join("; ")
+}
+
+/// A loss to three significant digits (whole numbers from 100 on), in scientific notation from
+/// 10⁴ on.
+fn loss(x: f64) -> String {
+    if x.abs() >= 1e4 {
+        format!("{x:.2e}")
+    } else if x == 0.0 || !x.is_finite() {
+        format!("{x}")
+    } else {
+        // Decimals after the leading digit at 10^magnitude, e.g. 0.6788 → "0.679".
+        let magnitude = x.abs().log10().floor() as i64;
+        format!("{:.*}", (2 - magnitude).max(0) as usize, x)
+    }
+}
+
 /// Table 1, Table 2 and the scale of their runs, as Markdown.
 ///
 /// # Errors
@@ -164,8 +191,8 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     out.push_str(
         "\nThe runs: seeds, scale, mean training and evaluation wall time per run, machine.\n\n\
          | N, D | method | seeds | train images | test images per twin | epochs | learning rate | \
-         pairs | samples | train s | evaluation s | device | CPU |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+         loss, first → last epoch | pairs | samples | train s | evaluation s | device | CPU |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for runs in rows.values() {
         let r = runs[0];
@@ -182,7 +209,7 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
         machines.dedup();
         let _ = writeln!(
             out,
-            "| {}, {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
+            "| {}, {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} | {} |",
             r.digits,
             r.latent_dim,
             r.method,
@@ -192,6 +219,7 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             r.epochs,
             r.learning_rate
                 .map_or("—".to_string(), |lr| format!("{lr:e}")),
+            losses(runs),
             r.pairs,
             r.samples,
             mean(&|r| r.train_seconds),
@@ -223,6 +251,7 @@ mod tests {
             test_images: 500,
             epochs: 2,
             learning_rate: Some(1e-3),
+            epoch_losses: vec![29_646.8, 0.6788],
             pairs: 10_000,
             samples: 8,
             clean: twin.clone(),
@@ -258,10 +287,20 @@ mod tests {
         assert_eq!(t.matches("| 2, 2 | point |").count(), 2, "{t}");
         assert!(
             t.contains(
-                "| 2, 2 | MoG-1 | 0, 1 | 1000 | 500 | 2 | 10000 | 8 | 10 | 2 | Cpu | AMD EPYC |"
+                "| 2, 2 | MoG-1 | 0, 1 | 1000 | 500 | 2 | 1e-3 | 2.96e4 → 0.679; 2.96e4 → 0.679 \
+                 | 10000 | 8 | 10 | 2 | Cpu | AMD EPYC |"
             ),
             "{t}"
         );
+    }
+
+    #[test]
+    fn losses_have_three_significant_digits() {
+        assert_eq!(loss(29_646.77), "2.96e4");
+        assert_eq!(loss(1359.44), "1359");
+        assert_eq!(loss(5.3), "5.30");
+        assert_eq!(loss(0.6788), "0.679");
+        assert_eq!(loss(0.0), "0");
     }
 
     #[test]
