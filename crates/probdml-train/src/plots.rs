@@ -584,6 +584,7 @@ fn sphere(root: &Canvas<'_>, means: &[f64], uncertainty: &[f64]) -> DrawResult {
         root,
         "Mean embeddings μ̂ on S², colour = uncertainty rank (blue low, red high)",
         16,
+        1.05,
     )?;
     chart.draw_series(order.iter().enumerate().map(|(rank, &i)| {
         let t = if flat || n < 2 {
@@ -597,12 +598,13 @@ fn sphere(root: &Canvas<'_>, means: &[f64], uncertainty: &[f64]) -> DrawResult {
     Ok(())
 }
 
-/// A chart on the cube [−1.05, 1.05]³ seen from one fixed angle, its axes drawn: the frame of
-/// unit vectors in three dimensions.
+/// A chart on the cube [−extent, extent]³ seen from one fixed angle, its axes drawn: the frame
+/// of vectors in three dimensions (unit vectors at `extent` = 1.05).
 fn sphere_chart<'a, 'b>(
     area: &'a Canvas<'b>,
     caption: &str,
     font: u32,
+    extent: f64,
 ) -> Result<
     ChartContext<'a, SVGBackend<'b>, Cartesian3d<RangedCoordf64, RangedCoordf64, RangedCoordf64>>,
     Box<dyn std::error::Error>,
@@ -610,7 +612,7 @@ fn sphere_chart<'a, 'b>(
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", font))
         .margin(16)
-        .build_cartesian_3d(-1.05f64..1.05f64, -1.05f64..1.05f64, -1.05f64..1.05f64)?;
+        .build_cartesian_3d(-extent..extent, -extent..extent, -extent..extent)?;
     chart.with_projection(|mut p| {
         p.pitch = 0.45;
         p.yaw = 0.7;
@@ -625,7 +627,7 @@ fn sphere_chart<'a, 'b>(
     Ok(chart)
 }
 
-/// One panel of an embedding figure: unit-norm means in D = 2 or 3, one label each.
+/// One panel of an embedding figure: means in D = 2 or 3, one label each.
 pub(crate) struct EmbeddingPanel<'a> {
     /// The panel's title.
     pub title: String,
@@ -642,9 +644,11 @@ fn label_colour(l: usize, classes: usize) -> HSLColor {
     HSLColor(5.0 / 6.0 * l as f64 / classes.max(1) as f64, 0.75, 0.45)
 }
 
-/// Side-by-side scatter plots of unit-norm embeddings (HIB Figs. 3–4: the clean and the corrupt
-/// test images), points coloured by label ([`label_colour`]): the circle's plane for D = 2, the
-/// sphere in the fixed view of the program's `embedding.svg` for D = 3.
+/// Side-by-side scatter plots of embeddings (HIB Figs. 3–4: the clean and the corrupt test
+/// images), points coloured by label ([`label_colour`]): the plane for D = 2, the cube in the
+/// fixed view of the program's `embedding.svg` for D = 3. Every panel has one frame, the unit
+/// circle's (sphere's) when every coordinate is within ±1 (ℓ₂-normalised means), wider to hold
+/// the largest coordinate otherwise (HIB's means in ℝ^D), so that the panels compare.
 pub(crate) fn embedding_panels(
     root: &Canvas<'_>,
     caption: &str,
@@ -652,11 +656,17 @@ pub(crate) fn embedding_panels(
     classes: usize,
     panels: &[EmbeddingPanel<'_>],
 ) -> DrawResult {
+    let largest = panels
+        .iter()
+        .flat_map(|p| p.mean.iter())
+        .map(|v| f64::from(v.abs()))
+        .fold(1.0, f64::max);
+    let extent = 1.05 * largest;
     let body = root.titled(caption, ("sans-serif", 17))?;
     for (area, panel) in body.split_evenly((1, panels.len())).iter().zip(panels) {
         let points = panel.mean.chunks(dim).zip(panel.label);
         if dim == 3 {
-            let mut chart = sphere_chart(area, &panel.title, 15)?;
+            let mut chart = sphere_chart(area, &panel.title, 15, extent)?;
             chart.draw_series(points.map(|(m, &l)| {
                 let (x, y, z) = (f64::from(m[0]), f64::from(m[1]), f64::from(m[2]));
                 Circle::new((x, y, z), 2, label_colour(l, classes).mix(0.8).filled())
@@ -667,7 +677,7 @@ pub(crate) fn embedding_panels(
                 .margin(12)
                 .x_label_area_size(36)
                 .y_label_area_size(44)
-                .build_cartesian_2d(-1.1f64..1.1f64, -1.1f64..1.1f64)?;
+                .build_cartesian_2d(-extent..extent, -extent..extent)?;
             chart
                 .configure_mesh()
                 .x_desc("μ₁")

@@ -233,13 +233,31 @@ fn check_figures(root: &Path, chapter: &str, write: bool) -> Result<usize, Strin
                     .zip(svg.lines())
                     .position(|(a, b)| a != b)
                     .unwrap_or(committed.lines().count().min(svg.lines().count()));
+                let (a, b) = (
+                    committed.lines().nth(line).unwrap_or_default(),
+                    svg.lines().nth(line).unwrap_or_default(),
+                );
+                // A polyline is one long line: show where it starts to differ.
+                let column = a
+                    .char_indices()
+                    .zip(b.chars())
+                    .find(|((_, x), y)| x != y)
+                    .map_or(a.len().min(b.len()), |((i, _), _)| i);
+                let near = |l: &str| -> String {
+                    let mut from = column.saturating_sub(60).min(l.len());
+                    while !l.is_char_boundary(from) {
+                        from -= 1;
+                    }
+                    l[from..].chars().take(120).collect()
+                };
                 differ.push(format!(
-                    "{}: differs from `probdml figures {}` of its runs from line {}:\n  file:    {:?}\n  redrawn: {:?}",
+                    "{}: differs from `probdml figures {}` of its runs from line {}, column {}:\n  file:    …{:?}\n  redrawn: …{:?}",
                     block.svg.display(),
                     block.kind.name(),
                     line + 1,
-                    committed.lines().nth(line),
-                    svg.lines().nth(line)
+                    column + 1,
+                    near(a),
+                    near(b)
                 ));
             }
             Ok(_) => {}
@@ -396,6 +414,31 @@ fn the_figures_show_their_run_files() {
     )
     .unwrap();
     assert_eq!(d3.matches("<circle").count(), 8);
+    // Means off the unit circle (HIB in ℝ²: coordinates up to ±3) stay inside their panel: the
+    // three clean images in the left half of the 1080 × 560 canvas, the corrupt ones in the right.
+    let euclid = draw(
+        FigureKind::HibEmbedding,
+        &[fixture().join("runs/euclid-d2").display().to_string()],
+    )
+    .unwrap();
+    let centres = circle_centres(&euclid);
+    assert_eq!(centres.len(), 6);
+    for (k, &(x, y)) in centres.iter().enumerate() {
+        let panel = if k < 3 { 0.0..540.0 } else { 540.0..1080.0 };
+        assert!(
+            panel.contains(&x) && (0.0..560.0).contains(&y),
+            "point {k} at ({x}, {y})"
+        );
+    }
+    // …and where the frame puts them, not clamped to its edge: the clean μ₁ are 3, −2.5 and
+    // 0.5, so a linear axis spaces their pixels in the ratio (3 − 0.5)/(0.5 + 2.5) = 5/6 (an
+    // axis clipped at ±1.05 would give about 0.36); pixels are whole, so ±0.03.
+    let (x0, x1, x2) = (centres[0].0, centres[1].0, centres[2].0);
+    let ratio = (x0 - x2) / (x2 - x1);
+    assert!(
+        (ratio - 5.0 / 6.0).abs() < 0.03,
+        "pixel spacing ratio {ratio}"
+    );
     // plotters writes each text on a line of its own.
     assert!(d3.contains("\nclean test images\n"), "{d3}");
 }
@@ -456,4 +499,17 @@ fn bad_figure_inputs_name_the_argument() {
         Err(TrainError::Io { path, .. }) => assert!(path.ends_with("metrics.json")),
         other => panic!("{:?}", other.map(|s| s.len())),
     }
+}
+
+/// The (cx, cy) of every `<circle` of an SVG text, in order.
+fn circle_centres(svg: &str) -> Vec<(f64, f64)> {
+    let attribute = |element: &str, name: &str| -> f64 {
+        let start = element.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        let end = start + element[start..].find('"').unwrap();
+        element[start..end].parse().unwrap()
+    };
+    svg.split("<circle")
+        .skip(1)
+        .map(|element| (attribute(element, "cx"), attribute(element, "cy")))
+        .collect()
 }
