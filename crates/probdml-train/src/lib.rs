@@ -17,7 +17,8 @@
 //!   (chapter 02), and every number from [`probdml::metrics`]; [`plots`] and [`report`] present
 //!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too); [`results`]
 //!   — the table of finished runs (`probdml summarise`) that the book's results chapter is
-//!   made of;
+//!   made of; [`figures`] — its figures, drawn from the runs' `curves.json` and
+//!   `hib_embedding.json` (`probdml figures`);
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -48,6 +49,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod error;
 pub mod evaluate;
+pub mod figures;
 pub mod hib_experiment;
 pub mod input_geometry;
 pub mod json;

@@ -8,6 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
+use plotters::coord::cartesian::Cartesian3d;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -117,22 +119,112 @@ pub fn write_plots(
 }
 
 /// Boxed error of the drawing code (plotters' error types are generic over the backend).
-type DrawResult = Result<(), Box<dyn std::error::Error>>;
+pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-/// Runs `body` on a fresh SVG canvas at `path` and maps any failure to [`TrainError::Io`].
-fn draw(
+/// A figure's canvas: plotters' SVG backend.
+pub(crate) type Canvas<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// A chart of two real axes.
+type Chart2d<'a, 'b> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The SVG text of `body` drawn on a fresh white canvas of `size` pixels; a failure becomes
+/// [`TrainError::Io`] naming `path`, the file the text is for. The same input gives the same
+/// bytes: plotters writes coordinates as integers and colours and opacities in fixed formats,
+/// and nothing of the machine or the time goes in.
+pub(crate) fn render(
     path: &Path,
-    body: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> DrawResult,
-) -> TrainResult<()> {
+    size: (u32, u32),
+    body: impl FnOnce(&Canvas<'_>) -> DrawResult,
+) -> TrainResult<String> {
+    let mut svg = String::new();
     let result = (|| -> DrawResult {
-        let root = SVGBackend::new(path, SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE)?;
         body(&root)?;
         root.present()?;
         Ok(())
     })();
-    result.map_err(|e| TrainError::io(path, std::io::Error::other(e.to_string())))
+    result.map_err(|e| TrainError::io(path, std::io::Error::other(e.to_string())))?;
+    Ok(svg)
 }
+
+/// Draws `body` on a fresh [`SIZE`] canvas into the SVG file `path`.
+fn draw(path: &Path, body: impl FnOnce(&Canvas<'_>) -> DrawResult) -> TrainResult<()> {
+    let svg = render(path, SIZE, body)?;
+    std::fs::write(path, svg).map_err(|e| TrainError::io(path, e))
+}
+
+/// The frame of a figure on the unit square: caption, axes and grid.
+fn unit_square_chart<'a, 'b>(
+    root: &'a Canvas<'b>,
+    caption: &str,
+    x_desc: &str,
+    y_desc: &str,
+) -> Result<Chart2d<'a, 'b>, Box<dyn std::error::Error>> {
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(52)
+        .build_cartesian_2d(0f64..1f64, 0f64..1f64)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .draw()?;
+    Ok(chart)
+}
+
+/// The diagonal y = x (chance for a ROC, perfect calibration for a reliability diagram).
+fn diagonal<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, style: ShapeStyle, label: &str) -> DrawResult {
+    chart
+        .draw_series(LineSeries::new(vec![(0.0, 0.0), (1.0, 1.0)], style))?
+        .label(label)
+        .legend(legend_line(style));
+    Ok(())
+}
+
+/// Lines of text in the legend, without a symbol (the OOD set, rows without a curve), so that
+/// they stay next to the curves they qualify.
+fn legend_notes<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, notes: &[String]) -> DrawResult {
+    for note in notes {
+        chart
+            .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
+            .label(note.as_str())
+            .legend(|(x, y)| EmptyElement::at((x, y)));
+    }
+    Ok(())
+}
+
+/// Draws the legend of `chart` at `position`.
+fn finish_legend<'a, 'b: 'a>(
+    chart: &mut Chart2d<'a, 'b>,
+    position: SeriesLabelPosition,
+) -> DrawResult {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+/// Ten colours told apart on screen and in print (matplotlib's `tab10`), one per method of a
+/// figure; a figure of more rows cycles through them.
+pub(crate) const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
 
 /// Legend entry: a short line of `style`.
 fn legend_line(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
@@ -220,13 +312,7 @@ pub fn sparsification_svg(
                 None => "oracle".to_string(),
             })
             .legend(legend_line(red));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .draw()?;
-        Ok(())
+        finish_legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
@@ -259,64 +345,117 @@ pub fn roc_svg(path: &Path, fpr: &[f64], tpr: &[f64], legend: &RocLegend<'_>) ->
             "the two rates must have one (and the same) non-zero length",
         ));
     }
-    draw(path, |root| roc_figure(root, fpr, tpr, legend))
-}
-
-fn roc_figure(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    fpr: &[f64],
-    tpr: &[f64],
-    legend: &RocLegend<'_>,
-) -> DrawResult {
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            format!("ROC of {} as OOD detector (OOD positive)", legend.score),
-            ("sans-serif", 18),
-        )
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..1f64, 0f64..1f64)?;
-    chart
-        .configure_mesh()
-        .x_desc("false-positive rate (ID flagged)")
-        .y_desc("true-positive rate (OOD flagged)")
-        .draw()?;
-    let blue = BLUE.stroke_width(2);
     let label = match (legend.auroc, legend.auprc) {
         (Some(a), Some(p)) => format!("AUROC = {a:.4}, AUPRC = {p:.4}"),
         _ => "ROC".to_string(),
     };
-    chart
-        .draw_series(LineSeries::new(
-            fpr.iter().copied().zip(tpr.iter().copied()),
-            blue,
-        ))?
-        .label(label)
-        .legend(legend_line(blue));
-    let grey = BLACK.mix(0.4).stroke_width(1);
-    chart
-        .draw_series(LineSeries::new(vec![(0.0, 0.0), (1.0, 1.0)], grey))?
-        .label("chance")
-        .legend(legend_line(grey));
-    if !legend.ood_set.is_empty() {
-        // The OOD-set note as a legend line of its own, so it stays next to the numbers.
+    let curve = RocCurve {
+        label,
+        fpr,
+        tpr,
+        style: BLUE.stroke_width(2),
+    };
+    let caption = format!("ROC of {} as OOD detector (OOD positive)", legend.score);
+    let notes: Vec<String> = if legend.ood_set.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!("OOD: {}", legend.ood_set)]
+    };
+    draw(path, |root| roc_figure(root, &caption, &[curve], &notes))
+}
+
+/// One curve of a ROC figure.
+pub(crate) struct RocCurve<'a> {
+    /// Its legend entry.
+    pub label: String,
+    /// False-positive rates, from 0 to 1.
+    pub fpr: &'a [f64],
+    /// True-positive rates, from 0 to 1.
+    pub tpr: &'a [f64],
+    /// Its line.
+    pub style: ShapeStyle,
+}
+
+/// ROC curves on the unit square with the chance diagonal; `notes` close the legend.
+pub(crate) fn roc_figure(
+    root: &Canvas<'_>,
+    caption: &str,
+    curves: &[RocCurve<'_>],
+    notes: &[String],
+) -> DrawResult {
+    let mut chart = unit_square_chart(
+        root,
+        caption,
+        "false-positive rate (ID flagged)",
+        "true-positive rate (OOD flagged)",
+    )?;
+    for curve in curves {
         chart
-            .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
-            .label(format!("OOD: {}", legend.ood_set))
-            .legend(|(x, y)| EmptyElement::at((x, y)));
+            .draw_series(LineSeries::new(
+                curve.fpr.iter().copied().zip(curve.tpr.iter().copied()),
+                curve.style,
+            ))?
+            .label(curve.label.as_str())
+            .legend(legend_line(curve.style));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    diagonal(&mut chart, BLACK.mix(0.4).stroke_width(1), "chance")?;
+    legend_notes(&mut chart, notes)?;
+    finish_legend(&mut chart, SeriesLabelPosition::LowerRight)
+}
+
+/// One method's reliability curve: its non-empty bins' (mean confidence, accuracy).
+pub(crate) struct ReliabilityCurve<'a> {
+    /// Its legend entry.
+    pub label: String,
+    /// The bins (empty ones are skipped).
+    pub bins: &'a [crate::evaluate::CalibrationPoint],
+    /// Its line and markers.
+    pub colour: RGBColor,
+}
+
+/// Reliability curves of several methods on the unit square with the diagonal of perfect
+/// calibration; `notes` close the legend.
+pub(crate) fn reliability_figure(
+    root: &Canvas<'_>,
+    caption: &str,
+    curves: &[ReliabilityCurve<'_>],
+    notes: &[String],
+) -> DrawResult {
+    let mut chart = unit_square_chart(
+        root,
+        caption,
+        "confidence (share of the S votes for the mode)",
+        "accuracy of the mode",
+    )?;
+    for curve in curves {
+        let points: Vec<(f64, f64)> = curve
+            .bins
+            .iter()
+            .filter(|b| b.count > 0)
+            .map(|b| (b.confidence, b.accuracy))
+            .collect();
+        let line = curve.colour.stroke_width(2);
+        chart.draw_series(
+            points
+                .iter()
+                .map(|&p| Circle::new(p, 3, curve.colour.filled())),
+        )?;
+        chart
+            .draw_series(LineSeries::new(points, line))?
+            .label(curve.label.as_str())
+            .legend(legend_line(line));
+    }
+    diagonal(
+        &mut chart,
+        BLACK.mix(0.5).stroke_width(1),
+        "perfect calibration",
+    )?;
+    legend_notes(&mut chart, notes)?;
+    finish_legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }
 
 fn calibration(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    root: &Canvas<'_>,
     bins: &[crate::evaluate::CalibrationPoint],
     ece: Option<f64>,
 ) -> DrawResult {
@@ -324,17 +463,12 @@ fn calibration(
         Some(e) => format!("Closed-set calibration (ECE = {e:.4})"),
         None => "Closed-set calibration".to_string(),
     };
-    let mut chart = ChartBuilder::on(root)
-        .caption(caption, ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..1f64, 0f64..1f64)?;
-    chart
-        .configure_mesh()
-        .x_desc("confidence (share of the S votes for the mode)")
-        .y_desc("accuracy of the mode")
-        .draw()?;
+    let mut chart = unit_square_chart(
+        root,
+        &caption,
+        "confidence (share of the S votes for the mode)",
+        "accuracy of the mode",
+    )?;
     let filled = bins.iter().filter(|b| b.count > 0);
     chart
         .draw_series(filled.clone().map(|b| {
@@ -349,27 +483,17 @@ fn calibration(
         .draw_series(filled.map(|b| Circle::new((b.confidence, b.accuracy), 4, RED.filled())))?
         .label("(mean confidence, accuracy)")
         .legend(|(x, y)| Circle::new((x + 8, y), 4, RED.filled()));
-    let grey = BLACK.mix(0.5).stroke_width(1);
-    chart
-        .draw_series(LineSeries::new(vec![(0.0, 0.0), (1.0, 1.0)], grey))?
-        .label("perfect calibration")
-        .legend(legend_line(grey));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    diagonal(
+        &mut chart,
+        BLACK.mix(0.5).stroke_width(1),
+        "perfect calibration",
+    )?;
+    finish_legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }
 
 /// Density histogram of `log₁₀ u` over the positive values; zeros (κ̂ = ∞) are counted in the
 /// caption, not drawn.
-fn histogram(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    id_u: &[f64],
-    ood_u: Option<&[f64]>,
-) -> DrawResult {
+fn histogram(root: &Canvas<'_>, id_u: &[f64], ood_u: Option<&[f64]>) -> DrawResult {
     let logs =
         |u: &[f64]| -> Vec<f64> { u.iter().filter(|&&v| v > 0.0).map(|v| v.log10()).collect() };
     let id_log = logs(id_u);
@@ -440,13 +564,7 @@ fn histogram(
             .label(format!("OOD ({} inputs)", u.len()))
             .legend(legend_line(red));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
+    finish_legend(&mut chart, SeriesLabelPosition::UpperRight)
 }
 
 /// Blue (t = 0) to red (t = 1).
@@ -455,24 +573,46 @@ fn ramp(t: f64) -> RGBColor {
     RGBColor(mix(40.0, 215.0), mix(90.0, 40.0), mix(215.0, 40.0))
 }
 
-fn sphere(
-    root: &DrawingArea<SVGBackend<'_>, Shift>,
-    means: &[f64],
-    uncertainty: &[f64],
-) -> DrawResult {
+fn sphere(root: &Canvas<'_>, means: &[f64], uncertainty: &[f64]) -> DrawResult {
     let n = uncertainty.len();
     // Colour by rank, so that the heavy tail of 1/κ̂ does not wash the scale out; the most
     // uncertain points are drawn last (on top).
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| uncertainty[a].total_cmp(&uncertainty[b]).then(a.cmp(&b)));
     let flat = uncertainty.iter().all(|&u| u == uncertainty[0]);
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Mean embeddings μ̂ on S², colour = uncertainty rank (blue low, red high)",
-            ("sans-serif", 16),
-        )
+    let mut chart = sphere_chart(
+        root,
+        "Mean embeddings μ̂ on S², colour = uncertainty rank (blue low, red high)",
+        16,
+        1.05,
+    )?;
+    chart.draw_series(order.iter().enumerate().map(|(rank, &i)| {
+        let t = if flat || n < 2 {
+            0.0
+        } else {
+            rank as f64 / (n - 1) as f64
+        };
+        let m = &means[3 * i..3 * i + 3];
+        Circle::new((m[0], m[1], m[2]), 2, ramp(t).mix(0.8).filled())
+    }))?;
+    Ok(())
+}
+
+/// A chart on the cube [−extent, extent]³ seen from one fixed angle, its axes drawn: the frame
+/// of vectors in three dimensions (unit vectors at `extent` = 1.05).
+fn sphere_chart<'a, 'b>(
+    area: &'a Canvas<'b>,
+    caption: &str,
+    font: u32,
+    extent: f64,
+) -> Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian3d<RangedCoordf64, RangedCoordf64, RangedCoordf64>>,
+    Box<dyn std::error::Error>,
+> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", font))
         .margin(16)
-        .build_cartesian_3d(-1.05f64..1.05f64, -1.05f64..1.05f64, -1.05f64..1.05f64)?;
+        .build_cartesian_3d(-extent..extent, -extent..extent, -extent..extent)?;
     chart.with_projection(|mut p| {
         p.pitch = 0.45;
         p.yaw = 0.7;
@@ -484,14 +624,71 @@ fn sphere(
         .light_grid_style(BLACK.mix(0.12))
         .max_light_lines(3)
         .draw()?;
-    chart.draw_series(order.iter().enumerate().map(|(rank, &i)| {
-        let t = if flat || n < 2 {
-            0.0
+    Ok(chart)
+}
+
+/// One panel of an embedding figure: means in D = 2 or 3, one label each.
+pub(crate) struct EmbeddingPanel<'a> {
+    /// The panel's title.
+    pub title: String,
+    /// Row-major `labels × dim` means.
+    pub mean: &'a [f32],
+    /// Their labels (colours).
+    pub label: &'a [usize],
+}
+
+/// The colour of label `l` of `classes`: hues from red through green to violet, neighbouring
+/// labels in neighbouring hues. The hues stop at 5/6 of the wheel so that the last label is not
+/// the first one's red again.
+fn label_colour(l: usize, classes: usize) -> HSLColor {
+    HSLColor(5.0 / 6.0 * l as f64 / classes.max(1) as f64, 0.75, 0.45)
+}
+
+/// Side-by-side scatter plots of embeddings (HIB Figs. 3–4: the clean and the corrupt test
+/// images), points coloured by label ([`label_colour`]): the plane for D = 2, the cube in the
+/// fixed view of the program's `embedding.svg` for D = 3. Every panel has one frame, the unit
+/// circle's (sphere's) when every coordinate is within ±1 (ℓ₂-normalised means), wider to hold
+/// the largest coordinate otherwise (HIB's means in ℝ^D), so that the panels compare.
+pub(crate) fn embedding_panels(
+    root: &Canvas<'_>,
+    caption: &str,
+    dim: usize,
+    classes: usize,
+    panels: &[EmbeddingPanel<'_>],
+) -> DrawResult {
+    let largest = panels
+        .iter()
+        .flat_map(|p| p.mean.iter())
+        .map(|v| f64::from(v.abs()))
+        .fold(1.0, f64::max);
+    let extent = 1.05 * largest;
+    let body = root.titled(caption, ("sans-serif", 17))?;
+    for (area, panel) in body.split_evenly((1, panels.len())).iter().zip(panels) {
+        let points = panel.mean.chunks(dim).zip(panel.label);
+        if dim == 3 {
+            let mut chart = sphere_chart(area, &panel.title, 15, extent)?;
+            chart.draw_series(points.map(|(m, &l)| {
+                let (x, y, z) = (f64::from(m[0]), f64::from(m[1]), f64::from(m[2]));
+                Circle::new((x, y, z), 2, label_colour(l, classes).mix(0.8).filled())
+            }))?;
         } else {
-            rank as f64 / (n - 1) as f64
-        };
-        let m = &means[3 * i..3 * i + 3];
-        Circle::new((m[0], m[1], m[2]), 2, ramp(t).mix(0.8).filled())
-    }))?;
+            let mut chart = ChartBuilder::on(area)
+                .caption(panel.title.as_str(), ("sans-serif", 15))
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(44)
+                .build_cartesian_2d(-extent..extent, -extent..extent)?;
+            chart
+                .configure_mesh()
+                .x_desc("μ₁")
+                .y_desc("μ₂")
+                .light_line_style(BLACK.mix(0.06))
+                .draw()?;
+            chart.draw_series(points.map(|(m, &l)| {
+                let (x, y) = (f64::from(m[0]), f64::from(m[1]));
+                Circle::new((x, y), 2, label_colour(l, classes).mix(0.8).filled())
+            }))?;
+        }
+    }
     Ok(())
 }

@@ -7,6 +7,7 @@
 //! probdml diagnose   --checkpoint runs/posthoc   # sample-free OOD scores
 //! probdml reproduce  [--paper]        # the LAM Table 2 rows beside the paper's
 //! probdml summarise  --row LABEL=RUN,RUN ...
+//! probdml figures    roc --out roc.svg LABEL=RUN,RUN ...   # also calibration, hib-embedding RUN
 //! ```
 //!
 //! This file only parses the command line: each subcommand calls one function of
@@ -22,6 +23,7 @@ use probdml_train::config::{
     LaplaceOptions, MethodKind, ModelOptions, Protocol, Schedule, TrainConfig, TrainFlags,
     ValidConfig,
 };
+use probdml_train::figures::{write_figure, FigureKind};
 use probdml_train::json;
 use probdml_train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml_train::pipeline::evaluate::{diagnose_checkpoint, evaluate_checkpoint};
@@ -66,6 +68,23 @@ enum Command {
     /// HIB Tables 1 and 2 (verification AP, K-NN accuracy, Kendall τ of η) beside the paper's,
     /// from the `hib_tasks.json` of N-digit MNIST runs; no training.
     HibTables(HibTablesArgs),
+    /// Draw a figure of the results chapter as SVG from finished runs' curves.json (roc,
+    /// calibration: one curve per row, its first run) or hib_embedding.json (hib-embedding: one
+    /// run's clean and corrupt test embeddings); no training.
+    Figures(FiguresArgs),
+}
+
+#[derive(Args)]
+struct FiguresArgs {
+    /// The figure: roc, calibration or hib-embedding.
+    figure: String,
+    /// The SVG file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// roc, calibration: rows `LABEL=RUN[,RUN...]` as `summarise --row` takes them (each row's
+    /// first run is drawn); hib-embedding: one run folder.
+    #[arg(required = true)]
+    inputs: Vec<String>,
 }
 
 #[derive(Args)]
@@ -380,6 +399,11 @@ fn real_main() -> TrainResult<()> {
                 .map(|dir| probdml_train::hib_experiment::read_record(dir))
                 .collect::<Result<Vec<_>, _>>()?;
             print!("{}", probdml_train::hib_experiment::hib_tables(&records)?);
+        }
+        Command::Figures(a) => {
+            let kind = FigureKind::from_name(&a.figure)?;
+            write_figure(kind, &a.inputs, &a.out)?;
+            eprintln!("{} written to {}", kind.name(), a.out.display());
         }
     }
     Ok(())

@@ -1,0 +1,317 @@
+//! `probdml figures`: the results chapter's figures (`docs/src/10-results.md`), drawn from the
+//! files of finished runs alone, as [`crate::results::summarise`] draws its tables from
+//! `metrics.json`:
+//!
+//! * `roc` — for rows `LABEL=RUN[,RUN...]`, the ROC of each row's first run's uncertainty as OOD
+//!   detector (its `curves.json`, thinned to at most 256 vertices), with the chance diagonal;
+//! * `calibration` — for the same rows, each first run's reliability curve (mean confidence
+//!   against accuracy of its non-empty bins) with the diagonal of perfect calibration;
+//! * `hib-embedding` — for one N-digit MNIST run, its `hib_embedding.json`: the mean embeddings
+//!   of the same test images clean and corrupt, side by side, coloured by number (HIB, Oh et al.
+//!   2019, Figs. 3–4).
+//!
+//! The first run of a row stands for it (the row's other seeds would draw near-copies over it);
+//! the legend gives that run's AUROC or ECE. The SVG text is a function of the run files alone,
+//! byte for byte, so `crates/probdml-train/tests/results_tables.rs` redraws every figure the
+//! chapter names and fails on any difference.
+
+use crate::checkpoint::layout::{CURVES, METRICS};
+use crate::error::{TrainError, TrainResult};
+use crate::evaluate::{CurvesFile, Metrics};
+use crate::hib_experiment::read_embedding;
+use crate::json;
+use crate::plots::{
+    embedding_panels, reliability_figure, render, roc_figure, EmbeddingPanel, ReliabilityCurve,
+    RocCurve, PALETTE,
+};
+use crate::results::{parse_row, ROW_RULE};
+use plotters::style::Color;
+use std::path::{Path, PathBuf};
+
+/// Pixel size of the figures of several methods.
+const METHODS_SIZE: (u32, u32) = (720, 560);
+/// Pixel size of the embedding figure (two panels side by side).
+const EMBEDDING_SIZE: (u32, u32) = (1080, 560);
+
+/// The figures `probdml figures` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FigureKind {
+    /// Each row's ROC as OOD detector.
+    Roc,
+    /// Each row's reliability curve.
+    Calibration,
+    /// One N-digit MNIST run's embeddings, clean and corrupt.
+    HibEmbedding,
+}
+
+impl FigureKind {
+    /// Every figure, in the order of `--help`.
+    pub const ALL: [Self; 3] = [Self::Roc, Self::Calibration, Self::HibEmbedding];
+
+    /// The figure's name on the command line and in the chapter's comments.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Roc => "roc",
+            Self::Calibration => "calibration",
+            Self::HibEmbedding => "hib-embedding",
+        }
+    }
+
+    /// What the figure's inputs are.
+    pub fn inputs(self) -> &'static str {
+        match self {
+            Self::Roc | Self::Calibration => ROW_RULE,
+            Self::HibEmbedding => "one run folder of an N-digit MNIST run, with hib_embedding.json",
+        }
+    }
+
+    /// The figure named `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`TrainError::InvalidConfig`] naming `figure` and the names there are.
+    pub fn from_name(name: &str) -> TrainResult<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|k| k.name()).collect();
+                TrainError::config("figure", name, format!("one of {}", names.join(", ")))
+            })
+    }
+}
+
+/// The first run of a row, with its files.
+struct RowRun {
+    label: String,
+    run: PathBuf,
+    metrics: Metrics,
+    curves: CurvesFile,
+}
+
+/// Each row's first run with its `metrics.json` and `curves.json`; every run must have been
+/// scored against the same OOD set, as the figure names one.
+fn read_rows(rows: &[String]) -> TrainResult<Vec<RowRun>> {
+    if rows.is_empty() {
+        return Err(TrainError::config("row", "(none)", ROW_RULE));
+    }
+    let mut read: Vec<RowRun> = Vec::with_capacity(rows.len());
+    for spec in rows {
+        let (label, runs) = parse_row(spec)?;
+        let run = runs[0].clone();
+        let metrics: Metrics = json::read_json(&run.join(METRICS))?;
+        let curves: CurvesFile = json::read_json(&run.join(CURVES))?;
+        if let Some(first) = read.first() {
+            if first.metrics.ood_set != metrics.ood_set {
+                return Err(TrainError::config(
+                    "row",
+                    spec,
+                    format!(
+                        "every run must be scored against one OOD set; {} against `{}`, {} against `{}`",
+                        run.display(),
+                        metrics.ood_set,
+                        first.run.display(),
+                        first.metrics.ood_set
+                    ),
+                ));
+            }
+        }
+        read.push(RowRun {
+            label,
+            run,
+            metrics,
+            curves,
+        });
+    }
+    Ok(read)
+}
+
+/// The legend's closing lines: the rows drawn without a curve, and the OOD set.
+fn notes(missing: &[&str], why: &str, ood_set: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !missing.is_empty() {
+        notes.push(format!("{why}: {}", missing.join(", ")));
+    }
+    if !ood_set.is_empty() {
+        notes.push(format!("OOD: {ood_set}"));
+    }
+    notes
+}
+
+/// Refuses a figure none of whose rows has its curve.
+fn some_curve(drawn: usize, what: &str) -> TrainResult<()> {
+    if drawn == 0 {
+        return Err(TrainError::config(
+            "row",
+            format!("no run with a {what}"),
+            format!("at least one row's first run must have a {what} in its curves.json (a method with an uncertainty)"),
+        ));
+    }
+    Ok(())
+}
+
+fn roc(rows: &[RowRun], path: &Path) -> TrainResult<String> {
+    let mut curves = Vec::new();
+    let mut missing = Vec::new();
+    for row in rows {
+        match &row.curves.roc {
+            Some(r) => {
+                check_curve(
+                    "roc",
+                    &row.run,
+                    &r.false_positive_rate,
+                    &r.true_positive_rate,
+                )?;
+                let style = PALETTE[curves.len() % PALETTE.len()].stroke_width(2);
+                curves.push(RocCurve {
+                    label: match row.metrics.auroc {
+                        Some(a) => format!("{} (AUROC = {a:.4})", row.label),
+                        None => row.label.clone(),
+                    },
+                    fpr: &r.false_positive_rate,
+                    tpr: &r.true_positive_rate,
+                    style,
+                });
+            }
+            None => missing.push(row.label.as_str()),
+        }
+    }
+    some_curve(curves.len(), "ROC")?;
+    let notes = notes(&missing, "no uncertainty", &rows[0].metrics.ood_set);
+    render(path, METHODS_SIZE, |root| {
+        roc_figure(
+            root,
+            "ROC of each method's uncertainty as OOD detector (first run per row)",
+            &curves,
+            &notes,
+        )
+    })
+}
+
+/// A curve of rates: two series of one length, at least two points, every value in [0, 1].
+fn check_curve(what: &'static str, run: &Path, x: &[f64], y: &[f64]) -> TrainResult<()> {
+    if x.len() != y.len() || x.len() < 2 || x.iter().chain(y).any(|v| !(0.0..=1.0).contains(v)) {
+        return Err(TrainError::config(
+            what,
+            format!("{} in {}", CURVES, run.display()),
+            "two series of one length, at least two points, every value in [0, 1]",
+        ));
+    }
+    Ok(())
+}
+
+fn calibration(rows: &[RowRun], path: &Path) -> TrainResult<String> {
+    let mut curves = Vec::new();
+    let mut missing = Vec::new();
+    for row in rows {
+        match &row.curves.calibration {
+            Some(bins) => {
+                let (x, y): (Vec<f64>, Vec<f64>) =
+                    bins.iter().map(|b| (b.confidence, b.accuracy)).unzip();
+                if bins.is_empty() || x.iter().chain(&y).any(|v| !(0.0..=1.0).contains(v)) {
+                    return Err(TrainError::config(
+                        "calibration",
+                        format!("{} in {}", CURVES, row.run.display()),
+                        "one bin or more, confidences and accuracies in [0, 1]",
+                    ));
+                }
+                curves.push(ReliabilityCurve {
+                    label: match row.metrics.ece {
+                        Some(e) => format!("{} (ECE = {e:.4})", row.label),
+                        None => row.label.clone(),
+                    },
+                    bins,
+                    colour: PALETTE[curves.len() % PALETTE.len()],
+                });
+            }
+            None => missing.push(row.label.as_str()),
+        }
+    }
+    some_curve(curves.len(), "calibration")?;
+    let notes = notes(&missing, "no calibration", "");
+    render(path, METHODS_SIZE, |root| {
+        reliability_figure(
+            root,
+            "Closed-set calibration of each method (first run per row)",
+            &curves,
+            &notes,
+        )
+    })
+}
+
+fn hib_embedding(runs: &[String], path: &Path) -> TrainResult<String> {
+    let [run] = runs else {
+        return Err(TrainError::config(
+            "run",
+            format!("{} run folders", runs.len()),
+            FigureKind::HibEmbedding.inputs(),
+        ));
+    };
+    let e = read_embedding(Path::new(run))?;
+    if !(2..=3).contains(&e.latent_dim) {
+        return Err(TrainError::config(
+            "latent_dim",
+            format!("{} in {run}", e.latent_dim),
+            "the embedding figure draws D = 2 (the circle) or D = 3 (the sphere)",
+        ));
+    }
+    let classes = 10usize.pow(e.digits as u32);
+    let title = |twin: &str, eta: &Option<Vec<f64>>| match eta {
+        Some(eta) => format!(
+            "{twin} test images, mean η = {:.3}",
+            eta.iter().sum::<f64>() / eta.len() as f64
+        ),
+        None => format!("{twin} test images"),
+    };
+    let panels = [
+        EmbeddingPanel {
+            title: title("clean", &e.clean.eta),
+            mean: &e.clean.mean,
+            label: &e.label,
+        },
+        EmbeddingPanel {
+            title: title("corrupt", &e.corrupt.eta),
+            mean: &e.corrupt.mean,
+            label: &e.label,
+        },
+    ];
+    let caption = format!(
+        "{} means of {} test images (N = {}, D = {}, seed {}), colour = the number shown",
+        e.method,
+        e.index.len(),
+        e.digits,
+        e.latent_dim,
+        e.seed
+    );
+    render(path, EMBEDDING_SIZE, |root| {
+        embedding_panels(root, &caption, e.latent_dim, classes, &panels)
+    })
+}
+
+/// The SVG text of figure `kind` of `inputs` (rows `LABEL=RUN[,RUN...]` for `roc` and
+/// `calibration`, one run folder for `hib-embedding`), for the file `path` (named in errors
+/// only: the text does not depend on it).
+///
+/// # Errors
+///
+/// [`TrainError::InvalidConfig`] naming `row` (a malformed row, runs against different OOD sets,
+/// no run with the curve), `run` (not one run folder), `roc` or `calibration` (a curve out of
+/// [0, 1]), `latent_dim` (an embedding not in 2 or 3 dimensions) or `hib_embedding`;
+/// [`TrainError::Io`] or [`TrainError::Json`] naming a missing or malformed run file.
+pub fn render_figure(kind: FigureKind, inputs: &[String], path: &Path) -> TrainResult<String> {
+    match kind {
+        FigureKind::Roc => roc(&read_rows(inputs)?, path),
+        FigureKind::Calibration => calibration(&read_rows(inputs)?, path),
+        FigureKind::HibEmbedding => hib_embedding(inputs, path),
+    }
+}
+
+/// [`render_figure`] written to `path` (atomically: a reader never sees half a figure).
+///
+/// # Errors
+///
+/// Those of [`render_figure`]; [`TrainError::Io`] naming the file when it cannot be written.
+pub fn write_figure(kind: FigureKind, inputs: &[String], path: &Path) -> TrainResult<()> {
+    let svg = render_figure(kind, inputs, path)?;
+    json::write_atomic(path, svg.as_bytes())
+}
