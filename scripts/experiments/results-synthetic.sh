@@ -8,7 +8,7 @@
 #   bash scripts/experiments/results-synthetic.sh <work> <keep>
 #
 # e.g. `bash scripts/experiments/results-synthetic.sh /tmp/results docs/runs/2026-11-26-synthetic`,
-# then `PROBDML_WRITE_RESULTS=1 cargo test --release --features report --test results_tables`.
+# then `PROBDML_WRITE_RESULTS=1 cargo test --release -p probdml-train --test results_tables`.
 # Environment: PROBDML (default target/release/probdml).
 set -euo pipefail
 if [[ $# -ne 2 ]]; then
