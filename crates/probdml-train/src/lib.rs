@@ -47,6 +47,7 @@
 pub mod catalogue;
 pub mod checkpoint;
 pub mod config;
+pub mod dropout;
 pub mod error;
 pub mod evaluate;
 pub mod figures;

@@ -46,9 +46,15 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
         InputGeometry::MNIST,
         Device::Cpu,
         11,
-        0.0,
+        probdml_train::dropout::Dropout::NONE,
     );
-    let mut gpu = Network::new(config.model.latent_dim, InputGeometry::MNIST, cuda, 11, 0.0);
+    let mut gpu = Network::new(
+        config.model.latent_dim,
+        InputGeometry::MNIST,
+        cuda,
+        11,
+        probdml_train::dropout::Dropout::NONE,
+    );
     gpu.vs.copy(&cpu.vs).unwrap();
 
     // The GGN diagonal over the set's pairs, on identical features-to-pairs inputs.

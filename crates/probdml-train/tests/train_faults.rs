@@ -115,7 +115,12 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
     let make = || {
         tch::manual_seed(11);
         let vs = nn::VarStore::new(Device::Cpu);
-        let net = EmbeddingNet::new(&vs, 3, 0.0, InputGeometry::MNIST);
+        let net = EmbeddingNet::new(
+            &vs,
+            3,
+            probdml_train::dropout::Dropout::NONE,
+            InputGeometry::MNIST,
+        );
         (vs, net)
     };
     let (vs_a, net_a) = make();

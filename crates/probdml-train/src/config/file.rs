@@ -275,9 +275,10 @@ mod tests {
             init_checkpoint: Some("runs/det".into()),
         };
         match kind.defaults() {
-            MethodConfig::McDropout(_) => {
-                MethodConfig::McDropout(McDropoutOptions { dropout: 0.3 })
-            }
+            MethodConfig::McDropout(_) => MethodConfig::McDropout(McDropoutOptions {
+                dropout: 0.3,
+                dropout_layout: crate::dropout::DropoutLayout::Channels,
+            }),
             MethodConfig::LamOnline(_) => MethodConfig::LamOnline(LamOnlineOptions {
                 train_samples: 4,
                 memory_factor: 0.5,
@@ -396,7 +397,10 @@ mod tests {
         let config = TrainConfig {
             method: MethodConfig::Ensemble(EnsembleOptions {
                 size: 5,
-                member: Box::new(MethodConfig::McDropout(McDropoutOptions { dropout: 0.25 })),
+                member: Box::new(MethodConfig::McDropout(McDropoutOptions {
+                    dropout: 0.25,
+                    ..McDropoutOptions::DEFAULT
+                })),
             }),
             ..TrainConfig::DEFAULT
         };

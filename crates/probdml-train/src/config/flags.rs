@@ -185,7 +185,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 25] = [
+    const EVERY_FLAG: [&str; 26] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -202,6 +202,7 @@ mod tests {
         "--seed=9",
         "--train-samples=4",
         "--dropout=0.2",
+        "--dropout-layout=channels",
         "--hib-components=2",
         "--hib-samples=3",
         "--vib-beta=0.125",
@@ -233,7 +234,10 @@ mod tests {
         };
         for row in METHODS {
             let expected = match row.kind {
-                MethodKind::McDropout => MethodConfig::McDropout(McDropoutOptions { dropout: 0.2 }),
+                MethodKind::McDropout => MethodConfig::McDropout(McDropoutOptions {
+                    dropout: 0.2,
+                    dropout_layout: crate::dropout::DropoutLayout::Channels,
+                }),
                 MethodKind::LamOnline => MethodConfig::LamOnline(LamOnlineOptions {
                     train_samples: 4,
                     ..LamOnlineOptions::DEFAULT

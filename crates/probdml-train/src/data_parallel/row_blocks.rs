@@ -150,7 +150,12 @@ mod tests {
     fn blocked_gradient_is_the_ordered_sum_of_the_blocks_gradients() {
         tch::manual_seed(11);
         let vs = nn::VarStore::new(Device::Cpu);
-        let net = EmbeddingNet::new(&vs, 3, 0.0, crate::input_geometry::InputGeometry::MNIST);
+        let net = EmbeddingNet::new(
+            &vs,
+            3,
+            crate::dropout::Dropout::NONE,
+            crate::input_geometry::InputGeometry::MNIST,
+        );
         let (n, blocks) = (12i64, 3i64);
         let images = Tensor::rand([n, 1, 28, 28], (Kind::Float, Device::Cpu));
         let c = Tensor::randn([n, n], (Kind::Float, Device::Cpu));

@@ -66,8 +66,13 @@ mod libtorch {
     impl Deterministic {
         /// A fresh network, seeded.
         pub fn new(run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network =
-                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
+            let network = Network::new(
+                run.model.latent_dim,
+                run.data.geometry(),
+                device,
+                seed,
+                crate::dropout::Dropout::NONE,
+            );
             Self {
                 network,
                 margin: run.pairs.margin,

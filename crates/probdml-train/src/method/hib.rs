@@ -477,8 +477,13 @@ mod libtorch {
             seed: u64,
         ) -> TrainResult<Self> {
             options.validate()?;
-            let network =
-                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
+            let network = Network::new(
+                run.model.latent_dim,
+                run.data.geometry(),
+                device,
+                seed,
+                crate::dropout::Dropout::NONE,
+            );
             let (c, d) = (options.components as i64, run.model.latent_dim as i64);
             let root = network.vs.root() / "hib";
             let features = network.net.backbone.feature_count();

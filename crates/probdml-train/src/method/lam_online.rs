@@ -126,8 +126,13 @@ mod libtorch {
             device: Device,
             seed: u64,
         ) -> Self {
-            let network =
-                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
+            let network = Network::new(
+                run.model.latent_dim,
+                run.data.geometry(),
+                device,
+                seed,
+                crate::dropout::Dropout::NONE,
+            );
             let precision = LastLayerPrecision::prior(&network.net, run.laplace.prior_precision);
             Self {
                 network,

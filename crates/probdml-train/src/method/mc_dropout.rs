@@ -1,7 +1,9 @@
-//! MC dropout (chapter 09): dropout p after the backbone's features during training, kept on at
-//! test time; S masks give S embeddings per image.
+//! MC dropout (chapter 09): dropout p in the backbone during training (after its features, or
+//! channel-wise inside it: [`crate::dropout`]), kept on at test time; S masks give S embeddings
+//! per image.
 
 use super::options::MethodOptions;
+use crate::dropout::DropoutLayout;
 use crate::error::{TrainError, TrainResult};
 use serde::{Deserialize, Serialize};
 
@@ -18,11 +20,22 @@ pub struct McDropoutOptions {
         arg(long, default_value_t = McDropoutOptions::DEFAULT.dropout)
     )]
     pub dropout: f64,
+    /// Where MC dropout drops units: `features` (element-wise, before the last layer) or
+    /// `channels` (whole feature maps after conv1 and after the pool, the LAM reference code's).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = McDropoutOptions::DEFAULT.dropout_layout)
+    )]
+    #[serde(default, skip_serializing_if = "DropoutLayout::is_features")]
+    pub dropout_layout: DropoutLayout,
 }
 
 impl McDropoutOptions {
-    /// p = 0.05.
-    pub const DEFAULT: McDropoutOptions = McDropoutOptions { dropout: 0.05 };
+    /// p = 0.05, on the features.
+    pub const DEFAULT: McDropoutOptions = McDropoutOptions {
+        dropout: 0.05,
+        dropout_layout: DropoutLayout::Features,
+    };
 }
 
 impl Default for McDropoutOptions {
@@ -47,6 +60,23 @@ impl MethodOptions for McDropoutOptions {
             ));
         }
         Ok(())
+    }
+
+    /// [`super::options::overlay`] reads the fields the defaults write, and the defaults leave
+    /// the default layout out: the layout is read here.
+    fn from_flat(flat: &serde_json::Map<String, serde_json::Value>) -> serde_json::Result<Self> {
+        let mut options = super::options::overlay(&Self::defaults(), flat)?;
+        if let Some(layout) = flat.get("dropout_layout") {
+            options.dropout_layout = serde_json::from_value(layout.clone())?;
+        }
+        Ok(options)
+    }
+
+    fn label(&self, _run: &crate::config::RunOptions) -> String {
+        match self.dropout_layout {
+            DropoutLayout::Features => Self::NAME.to_string(),
+            DropoutLayout::Channels => format!("{} (channels)", Self::NAME),
+        }
     }
 
     #[cfg(feature = "tch")]
@@ -97,7 +127,10 @@ mod libtorch {
                 run.data.geometry(),
                 device,
                 seed,
-                options.dropout,
+                crate::dropout::Dropout {
+                    p: options.dropout,
+                    layout: options.dropout_layout,
+                },
             );
             Self {
                 network,

@@ -111,8 +111,13 @@ mod libtorch {
         /// A fresh network whose backbone and μ head are frozen; the deterministic weights come
         /// with [`Method::initialise`].
         pub fn new(options: &PfeOptions, run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network =
-                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
+            let network = Network::new(
+                run.model.latent_dim,
+                run.data.geometry(),
+                device,
+                seed,
+                crate::dropout::Dropout::NONE,
+            );
             let var_head = VarianceHead::pfe(
                 &(network.vs.root() / "head_var"),
                 network.net.backbone.feature_count(),

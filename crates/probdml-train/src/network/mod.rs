@@ -23,14 +23,14 @@ pub struct Network {
 
 impl Network {
     /// A freshly initialised network for images of `geometry`, of latent dimension
-    /// `latent_dim`, on `device` (libtorch seeded from `seed`), with dropout `dropout` after the
-    /// features.
+    /// `latent_dim`, on `device` (libtorch seeded from `seed`), with `dropout` (its rate and
+    /// where: [`crate::dropout`]).
     pub fn new(
         latent_dim: usize,
         geometry: InputGeometry,
         device: Device,
         seed: u64,
-        dropout: f64,
+        dropout: crate::dropout::Dropout,
     ) -> Self {
         tch::manual_seed(crate::seeds::initialisation(seed));
         let vs = nn::VarStore::new(device);

@@ -150,8 +150,13 @@ mod libtorch {
     impl BtlNet {
         /// A fresh network for `options` and `run`, seeded.
         pub fn new(options: &BtlOptions, run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network =
-                Network::new(run.model.latent_dim, run.data.geometry(), device, seed, 0.0);
+            let network = Network::new(
+                run.model.latent_dim,
+                run.data.geometry(),
+                device,
+                seed,
+                crate::dropout::Dropout::NONE,
+            );
             let var_head = VarianceHead::btl(
                 &(network.vs.root() / "head_var"),
                 network.net.backbone.feature_count(),
