@@ -41,8 +41,10 @@ pub struct EmbeddingNet {
 }
 
 impl Backbone {
-    /// Creates the convolutions under `path` (PyTorch's default initialisation) for images of
-    /// `geometry`.
+    /// Creates the convolutions under `path` for images of `geometry`, initialised as tch's
+    /// `ConvConfig::default()` does: weights Kaiming-uniform for ReLU, bound √(6/fan_in), biases
+    /// 0. (PyTorch's `nn.Conv2d`, and so the LAM reference code, draws weights and biases within
+    /// ±1/√fan_in: its weights start √6 times smaller. The last layer follows PyTorch.)
     pub fn new(path: &nn::Path<'_>, dropout: Dropout, geometry: InputGeometry) -> Self {
         let c = nn::ConvConfig::default();
         Self {
