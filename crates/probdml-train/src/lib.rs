@@ -18,7 +18,8 @@
 //!   them (`examples/metrics_plots.rs` draws the book's figures with [`plots`] too); [`results`]
 //!   — the table of finished runs (`probdml summarise`) that the book's results chapter is
 //!   made of; [`figures`] — its figures, drawn from the runs' `curves.json` and
-//!   `hib_embedding.json` (`probdml figures`);
+//!   `hib_embedding.json` (`probdml figures`); [`seed_spread`] — the spread over seeds of a
+//!   schedule measured once, quoted beside a run of it (`probdml reproduce --seed-spread`);
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -60,6 +61,7 @@ pub mod plots;
 pub mod protocol;
 pub mod report;
 pub mod results;
+pub mod seed_spread;
 pub mod seeds;
 
 #[cfg(feature = "tch")]

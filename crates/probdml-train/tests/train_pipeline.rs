@@ -523,6 +523,33 @@ fn reproduce_takes_a_range_of_seeds() {
     for absent in ["lam-online-seed0", "lam-online-seed5"] {
         assert!(!dir.join(absent).exists(), "{absent} was trained");
     }
+    // Those two seeds, measured once, are the spread quoted beside a run of seed 3 (found done,
+    // not trained again); the reference protocol's seed 3, trained now into the same folder, is
+    // that row's only measured seed: no spread.
+    let mut quoted = small_reproduce(d);
+    quoted.extend([
+        "--protocol",
+        "ours,reference",
+        "--first-seed",
+        "3",
+        "--seeds",
+        "1",
+    ]);
+    quoted.extend(["--seed-spread", d]);
+    let o = probdml(&quoted);
+    assert!(o.success(), "{}", o.stderr);
+    let (own, spread) = o
+        .stdout
+        .split_once("measured once")
+        .unwrap_or_else(|| panic!("no measured spread:\n{}", o.stdout));
+    assert!(own.contains("| ours (1 seed) |"), "{}", o.stdout);
+    assert!(spread.contains("| ours (2 seeds) |"), "{}", o.stdout);
+    assert!(spread.contains("(seeds 3, 4): mAP@1 0."), "{}", o.stdout);
+    assert!(
+        spread.contains("[reference protocol]: 1 measured seed(s)"),
+        "{}",
+        o.stdout
+    );
     let mut past = args.clone();
     let at = past.iter().position(|a| *a == "3").unwrap();
     past[at] = "18446744073709551615";

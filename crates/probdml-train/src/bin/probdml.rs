@@ -257,6 +257,9 @@ struct ReproduceArgs {
     /// Output folder (one subfolder per method, protocol and seed: `<method>-seed<k>` for ours, `<method>-<protocol>-seed<k>` otherwise; runs found there are resumed).
     #[arg(long, default_value = "runs/reproduce")]
     out: PathBuf,
+    /// A folder of the same schedule's runs over several seeds, made once by `reproduce --seeds N --out DIR`: their mean ± std and range are printed below this run's table (rows whose configuration DIR lacks say so). The last one given counts.
+    #[arg(long, overrides_with = "seed_spread")]
+    seed_spread: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
 }
@@ -388,6 +391,7 @@ fn real_main() -> TrainResult<()> {
                 model: a.model,
                 data: a.data,
                 out: a.out,
+                seed_spread: a.seed_spread,
             };
             print!("{}", reproduce(&request, &env)?);
         }

@@ -17,6 +17,7 @@ use crate::error::{TrainError, TrainResult};
 use crate::evaluate::{mean_std, Metrics, MetricsSummary};
 use crate::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use crate::report::{format_table, TableRow};
+use crate::seed_spread::{measured_spread, SpreadRow};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -42,6 +43,18 @@ pub struct ReproduceRequest {
     pub data: DataOptions,
     /// The folder of every run (runs found there are resumed).
     pub out: PathBuf,
+    /// A folder of the same schedule's runs over several seeds, made once by `reproduce --seeds
+    /// N`: their spread is printed below this run's table ([`measured_spread`]).
+    pub seed_spread: Option<PathBuf>,
+}
+
+/// The folder name of a run of `reproduce`: `<method>-seed<k>` for our protocol (the plain name
+/// of earlier runs), `<method>-<protocol>-seed<k>` otherwise.
+fn folder_name(method: MethodKind, protocol: Protocol, seed: u64) -> String {
+    match protocol {
+        Protocol::Ours => format!("{}-seed{seed}", method.name()),
+        p => format!("{}-{}-seed{seed}", method.name(), p.name()),
+    }
 }
 
 /// Trains and evaluates every method of `request` under each protocol and seed (one folder
@@ -121,12 +134,8 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
             .with_protocol(protocol),
         )
     };
-    // One folder per method, protocol and seed; ours keeps the plain name of earlier runs.
     let folder = |method: MethodKind, protocol: Protocol, seed: u64| {
-        request.out.join(match protocol {
-            Protocol::Ours => format!("{}-seed{seed}", method.name()),
-            p => format!("{}-{}-seed{seed}", method.name(), p.name()),
-        })
+        request.out.join(folder_name(method, protocol, seed))
     };
     // Every configuration and the output folder are checked before the first step.
     for &method in &methods {
@@ -137,6 +146,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     let _lock = prepare_out(&request.out, OutPolicy::Resume)?;
     let device = env.device;
     let mut rows = Vec::new();
+    let mut measured = Vec::new();
     let mut epoch_seconds = Vec::new();
     for &method in &methods {
         for &protocol in &protocols {
@@ -197,6 +207,7 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
                 secs,
                 runs[0].config.optimiser.batch_size,
             ));
+            measured.push((method, protocol, summary.ood_set.clone()));
             rows.push(TableRow {
                 method: method.row().paper_row,
                 label: label(&runs[0].config),
@@ -211,6 +222,29 @@ pub fn reproduce(request: &ReproduceRequest, env: &Environment) -> TrainResult<S
     );
     for (l, s, b) in &epoch_seconds {
         let _ = writeln!(text, "  {l}: {s:.1} s (batch {b})");
+    }
+    if let Some(dir) = &request.seed_spread {
+        let folders: Vec<_> = measured
+            .iter()
+            .map(|&(m, p, _)| move |seed| folder_name(m, p, seed))
+            .collect();
+        let configs: Vec<_> = measured
+            .iter()
+            .map(|&(m, p, _)| move |seed| config_of(m, p, seed))
+            .collect();
+        let spread_rows: Vec<SpreadRow<'_>> = measured
+            .iter()
+            .zip(rows.iter())
+            .enumerate()
+            .map(|(i, ((_, _, ood_set), row))| SpreadRow {
+                label: row.label.clone(),
+                method: row.method,
+                folder: &folders[i],
+                config: &configs[i],
+                ood_set,
+            })
+            .collect();
+        text.push_str(&measured_spread(dir, &spread_rows)?);
     }
     Ok(text)
 }
