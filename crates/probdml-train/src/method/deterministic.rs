@@ -66,13 +66,7 @@ mod libtorch {
     impl Deterministic {
         /// A fresh network, seeded.
         pub fn new(run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             Self {
                 network,
                 margin: run.pairs.margin,

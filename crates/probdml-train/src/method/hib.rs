@@ -477,13 +477,7 @@ mod libtorch {
             seed: u64,
         ) -> TrainResult<Self> {
             options.validate()?;
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             let (c, d) = (options.components as i64, run.model.latent_dim as i64);
             let root = network.vs.root() / "hib";
             let features = network.net.backbone.feature_count();

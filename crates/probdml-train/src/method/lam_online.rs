@@ -126,13 +126,7 @@ mod libtorch {
             device: Device,
             seed: u64,
         ) -> Self {
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             let precision = LastLayerPrecision::prior(&network.net, run.laplace.prior_precision);
             Self {
                 network,

@@ -89,13 +89,7 @@ mod libtorch {
     impl LamPosthoc {
         /// A fresh network, seeded; Λ comes with [`Method::finish`].
         pub fn new(run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             Self {
                 network,
                 run: run.clone(),

@@ -111,13 +111,7 @@ mod libtorch {
         /// A fresh network whose backbone and μ head are frozen; the deterministic weights come
         /// with [`Method::initialise`].
         pub fn new(options: &PfeOptions, run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             let var_head = VarianceHead::pfe(
                 &(network.vs.root() / "head_var"),
                 network.net.backbone.feature_count(),

@@ -482,13 +482,7 @@ mod libtorch {
             seed: u64,
         ) -> TrainResult<Self> {
             options.validate()?;
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             let (c, d) = (
                 run.data.dataset.classes() as i64,
                 run.model.latent_dim as i64,

@@ -8,6 +8,7 @@ pub mod warm_start;
 
 pub use backbone::{features_no_grad, normalise, Backbone, EmbeddingNet, LastLayer};
 
+use crate::config::RunOptions;
 use crate::input_geometry::InputGeometry;
 use tch::{nn, Device};
 
@@ -36,5 +37,17 @@ impl Network {
         let vs = nn::VarStore::new(device);
         let net = EmbeddingNet::new(&vs, latent_dim as i64, dropout, geometry);
         Self { vs, net }
+    }
+
+    /// [`Network::new`] for the run's images and latent dimension, without dropout: the network
+    /// of every method but MC dropout.
+    pub fn without_dropout(run: &RunOptions, device: Device, seed: u64) -> Self {
+        Self::new(
+            run.model.latent_dim,
+            run.data.geometry(),
+            device,
+            seed,
+            crate::dropout::Dropout::NONE,
+        )
     }
 }

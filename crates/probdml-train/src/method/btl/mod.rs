@@ -150,13 +150,7 @@ mod libtorch {
     impl BtlNet {
         /// A fresh network for `options` and `run`, seeded.
         pub fn new(options: &BtlOptions, run: &RunOptions, device: Device, seed: u64) -> Self {
-            let network = Network::new(
-                run.model.latent_dim,
-                run.data.geometry(),
-                device,
-                seed,
-                crate::dropout::Dropout::NONE,
-            );
+            let network = Network::without_dropout(run, device, seed);
             let var_head = VarianceHead::btl(
                 &(network.vs.root() / "head_var"),
                 network.net.backbone.feature_count(),
