@@ -1,8 +1,8 @@
 //! The seed-to-seed spread of a schedule, measured once and quoted beside a run of it.
 //!
 //! The main command trains one seed per protocol, and one seed's AUROC is not a number a reader
-//! can compare: under the same commit and machine, seeds 0–4 of LAM online move it by several
-//! hundredths (chapter 10, "The main command over five seeds"). Training every seed on every
+//! can compare: under the same commit and machine, seeds 0–4 of LAM online move it by up to
+//! 0.12 (book chapter 10, "the main command over five seeds"). Training every seed on every
 //! run of the main command would multiply its time by five, so the spread is measured once, by
 //! `probdml reproduce --seeds N --out DIR` with the same schedule, and its run folders are
 //! committed. [`measured_spread`] finds there the runs of exactly this run's configuration
