@@ -274,7 +274,7 @@ mod tests {
             let net = EmbeddingNet::new(&vs, 2, dropout, InputGeometry::MNIST);
             (vs, net)
         };
-        let (_vs0, plain) = {
+        let (vs0, plain) = {
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
             let net = EmbeddingNet::new(&vs, 2, Dropout::NONE, InputGeometry::MNIST);
@@ -282,8 +282,12 @@ mod tests {
         };
         let base = plain.backbone.features(&images, false);
         let z0 = zero_channels(&base);
-        let (_vs1, channels) = net(DropoutLayout::Channels);
-        let (_vs2, features) = net(DropoutLayout::Features);
+        // The same weights by copy, not by seed: libtorch's generator is one per process, and
+        // the other tests of this binary draw from it on their own threads meanwhile.
+        let (mut vs1, channels) = net(DropoutLayout::Channels);
+        let (mut vs2, features) = net(DropoutLayout::Features);
+        vs1.copy(&vs0).unwrap();
+        vs2.copy(&vs0).unwrap();
         assert!(channels.backbone.features(&images, false).equal(&base));
         assert!(features.backbone.features(&images, false).equal(&base));
         tch::manual_seed(5);
