@@ -20,6 +20,7 @@
 //!   made of; [`figures`] — its figures, drawn from the runs' `curves.json` and
 //!   `hib_embedding.json` (`probdml figures`); [`seed_spread`] — the spread over seeds of a
 //!   schedule measured once, quoted beside a run of it (`probdml reproduce --seed-spread`);
+//!   [`epoch_times`] — training epochs against another program's on the same work;
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -49,6 +50,7 @@ pub mod catalogue;
 pub mod checkpoint;
 pub mod config;
 pub mod dropout;
+pub mod epoch_times;
 pub mod error;
 pub mod evaluate;
 pub mod figures;

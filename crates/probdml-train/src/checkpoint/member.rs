@@ -3,6 +3,7 @@
 
 use super::commit::{load_model, read_tensors, save, verify, Content};
 use super::layout::{member_dir, CONFIG, MODEL, OPTIMISER, POSTERIOR, STATE};
+use super::progress::{EpochLog, TrainingState};
 use super::run_config::read_config;
 use crate::config::ValidConfig;
 use crate::error::{TrainError, TrainResult};
@@ -11,43 +12,8 @@ use crate::laplace::LastLayerPrecision;
 use crate::method::Method;
 use crate::optimiser::RmsProp;
 use crate::seeds;
-use serde::{Deserialize, Serialize};
 use std::path::Path;
 use tch::{Device, Tensor};
-
-/// What one epoch of one member did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EpochLog {
-    /// The member's seed.
-    pub seed: u64,
-    /// Epoch, from 1.
-    pub epoch: usize,
-    /// Mean training loss (form L) over the epoch's steps.
-    pub mean_loss: f64,
-    /// Wall-clock seconds of the epoch (training steps only, no checkpoint).
-    pub seconds: f64,
-    /// Steps taken.
-    pub steps: usize,
-    /// Mean pairs used per step (after mining and the cap).
-    pub mean_pairs: f64,
-}
-
-/// Progress stored beside the weights.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrainingState {
-    /// Completed epochs.
-    pub epochs_done: usize,
-    /// The per-epoch log so far.
-    pub history: Vec<EpochLog>,
-    /// Ranks that trained it (data-parallel runs; 1 in checkpoints from before they existed):
-    /// the global batch and the shards follow it, so `--resume` needs the same.
-    #[serde(default = "one_rank")]
-    pub world_size: usize,
-}
-
-fn one_rank() -> usize {
-    1
-}
 
 /// Writes one member's checkpoint into `dir`: its configuration (`config_json`, the text of its
 /// `config.json`), weights, progress, the optimiser while training (`opt`) and the method's

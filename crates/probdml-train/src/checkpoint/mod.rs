@@ -3,8 +3,8 @@
 //! A checkpoint folder holds the files [`layout`] lists (configuration, weights, optimiser
 //! state, the method's posterior, progress) and `manifest.json`, which names each with its size
 //! and FNV-1a hash; an ensemble keeps one such folder per member. [`commit`] writes and verifies
-//! them; [`member`] is what the epoch loop saves and `--resume` and `eval` load; [`run_config`]
-//! reads a run's configuration back. The names ([`layout`]) need no libtorch; the rest is
+//! them; [`member`] is what the epoch loop saves and `--resume` and `eval` load, [`progress`] its `state.json`; [`run_config`]
+//! reads a run's configuration back. The names ([`layout`]) and the progress ([`progress`]) need no libtorch; the rest is
 //! feature "tch".
 //!
 //! **Why a manifest, and in this order.** A checkpoint is several files; writing them one after
@@ -24,6 +24,7 @@ pub mod commit;
 pub mod layout;
 #[cfg(feature = "tch")]
 pub mod member;
+pub mod progress;
 #[cfg(feature = "tch")]
 pub mod run_config;
 
@@ -32,7 +33,6 @@ pub use commit::{
     find_tensor, fnv1a64, load_model, read_tensors, save, verify, Content, FileEntry, Manifest,
 };
 pub use layout::{CONFIG, MANIFEST, MODEL, OPTIMISER, POSTERIOR, STATE};
-#[cfg(feature = "tch")]
-pub use member::{EpochLog, TrainingState};
+pub use progress::{EpochLog, TrainingState};
 #[cfg(feature = "tch")]
 pub use run_config::read_config;

@@ -2,6 +2,7 @@
 //! test twins, with the scale it was trained at and the time and machine it took.
 
 use crate::catalogue::MethodConfig;
+use crate::checkpoint::TrainingState;
 use crate::error::{TrainError, TrainResult};
 use crate::method::hib::HibMeans;
 use serde::{Deserialize, Serialize};
@@ -116,21 +117,8 @@ pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
     }
     let state = dir.join(crate::checkpoint::layout::STATE);
     if record.epoch_losses.is_empty() && state.exists() {
-        let state: StateHistory = crate::json::read_json(&state)?;
+        let state: TrainingState = crate::json::read_json(&state)?;
         record.epoch_losses = state.history.iter().map(|e| e.mean_loss).collect();
     }
     Ok(record)
-}
-
-/// The part of a checkpoint's `state.json` ([`crate::checkpoint`]'s `TrainingState`, written
-/// with libtorch) that the tables read, without libtorch.
-#[derive(Deserialize)]
-struct StateHistory {
-    history: Vec<EpochLoss>,
-}
-
-/// One epoch of [`StateHistory`].
-#[derive(Deserialize)]
-struct EpochLoss {
-    mean_loss: f64,
 }
