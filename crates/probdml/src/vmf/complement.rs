@@ -183,6 +183,23 @@ pub(crate) fn debye_log_ratio(dim: usize, kappa: f64) -> (f64, f64) {
 fn log_ratio_from_series<const LANES: bool>(
     dim: usize,
     kappa: f64,
+    s0: (f64, f64),
+    s1: (f64, f64),
+) -> (f64, f64) {
+    let nu = 0.5 * dim as f64 - 1.0;
+    log_ratio_with_asinh::<LANES>(dim, kappa, asinh_lanes((nu + 1.0) / kappa), s0, s1)
+}
+
+/// [`log_ratio_from_series`] with its `asinh((ν+1)/κ)` given (the same operations, so the same
+/// bits). The lanes form that asinh in a loop of its own: its logarithm reads a table
+/// (`special/logarithm.rs`, `ln_1_to_2`), and with that gather inside, the compiler left the
+/// whole loop over lanes scalar in the AVX2 copy (half the time of `kappa_sra_batch` for
+/// `R̄ > ½` went there; measured in chapter 02).
+#[inline(always)]
+fn log_ratio_with_asinh<const LANES: bool>(
+    dim: usize,
+    kappa: f64,
+    asinh_n1: f64,
     (s0, ds0): (f64, f64),
     (s1, ds1): (f64, f64),
 ) -> (f64, f64) {
@@ -197,7 +214,7 @@ fn log_ratio_from_series<const LANES: bool>(
     // call; these are straight-line and relatively accurate to a few ulps (special/logarithm.rs).
     // With R_ν, R_{ν+1} ≥ 50: D ≤ 1/50, c/R_ν² ≤ 0.041 and |S − 1| ≤ 0.01, inside the small
     // forms' domains; (ν+1)/κ reaches 2 where κ = ν/2.
-    let p23 = -(nu * asinh_small(d) + asinh_lanes(n1 / kappa));
+    let p23 = -(nu * asinh_small(d) + asinh_n1);
     let p4 = -0.25 * ln_1p_small(c / (r0 * r0));
     let p5 = ln_1p_small(s1) - ln_1p_small(s0);
 
@@ -246,11 +263,16 @@ pub(crate) fn complement_and_slope_debye_lanes<const L: usize>(
     let nu = 0.5 * dim as f64 - 1.0;
     let series0 = debye_series_lanes(nu, kappa);
     let series1 = debye_series_lanes(nu + 1.0, kappa);
+    let mut asinh_n1 = [0.0; L];
+    for (a, &k) in asinh_n1.iter_mut().zip(kappa) {
+        *a = asinh_lanes((nu + 1.0) / k);
+    }
     let (mut delta, mut slope) = ([0.0; L], [0.0; L]);
     for l in 0..L {
-        let log_ratio = log_ratio_from_series::<true>(
+        let log_ratio = log_ratio_with_asinh::<true>(
             dim,
             kappa[l],
+            asinh_n1[l],
             (series0.0[l], series0.1[l]),
             (series1.0[l], series1.1[l]),
         );
