@@ -193,8 +193,9 @@ fn log_ratio_from_series<const LANES: bool>(
 /// [`log_ratio_from_series`] with its `asinh((ν+1)/κ)` given (the same operations, so the same
 /// bits). The lanes form that asinh in a loop of its own: its logarithm reads a table
 /// (`special/logarithm.rs`, `ln_1_to_2`), and with that gather inside, the compiler left the
-/// whole loop over lanes scalar in the AVX2 copy (half the time of `kappa_sra_batch` for
-/// `R̄ > ½` went there; measured in chapter 02).
+/// whole loop over lanes scalar in the AVX2 copy. Apart, the rest vectorises: `kappa_sra_batch`
+/// at `M = 512` over 3000 `R̄` from 0.02 to 0.98, two steps, took 239 µs instead of 299 µs with
+/// the AVX2 copy forced on a Zen 4 (the AVX-512 copy, which gathers, was unchanged).
 #[inline(always)]
 fn log_ratio_with_asinh<const LANES: bool>(
     dim: usize,
