@@ -57,6 +57,8 @@ struct Timed {
     steps_per_epoch: usize,
     steps: usize,
     seconds: f64,
+    /// Some epoch was stopped before its end (the steps may still sum to whole epochs).
+    partial: bool,
 }
 
 impl Timed {
@@ -84,12 +86,16 @@ impl Timed {
                         t.steps_per_epoch
                     ))
                 }
-                Some(t) => (t.steps, t.seconds) = (t.steps + steps, t.seconds + seconds),
+                Some(t) => {
+                    (t.steps, t.seconds) = (t.steps + steps, t.seconds + seconds);
+                    t.partial |= steps < length;
+                }
                 None => {
                     timed = Some(Timed {
                         steps_per_epoch: length,
                         steps,
                         seconds,
+                        partial: steps < length,
                     })
                 }
             }
@@ -108,16 +114,16 @@ impl Timed {
 
     /// What was timed: `n × steps` for whole epochs, `steps of length` otherwise.
     fn describe(&self) -> String {
-        if self.steps.is_multiple_of(self.steps_per_epoch) {
+        if self.partial {
+            format!(
+                "{} of {} (epoch projected)",
+                self.steps, self.steps_per_epoch
+            )
+        } else {
             format!(
                 "{} × {}",
                 self.steps / self.steps_per_epoch,
                 self.steps_per_epoch
-            )
-        } else {
-            format!(
-                "{} of {} (epoch projected)",
-                self.steps, self.steps_per_epoch
             )
         }
     }
@@ -244,8 +250,11 @@ mod tests {
     fn the_table_holds_each_sides_epoch_their_ratio_and_what_was_timed() {
         let d = fresh("table");
         run(&d.join("ours"), &[10.0, 14.0], 937);
+        run(&d.join("ours400"), &[10.0], 400);
         other(&d.join("theirs"), &[60.0], 937, None);
         other(&d.join("partial"), &[100.0], 400, Some(937));
+        // Two halves of a 400-step epoch: 400 steps timed, yet no whole epoch.
+        other(&d.join("halves"), &[50.0, 50.0], 200, Some(400));
         let p = |n: &str| d.join(n).display().to_string();
         let rows = [
             format!("LAM online={},{}", p("ours"), p("theirs")),
@@ -267,6 +276,14 @@ mod tests {
         assert!(
             table.contains("- LAM online: peer 1.0, batch 64"),
             "{table}"
+        );
+        let halves = epoch_time_table(&[format!("halves={},{}", p("ours400"), p("halves"))]);
+        assert!(
+            halves
+                .as_ref()
+                .unwrap()
+                .contains("| 400 of 400 (epoch projected) |"),
+            "{halves:?}"
         );
     }
 

@@ -3,9 +3,9 @@
 //! A checkpoint folder holds the files [`layout`] lists (configuration, weights, optimiser
 //! state, the method's posterior, progress) and `manifest.json`, which names each with its size
 //! and FNV-1a hash; an ensemble keeps one such folder per member. [`commit`] writes and verifies
-//! them; [`member`] is what the epoch loop saves and `--resume` and `eval` load, [`progress`] its `state.json`; [`run_config`]
-//! reads a run's configuration back. The names ([`layout`]) and the progress ([`progress`]) need no libtorch; the rest is
-//! feature "tch".
+//! them; [`member`] is what the epoch loop saves and `--resume` and `eval` load, [`progress`]
+//! its `state.json`; [`run_config`] reads a run's configuration back. The names ([`layout`]) and
+//! the progress ([`progress`]) need no libtorch; the rest is feature "tch".
 //!
 //! **Why a manifest, and in this order.** A checkpoint is several files; writing them one after
 //! the other, a kill between two writes would leave weights of epoch k+1 beside the state of
