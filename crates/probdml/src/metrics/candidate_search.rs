@@ -36,6 +36,14 @@
 //!
 //! The AVX2+FMA copy runs the scans of [`key_scan`](crate::metrics::key_scan), written with
 //! intrinsics, which push the same keys in the same order as the portable loops here.
+//!
+//! # Integer blocks
+//!
+//! Where the copy has AVX2, the Gram blocks come from rows rounded to 16-bit integers times a
+//! power of two, summed exactly in 32-bit integers ([`quantized_gram`](crate::metrics::quantized_gram)):
+//! `vpmaddwd` does twice the multiply-adds of an `f32` FMA per instruction. Each query's
+//! margin then adds the quantisation's bound to err_q, so the candidates still contain the
+//! exact top k; there are a few more of them, and the re-ranking is unchanged.
 
 use std::sync::Mutex;
 
@@ -47,6 +55,7 @@ use crate::metrics::candidates::{offer_column, offer_row, round_up, Candidates};
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::key_scan;
+use crate::metrics::quantized_gram::{levels, QuantizedRows};
 use crate::threads;
 
 /// Rows (and items) per block.
@@ -145,13 +154,15 @@ fn scale_for(m: f64) -> f64 {
 /// The candidate margin 2·err_q (module docs) of a query with prepared norm `q_norm`, largest
 /// prepared item norm `m`, dimension `dim`; `exact_underflow` bounds, in key units, what
 /// gradual underflow can add to the exact twin's own `f64` evaluation.
-fn margin(q_norm: f64, m: f64, dim: usize, exact_underflow: f64) -> f32 {
+/// `quantization` is what integer Gram blocks add to the margin ([`QuantizedRows::margin_term`]),
+/// 0 for `f32` ones.
+fn margin(q_norm: f64, m: f64, dim: usize, exact_underflow: f64, quantization: f64) -> f32 {
     let d = dim as f64;
     let c = (d + 32.0) * f64::powi(2.0, -23);
     let err = c * (q_norm + m) * (q_norm + m)
         + d * f64::powi(2.0, -140) * (q_norm.max(m) + 1.0)
         + exact_underflow;
-    round_up(2.0 * err * (1.0 + 1e-6))
+    round_up((2.0 * err + quantization) * (1.0 + 1e-6))
 }
 
 /// Gradual underflow in the exact twin's `f64` sums adds at most 2⁻¹⁰⁷⁴ per operation: for
@@ -296,7 +307,22 @@ pub(crate) fn candidates(
     k_of: &(dyn Fn(usize) -> usize + Sync),
     threads: Option<usize>,
 ) -> Vec<Vec<u32>> {
+    candidates_with(queries, database, distance, k_of, threads, true)
+}
+
+/// [`candidates`], with `integers` false keeping the `f32` Gram blocks on every copy.
+fn candidates_with(
+    queries: Option<&Embeddings<'_>>,
+    database: &Embeddings<'_>,
+    distance: Distance,
+    k_of: &(dyn Fn(usize) -> usize + Sync),
+    threads: Option<usize>,
+    integers: bool,
+) -> Vec<Vec<u32>> {
     let dim = database.dim();
+    // The worker threads run the scans in the caller's instruction set (`InstructionSet::run`
+    // forces it on the calling thread only).
+    let isa = InstructionSet::active();
     let scale = match distance {
         Distance::Euclidean => {
             let mut sets = vec![database];
@@ -313,6 +339,21 @@ pub(crate) fn candidates(
     let n_q = qs.norms.len();
     let n_db = db.norms.len();
     let leave_one_out = queries.is_none();
+    // Integer Gram blocks where the copy has AVX2 (`quantized_gram`); the items' quantisation
+    // serves as the queries' in a leave-one-out task.
+    let quantized = levels(dim)
+        .filter(|_| integers && cfg!(target_arch = "x86_64") && isa.has_avx2())
+        .map(|levels| {
+            let items = QuantizedRows::new(&db.rows, dim, levels, true);
+            let queries = q_prepared
+                .as_ref()
+                .map(|q| QuantizedRows::new(&q.rows, dim, levels, false));
+            (items, queries)
+        });
+    let quantized = quantized
+        .as_ref()
+        .map(|(items, queries)| (items, queries.as_ref().unwrap_or(items)));
+    let items_residual = quantized.map_or(0.0, |(items, _)| items.largest_residual());
 
     let q_blocks = n_q.div_ceil(BLOCK);
     let db_blocks = n_db.div_ceil(BLOCK);
@@ -322,7 +363,10 @@ pub(crate) fn candidates(
             let cands: Vec<Candidates> = (start..end)
                 .map(|q| {
                     let floor = exact_underflow(distance, dim, scale, qs.given_norms[q], min_item);
-                    Candidates::new(k_of(q), margin(qs.norms[q], m, dim, floor))
+                    let quantization = quantized.map_or(0.0, |(_, rows)| {
+                        rows.margin_term(q, qs.norms[q], m, items_residual)
+                    });
+                    Candidates::new(k_of(q), margin(qs.norms[q], m, dim, floor, quantization))
                 })
                 .collect();
             let mut thr: Vec<f32> = cands.iter().map(Candidates::threshold).collect();
@@ -343,12 +387,15 @@ pub(crate) fn candidates(
             .collect()
     };
     // Packed once for the caller's instruction set, each block used in many products.
-    let db_packed = pack_blocks(&db.rows, dim, Side::Items);
-    let q_packed = pack_blocks(&qs.rows, dim, Side::Queries);
+    let (db_packed, q_packed) = if quantized.is_some() {
+        (Vec::new(), Vec::new())
+    } else {
+        (
+            pack_blocks(&db.rows, dim, Side::Items),
+            pack_blocks(&qs.rows, dim, Side::Queries),
+        )
+    };
     let span = |b: usize, n: usize| (b * BLOCK, n.min((b + 1) * BLOCK));
-    // The worker threads run the scans in the caller's instruction set (`InstructionSet::run`
-    // forces it on the calling thread only).
-    let isa = InstructionSet::active();
     let work = |g: &mut Vec<f32>, (a, b): (usize, usize)| {
         dispatch_on(
             isa,
@@ -359,7 +406,14 @@ pub(crate) fn candidates(
                 // No clearing: entries outside the n_a × n_b product are never read as keys (their
                 // rows are not scanned; their columns have item norm +∞ or threshold −∞), and stale
                 // ones left by an earlier block are finite.
-                product_packed(g, BLOCK, 1.0, &q_packed[a], &db_packed[b], Order::Any);
+                match quantized {
+                    #[cfg(target_arch = "x86_64")]
+                    // SAFETY: `quantized` is only built when `isa` has AVX2, and `isa` is
+                    // available on this CPU (`active()`); `g` holds BLOCK² values; a and b are
+                    // blocks of the queries and the items.
+                    Some((items, rows)) => unsafe { rows.gram_block(a, items, b, g) },
+                    _ => product_packed(g, BLOCK, 1.0, &q_packed[a], &db_packed[b], Order::Any),
+                }
                 let sq_b = &db.squared_norms[b0..b0 + BLOCK];
                 {
                     let mut state = states[a].lock().expect("no thread panics holding a block");
@@ -452,8 +506,9 @@ mod tests {
         for distance in [Distance::Euclidean, Distance::Cosine] {
             for q in [None, Some(&queries)] {
                 let k_of = |i: usize| 1 + i % 12;
+                // The `f32` Gram blocks on every copy: the integer ones carry their own margin.
                 let run = |isa: InstructionSet| {
-                    isa.run(|| candidates(q, &database, distance, &k_of, Some(1)))
+                    isa.run(|| candidates_with(q, &database, distance, &k_of, Some(1), false))
                         .expect("available")
                 };
                 // The Gram products are `Order::Any`: fused in the AVX copies, not in the
@@ -488,10 +543,11 @@ mod tests {
 
     #[test]
     fn margin_never_rounds_down_and_scales_with_the_norms() {
-        let m = margin(1.0, 1.0, 128, 0.0);
+        let m = margin(1.0, 1.0, 128, 0.0, 0.0);
         let c = (128.0 + 32.0) * f64::powi(2.0, -23);
         assert!(f64::from(m) >= 2.0 * c * 4.0);
-        assert!(margin(2.0, 1.0, 128, 0.0) > m);
+        assert!(margin(2.0, 1.0, 128, 0.0, 0.0) > m);
+        assert!(f64::from(margin(1.0, 1.0, 128, 0.0, 1e-3)) >= f64::from(m) + 1e-3);
         assert_eq!(scale_for(3.0), 0.25);
         assert_eq!(scale_for(0.1), 8.0);
         assert_eq!(scale_for(1.0), 1.0);

@@ -75,6 +75,7 @@ mod kendall;
 mod key_scan;
 mod neighbours;
 mod ood;
+mod quantized_gram;
 mod retrieval;
 mod score_counts;
 mod score_sort;

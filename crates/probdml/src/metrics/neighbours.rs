@@ -1,5 +1,5 @@
 //! Fast k-nearest-neighbour search with the exact twin's results: candidates from blocked `f32`
-//! Gram matrices (the candidate filter fused into the block loop, see
+//! (or, on AVX2, 16-bit integer) Gram matrices (the candidate filter fused into the block loop, see
 //! [`candidate_search`](crate::metrics::candidate_search)), then the candidates re-ranked by the
 //! exact twin's own `f64` arithmetic. The filter provably keeps every item of the exact top k,
 //! ties included, so the ranking — and every retrieval metric — is bitwise the exact twin's.
