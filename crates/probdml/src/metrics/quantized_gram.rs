@@ -86,10 +86,12 @@ impl QuantizedRows {
         for (i, row) in rows.chunks_exact(dim).enumerate() {
             let largest = row.iter().fold(0.0f64, |a, &v| a.max(f64::from(v).abs()));
             let e = exponent_for(largest, q_max);
-            let (scale, inverse) = (f64::powi(2.0, e), f64::powi(2.0, -e));
+            let (scale, inverse) = (power_of_two(e), power_of_two(-e));
             let mut sum = 0.0f64;
             for (o, &v) in out[i * d2..i * d2 + dim].iter_mut().zip(row) {
-                let q = (f64::from(v) * inverse).round();
+                // Round to nearest (even) by adding and subtracting 1.5·2⁵², exact for
+                // |t| ≤ 2¹⁵: `f64::round` is a library call on baseline x86-64.
+                let q = (f64::from(v) * inverse + ROUNDING) - ROUNDING;
                 debug_assert!(q.abs() <= q_max);
                 *o = q as i16;
                 // Exact: v and q·2^e are multiples of 2^(e−24) below 2^(e+16).
@@ -195,11 +197,29 @@ impl QuantizedRows {
     }
 }
 
-/// The smallest e ≥ [`MIN_EXPONENT`] with `largest` ≤ q_max·2^e.
+/// 1.5·2⁵²: (t + it) − it is t rounded to the nearest integer (ties to even) for |t| < 2⁵¹.
+const ROUNDING: f64 = 6_755_399_441_055_744.0;
+
+/// 2^e for −1022 ≤ e ≤ 1023, from its bits.
+fn power_of_two(e: i32) -> f64 {
+    debug_assert!((-1022..=1023).contains(&e));
+    f64::from_bits(((e + 1023) as u64) << 52)
+}
+
+/// The smallest e ≥ [`MIN_EXPONENT`] with `largest` ≤ q_max·2^e (`largest` ≤ 2¹⁰⁰⁰): from
+/// the exponent of largest/q_max, then corrected by comparisons that are exact.
 fn exponent_for(largest: f64, q_max: f64) -> i32 {
-    let mut e = MIN_EXPONENT;
-    while largest > q_max * f64::powi(2.0, e) {
+    let ratio = largest / q_max;
+    let mut e = if ratio < power_of_two(MIN_EXPONENT) {
+        MIN_EXPONENT
+    } else {
+        ((ratio.to_bits() >> 52) & 0x7ff) as i32 - 1023 + 1
+    };
+    while largest > q_max * power_of_two(e) {
         e += 1;
+    }
+    while e > MIN_EXPONENT && largest <= q_max * power_of_two(e - 1) {
+        e -= 1;
     }
     e
 }
@@ -225,6 +245,27 @@ fn pack_items(block: &[i16], pairs: usize) -> Vec<i16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exponent_is_the_smallest_that_fits() {
+        let q = 4095.0;
+        for largest in [
+            0.0, 1e-300, 1e-20, 3e-5, 0.25, 0.5, 1.0, 4095.0, 4096.0, 1e5,
+        ] {
+            let e = exponent_for(largest, q);
+            assert!(largest <= q * f64::powi(2.0, e), "{largest}");
+            assert!(
+                e == MIN_EXPONENT || largest > q * f64::powi(2.0, e - 1),
+                "{largest}"
+            );
+        }
+        // Exactly at a power of two times q: that power, not the next.
+        assert_eq!(exponent_for(q * 0.25, q), -2);
+        assert_eq!(exponent_for(q * 0.25 * (1.0 + f64::EPSILON), q), -1);
+        for t in [-2.5f64, -0.5, 0.5, 1.5, 2.5, 3.49, -4095.0, 4095.0] {
+            assert_eq!((t + ROUNDING) - ROUNDING, t.round_ties_even(), "{t}");
+        }
+    }
 
     #[test]
     fn levels_keep_every_sum_in_i32() {
@@ -257,7 +298,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
         let rows: Vec<f32> = (0..n * dim)
             .map(|i| {
-                let size = [1.0f32, 1e-3, 1e-20][(i / dim) % 3];
+                let size = [1.0f32, 1e-3, 1e-20, 0.0][(i / dim) % 4];
                 size * rng.random_range(-1.0f32..1.0)
             })
             .collect();
