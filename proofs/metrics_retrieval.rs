@@ -694,3 +694,68 @@ fn candidate_search_on_extreme_scales() {
     assert_eq!(nn, exact::nearest_neighbours(&task, 10).unwrap());
     assert_eq!(nn.indices(0), &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 }
+
+/// Claim 5 with the integer Gram blocks of AVX2 CPUs (`metrics/quantized_gram.rs`): each
+/// query is (1, small reals), so that rounding it to 16-bit integers times 2^e (e set by its
+/// large first coordinate) moves its small coordinates by up to a quarter of their size, while
+/// every item, a signed permutation of (1, 2, 3)/8 or (0, 1, 4)/8 behind a zero, is exact on
+/// that grid (ε = 0). Items of one norm then differ only through the small coordinates, by
+/// about the quantisation error of the query: the margin must cover the query's own residual
+/// (the ε_q·M term), or the fast twin loses neighbours. On other CPUs the `f32` blocks run and
+/// the claim is the one above.
+#[test]
+fn candidate_search_covers_the_queries_quantisation() {
+    let mut items = Vec::new();
+    for triple in [[1.0, 2.0, 3.0], [0.0, 1.0, 4.0]] {
+        for p in [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ] {
+            for signs in 0..8 {
+                let row: Vec<f64> = (0..3)
+                    .map(|d| {
+                        let s = if signs >> d & 1 == 1 { -1.0 } else { 1.0 };
+                        s * triple[p[d]] / 8.0
+                    })
+                    .collect();
+                items.extend([0.0, row[0], row[1], row[2]]);
+            }
+        }
+    }
+    let n_items = items.len() / 4;
+    let queries: Vec<f64> = near_tie_rows(64, 3, &[23])
+        .chunks_exact(3)
+        .flat_map(|r| [1.0, 1e-3 * r[0], 1e-3 * r[1], 1e-3 * r[2]])
+        .collect();
+    let query_labels: Vec<usize> = (0..64).map(|i| i % 3).collect();
+    let item_labels: Vec<usize> = (0..n_items).map(|i| i % 3).collect();
+    let items32: Vec<f32> = items.iter().map(|&v| v as f32).collect();
+    let queries32: Vec<f32> = queries.iter().map(|&v| v as f32).collect();
+    for (q, db) in [
+        (
+            Embeddings::new(&queries, 4).unwrap(),
+            Embeddings::new(&items, 4).unwrap(),
+        ),
+        (
+            Embeddings::from_f32(&queries32, 4).unwrap(),
+            Embeddings::from_f32(&items32, 4).unwrap(),
+        ),
+    ] {
+        let task =
+            Retrieval::query_database(q, &query_labels, db, &item_labels, Distance::Euclidean)
+                .unwrap()
+                .with_threads(1)
+                .unwrap();
+        for k in [1, 3, 12] {
+            assert_eq!(
+                metrics::nearest_neighbours(&task, k).unwrap(),
+                exact::nearest_neighbours(&task, k).unwrap(),
+                "k = {k}"
+            );
+        }
+    }
+}
