@@ -344,10 +344,10 @@ fn candidates_with(
     let quantized = levels(dim)
         .filter(|_| integers && cfg!(target_arch = "x86_64") && isa.has_avx2())
         .map(|levels| {
-            let items = QuantizedRows::new(&db.rows, dim, levels, true);
+            let items = QuantizedRows::<BLOCK>::new(&db.rows, dim, levels, true);
             let queries = q_prepared
                 .as_ref()
-                .map(|q| QuantizedRows::new(&q.rows, dim, levels, false));
+                .map(|q| QuantizedRows::<BLOCK>::new(&q.rows, dim, levels, false));
             (items, queries)
         });
     let quantized = quantized

@@ -34,8 +34,6 @@
 //! `vpmaddwd` against a broadcast pair of a query row yields eight partial sums. A tile of
 //! [`MR`] × [`NR`] sums stays in eight registers for the whole row.
 
-use crate::metrics::candidate_search::BLOCK;
-
 /// Query rows per register tile.
 const MR: usize = 4;
 /// Items per register tile (two registers of eight `i32`).
@@ -45,8 +43,9 @@ const MIN_EXPONENT: i32 = -60;
 /// Below this many levels (D₂ > 33 000) the integers resolve the keys too coarsely to pay.
 const MIN_LEVELS: i32 = 255;
 
-/// Rows rounded to integers times powers of two (module docs), blocked by [`BLOCK`].
-pub(crate) struct QuantizedRows {
+/// Rows rounded to integers times powers of two (module docs), in blocks of `BLOCK` rows (the
+/// candidate search's).
+pub(crate) struct QuantizedRows<const BLOCK: usize> {
     /// Pairs per row, D₂/2.
     pairs: usize,
     /// `i16` rows, D₂ apart, zero rows up to whole blocks.
@@ -71,7 +70,7 @@ pub(crate) fn levels(dim: usize) -> Option<i32> {
     (q >= MIN_LEVELS).then_some(q)
 }
 
-impl QuantizedRows {
+impl<const BLOCK: usize> QuantizedRows<BLOCK> {
     /// Quantises the prepared rows (`dim` values each, every |value| ≤ 1) with `levels`
     /// (from [`levels`]); `as_items` also packs each block's panels for the item side.
     pub(crate) fn new(rows: &[f32], dim: usize, levels: i32, as_items: bool) -> Self {
@@ -104,7 +103,7 @@ impl QuantizedRows {
         }
         let panels = if as_items {
             out.chunks_exact(BLOCK * d2)
-                .map(|block| pack_items(block, pairs))
+                .map(|block| pack_items::<BLOCK>(block, pairs))
                 .collect()
         } else {
             Vec::new()
@@ -134,11 +133,11 @@ impl QuantizedRows {
     }
 
     /// Gram block `g[i·BLOCK + j]` = G(query `a·BLOCK + i`, item `b·BLOCK + j`) for every
-    /// i, j < [`BLOCK`] (padding rows and items give 0), with `items` packed as items.
+    /// i, j < `BLOCK` (padding rows and items give 0), with `items` packed as items.
     ///
     /// # Safety
     ///
-    /// The CPU must support AVX2; `g` holds [`BLOCK`]² values; `self` and `items` have the
+    /// The CPU must support AVX2; `g` holds `BLOCK`² values; `self` and `items` have the
     /// same pair count, `a` and `b` are blocks of theirs.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
@@ -226,7 +225,7 @@ fn exponent_for(largest: f64, q_max: f64) -> i32 {
 
 /// One block of `i16` rows (`BLOCK` rows of 2·`pairs`) as item panels: panel c, pair p, item
 /// l, half t at `((c·pairs + p)·NR + l)·2 + t`.
-fn pack_items(block: &[i16], pairs: usize) -> Vec<i16> {
+fn pack_items<const BLOCK: usize>(block: &[i16], pairs: usize) -> Vec<i16> {
     let d2 = 2 * pairs;
     let mut out = vec![0i16; BLOCK * d2];
     for c in 0..BLOCK / NR {
@@ -267,6 +266,8 @@ mod tests {
         }
     }
 
+    const BLOCK: usize = 256;
+
     #[test]
     fn levels_keep_every_sum_in_i32() {
         for dim in [1usize, 2, 3, 128, 129, 512, 4096, 33_000, 40_000] {
@@ -302,7 +303,7 @@ mod tests {
                 size * rng.random_range(-1.0f32..1.0)
             })
             .collect();
-        let q = QuantizedRows::new(&rows, dim, levels(dim).unwrap(), true);
+        let q = QuantizedRows::<BLOCK>::new(&rows, dim, levels(dim).unwrap(), true);
         let d2 = 2 * q.pairs;
         for (i, row) in rows.chunks_exact(dim).enumerate() {
             let r: f64 = row
