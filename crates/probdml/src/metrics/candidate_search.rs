@@ -34,6 +34,10 @@
 //! [`LANES`] keys against the thresholds at once and look at single keys only when one passes:
 //! after the first blocks almost none does.
 //!
+//! Rows are visited in the order of a [`VisitOrder`]: grouped by label in a retrieval task, so
+//! that a query's first block holds its classmates and its threshold falls at once. The order
+//! changes which items are pushed on the way, never the guarantee above.
+//!
 //! The AVX2+FMA copy runs the scans of [`key_scan`](crate::metrics::key_scan), written with
 //! intrinsics, which push the same keys in the same order as the portable loops here.
 //!
@@ -56,6 +60,7 @@ use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::key_scan;
 use crate::metrics::quantized_gram::{levels, QuantizedRows};
+use crate::metrics::visit_order::VisitOrder;
 use crate::threads;
 
 /// Rows (and items) per block.
@@ -83,20 +88,31 @@ fn max_norm(sets: &[&Embeddings<'_>]) -> f64 {
         .sqrt()
 }
 
-/// Prepares `e` for the Gram products: cosine rows divided by their norm, Euclidean rows
-/// multiplied by `scale` (a power of two); rounded to `f32`.
-fn prepare<'a>(e: &Embeddings<'a>, distance: Distance, scale: f64) -> Prepared<'a> {
+/// Prepares `e` for the Gram products, row `order[p]` at position p (`None`: the given
+/// order): cosine rows divided by their norm, Euclidean rows multiplied by `scale` (a power of
+/// two); rounded to `f32`.
+fn prepare<'a>(
+    e: &Embeddings<'a>,
+    distance: Distance,
+    scale: f64,
+    order: Option<&[u32]>,
+) -> Prepared<'a> {
     let dim = e.dim();
     let n = e.len();
-    let given_norms: Vec<f64> = e.squared_norms().iter().map(|s| s.sqrt()).collect();
+    let row_at = |p: usize| order.map_or(p, |o| o[p] as usize);
+    let all_norms = e.squared_norms();
+    let given_norms: Vec<f64> = (0..n).map(|p| all_norms[row_at(p)].sqrt()).collect();
     let rows: std::borrow::Cow<'a, [f32]> = match (e.coordinates(), distance) {
-        (Coordinates::F32(x), Distance::Euclidean) if scale == 1.0 => std::borrow::Cow::Borrowed(x),
+        (Coordinates::F32(x), Distance::Euclidean) if scale == 1.0 && order.is_none() => {
+            std::borrow::Cow::Borrowed(x)
+        }
         (coordinates, _) => {
             let mut out = Vec::with_capacity(n * dim);
-            for i in 0..n {
+            for (p, &norm) in given_norms.iter().enumerate() {
+                let i = row_at(p);
                 let factor = match distance {
                     Distance::Euclidean => scale,
-                    Distance::Cosine => 1.0 / given_norms[i],
+                    Distance::Cosine => 1.0 / norm,
                 };
                 match coordinates {
                     Coordinates::F64(x) => out.extend(
@@ -298,16 +314,19 @@ struct BlockState {
 }
 
 /// Candidate indices of every query (`k_of(q)` nearest wanted, 1 ≤ k_of(q) ≤ items it sees):
-/// a superset of its exact top k including ties, to be re-ranked exactly. `threads`: `None`
-/// runs on the current rayon pool, `Some(1)` on the calling thread alone.
+/// a superset of its exact top k including ties, to be re-ranked exactly. `order` is the order
+/// in which rows are visited, which changes the cost, not the guarantee ([`VisitOrder`]; in a
+/// leave-one-out task its queries' order must be its items'). `threads`: `None` runs on the
+/// current rayon pool, `Some(1)` on the calling thread alone.
 pub(crate) fn candidates(
     queries: Option<&Embeddings<'_>>,
     database: &Embeddings<'_>,
     distance: Distance,
     k_of: &(dyn Fn(usize) -> usize + Sync),
+    order: &VisitOrder,
     threads: Option<usize>,
 ) -> Vec<Vec<u32>> {
-    candidates_with(queries, database, distance, k_of, threads, true)
+    candidates_with(queries, database, distance, k_of, order, threads, true)
 }
 
 /// [`candidates`], with `integers` false keeping the `f32` Gram blocks on every copy.
@@ -316,6 +335,7 @@ fn candidates_with(
     database: &Embeddings<'_>,
     distance: Distance,
     k_of: &(dyn Fn(usize) -> usize + Sync),
+    order: &VisitOrder,
     threads: Option<usize>,
     integers: bool,
 ) -> Vec<Vec<u32>> {
@@ -331,8 +351,11 @@ fn candidates_with(
         }
         Distance::Cosine => 1.0,
     };
-    let db = prepare(database, distance, scale);
-    let q_prepared = queries.map(|q| prepare(q, distance, scale));
+    // Positions are visiting order (`order`): everything below indexes rows by position, and
+    // the candidates are mapped back to the given indices at the end.
+    let db = prepare(database, distance, scale, order.items());
+    let q_prepared = queries.map(|q| prepare(q, distance, scale, order.queries()));
+    let query_at = |p: usize| order.queries().map_or(p, |o| o[p] as usize);
     let qs = q_prepared.as_ref().unwrap_or(&db);
     let m = db.norms.iter().fold(0.0f64, |a, &b| a.max(b));
     let min_item = db.given_norms.iter().fold(f64::INFINITY, |a, &b| a.min(b));
@@ -366,7 +389,10 @@ fn candidates_with(
                     let quantization = quantized.map_or(0.0, |(_, rows)| {
                         rows.margin_term(q, qs.norms[q], m, items_residual)
                     });
-                    Candidates::new(k_of(q), margin(qs.norms[q], m, dim, floor, quantization))
+                    Candidates::new(
+                        k_of(query_at(q)),
+                        margin(qs.norms[q], m, dim, floor, quantization),
+                    )
                 })
                 .collect();
             let mut thr: Vec<f32> = cands.iter().map(Candidates::threshold).collect();
@@ -382,8 +408,12 @@ fn candidates_with(
             .flat_map(|offset| (0..q_blocks - offset).map(move |a| (a, a + offset)))
             .collect()
     } else {
+        // Each query block first meets the items that share its labels.
         (0..q_blocks)
-            .flat_map(|a| (0..db_blocks).map(move |b| (a, b)))
+            .flat_map(|a| {
+                let first = order.first_item_block(a, BLOCK, db_blocks);
+                (0..db_blocks).map(move |t| (a, (first + t) % db_blocks))
+            })
             .collect()
     };
     // Packed once for the caller's instruction set, each block used in many products.
@@ -455,16 +485,19 @@ fn candidates_with(
         || vec![0.0f32; BLOCK * BLOCK],
         |g, &pair| work(g, pair),
     );
-    states
-        .into_iter()
-        .flat_map(|s| {
-            s.into_inner()
-                .expect("no thread panicked")
-                .cands
-                .into_iter()
-                .map(Candidates::into_indices)
-        })
-        .collect()
+    let item_at = |j: u32| order.items().map_or(j, |o| o[j as usize]);
+    let mut out = vec![Vec::new(); n_q];
+    let visited = states.into_iter().flat_map(|s| {
+        s.into_inner()
+            .expect("no thread panicked")
+            .cands
+            .into_iter()
+            .map(Candidates::into_indices)
+    });
+    for (p, positions) in visited.enumerate() {
+        out[query_at(p)] = positions.into_iter().map(item_at).collect();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -508,8 +541,18 @@ mod tests {
                 let k_of = |i: usize| 1 + i % 12;
                 // The `f32` Gram blocks on every copy: the integer ones carry their own margin.
                 let run = |isa: InstructionSet| {
-                    isa.run(|| candidates_with(q, &database, distance, &k_of, Some(1), false))
-                        .expect("available")
+                    isa.run(|| {
+                        candidates_with(
+                            q,
+                            &database,
+                            distance,
+                            &k_of,
+                            &VisitOrder::given(),
+                            Some(1),
+                            false,
+                        )
+                    })
+                    .expect("available")
                 };
                 // The Gram products are `Order::Any`: fused in the AVX copies, not in the
                 // portable one. On the grid every Euclidean product and sum is exact, so all

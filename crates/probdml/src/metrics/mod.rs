@@ -81,6 +81,7 @@ mod score_counts;
 mod score_sort;
 mod sparsification;
 mod verification;
+mod visit_order;
 
 pub use binned_correlation::{binned_kendall_tau, binned_kendall_tau_verification};
 pub use calibration::{closed_set_ece, closed_set_votes, ece_at_k, expected_calibration_error};

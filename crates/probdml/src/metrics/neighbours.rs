@@ -10,6 +10,7 @@ use crate::metrics::candidate_search;
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 use crate::metrics::input::neighbours::Neighbours;
 use crate::metrics::retrieval_task::Retrieval;
+use crate::metrics::visit_order::VisitOrder;
 use crate::threads;
 
 /// The `k` nearest database items of every query.
@@ -79,6 +80,7 @@ pub(crate) fn ranked_lists(
             &database,
             task.distance(),
             k_of,
+            &VisitOrder::by_label(task),
             task.threads(),
         );
         // In the caller's instruction set on every worker (`InstructionSet::run` forces it on
