@@ -264,6 +264,37 @@ fn scan_column(g: &[f32], sq_i: f32, item: u32, cands: &mut [Candidates], thr: &
     }
 }
 
+/// An upper bound on the k-th smallest key among the items of one Gram row that the row's
+/// query is offered (key_j = sq[j] − 2 g[j], computed as the scans compute it; item `skip`
+/// excluded, items past the block's end have sq = +∞): the k-th smallest of the [`LANES`]
+/// lane minima, each the key of a different item, so at least k offered items lie at or below
+/// it. `None` when k > [`LANES`] or fewer than k lanes hold an item.
+///
+/// A query's first block sets its threshold this way before it is scanned: otherwise the
+/// threshold is +∞ until the first prune, and every item of that block up to it is pushed.
+#[inline(always)]
+fn row_bound(g: &[f32], sq: &[f32], skip: Option<usize>, k: usize) -> Option<f32> {
+    if k == 0 || k > LANES {
+        return None;
+    }
+    let mut minima = [f32::INFINITY; LANES];
+    for (c, (gc, sc)) in g
+        .chunks_exact(LANES)
+        .zip(sq.chunks_exact(LANES))
+        .enumerate()
+    {
+        for l in 0..LANES {
+            let key = sc[l] - 2.0 * gc[l];
+            if skip != Some(c * LANES + l) {
+                minima[l] = minima[l].min(key);
+            }
+        }
+    }
+    minima.sort_unstable_by(f32::total_cmp);
+    let bound = minima[k - 1];
+    bound.is_finite().then_some(bound)
+}
+
 /// [`scan_row`] in `isa`: the AVX2 copy written with intrinsics ([`key_scan`]), which pushes
 /// the same keys in the same order.
 #[inline(always)]
@@ -450,14 +481,15 @@ fn candidates_with(
                     let BlockState { cands, thr } = &mut *state;
                     for i in 0..a1 - a0 {
                         let skip = if leave_one_out { a0 + i } else { usize::MAX };
-                        scan_row_on(
-                            isa,
-                            &g[i * BLOCK..(i + 1) * BLOCK],
-                            sq_b,
-                            (b0, b1),
-                            &mut cands[i],
-                            skip,
-                        );
+                        let row = &g[i * BLOCK..(i + 1) * BLOCK];
+                        if thr[i] == f32::INFINITY {
+                            // The query's first block: a threshold before the scan.
+                            let local = skip.checked_sub(b0).filter(|&s| s < BLOCK);
+                            if let Some(bound) = row_bound(row, sq_b, local, cands[i].k()) {
+                                cands[i].lower_to(bound);
+                            }
+                        }
+                        scan_row_on(isa, row, sq_b, (b0, b1), &mut cands[i], skip);
                         thr[i] = cands[i].threshold();
                     }
                 }
@@ -582,6 +614,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Keys 0, 1, …: item j has key j except where stated; lane l's minimum is then its
+    /// first item's, l.
+    #[test]
+    fn row_bound_is_the_kth_lane_minimum_without_the_query_itself() {
+        let n = 3 * LANES;
+        let sq: Vec<f32> = (0..n).map(|j| j as f32).collect();
+        let g = vec![0.0f32; n];
+        assert_eq!(row_bound(&g, &sq, None, 3), Some(2.0));
+        // The query is item 1: lane 1's minimum becomes its next item's key, 1 + LANES.
+        assert_eq!(row_bound(&g, &sq, Some(1), 2), Some(2.0));
+        assert_eq!(row_bound(&g, &sq, Some(1), LANES), Some((1 + LANES) as f32));
+        // Keys sq − 2g, as the scans compute them.
+        let g_half: Vec<f32> = (0..n).map(|j| j as f32 / 4.0).collect();
+        assert_eq!(row_bound(&g_half, &sq, None, 4), Some(1.5));
+        // More than LANES wanted, or fewer than k lanes holding an item (+∞ past the end).
+        assert_eq!(row_bound(&g, &sq, None, LANES + 1), None);
+        let mut short = vec![f32::INFINITY; n];
+        short[..3].copy_from_slice(&[5.0, 6.0, 7.0]);
+        assert_eq!(row_bound(&g, &short, None, 3), Some(7.0));
+        assert_eq!(row_bound(&g, &short, None, 4), None);
+        assert_eq!(row_bound(&g, &short, Some(0), 3), None);
     }
 
     #[test]

@@ -59,6 +59,23 @@ impl Candidates {
         self.threshold
     }
 
+    /// The number of nearest items wanted.
+    #[inline(always)]
+    pub(crate) fn k(&self) -> usize {
+        self.k
+    }
+
+    /// Lowers the threshold to `bound` + margin (rounded up) where that is lower. `bound` must
+    /// be at least the k-th smallest key this query is offered over the whole search — the
+    /// largest key of some k items it is or will be offered — so that T ≤ `bound` (module
+    /// docs) and every item of the exact top k still passes.
+    pub(crate) fn lower_to(&mut self, bound: f32) {
+        let t = round_up(f64::from(bound) + f64::from(self.margin));
+        if t < self.threshold {
+            self.threshold = t;
+        }
+    }
+
     /// Offers one item; the caller has checked `key <= self.threshold()`.
     #[inline(always)]
     pub(crate) fn push(&mut self, key: f32, index: u32) {
