@@ -75,12 +75,13 @@ pub(crate) fn ranked_lists(
         // `Embeddings::new` rejects more than 2³² − 1 rows, so indices fit in u32.
         debug_assert!(database.len() <= u32::MAX as usize);
         let queries = (!task.is_leave_one_out()).then(|| task.queries());
-        let candidates = candidate_search::candidates(
+        let order = VisitOrder::by_label(task);
+        let mut candidates = candidate_search::candidates(
             queries.as_ref(),
             &database,
             task.distance(),
             k_of,
-            &VisitOrder::by_label(task),
+            &order,
             task.threads(),
         );
         // In the caller's instruction set on every worker (`InstructionSet::run` forces it on
@@ -94,11 +95,23 @@ pub(crate) fn ranked_lists(
                 || rerank(&all_queries, q, &database, task.distance(), cands, k_of(q)),
             )
         };
-        Ok(threads::map_indexed(
-            candidates,
-            task.threads() != Some(1),
-            |q, cands| rerank((q, cands)),
-        ))
+        // Re-ranked in the search's visiting order: queries of one label follow each other and
+        // mostly share their candidates, whose rows then stay in cache.
+        let jobs: Vec<(usize, Vec<u32>)> = match order.queries() {
+            Some(visit) => visit
+                .iter()
+                .map(|&q| (q as usize, std::mem::take(&mut candidates[q as usize])))
+                .collect(),
+            None => candidates.into_iter().enumerate().collect(),
+        };
+        let ranked = threads::map_indexed(jobs, task.threads() != Some(1), |_, (q, cands)| {
+            (q, rerank((q, cands)))
+        });
+        let mut lists = vec![Vec::new(); ranked.len()];
+        for (q, list) in ranked {
+            lists[q] = list;
+        }
+        Ok(lists)
     })
 }
 
