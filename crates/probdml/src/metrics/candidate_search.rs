@@ -59,6 +59,8 @@ use crate::metrics::candidates::{offer_column, offer_row, round_up, Candidates};
 use crate::metrics::embeddings::{Coordinates, Distance, Embeddings};
 #[cfg(target_arch = "x86_64")]
 use crate::metrics::key_scan;
+#[cfg(target_arch = "x86_64")]
+use crate::metrics::quantized_gram::Kernel;
 use crate::metrics::quantized_gram::{levels, QuantizedRows};
 use crate::metrics::visit_order::VisitOrder;
 use crate::threads;
@@ -408,6 +410,8 @@ fn candidates_with(
         .as_ref()
         .map(|(items, queries)| (items, queries.as_ref().unwrap_or(items)));
     let items_residual = quantized.map_or(0.0, |(items, _)| items.largest_residual());
+    #[cfg(target_arch = "x86_64")]
+    let kernel = Kernel::for_copy(isa);
 
     let q_blocks = n_q.div_ceil(BLOCK);
     let db_blocks = n_db.div_ceil(BLOCK);
@@ -470,9 +474,10 @@ fn candidates_with(
                 match quantized {
                     #[cfg(target_arch = "x86_64")]
                     // SAFETY: `quantized` is only built when `isa` has AVX2, and `isa` is
-                    // available on this CPU (`active()`); `g` holds BLOCK² values; a and b are
-                    // blocks of the queries and the items.
-                    Some((items, rows)) => unsafe { rows.gram_block(a, items, b, g) },
+                    // available on this CPU (`active()`); `kernel` is `for_copy(isa)`, which
+                    // checks VNNI; `g` holds BLOCK² values; a and b are blocks of the queries
+                    // and the items.
+                    Some((items, rows)) => unsafe { rows.gram_block(kernel, a, items, b, g) },
                     _ => product_packed(g, BLOCK, 1.0, &q_packed[a], &db_packed[b], Order::Any),
                 }
                 let sq_b = &db.squared_norms[b0..b0 + BLOCK];

@@ -32,10 +32,19 @@
 //! Rows are stored as `i16` pairs (D₂ values, zero-padded); item blocks are packed in panels
 //! of [`NR`] items, pair-major, so that one 32-byte load holds pair p of eight items and
 //! `vpmaddwd` against a broadcast pair of a query row yields eight partial sums. A tile of
-//! [`MR`] × [`NR`] sums stays in eight registers for the whole row.
+//! [`MR`] × [`NR`] sums stays in eight registers for the whole row. Where the AVX-512 copy
+//! runs on a CPU with VNNI, `vpdpwssd` does the multiply and the accumulation in one
+//! instruction, over a tile of [`MR_VNNI`] rows ([`Kernel`]); the sums are exact either way,
+//! so the blocks are the same bits.
 
-/// Query rows per register tile.
+#[cfg(target_arch = "x86_64")]
+use crate::instruction_set::InstructionSet;
+
+/// Query rows per register tile (eight accumulators of the sixteen AVX2 registers).
 const MR: usize = 4;
+/// Query rows per register tile with VNNI (sixteen accumulators of AVX-512's thirty-two
+/// registers: enough independent sums to hide `vpdpwssd`'s latency).
+const MR_VNNI: usize = 8;
 /// Items per register tile (two registers of eight `i32`).
 const NR: usize = 16;
 /// The smallest scale exponent: 2^(e+e') ≥ 2⁻¹²⁰ is a normal `f32`.
@@ -133,52 +142,113 @@ impl<const BLOCK: usize> QuantizedRows<BLOCK> {
     }
 
     /// Gram block `g[i·BLOCK + j]` = G(query `a·BLOCK + i`, item `b·BLOCK + j`) for every
-    /// i, j < `BLOCK` (padding rows and items give 0), with `items` packed as items.
+    /// i, j < `BLOCK` (padding rows and items give 0), with `items` packed as items, by
+    /// `kernel` (the same bits from either: the sums are exact).
     ///
     /// # Safety
     ///
-    /// The CPU must support AVX2; `g` holds `BLOCK`² values; `self` and `items` have the
-    /// same pair count, `a` and `b` are blocks of theirs.
+    /// The CPU must support `kernel`'s instructions ([`Kernel::for_copy`]); `g` holds `BLOCK`²
+    /// values; `self` and `items` have the same pair count, `a` and `b` are blocks of theirs.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) unsafe fn gram_block(
+        &self,
+        kernel: Kernel,
+        a: usize,
+        items: &Self,
+        b: usize,
+        g: &mut [f32],
+    ) {
+        // SAFETY: the caller's.
+        unsafe {
+            match kernel {
+                Kernel::Avx2 => self.gram_block_avx2(a, items, b, g),
+                Kernel::Avx512Vnni => self.gram_block_vnni(a, items, b, g),
+            }
+        }
+    }
+
+    /// [`gram_block`](Self::gram_block) by `vpmaddwd` and `vpaddd`: a tile of [`MR`] rows.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    pub(crate) unsafe fn gram_block(&self, a: usize, items: &Self, b: usize, g: &mut [f32]) {
+    unsafe fn gram_block_avx2(&self, a: usize, items: &Self, b: usize, g: &mut [f32]) {
+        use std::arch::x86_64::{_mm256_add_epi32, _mm256_madd_epi16};
+        // SAFETY: AVX2 (precondition).
+        unsafe {
+            self.tiles::<MR>(a, items, b, g, |acc, av, bv| {
+                _mm256_add_epi32(acc, _mm256_madd_epi16(av, bv))
+            });
+        }
+    }
+
+    /// [`gram_block`](Self::gram_block) by `vpdpwssd` (AVX-512 VNNI on 256-bit registers), which
+    /// multiplies and accumulates in one instruction where AVX2 needs two: a tile of
+    /// [`MR_VNNI`] rows, its sixteen accumulators in the thirty-two registers of AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512vnni")]
+    unsafe fn gram_block_vnni(&self, a: usize, items: &Self, b: usize, g: &mut [f32]) {
+        use std::arch::x86_64::_mm256_dpwssd_epi32;
+        // SAFETY: AVX2 and AVX-512 VNNI with VL (precondition).
+        unsafe {
+            self.tiles::<MR_VNNI>(a, items, b, g, |acc, av, bv| {
+                _mm256_dpwssd_epi32(acc, av, bv)
+            });
+        }
+    }
+
+    /// The register tiles of one Gram block, `R` rows by [`NR`] items each; `madd(acc, a, b)`
+    /// adds the pairwise products of the `i16` lanes of a and b to the `i32` lanes of acc.
+    /// Inlined into the callers, whose target features its intrinsics need.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn tiles<const R: usize>(
+        &self,
+        a: usize,
+        items: &Self,
+        b: usize,
+        g: &mut [f32],
+        madd: impl Fn(
+            std::arch::x86_64::__m256i,
+            std::arch::x86_64::__m256i,
+            std::arch::x86_64::__m256i,
+        ) -> std::arch::x86_64::__m256i,
+    ) {
         use std::arch::x86_64::{
-            __m256i, _mm256_add_epi32, _mm256_cvtepi32_ps, _mm256_loadu_ps, _mm256_loadu_si256,
-            _mm256_madd_epi16, _mm256_mul_ps, _mm256_set1_epi32, _mm256_set1_ps,
-            _mm256_setzero_si256, _mm256_storeu_ps,
+            __m256i, _mm256_cvtepi32_ps, _mm256_loadu_ps, _mm256_loadu_si256, _mm256_mul_ps,
+            _mm256_set1_epi32, _mm256_set1_ps, _mm256_setzero_si256, _mm256_storeu_ps,
         };
         let pairs = self.pairs;
         let d2 = 2 * pairs;
-        assert!(items.pairs == pairs && g.len() >= BLOCK * BLOCK);
+        assert!(items.pairs == pairs && g.len() >= BLOCK * BLOCK && BLOCK.is_multiple_of(R));
         let rows = &self.rows[a * BLOCK * d2..(a + 1) * BLOCK * d2];
         let row_scales = &self.scales[a * BLOCK..(a + 1) * BLOCK];
         let panels = &items.panels[b];
         let item_scales = &items.scales[b * BLOCK..(b + 1) * BLOCK];
-        for r0 in (0..BLOCK).step_by(MR) {
-            // Row r as i32 pairs: the broadcast operand of `vpmaddwd`.
-            let row_ptr = |r: usize| rows[(r0 + r) * d2..].as_ptr().cast::<i32>();
-            let a_rows = [row_ptr(0), row_ptr(1), row_ptr(2), row_ptr(3)];
+        for r0 in (0..BLOCK).step_by(R) {
+            // Row r as i32 pairs: the broadcast operand of the multiply-add.
+            let a_rows: [*const i32; R] =
+                std::array::from_fn(|r| rows[(r0 + r) * d2..].as_ptr().cast::<i32>());
             for (jp, panel) in panels.chunks_exact(pairs * 2 * NR).enumerate() {
-                // SAFETY: AVX2 (precondition). Row r0 + r < BLOCK has `pairs` i32 pairs; the
-                // panel holds `pairs` × 32 i16; stores go to rows r0..r0+4, columns
-                // jp·16..jp·16+16 of the BLOCK × BLOCK block.
+                // SAFETY: the callers' target features. Row r0 + r < BLOCK has `pairs` i32
+                // pairs; the panel holds `pairs` × 32 i16; stores go to rows r0..r0+R,
+                // columns jp·16..jp·16+16 of the BLOCK × BLOCK block.
                 unsafe {
-                    let mut acc: [[__m256i; 2]; MR] = [[_mm256_setzero_si256(); 2]; MR];
+                    let mut acc: [[__m256i; 2]; R] = [[_mm256_setzero_si256(); 2]; R];
                     let mut bp = panel.as_ptr();
                     for p in 0..pairs {
                         let b0 = _mm256_loadu_si256(bp.cast());
                         let b1 = _mm256_loadu_si256(bp.add(16).cast());
                         bp = bp.add(32);
-                        for r in 0..MR {
+                        for r in 0..R {
                             let av = _mm256_set1_epi32(a_rows[r].add(p).read_unaligned());
-                            acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(av, b0));
-                            acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(av, b1));
+                            acc[r][0] = madd(acc[r][0], av, b0);
+                            acc[r][1] = madd(acc[r][1], av, b1);
                         }
                     }
                     let col = jp * NR;
                     let s0 = _mm256_loadu_ps(item_scales[col..].as_ptr());
                     let s1 = _mm256_loadu_ps(item_scales[col + 8..].as_ptr());
-                    for r in 0..MR {
+                    for r in 0..R {
                         let sr = _mm256_set1_ps(row_scales[r0 + r]);
                         let out = g[(r0 + r) * BLOCK + col..].as_mut_ptr();
                         // fl32(Σ)·(2^e_r·2^e_j): both factors of the scale are ≥ 2⁻⁶⁰, so
@@ -192,6 +262,29 @@ impl<const BLOCK: usize> QuantizedRows<BLOCK> {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Which instructions form the integer products.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// `vpmaddwd` + `vpaddd` (AVX2).
+    Avx2,
+    /// `vpdpwssd` (AVX-512 VNNI).
+    Avx512Vnni,
+}
+
+impl Kernel {
+    /// The kernel for a dispatched copy with AVX2: VNNI in the AVX-512 copy where the CPU has
+    /// it (Ice Lake and Zen 4 on), which the copy's own features do not include (Skylake-SP
+    /// has AVX-512 without it), hence the check here; `vpmaddwd` otherwise.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn for_copy(isa: InstructionSet) -> Self {
+        if isa == InstructionSet::Avx512 && std::is_x86_feature_detected!("avx512vnni") {
+            Self::Avx512Vnni
+        } else {
+            Self::Avx2
         }
     }
 }
@@ -320,10 +413,18 @@ mod tests {
                 "row {i}"
             );
         }
+        let mut kernels = vec![Kernel::Avx2];
+        if Kernel::for_copy(InstructionSet::Avx512) == Kernel::Avx512Vnni {
+            kernels.push(Kernel::Avx512Vnni);
+        }
         let mut g = vec![f32::NAN; BLOCK * BLOCK];
-        for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-            // SAFETY: AVX2 checked above; g is BLOCK²; both blocks exist.
-            unsafe { q.gram_block(a, &q, b, &mut g) };
+        for (kernel, (a, b)) in kernels
+            .into_iter()
+            .flat_map(|k| [(0, 0), (0, 1), (1, 0), (1, 1)].map(|ab| (k, ab)))
+        {
+            g.fill(f32::NAN);
+            // SAFETY: AVX2 checked above, VNNI by `for_copy`; g is BLOCK²; both blocks exist.
+            unsafe { q.gram_block(kernel, a, &q, b, &mut g) };
             for i in 0..BLOCK {
                 for j in 0..BLOCK {
                     let (ri, rj) = (a * BLOCK + i, b * BLOCK + j);
@@ -331,7 +432,11 @@ mod tests {
                         .map(|d| i64::from(q.rows[ri * d2 + d]) * i64::from(q.rows[rj * d2 + d]))
                         .sum();
                     let want = (dot as f32) * (q.scales[ri] * q.scales[rj]);
-                    assert_eq!(g[i * BLOCK + j].to_bits(), want.to_bits(), "({ri}, {rj})");
+                    assert_eq!(
+                        g[i * BLOCK + j].to_bits(),
+                        want.to_bits(),
+                        "{kernel:?} ({ri}, {rj})"
+                    );
                 }
             }
         }
