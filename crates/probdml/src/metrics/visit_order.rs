@@ -20,18 +20,21 @@ use crate::metrics::retrieval_task::{Relevance, Retrieval};
 
 /// Where each visited row comes from, for the queries and the items.
 pub(crate) struct VisitOrder {
-    /// Position p visits query `queries[p]`; `None`: the given order.
-    queries: Option<Vec<u32>>,
     /// Position p visits item `items[p]`; `None`: the given order.
     items: Option<Vec<u32>>,
-    /// The queries' and the items' labels in visiting order (empty without labels): what
+    /// Position p visits query `queries[p]`; `None`: the given order. Unused in a
+    /// leave-one-out task, whose queries are its items.
+    queries: Option<Vec<u32>>,
+    /// Whether the queries are the items (leave-one-out): they are then visited in one order.
+    shared: bool,
+    /// A separate query set's and the items' labels in visiting order (empty otherwise): what
     /// aligns a query block with its item blocks.
     query_labels: Vec<i128>,
     item_labels: Vec<i128>,
 }
 
-/// The indices `0..keys.len()` stably sorted by key, and the keys in that order; `None` for
-/// the order when it is the given one.
+/// The indices `0..keys.len()` stably sorted by key (`None` when that is the given order),
+/// and the keys in that order.
 fn grouped(keys: Vec<i128>) -> (Option<Vec<u32>>, Vec<i128>) {
     let mut order: Vec<u32> = (0..keys.len() as u32).collect();
     order.sort_by_key(|&i| keys[i as usize]);
@@ -44,8 +47,9 @@ impl VisitOrder {
     /// The given order of both sets.
     pub(crate) fn given() -> Self {
         Self {
-            queries: None,
             items: None,
+            queries: None,
+            shared: false,
             query_labels: Vec::new(),
             item_labels: Vec::new(),
         }
@@ -58,17 +62,18 @@ impl VisitOrder {
         };
         let (items, item_labels) = grouped(database.to_vec());
         if task.is_leave_one_out() {
+            // The diagonal blocks align the queries with their items: no labels kept.
             return Self {
-                queries: items.clone(),
                 items,
-                query_labels: item_labels.clone(),
-                item_labels,
+                shared: true,
+                ..Self::given()
             };
         }
         let (queries, query_labels) = grouped(queries.to_vec());
         Self {
-            queries,
             items,
+            queries,
+            shared: false,
             query_labels,
             item_labels,
         }
@@ -76,7 +81,11 @@ impl VisitOrder {
 
     /// Position p visits query `queries()[p]` (`None`: query p).
     pub(crate) fn queries(&self) -> Option<&[u32]> {
-        self.queries.as_deref()
+        if self.shared {
+            self.items()
+        } else {
+            self.queries.as_deref()
+        }
     }
 
     /// Position p visits item `items()[p]` (`None`: item p).
@@ -103,28 +112,21 @@ mod tests {
     use super::*;
     use crate::metrics::embeddings::{Distance, Embeddings};
 
+    /// The visiting order of a leave-one-out task of one-dimensional zeros with `labels`.
+    fn leave_one_out_order(labels: &[u8]) -> VisitOrder {
+        let x = vec![0.0; labels.len()];
+        let embeddings = Embeddings::new(&x, 1).expect("finite");
+        let task = Retrieval::leave_one_out(embeddings, labels, Distance::Euclidean);
+        VisitOrder::by_label(&task.expect("valid"))
+    }
+
     #[test]
     fn rows_are_grouped_by_label_stably() {
-        let x = [0.0; 6];
-        let labels = [2u8, 0, 2, 1, 0, 2];
-        let task = Retrieval::leave_one_out(
-            Embeddings::new(&x, 1).expect("finite"),
-            &labels,
-            Distance::Euclidean,
-        )
-        .expect("valid");
-        let order = VisitOrder::by_label(&task);
+        let order = leave_one_out_order(&[2, 0, 2, 1, 0, 2]);
         assert_eq!(order.items(), Some(&[1, 4, 3, 0, 2, 5][..]));
         assert_eq!(order.queries(), order.items());
         // Already grouped: the given order, no copy.
-        let sorted = [0u8, 0, 1, 2, 2, 2];
-        let task = Retrieval::leave_one_out(
-            Embeddings::new(&x, 1).expect("finite"),
-            &sorted,
-            Distance::Euclidean,
-        )
-        .expect("valid");
-        assert_eq!(VisitOrder::by_label(&task).items(), None);
+        assert_eq!(leave_one_out_order(&[0, 0, 1, 2, 2, 2]).items(), None);
     }
 
     #[test]
