@@ -127,4 +127,12 @@ fn domain_edges_give_documented_values() {
     check(NAME, log_bessel_i(0.0, x), 0.0);
     let want = 2.0 * (x.ln() - 2f64.ln()) - 2f64.ln(); // ν = 2: 2 ln(x/2) − ln 2!
     check(NAME, log_bessel_i(2.0, x), want);
+    // Subnormal x where ln I_ν is formed without ν ln x: ν = ½ (its closed form scales x into
+    // the normal range) and the Debye orders (ln((ν + s)/x), whose quotient would overflow).
+    for nu in [0.5, 20.0, 63.0, 4095.0, 50_000.0] {
+        for x in [f64::from_bits(1), 1e-310, f64::MIN_POSITIVE] {
+            let case = format!("ν = {nu:e}, x = {x:e}");
+            check_at(NAME, case, log_bessel_i(nu, x), exact::log_bessel_i(nu, x));
+        }
+    }
 }

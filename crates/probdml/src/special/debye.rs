@@ -24,9 +24,15 @@
 //! the zero of ln I_ν, so they are formed in double-double.
 
 use super::debye_coefficients::{DEBYE_TERMS, LOG_TERMS, RATIO_TERMS, SERIES_TERMS};
-use super::ln_table::HALF_LN_2PI;
+use super::ln_table::{HALF_LN_2PI, LN_2};
 use crate::compensated::DoubleDouble;
 use crate::special::logarithm::{ln_1_to_2, Ln};
+
+/// ln 2 split for exact products by a binary exponent (Cody and Waite): the high part keeps the
+/// top 32 bits of the double nearest ln 2, so `e · LN_2_HI` is exact for |e| < 2²¹; the low
+/// part is the rest of the double-double ln 2.
+const LN_2_HI: f64 = f64::from_bits(LN_2.0.to_bits() & !0x1f_ffff);
+const LN_2_LO: f64 = (LN_2.0 - LN_2_HI) + LN_2.1;
 
 /// The smallest order for which the expansion is used.
 pub(crate) const DEBYE_MIN_ORDER: f64 = 20.0;
@@ -72,6 +78,44 @@ fn expansion_sum_fixed<const K: usize>(
     sum
 }
 
+/// Length of [`correction_polynomial`]'s coefficients: `u^k P_k(p²)` reaches `p^{3k}`.
+const POLYNOMIAL_LEN: usize = 3 * DEBYE_TERMS + 1;
+
+/// The correction `Σ_{k=1}^{K} u^k P_k(p²)` of one order `ν` as one polynomial in `p`: with
+/// `u = p/ν`, `u^k P_k(p²) = ν^{−k} Σ_i a_{k,i} p^{k+2i}`, so the sum is `Σ_{j=1}^{3K} d_j p^j`
+/// with `d_j = Σ_{k+2i=j} a_{k,i} ν^{−k}` (`d_0 = 0`). The coefficients depend on the order
+/// alone: formed once for the arguments of one order, they leave `3K` fused multiply-adds per
+/// argument, where the double Horner scheme of [`expansion_sum_fixed`] takes `K(K+1)/2 + 2K`
+/// (75 against 30 at `K = 10`). Same terms, grouped by power: each `d_j p^j` is a sum of terms
+/// `a_{k,i} p^{2i} u^k` of the original sum, each no larger than its `|P_k|`-bound times
+/// `ν^{−k}`, so the rounding stays `~10⁻¹⁸` absolutely at `ν ≥ 20`.
+#[inline(always)]
+fn correction_polynomial<const K: usize>(
+    family: &[[f64; DEBYE_TERMS + 1]; DEBYE_TERMS],
+    nu: f64,
+) -> [f64; POLYNOMIAL_LEN] {
+    let mut d = [0.0; POLYNOMIAL_LEN];
+    let inverse = 1.0 / nu;
+    let mut scale = 1.0;
+    for k in 1..K + 1 {
+        scale *= inverse;
+        for i in 0..k + 1 {
+            d[k + 2 * i] = family[k - 1][i].mul_add(scale, d[k + 2 * i]);
+        }
+    }
+    d
+}
+
+/// `Σ_{j=1}^{3K} d_j p^j` by Horner in `p`.
+#[inline(always)]
+fn polynomial_in_p<const K: usize>(d: &[f64; POLYNOMIAL_LEN], p: f64) -> f64 {
+    let mut v = d[3 * K];
+    for step in 1..3 * K {
+        v = v.mul_add(p, d[3 * K - step]);
+    }
+    v * p
+}
+
 /// g(ν, x) = ln I_ν(x) − ν ln x for ν ≥ 20, x ≥ 0 finite; the order is a double-double so
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 #[inline(always)]
@@ -90,15 +134,120 @@ pub(crate) fn log_bessel_i_scaled_debye_plus_half_ln_2pi(
     debye_scalar::<false>(order, x)
 }
 
+/// ln I_ν(x) itself for ν ≥ 20 and finite x > 0 (normal or subnormal), from the same
+/// expansion without its scaling (module docs):
+///
+///   ln I_ν(x) = ν ln x + g = s − ν ln((ν + s)/x) − ½ ln 2π − ½ ln s + Σ_{k≥1} W_k(p)/ν^k.
+///
+/// One double-double logarithm, of the quotient (formed without overflow by
+/// [`Ln::ln_over`]), where `ν ln x + g` takes two (ln x, ln(ν + s)); `s − ν ln(…)` cancels to
+/// O(1) near the zero of ln I_ν and is formed in double-double. The rest is O(1) apart from
+/// `½ ln s = ½ e ln 2 + ½ ln m` (`s = 2^e m`, `m ∈ [1, 2)`), whose large part `½ e ln 2` is
+/// exact in the Cody–Waite split and whose `ln m` takes the `f64` table logarithm (absolute
+/// error `< 2·10⁻¹⁶`): the `f64` terms add a few 10⁻¹⁶ absolutely, inside the budget of
+/// [`log_bessel_i`](super::log_bessel_i).
+#[inline(always)]
+pub(crate) fn log_bessel_i_debye(nu: f64, x: f64) -> f64 {
+    #[inline(always)]
+    fn with<const K: usize>(nu: f64, x: f64) -> f64 {
+        debye_log::<K, false>(nu, &correction_polynomial::<K>(&LOG_TERMS, nu), x)
+    }
+    match terms_for_order(nu) {
+        5 => with::<5>(nu, x),
+        6 => with::<6>(nu, x),
+        8 => with::<8>(nu, x),
+        10 => with::<10>(nu, x),
+        _ => with::<DEBYE_TERMS>(nu, x),
+    }
+}
+
+/// [`log_bessel_i_debye`] at `L` arguments `MIN_POSITIVE ≤ x ≤ 10¹⁵⁰` for one order `ν ≥ 20`,
+/// bit for bit (the same operations, the range branches of `sqrt` and `ln` left out).
+#[inline(always)]
+pub(crate) fn log_bessel_i_debye_lanes<const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
+    #[inline(always)]
+    fn lanes<const K: usize, const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
+        let d = correction_polynomial::<K>(&LOG_TERMS, nu);
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = debye_log::<K, true>(nu, &d, v);
+        }
+    }
+    match terms_for_order(nu) {
+        5 => lanes::<5, L>(nu, x, out),
+        6 => lanes::<6, L>(nu, x, out),
+        8 => lanes::<8, L>(nu, x, out),
+        10 => lanes::<10, L>(nu, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(nu, x, out),
+    }
+}
+
+/// ln I_ν(x) with `K` correction terms; `LANES` leaves out the range branches (valid for
+/// `MIN_POSITIVE ≤ x ≤ 10¹⁵⁰`, identical results there).
+#[inline(always)]
+fn debye_log<const K: usize, const LANES: bool>(
+    nu: f64,
+    polynomial: &[f64; POLYNOMIAL_LEN],
+    x: f64,
+) -> f64 {
+    let (s, r) = debye_root::<LANES>(DoubleDouble::from_f64(nu), x);
+    let nu_plus_s = s.add_f64(nu);
+    let quotient_log = if LANES {
+        nu_plus_s.ln_over_normal(x)
+    } else {
+        nu_plus_s.ln_over(x)
+    };
+    let leading = s.sub(quotient_log.mul_f64(nu));
+    // s = 2^e m (s ≥ 20: normal), and ln s = e ln 2 + ln m + s_lo/s_hi (the last < 2⁻⁵³).
+    let bits = s.hi.to_bits();
+    let e = (((bits >> 52) & 0x7ff) as i64 - 1023) as f64;
+    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    let correction = polynomial_in_p::<K>(polynomial, nu * r);
+    let small = correction
+        - 0.5 * (ln_1_to_2(m) + s.lo.mul_add(r, e * LN_2_LO))
+        - HALF_LN_2PI.0
+        - HALF_LN_2PI.1;
+    leading.add_f64(-0.5 * e * LN_2_HI).add_f64(small).to_f64()
+}
+
+/// `(s, r)`: s = √(ν² + x²) as a double-double and r within two ulps of 1/s, from one
+/// division; `LANES` leaves out the branch for `max(ν, x) > 10¹⁵⁰` (where the squares would
+/// overflow and both are scaled first).
+#[inline(always)]
+fn debye_root<const LANES: bool>(order: DoubleDouble, x: f64) -> (DoubleDouble, f64) {
+    let nu = order.hi;
+    if LANES || nu.max(x) <= DEBYE_LANES_MAX_ARGUMENT {
+        order
+            .mul(order)
+            .add(DoubleDouble::product(x, x))
+            .sqrt_and_reciprocal()
+    } else {
+        // ν² or x² would overflow from ~1.3·10¹⁵⁴ on (ln C_M at κ = 10²⁰⁰ was NaN): scale
+        // both by 2⁻⁶⁰⁰ (exact) so the squares stay normal, and scale the root back. A square
+        // that underflows is below an ulp of the other, since max(ν, x) > 10¹⁵⁰.
+        let (o, xs) = (order.mul_f64(TWO_TO_MINUS_600), x * TWO_TO_MINUS_600);
+        let s = o
+            .mul(o)
+            .add(DoubleDouble::product(xs, xs))
+            .sqrt()
+            .mul_f64(1.0 / TWO_TO_MINUS_600);
+        (s, 1.0 / s.hi)
+    }
+}
+
 /// The scalar expansion with the term count of the order; `WITH_2PI` adds `−½ ln 2π`.
 #[inline(always)]
 fn debye_scalar<const WITH_2PI: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
+    #[inline(always)]
+    fn with<const K: usize, const WITH_2PI: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
+        let d = correction_polynomial::<K>(&LOG_TERMS, order.hi);
+        debye_scaled::<K, false, WITH_2PI>(order, &d, x)
+    }
     match terms_for_order(order.hi) {
-        5 => debye_scaled::<5, false, WITH_2PI>(order, x),
-        6 => debye_scaled::<6, false, WITH_2PI>(order, x),
-        8 => debye_scaled::<8, false, WITH_2PI>(order, x),
-        10 => debye_scaled::<10, false, WITH_2PI>(order, x),
-        _ => debye_scaled::<DEBYE_TERMS, false, WITH_2PI>(order, x),
+        5 => with::<5, WITH_2PI>(order, x),
+        6 => with::<6, WITH_2PI>(order, x),
+        8 => with::<8, WITH_2PI>(order, x),
+        10 => with::<10, WITH_2PI>(order, x),
+        _ => with::<DEBYE_TERMS, WITH_2PI>(order, x),
     }
 }
 
@@ -152,8 +301,9 @@ fn debye_lanes<const L: usize, const WITH_2PI: bool>(
         x: &[f64; L],
         out: &mut [DoubleDouble; L],
     ) {
+        let d = correction_polynomial::<K>(&LOG_TERMS, order.hi);
         for (o, &v) in out.iter_mut().zip(x) {
-            *o = debye_scaled::<K, true, WITH_2PI>(order, v);
+            *o = debye_scaled::<K, true, WITH_2PI>(order, &d, v);
         }
     }
     match terms_for_order(order.hi) {
@@ -171,29 +321,14 @@ fn debye_lanes<const L: usize, const WITH_2PI: bool>(
 #[inline(always)]
 fn debye_scaled<const K: usize, const LANES: bool, const WITH_2PI: bool>(
     order: DoubleDouble,
+    polynomial: &[f64; POLYNOMIAL_LEN],
     x: f64,
 ) -> DoubleDouble {
     let nu = order.hi;
     // s = √(ν² + x²) and r ≈ 1/s (within two ulps) from one division: p = ν/s and the
     // expansion variable u = p/ν = 1/s are formed from r (an error of a few ulps in p moves
     // ½ ln(1 + p) by < 2·10⁻¹⁶ and the O(1/ν) correction by less).
-    let (s, r) = if LANES || nu.max(x) <= DEBYE_LANES_MAX_ARGUMENT {
-        order
-            .mul(order)
-            .add(DoubleDouble::product(x, x))
-            .sqrt_and_reciprocal()
-    } else {
-        // ν² or x² would overflow from ~1.3·10¹⁵⁴ on (ln C_M at κ = 10²⁰⁰ was NaN): scale
-        // both by 2⁻⁶⁰⁰ (exact) so the squares stay normal, and scale the root back. A square
-        // that underflows is below an ulp of the other, since max(ν, x) > 10¹⁵⁰.
-        let (o, xs) = (order.mul_f64(TWO_TO_MINUS_600), x * TWO_TO_MINUS_600);
-        let s = o
-            .mul(o)
-            .add(DoubleDouble::product(xs, xs))
-            .sqrt()
-            .mul_f64(1.0 / TWO_TO_MINUS_600);
-        (s, 1.0 / s.hi)
-    };
+    let (s, r) = debye_root::<LANES>(order, x);
     let nu_plus_s = s.add(order);
     let p = nu * r;
     // ν ln(ν+s) + ½ ln s = (ν + ½) ln(ν+s) − ½ ln(1 + p), since (ν+s)/s = 1 + p: one
@@ -211,7 +346,7 @@ fn debye_scaled<const K: usize, const LANES: bool, const WITH_2PI: bool>(
         logs
     };
     let logs = logs.add_f64(-0.5 * ln_1_to_2(1.0 + p));
-    let correction = expansion_sum_fixed::<K>(&LOG_TERMS, r, p * p);
+    let correction = polynomial_in_p::<K>(polynomial, p);
     s.sub(logs).add_f64(correction)
 }
 
@@ -367,6 +502,8 @@ mod tests {
             log_bessel_i_scaled_debye_lanes(order, &x, &mut log);
             let mut log_2pi = [DoubleDouble::ZERO; 8];
             log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, &x, &mut log_2pi);
+            let mut unscaled = [0.0; 8];
+            log_bessel_i_debye_lanes(nu, &x, &mut unscaled);
             for (l, &v) in x.iter().enumerate() {
                 let at = format!("nu = {nu}, x = {v}");
                 if v > 0.0 {
@@ -378,6 +515,10 @@ mod tests {
                 assert_eq!(bits(log[l]), bits(scalar), "g, {at}");
                 let scalar = log_bessel_i_scaled_debye_plus_half_ln_2pi(order, v);
                 assert_eq!(bits(log_2pi[l]), bits(scalar), "g + ½ ln 2π, {at}");
+                if v > 0.0 {
+                    let scalar = log_bessel_i_debye(nu, v);
+                    assert_eq!(unscaled[l].to_bits(), scalar.to_bits(), "ln I, {at}");
+                }
             }
         }
     }

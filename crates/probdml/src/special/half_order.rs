@@ -16,6 +16,7 @@
 
 use super::debye::DEBYE_LANES_MAX_ARGUMENT;
 use super::exp_lanes::exp_nonpositive;
+use super::hankel::large_argument_log;
 use crate::compensated::DoubleDouble;
 use crate::special::logarithm::{ln_1p_lanes, ln_dd, ln_normal_f64, Ln};
 
@@ -92,28 +93,50 @@ pub(crate) fn ln_sinhc_dd_large(x: f64) -> DoubleDouble {
     DoubleDouble::from_f64(x).sub(ln_2x).add_f64(tail)
 }
 
+/// ln I_{1/2}(x) for finite x > 0, in `f64` (where `½ ln x + g` spends two double-double
+/// logarithms): below ½, `½ ln x + ½ ln(2/π) + ln(sinh x/x)`, whose sum is at least 0.57 in
+/// size and whose terms are of that size or smaller; from ½ on, `x − ½ ln 2πx + ln(1 − e^{−2x})`
+/// ([`large_argument_log`]), within `3·10⁻¹⁶` absolutely near the zero of ln I_{1/2} (x ≈ 1.09)
+/// and within two ulps elsewhere: inside [`log_bessel_i`](super::log_bessel_i)'s budget.
+#[inline(always)]
+pub(crate) fn log_bessel_i_half(x: f64) -> f64 {
+    if x < f64::MIN_POSITIVE {
+        // Subnormal: ½ ln x from the exactly scaled argument (sinh x/x − 1 is 0 here).
+        return 0.5f64.mul_add(
+            ln_normal_f64(x * 2f64.powi(64)) - 64.0 * std::f64::consts::LN_2,
+            HALF_LN_2_OVER_PI.0,
+        );
+    }
+    if x < 0.5 {
+        log_half_below(x)
+    } else {
+        log_half_above(x)
+    }
+}
+
+/// [`log_bessel_i_half`] for `MIN_POSITIVE ≤ x ≤ 10¹⁵⁰` on a chunk of lanes, straight-line:
+/// the same bits ([`by_side_of_half`]).
+#[inline(always)]
+pub(crate) fn log_bessel_i_half_lanes<const L: usize>(x: &[f64; L], out: &mut [f64; L]) {
+    by_side_of_half(x, out, log_half_below, log_half_above);
+}
+
+/// ln I_{1/2}(x) for normal `x < ½`.
+#[inline(always)]
+fn log_half_below(x: f64) -> f64 {
+    0.5f64.mul_add(ln_normal_f64(x), HALF_LN_2_OVER_PI.0) + ln_1p_lanes(sinhc_minus_one(x))
+}
+
+/// ln I_{1/2}(x) for normal `x ≥ ½` (e^{−2x} is 0 in `1 − e^{−2x}` long before −700).
+#[inline(always)]
+fn log_half_above(x: f64) -> f64 {
+    large_argument_log(x, -exp_nonpositive((-2.0 * x).max(-700.0)))
+}
+
 /// g(½, x) = ln I_{1/2}(x) − ½ ln x for finite x ≥ 0.
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_half(x: f64) -> DoubleDouble {
     DoubleDouble::from_pair(HALF_LN_2_OVER_PI).add(ln_sinhc(x))
-}
-
-/// [`log_bessel_i_scaled_half`] for `0 ≤ x ≤ 10¹⁵⁰` on a chunk of lanes, straight-line: the
-/// same bits ([`by_side_of_half`]).
-#[inline(always)]
-pub(crate) fn log_bessel_i_scaled_half_lanes<const L: usize>(
-    x: &[f64; L],
-    g: &mut [DoubleDouble; L],
-) {
-    let offset = DoubleDouble::from_pair(HALF_LN_2_OVER_PI);
-    by_side_of_half(
-        x,
-        g,
-        #[inline(always)]
-        |v| offset.add(ln_sinhc_dd_small(v)),
-        #[inline(always)]
-        |v| offset.add(ln_sinhc_dd_large(v)),
-    );
 }
 
 /// `out_i = small(x_i)` for `x_i < ½`, else `large(x_i)`, on a chunk of lanes (both functions

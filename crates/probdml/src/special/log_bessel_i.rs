@@ -14,10 +14,15 @@
 //!   ln I_ν(x) = ν ln x + g(ν, x),    ln C_M(κ) = −(M/2) ln 2π − g(M/2 − 1, κ),
 //!
 //! so the ν ln x terms, which reach 10⁶, cancel exactly in ln C_M instead of in rounding.
+//! ln I_ν itself takes that sum only in the power series and the recurrence: the Debye
+//! expansion forms it with one double-double logarithm (of (ν + s)/x) instead of two, and the
+//! Hankel expansion and the closed form for ν = ½ in `f64`, where nothing cancels.
 
-use super::debye::{log_bessel_i_scaled_debye, DEBYE_MIN_ORDER};
-use super::half_order::log_bessel_i_scaled_half;
-use super::hankel::{hankel_applies, log_bessel_i_scaled_hankel, HANKEL_MIN_ARGUMENT};
+use super::debye::{log_bessel_i_debye, log_bessel_i_scaled_debye, DEBYE_MIN_ORDER};
+use super::half_order::{log_bessel_i_half, log_bessel_i_scaled_half};
+use super::hankel::{
+    hankel_applies, log_bessel_i_hankel, log_bessel_i_scaled_hankel, HANKEL_MIN_ARGUMENT,
+};
 use super::recurrence::log_bessel_i_scaled_recurrence;
 use super::series::log_bessel_i_scaled_series;
 use crate::compensated::DoubleDouble;
@@ -96,6 +101,18 @@ pub(crate) fn log_bessel_i_kernel(nu: f64, x: f64) -> f64 {
     }
     if x == f64::INFINITY {
         return f64::INFINITY;
+    }
+    // Three regimes give ln I_ν directly, cheaper than ν ln x + g: the Debye expansion with one
+    // double-double logarithm instead of two, the closed form for ν = ½ and the Hankel
+    // expansion in `f64`.
+    if nu >= DEBYE_MIN_ORDER {
+        return log_bessel_i_debye(nu, x);
+    }
+    if nu == 0.5 {
+        return log_bessel_i_half(x);
+    }
+    if hankel_applies(nu, x) {
+        return log_bessel_i_hankel(nu, x);
     }
     ln_dd(x)
         .mul_f64(nu)

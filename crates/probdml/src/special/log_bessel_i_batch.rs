@@ -1,11 +1,12 @@
 //! ln I_ν(x) for one order and many arguments: the Debye regime in vectorised lanes.
 
 use super::debye::{
-    log_bessel_i_scaled_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
+    log_bessel_i_debye_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
-use super::half_order::log_bessel_i_scaled_half_lanes;
+use super::half_order::log_bessel_i_half_lanes;
+use super::hankel::log_bessel_i_hankel_lanes;
 use super::log_bessel_i::log_bessel_i_kernel;
-use super::small_order_lanes::SmallOrderLanes;
+use super::small_order_lanes::{SmallOrderLanes, SmallOrderRegime};
 use crate::compensated::DoubleDouble;
 use crate::error::{require_batch, require_nonnegative, Result};
 use crate::instruction_set::dispatch;
@@ -18,8 +19,9 @@ use crate::special::logarithm::Ln;
 ///
 /// $$ \ln I_\nu(x) = \nu\ln x + g(\nu, x),\qquad g(\nu, x) = \ln I_\nu(x) - \nu\ln x $$
 ///
-/// with `g` from the uniform asymptotic expansion (A&S 9.7.7) for `ν ≥ 20`, as in the scalar
-/// function. There the arguments go through the expansion in lanes of sixteen, which the compiler
+/// as in the scalar function: for `ν ≥ 20` the uniform asymptotic expansion (A&S 9.7.7) gives
+/// the sum directly, `s − ν ln((ν + s)/x) − ½ ln 2πs + Σ W_k/ν^k`, its correction polynomial
+/// formed once per chunk. There the arguments go through the expansion in lanes of sixteen, which the compiler
 /// vectorises (AVX2+FMA where the CPU has them, chosen at run time): the lane kernel performs
 /// the scalar kernel's operations (its branch-free square root and logarithm give the same bits
 /// for the normal arguments `x ≤ 10¹⁵⁰` that it receives), so the values are bit-identical to
@@ -102,30 +104,32 @@ fn log_bessel_i_batch_kernel(nu: f64, xs: &[f64], out: &mut [f64]) {
         xs,
         out,
         #[inline(always)]
-        |x, g| log_bessel_i_scaled_debye_lanes(order, x, g),
+        |x, v| log_bessel_i_debye_lanes(nu, x, v),
     );
 }
 
-/// Every chunk of arguments through one regime's lanes (`scaled` writes g for the chunk's
-/// clamped arguments), assembled into ln I_ν, then the range edges by the scalar kernel.
+/// Every chunk of arguments through one regime's lanes (`log` writes ln I_ν for the chunk's
+/// clamped arguments), then the range edges by the scalar kernel.
 #[inline(always)]
 fn every_chunk_in_lanes(
     nu: f64,
     xs: &[f64],
     out: &mut [f64],
-    mut scaled: impl FnMut(&[f64; DEBYE_LANES], &mut [DoubleDouble; DEBYE_LANES]),
+    mut log: impl FnMut(&[f64; DEBYE_LANES], &mut [f64; DEBYE_LANES]),
 ) {
     let mut x = [1.0; DEBYE_LANES];
-    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    // Into a full array of lanes first: a loop over all DEBYE_LANES vectorises, one over a
+    // chunk of `out` (shorter at the end) ran scalar.
+    let mut v = [0.0; DEBYE_LANES];
     for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
         // Lanes outside the branch-free range (0, subnormals, x > 10¹⁵⁰) compute a value that is
         // overwritten below; a short last chunk keeps earlier (valid) arguments in its spare
         // lanes.
-        for (xi, &v) in x.iter_mut().zip(xc) {
-            *xi = v.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
+        for (xi, &a) in x.iter_mut().zip(xc) {
+            *xi = a.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
         }
-        scaled(&x, &mut g);
-        assemble(nu, &x, &g, oc);
+        log(&x, &mut v);
+        oc.copy_from_slice(&v[..oc.len()]);
     }
     fix_up_range_edges(nu, xs, out);
 }
@@ -141,34 +145,32 @@ fn half_order_batch(xs: &[f64], out: &mut [f64]) {
         xs,
         out,
         #[inline(always)]
-        |x, g| log_bessel_i_scaled_half_lanes(x, g),
+        |x, v| log_bessel_i_half_lanes(x, v),
     );
 }
 
 /// `ν < 20` (not ½): chunks whose arguments share a regime of the scalar kernel go through
-/// that regime's lanes, the others per value. Arguments in runs of one regime (a sorted grid)
-/// meet a boundary once per regime; unsorted ones go through
-/// [`SmallOrderLanes::scaled_by_regime`], which visits them sorted by regime.
+/// that regime's lanes ([`log_in`]), the others per value. Arguments in runs of one regime (a
+/// sorted grid) meet a boundary once per regime; unsorted ones go through
+/// [`SmallOrderLanes::by_regime`], which visits them sorted by regime.
 #[inline(always)]
 fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64]) {
-    let mut x = [1.0; DEBYE_LANES];
-    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
-    let mut v = [0.0; DEBYE_LANES];
     if !small.regimes_in_order(xs) {
-        small.scaled_by_regime(
+        small.by_regime(
             xs,
+            0.0,
             #[inline(always)]
-            |chunk, xc, gc| {
-                for (c, &xi) in x.iter_mut().zip(xc) {
-                    *c = xi.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
-                }
-                assemble(nu, &x, gc, &mut v);
-                for (&i, &vi) in chunk.iter().zip(&v) {
+            |regime, x, v| log_in(nu, &small, regime, x, v),
+            #[inline(always)]
+            |chunk, _, v| {
+                for (&i, &vi) in chunk.iter().zip(v) {
                     out[i] = vi;
                 }
             },
         );
     } else {
+        let mut x = [1.0; DEBYE_LANES];
+        let mut v = [0.0; DEBYE_LANES];
         for (oc, xc) in out.chunks_mut(DEBYE_LANES).zip(xs.chunks(DEBYE_LANES)) {
             // Sorted by regime: the chunk's first and last arguments bound its regimes.
             let regime = small.regime(xc[0]);
@@ -176,11 +178,8 @@ fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64
                 for (xi, &a) in x.iter_mut().zip(xc) {
                     *xi = a;
                 }
-                small.scaled_in(regime, &x, &mut g);
-                for xi in x.iter_mut() {
-                    *xi = xi.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
-                }
-                assemble(nu, &x, &g, oc);
+                log_in(nu, &small, regime, &x, &mut v);
+                oc.copy_from_slice(&v[..oc.len()]);
             } else {
                 for (o, &a) in oc.iter_mut().zip(xc) {
                     *o = log_bessel_i_kernel(nu, a);
@@ -189,6 +188,30 @@ fn small_order_batch(nu: f64, small: SmallOrderLanes, xs: &[f64], out: &mut [f64
         }
     }
     fix_up_range_edges(nu, xs, out);
+}
+
+/// ln I_ν(x_l) for a chunk of lanes all in `regime` of a small order, as the scalar kernel
+/// forms it: the Hankel expansion's own `f64` value, else `ν ln x + g` from the regime's g
+/// (lanes outside the branch-free range get a value that [`fix_up_range_edges`] replaces).
+#[inline(always)]
+fn log_in(
+    nu: f64,
+    small: &SmallOrderLanes,
+    regime: SmallOrderRegime,
+    x: &[f64; DEBYE_LANES],
+    out: &mut [f64; DEBYE_LANES],
+) {
+    if regime == SmallOrderRegime::Hankel {
+        log_bessel_i_hankel_lanes(nu, x, out);
+        return;
+    }
+    let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    small.scaled_in(regime, x, &mut g);
+    let mut clamped = [1.0; DEBYE_LANES];
+    for (c, &a) in clamped.iter_mut().zip(x) {
+        *c = a.clamp(f64::MIN_POSITIVE, DEBYE_LANES_MAX_ARGUMENT);
+    }
+    assemble(nu, &clamped, &g, out);
 }
 
 /// `ln I_ν(x) = ν ln x + g` lane by lane, as the scalar function forms it (`ln_normal` is

@@ -11,6 +11,13 @@ pub(crate) trait Ln {
     fn ln(self) -> Self;
     /// ln self for `MIN_POSITIVE ≤ self.hi < 2¹⁰²³`.
     fn ln_normal(self) -> Self;
+    /// ln(self / den) for `self.hi` normal and positive, `den > 0` finite (normal or
+    /// subnormal), with [`ln`](Self::ln)'s accuracy: the quotient is never formed at its own
+    /// scale, so it cannot overflow (`(ν + s)/x` at a subnormal `x`).
+    fn ln_over(self, den: f64) -> Self;
+    /// [`ln_over`](Self::ln_over) for a normal `den` (`MIN_POSITIVE ≤ den`), without its
+    /// branch: the same operations, hence the same bits, in a body that vectorises.
+    fn ln_over_normal(self, den: f64) -> Self;
 }
 
 impl Ln for DoubleDouble {
@@ -57,6 +64,46 @@ impl Ln for DoubleDouble {
         let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
         let m = self.scale(f64::from_bits(((1023 - e) as u64) << 52));
         ln_reduced(m, e as f64)
+    }
+
+    #[inline(always)]
+    fn ln_over(self, den: f64) -> Self {
+        if den < f64::MIN_POSITIVE {
+            // A subnormal denominator, brought into the normal range (exact scaling): the
+            // quotient's logarithm gains 64 ln 2.
+            return self
+                .ln_over_normal(den * 2f64.powi(64))
+                .add(DoubleDouble::from_pair(LN_2).mul_f64(64.0));
+        }
+        self.ln_over_normal(den)
+    }
+
+    #[inline(always)]
+    fn ln_over_normal(self, den: f64) -> Self {
+        // self = 2^a n, den = 2^b d with n, d ∈ [1, 2) (exact: exponent bits), so that
+        // self/den = 2^(a−b) · n/d and n/d ∈ (½, 2) is formed without overflow.
+        let exponent_of = |v: f64| ((v.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+        let a = exponent_of(self.hi);
+        let n = self.scale(f64::from_bits(((1023 - a) as u64) << 52));
+        let b = exponent_of(den);
+        let d = f64::from_bits((den.to_bits() & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+        // n/d as a double-double from one division: q₁ = n·(1/d) is within two ulps of the
+        // quotient, so n_hi − q₁d is exact (Sterbenz) and the remainder (with n_lo) is formed
+        // to a relative 2⁻⁵³; its quotient q₂ ≤ 2⁻⁵⁰ q₁ then carries a relative error of
+        // 2⁻⁵² from the reciprocal's rounding: the pair is within 2⁻¹⁰¹ of n/d, which moves
+        // the logarithm by as much, absolutely.
+        let inverse = 1.0 / d;
+        let q1 = n.hi * inverse;
+        let (p, e) = two_prod(q1, d);
+        let remainder = ((n.hi - p) - e) + n.lo;
+        let (hi, lo) = fast_two_sum(q1, remainder * inverse);
+        // Into [1, 2): a quotient below 1 is doubled (exact), its exponent lowered by one
+        // (a select, as the lanes need).
+        let below = hi < 1.0;
+        let factor = if below { 2.0 } else { 1.0 };
+        let m = DoubleDouble::new(hi * factor, lo * factor);
+        let exponent = (a - b) as f64 - if below { 1.0 } else { 0.0 };
+        ln_reduced(m, exponent)
     }
 }
 

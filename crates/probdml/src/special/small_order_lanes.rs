@@ -131,7 +131,27 @@ impl SmallOrderLanes {
     pub(crate) fn scaled_by_regime(
         &self,
         xs: &[f64],
-        mut emit: impl FnMut(&[usize], &[f64; DEBYE_LANES], &[DoubleDouble; DEBYE_LANES]),
+        emit: impl FnMut(&[usize], &[f64; DEBYE_LANES], &[DoubleDouble; DEBYE_LANES]),
+    ) {
+        self.by_regime(
+            xs,
+            DoubleDouble::from_f64(0.0),
+            #[inline(always)]
+            |regime, x, g| self.scaled_in(regime, x, g),
+            emit,
+        );
+    }
+
+    /// The visiting order of [`scaled_by_regime`](Self::scaled_by_regime) with another
+    /// per-regime evaluation: `eval(regime, x, out)` fills a chunk's lanes (all of `x` in
+    /// `regime`, `out` starting from `zero`), handed to `emit` as `(indices, x, out)`.
+    #[inline(always)]
+    pub(crate) fn by_regime<T: Copy>(
+        &self,
+        xs: &[f64],
+        zero: T,
+        mut eval: impl FnMut(SmallOrderRegime, &[f64; DEBYE_LANES], &mut [T; DEBYE_LANES]),
+        mut emit: impl FnMut(&[usize], &[f64; DEBYE_LANES], &[T; DEBYE_LANES]),
     ) {
         // Buckets 0..=16: the series by octave (2⁻¹² and below share the first; 2⁴ ≤ x < 2⁵
         // is the last); 17, 18, 19: the recurrence, the Hankel expansion, x > 10¹⁵⁰.
@@ -172,7 +192,7 @@ impl SmallOrderLanes {
             index
         };
         let mut x = [0.0; DEBYE_LANES];
-        let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+        let mut g = [zero; DEBYE_LANES];
         let mut begin = 0;
         while begin < index.len() {
             let regime = self.regime(xs[index[begin]]);
@@ -182,7 +202,7 @@ impl SmallOrderLanes {
                 for (l, xl) in x.iter_mut().enumerate() {
                     *xl = xs[chunk[l.min(last)]];
                 }
-                self.scaled_in(regime, &x, &mut g);
+                eval(regime, &x, &mut g);
                 emit(chunk, &x, &g);
             }
             begin = end;
