@@ -347,6 +347,7 @@ pub fn require_sphere_dim(arg: &'static str, dim: usize) -> Result<usize> {
 /// The checks of a vMF batch kernel over one dimension: `dim ≥ 2`, then [`require_batch`]
 /// on `kappas` (finite, `≥ 0`, one per element of `out`).
 #[doc(hidden)]
+#[inline]
 pub fn require_concentrations(dim: usize, kappas: &[f64], out_len: usize) -> Result<()> {
     require_sphere_dim("dim", dim)?;
     require_batch(
@@ -360,6 +361,9 @@ pub fn require_concentrations(dim: usize, kappas: &[f64], out_len: usize) -> Res
 
 /// Whether every value is finite and in `[low, high)`, by lanes of running minima, maxima and
 /// sums of `v · 0` (NaN exactly when some `v` is infinite or NaN): no branch per element.
+/// Inlined, so that a batch kernel that checks inside its dispatched copy runs the pass at that
+/// copy's vector width.
+#[inline]
 fn all_finite_in(values: &[f64], low: f64, high: f64) -> bool {
     const L: usize = 8;
     let (mut min, mut max, mut nan) = ([f64::INFINITY; L], [f64::NEG_INFINITY; L], [0.0; L]);
@@ -385,6 +389,7 @@ fn all_finite_in(values: &[f64], low: f64, high: f64) -> bool {
 /// The checks of a batch kernel that maps `values` into `out`: equal lengths (naming `out`),
 /// every value finite (naming `arg` and the index) and inside `[low, high)` (`rule` says so).
 #[doc(hidden)]
+#[inline]
 pub fn require_batch(
     arg: &'static str,
     values: &[f64],

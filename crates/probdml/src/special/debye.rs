@@ -24,15 +24,9 @@
 //! the zero of ln I_ν, so they are formed in double-double.
 
 use super::debye_coefficients::{DEBYE_TERMS, LOG_TERMS, RATIO_TERMS, SERIES_TERMS};
-use super::ln_table::{HALF_LN_2PI, LN_2};
+use super::ln_table::{HALF_LN_2PI, LN_2PI};
 use crate::compensated::DoubleDouble;
-use crate::special::logarithm::{ln_1_to_2, Ln};
-
-/// ln 2 split for exact products by a binary exponent (Cody and Waite): the high part keeps the
-/// top 32 bits of the double nearest ln 2, so `e · LN_2_HI` is exact for |e| < 2²¹; the low
-/// part is the rest of the double-double ln 2.
-const LN_2_HI: f64 = f64::from_bits(LN_2.0.to_bits() & !0x1f_ffff);
-const LN_2_LO: f64 = (LN_2.0 - LN_2_HI) + LN_2.1;
+use crate::special::logarithm::{ln_1_to_2, Ln, LN_2_HI, LN_2_LO};
 
 /// The smallest order for which the expansion is used.
 pub(crate) const DEBYE_MIN_ORDER: f64 = 20.0;
@@ -120,18 +114,91 @@ fn polynomial_in_p<const K: usize>(d: &[f64; POLYNOMIAL_LEN], p: f64) -> f64 {
 /// that ν + 1 is exact where a caller needs it (an error δ in the order moves g by ~δ ln 2ν).
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDouble {
-    debye_scalar::<true>(order, x)
+    debye_scalar(order, x)
 }
 
-/// `g(ν, x) + ½ ln 2π` for ν ≥ 20, x ≥ 0 finite: [`log_bessel_i_scaled_debye`] without the
-/// double-double addition of its constant `−½ ln 2π` (one of its dozen), for a caller that
-/// folds the constant into its own: `ln C_M = −(M/2) ln 2π − g = −((M−1)/2) ln 2π − (g + ½ ln 2π)`.
+/// ln C_M(x) = −(M/2) ln 2π − g(ν, x) for `ν = M/2 − 1 ≥ 20` (M ≥ 42) and finite x ≥ 0,
+/// rounded once: `−((M−1)/2) ln 2π + (ν + ½) ln(ν + s) − s − ½ ln(1 + p) − Σ_{k≥1} W_k(p)/ν^k`.
+/// With `ν + ½ = (M−1)/2` exact, the double-double logarithm is multiplied by an `f64`, and the
+/// constant, `s` and the `f64` remainder are each added once (`−(M/2) ln 2π − g` adds the
+/// expansion's `−½ ln 2π`, its remainder and the normaliser's constant separately).
 #[inline(always)]
-pub(crate) fn log_bessel_i_scaled_debye_plus_half_ln_2pi(
-    order: DoubleDouble,
+pub(crate) fn log_norm_const_debye(dim: usize, x: f64) -> f64 {
+    let nu = dim as f64 / 2.0 - 1.0;
+    #[inline(always)]
+    fn with<const K: usize>(dim: usize, nu: f64, x: f64) -> f64 {
+        let d = correction_polynomial::<K>(&LOG_TERMS, nu);
+        debye_log_norm_const::<K, false>(log_norm_const_constant(dim), nu, &d, x)
+    }
+    match terms_for_order(nu) {
+        5 => with::<5>(dim, nu, x),
+        6 => with::<6>(dim, nu, x),
+        8 => with::<8>(dim, nu, x),
+        10 => with::<10>(dim, nu, x),
+        _ => with::<DEBYE_TERMS>(dim, nu, x),
+    }
+}
+
+/// [`log_norm_const_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` of one dimension `M ≥ 42`, bit
+/// for bit (the same operations, the range branches of `sqrt` and `ln` left out).
+#[inline(always)]
+pub(crate) fn log_norm_const_debye_lanes<const L: usize>(
+    dim: usize,
+    x: &[f64; L],
+    out: &mut [f64; L],
+) {
+    let nu = dim as f64 / 2.0 - 1.0;
+    #[inline(always)]
+    fn lanes<const K: usize, const L: usize>(
+        dim: usize,
+        nu: f64,
+        x: &[f64; L],
+        out: &mut [f64; L],
+    ) {
+        let d = correction_polynomial::<K>(&LOG_TERMS, nu);
+        let constant = log_norm_const_constant(dim);
+        for (o, &v) in out.iter_mut().zip(x) {
+            *o = debye_log_norm_const::<K, true>(constant, nu, &d, v);
+        }
+    }
+    match terms_for_order(nu) {
+        5 => lanes::<5, L>(dim, nu, x, out),
+        6 => lanes::<6, L>(dim, nu, x, out),
+        8 => lanes::<8, L>(dim, nu, x, out),
+        10 => lanes::<10, L>(dim, nu, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(dim, nu, x, out),
+    }
+}
+
+/// `−((M−1)/2) ln 2π` in double-double (`(M−1)/2` is exact).
+#[inline(always)]
+fn log_norm_const_constant(dim: usize) -> DoubleDouble {
+    DoubleDouble::from_pair(LN_2PI).mul_f64(-((dim - 1) as f64 / 2.0))
+}
+
+/// ln C_M with `K` correction terms; `LANES` as in [`debye_scaled`].
+#[inline(always)]
+fn debye_log_norm_const<const K: usize, const LANES: bool>(
+    constant: DoubleDouble,
+    nu: f64,
+    polynomial: &[f64; POLYNOMIAL_LEN],
     x: f64,
-) -> DoubleDouble {
-    debye_scalar::<false>(order, x)
+) -> f64 {
+    let (s, r) = debye_root::<LANES>(DoubleDouble::from_f64(nu), x);
+    let nu_plus_s = s.add_f64(nu);
+    let ln_nu_plus_s = if LANES {
+        nu_plus_s.ln_normal()
+    } else {
+        nu_plus_s.ln()
+    };
+    let p = nu * r;
+    let rest = 0.5f64.mul_add(ln_1_to_2(1.0 + p), polynomial_in_p::<K>(polynomial, p));
+    ln_nu_plus_s
+        .mul_f64(nu + 0.5)
+        .add(constant)
+        .sub(s)
+        .add_f64(-rest)
+        .to_f64()
 }
 
 /// ln I_ν(x) itself for ν ≥ 20 and finite x > 0 (normal or subnormal), from the same
@@ -234,20 +301,20 @@ fn debye_root<const LANES: bool>(order: DoubleDouble, x: f64) -> (DoubleDouble, 
     }
 }
 
-/// The scalar expansion with the term count of the order; `WITH_2PI` adds `−½ ln 2π`.
+/// The scalar expansion with the term count of the order.
 #[inline(always)]
-fn debye_scalar<const WITH_2PI: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
+fn debye_scalar(order: DoubleDouble, x: f64) -> DoubleDouble {
     #[inline(always)]
-    fn with<const K: usize, const WITH_2PI: bool>(order: DoubleDouble, x: f64) -> DoubleDouble {
+    fn with<const K: usize>(order: DoubleDouble, x: f64) -> DoubleDouble {
         let d = correction_polynomial::<K>(&LOG_TERMS, order.hi);
-        debye_scaled::<K, false, WITH_2PI>(order, &d, x)
+        debye_scaled::<K, false>(order, &d, x)
     }
     match terms_for_order(order.hi) {
-        5 => with::<5, WITH_2PI>(order, x),
-        6 => with::<6, WITH_2PI>(order, x),
-        8 => with::<8, WITH_2PI>(order, x),
-        10 => with::<10, WITH_2PI>(order, x),
-        _ => with::<DEBYE_TERMS, WITH_2PI>(order, x),
+        5 => with::<5>(order, x),
+        6 => with::<6>(order, x),
+        8 => with::<8>(order, x),
+        10 => with::<10>(order, x),
+        _ => with::<DEBYE_TERMS>(order, x),
     }
 }
 
@@ -267,59 +334,43 @@ pub(crate) const DEBYE_LANES: usize = 16;
 /// `ν ≥ 20`, bit for bit: the same operations, with the range branches of `sqrt` and `ln` left
 /// out (they never fire here) so that the lane loop is straight-line code that the compiler
 /// vectorises (ln I_ν for one order and many arguments; the few `g` of one order that the nivMF
-/// divergences combine). ln C_M takes [`log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes`].
+/// divergences combine). ln C_M takes [`log_norm_const_debye_lanes`].
 #[inline(always)]
 pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
     order: DoubleDouble,
     x: &[f64; L],
     out: &mut [DoubleDouble; L],
 ) {
-    debye_lanes::<L, true>(order, x, out);
+    debye_lanes(order, x, out);
 }
 
-/// [`log_bessel_i_scaled_debye_plus_half_ln_2pi`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one
-/// order `ν ≥ 20`, bit for bit, as [`log_bessel_i_scaled_debye_lanes`] is to its scalar.
+/// The lanes with the term count of the order.
 #[inline(always)]
-pub(crate) fn log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes<const L: usize>(
-    order: DoubleDouble,
-    x: &[f64; L],
-    out: &mut [DoubleDouble; L],
-) {
-    debye_lanes::<L, false>(order, x, out);
-}
-
-/// The lanes with the term count of the order; `WITH_2PI` adds `−½ ln 2π`.
-#[inline(always)]
-fn debye_lanes<const L: usize, const WITH_2PI: bool>(
-    order: DoubleDouble,
-    x: &[f64; L],
-    out: &mut [DoubleDouble; L],
-) {
+fn debye_lanes<const L: usize>(order: DoubleDouble, x: &[f64; L], out: &mut [DoubleDouble; L]) {
     #[inline(always)]
-    fn lanes<const K: usize, const L: usize, const WITH_2PI: bool>(
+    fn lanes<const K: usize, const L: usize>(
         order: DoubleDouble,
         x: &[f64; L],
         out: &mut [DoubleDouble; L],
     ) {
         let d = correction_polynomial::<K>(&LOG_TERMS, order.hi);
         for (o, &v) in out.iter_mut().zip(x) {
-            *o = debye_scaled::<K, true, WITH_2PI>(order, &d, v);
+            *o = debye_scaled::<K, true>(order, &d, v);
         }
     }
     match terms_for_order(order.hi) {
-        5 => lanes::<5, L, WITH_2PI>(order, x, out),
-        6 => lanes::<6, L, WITH_2PI>(order, x, out),
-        8 => lanes::<8, L, WITH_2PI>(order, x, out),
-        10 => lanes::<10, L, WITH_2PI>(order, x, out),
-        _ => lanes::<DEBYE_TERMS, L, WITH_2PI>(order, x, out),
+        5 => lanes::<5, L>(order, x, out),
+        6 => lanes::<6, L>(order, x, out),
+        8 => lanes::<8, L>(order, x, out),
+        10 => lanes::<10, L>(order, x, out),
+        _ => lanes::<DEBYE_TERMS, L>(order, x, out),
     }
 }
 
 /// The expansion with `K` correction terms; `LANES` picks the branch-free `sqrt` and `ln`
-/// (valid for `x ≤ 10¹⁵⁰`, identical results there); `WITH_2PI` adds the constant `−½ ln 2π`
-/// (without it the value is `g + ½ ln 2π`).
+/// (valid for `x ≤ 10¹⁵⁰`, identical results there).
 #[inline(always)]
-fn debye_scaled<const K: usize, const LANES: bool, const WITH_2PI: bool>(
+fn debye_scaled<const K: usize, const LANES: bool>(
     order: DoubleDouble,
     polynomial: &[f64; POLYNOMIAL_LEN],
     x: f64,
@@ -339,12 +390,9 @@ fn debye_scaled<const K: usize, const LANES: bool, const WITH_2PI: bool>(
     } else {
         nu_plus_s.ln()
     };
-    let logs = ln_nu_plus_s.mul(order.add_f64(0.5));
-    let logs = if WITH_2PI {
-        logs.add(DoubleDouble::from_pair(HALF_LN_2PI))
-    } else {
-        logs
-    };
+    let logs = ln_nu_plus_s
+        .mul(order.add_f64(0.5))
+        .add(DoubleDouble::from_pair(HALF_LN_2PI));
     let logs = logs.add_f64(-0.5 * ln_1_to_2(1.0 + p));
     let correction = polynomial_in_p::<K>(polynomial, p);
     s.sub(logs).add_f64(correction)
@@ -500,8 +548,10 @@ mod tests {
             bessel_i_ratio_debye_lanes(nu, &x, &mut ratio);
             let mut log = [DoubleDouble::ZERO; 8];
             log_bessel_i_scaled_debye_lanes(order, &x, &mut log);
-            let mut log_2pi = [DoubleDouble::ZERO; 8];
-            log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, &x, &mut log_2pi);
+            // Every order here is M/2 − 1 for a whole M.
+            let dim = (2.0 * nu + 2.0) as usize;
+            let mut norm_const = [0.0; 8];
+            log_norm_const_debye_lanes(dim, &x, &mut norm_const);
             let mut unscaled = [0.0; 8];
             log_bessel_i_debye_lanes(nu, &x, &mut unscaled);
             for (l, &v) in x.iter().enumerate() {
@@ -513,8 +563,8 @@ mod tests {
                 let bits = |d: DoubleDouble| (d.hi.to_bits(), d.lo.to_bits());
                 let scalar = log_bessel_i_scaled_debye(order, v);
                 assert_eq!(bits(log[l]), bits(scalar), "g, {at}");
-                let scalar = log_bessel_i_scaled_debye_plus_half_ln_2pi(order, v);
-                assert_eq!(bits(log_2pi[l]), bits(scalar), "g + ½ ln 2π, {at}");
+                let scalar = log_norm_const_debye(dim, v);
+                assert_eq!(norm_const[l].to_bits(), scalar.to_bits(), "ln C_M, {at}");
                 if v > 0.0 {
                     let scalar = log_bessel_i_debye(nu, v);
                     assert_eq!(unscaled[l].to_bits(), scalar.to_bits(), "ln I, {at}");

@@ -4,6 +4,13 @@
 use super::ln_table::{LN_2, LN_RECIPROCALS};
 use crate::compensated::double_double::{fast_two_sum, two_prod, two_sum, DoubleDouble};
 
+/// ln 2 split for exact products by a binary exponent (Cody and Waite): the high part keeps the
+/// top 32 bits of the double nearest ln 2, so `e · LN_2_HI` is exact for |e| < 2²¹; the low
+/// part is the rest of the double-double ln 2.
+pub(crate) const LN_2_HI: f64 = f64::from_bits(LN_2.0.to_bits() & !0x1f_ffff);
+/// The rest of ln 2 below [`LN_2_HI`] (`LN_2.0 − LN_2_HI` is exact: the cleared bits).
+pub(crate) const LN_2_LO: f64 = (LN_2.0 - LN_2_HI) + LN_2.1;
+
 /// The logarithm of a [`DoubleDouble`] (a trait, as the type is the error-free arithmetic's and
 /// the logarithm is the special functions').
 pub(crate) trait Ln {
@@ -135,11 +142,16 @@ fn ln_reduced(m: DoubleDouble, exponent: f64) -> DoubleDouble {
     }
     let bracket = qf * qf * poly;
     // d/dq of the bracket is ≈ −q, so the q_lo part of q contributes −q_hi·q_lo.
-    let (hi, lo) = fast_two_sum(q_hi, q_lo + (-q_hi).mul_add(q_lo, bracket));
-    let e_ln2 = DoubleDouble::from_pair(LN_2).mul_f64(exponent);
-    e_ln2
-        .add(DoubleDouble::new(neg_ln_r_hi, neg_ln_r_lo))
-        .add(DoubleDouble::new(hi, lo))
+    let tail = q_lo + (-q_hi).mul_add(q_lo, bracket);
+    // e ln 2 − ln r_j + q_hi by two error-free sums, e ln 2 split so that e·LN_2_HI is exact
+    // (|e| ≤ 1100 < 2²¹); everything below an ulp of the result (the low words, the sums'
+    // errors, the bracket) gathered in one `f64` whose rounding is ≤ 2⁻⁵³ of its size (< 10⁻²³
+    // absolutely, e·LN_2_LO ≤ 2·10⁻⁷ being the largest).
+    let (a, a_err) = two_sum(exponent * LN_2_HI, neg_ln_r_hi);
+    let (b, b_err) = two_sum(a, q_hi);
+    let low = exponent.mul_add(LN_2_LO, neg_ln_r_lo) + (tail + (a_err + b_err));
+    let (hi, lo) = fast_two_sum(b, low);
+    DoubleDouble::new(hi, lo)
 }
 
 /// ln y for y ∈ [1, 2] in plain `f64` with absolute error < 2·10⁻¹⁶, by the same table as

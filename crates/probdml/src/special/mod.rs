@@ -14,7 +14,7 @@ pub(crate) mod debye_coefficients;
 pub use probdml_reference::special::exact;
 pub(crate) mod exp_lanes;
 pub(crate) mod half_order;
-mod hankel;
+pub(crate) mod hankel;
 mod ln_gamma;
 mod ln_table;
 mod log_bessel_i;
@@ -22,7 +22,7 @@ mod log_bessel_i_batch;
 pub(crate) mod logarithm;
 mod normal_cdf;
 mod recurrence;
-mod series;
+pub(crate) mod series;
 pub(crate) mod small_order_lanes;
 mod x_minus_ln1p;
 

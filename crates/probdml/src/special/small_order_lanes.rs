@@ -8,7 +8,7 @@
 //! every call (a double-double ln Γ: most of the cost at small x). Here that part is formed once,
 //! and a chunk of arguments that share a regime goes through it in straight-line lanes
 //! ([`SmallOrderLanes::scaled_in`]). A caller whose arguments are sorted meets each regime as
-//! one run ([`SmallOrderRegime`]); [`SmallOrderLanes::scaled_by_regime`] visits unsorted ones in
+//! one run ([`SmallOrderRegime`]); [`SmallOrderLanes::by_regime`] visits unsorted ones in
 //! that order. Every lane performs the scalar kernel's operations, so the values are its bits
 //! (`proofs/batch_kernels.rs`).
 
@@ -52,6 +52,18 @@ impl SmallOrderLanes {
             order,
             prefactor: series_prefactor(order),
         })
+    }
+
+    /// The order ν.
+    #[inline(always)]
+    pub(crate) fn order(&self) -> f64 {
+        self.order.hi
+    }
+
+    /// The order's part of the power series, `−ν ln 2 − ln Γ(ν+1)` (`g` at `x = 0`).
+    #[inline(always)]
+    pub(crate) fn prefactor(&self) -> DoubleDouble {
+        self.prefactor
     }
 
     /// The scalar kernel's regime at `x` (finite, `≥ 0`): the enum of
@@ -114,37 +126,19 @@ impl SmallOrderLanes {
         }
     }
 
-    /// g(ν, x_i) for every `x_i` of `xs` (finite, `≥ 0`), handed to `emit` one chunk of lanes
-    /// at a time as `(indices, x, g)`: `g[l]` is the scalar kernel's value at `x[l] = xs[i_l]`
-    /// for each index `i_l` of the chunk (a short chunk repeats its last argument in the
-    /// spare lanes).
+    /// Every `x_i` of `xs` (finite, `≥ 0`) through the lanes of its regime: `eval(regime, x,
+    /// out)` fills a chunk's lanes (all of `x` in `regime`; `out` starts from `zero`), handed to
+    /// `emit` as `(indices, x, out)` with `x[l] = xs[i_l]` for each index `i_l` of the chunk (a
+    /// short chunk repeats its last argument in the spare lanes).
     ///
     /// The arguments are visited in the order of a stable counting sort by regime and, within
     /// the series, by binary exponent, so that each regime — the series (`x < 32 = 2⁵`), the
     /// recurrence, the Hankel expansion, each an interval of `x` — is one run, cut into chunks
-    /// of [`DEBYE_LANES`] that go through that regime's lanes ([`scaled_in`](Self::scaled_in));
+    /// of [`DEBYE_LANES`] that go through that regime's lanes (`eval`; g by [`scaled_in`](Self::scaled_in));
     /// within the series, a chunk's arguments share an octave and so nearly the number of
     /// terms that the slowest lane needs. Unsorted arguments visited in their own order
     /// straddle a regime boundary in most chunks, which would then cost one scalar call per
     /// value; a comparison sort costs more than the lanes save.
-    #[inline(always)]
-    pub(crate) fn scaled_by_regime(
-        &self,
-        xs: &[f64],
-        emit: impl FnMut(&[usize], &[f64; DEBYE_LANES], &[DoubleDouble; DEBYE_LANES]),
-    ) {
-        self.by_regime(
-            xs,
-            DoubleDouble::from_f64(0.0),
-            #[inline(always)]
-            |regime, x, g| self.scaled_in(regime, x, g),
-            emit,
-        );
-    }
-
-    /// The visiting order of [`scaled_by_regime`](Self::scaled_by_regime) with another
-    /// per-regime evaluation: `eval(regime, x, out)` fills a chunk's lanes (all of `x` in
-    /// `regime`, `out` starting from `zero`), handed to `emit` as `(indices, x, out)`.
     #[inline(always)]
     pub(crate) fn by_regime<T: Copy>(
         &self,

@@ -4,12 +4,16 @@
 use crate::compensated::DoubleDouble;
 use crate::error::{require_concentrations, Result};
 use crate::special::debye::{
-    log_bessel_i_scaled_debye_lanes, log_bessel_i_scaled_debye_plus_half_ln_2pi,
-    log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes, DEBYE_LANES, DEBYE_LANES_MAX_ARGUMENT,
-    DEBYE_MIN_ORDER,
+    log_bessel_i_scaled_debye_lanes, log_norm_const_debye, log_norm_const_debye_lanes, DEBYE_LANES,
+    DEBYE_LANES_MAX_ARGUMENT, DEBYE_MIN_ORDER,
 };
 use crate::special::half_order::{by_side_of_half, ln_sinhc_large_lanes, ln_sinhc_small_lanes};
-use crate::special::small_order_lanes::SmallOrderLanes;
+use crate::special::hankel::{
+    hankel_applies, log_norm_const_hankel, log_norm_const_hankel_lanes, HANKEL_MIN_ARGUMENT,
+};
+use crate::special::logarithm::ln_1p_lanes;
+use crate::special::series::{series_prefactor, series_tail, series_tail_lanes};
+use crate::special::small_order_lanes::{SmallOrderLanes, SmallOrderRegime};
 use crate::special::{log_bessel_i_scaled, LN_2PI};
 
 /// Writes `ln C_M(κ_i)` into `out[i]` for every `κ_i` of `kappas`.
@@ -20,8 +24,7 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 ///    g(\nu,\kappa) = \ln I_\nu(\kappa) - \nu\ln\kappa $$
 ///
 /// (nivMF eq. (2)): the same kernels as [`log_norm_const`](super::log_norm_const), with
-/// the order `ν = M/2 − 1` and the double-double constant formed once for the batch (for
-/// `ν ≥ 20`, `−((M−1)/2) ln 2π`, which takes in the expansion's own `−½ ln 2π`) and the input
+/// the order `ν = M/2 − 1`, the order's constants formed once for the batch and the input
 /// checked once. The values are bit-identical to the scalar call for
 /// `M ≠ 3`; at `M = 3` the closed form `ln C_3(κ) = −ln 4π − ln(sinh κ/κ)` is evaluated in
 /// vectorised lanes, within 4 ulps of the scalar call (measured: 1) and within the same budget
@@ -49,12 +52,15 @@ use crate::special::{log_bessel_i_scaled, LN_2PI};
 /// ```
 #[cfg_attr(doc, doc = include_str!("../../docs/katex-header.html"))]
 pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Result<()> {
-    require_concentrations(dim, kappas, out.len())?;
+    // The pass over the concentrations inside the dispatched copy, at its vector width.
     crate::instruction_set::dispatch(
         #[inline(always)]
-        || log_norm_const_batch_unchecked(dim, kappas, out),
-    );
-    Ok(())
+        || {
+            require_concentrations(dim, kappas, out.len())?;
+            log_norm_const_batch_unchecked(dim, kappas, out);
+            Ok(())
+        },
+    )
 }
 
 /// The kernel of [`log_norm_const_batch`] without checks (`dim ≥ 2`, `κ` finite and `≥ 0`,
@@ -66,8 +72,8 @@ pub fn log_norm_const_batch(dim: usize, kappas: &[f64], out: &mut [f64]) -> Resu
 /// (`proofs/nivmf_normaliser_batch.rs`). At `M = 3` the closed form in lanes
 /// (`log_norm_const_s2_lanes`). Otherwise (`M < 42`) the regimes depend on `κ`: the
 /// concentrations are visited sorted by regime (and by octave within the series), so that each
-/// regime (series, recurrence, Hankel) is one run that goes through its lanes with the order's prefactor formed once
-/// (`special/small_order_lanes.rs`, the same bits; `small_order_by_regime`).
+/// regime (series, recurrence, Hankel) is one run that goes through its lanes with the order's
+/// constants formed once (`special/small_order_lanes.rs`, the same bits; `small_order_by_regime`).
 #[inline(always)]
 pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &mut [f64]) {
     let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
@@ -87,44 +93,63 @@ pub(crate) fn log_norm_const_batch_unchecked(dim: usize, kappas: &[f64], out: &m
         }
         return;
     }
-    // ν ≥ 20: the scalar kernel's route, −((M−1)/2) ln 2π − (g + ½ ln 2π).
-    let constant = log_norm_const_offset_debye(dim);
+    // ν ≥ 20: the scalar kernel's route.
     let mut x = [0.0; DEBYE_LANES];
-    let mut h = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+    let mut v = [0.0; DEBYE_LANES];
     for (oc, kc) in out.chunks_mut(DEBYE_LANES).zip(kappas.chunks(DEBYE_LANES)) {
         // A short last chunk leaves earlier (valid) arguments in the spare lanes.
+        let mut clamped = false;
         for (xi, &k) in x.iter_mut().zip(kc) {
             *xi = k.min(DEBYE_LANES_MAX_ARGUMENT);
+            clamped |= *xi != k;
         }
-        log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, &x, &mut h);
-        for (o, hi) in oc.iter_mut().zip(&h) {
-            *o = constant.sub(*hi).to_f64();
-        }
-    }
-    // κ > 10¹⁵⁰ (x² near overflow): the scalar kernel, with its range branches.
-    for (o, &k) in out.iter_mut().zip(kappas) {
-        if k > DEBYE_LANES_MAX_ARGUMENT {
-            *o = log_norm_const_kernel(dim, k);
+        // Every lane into a full array, then the chunk's share: a loop over the chunk of `out`
+        // itself (shorter at the end) does not vectorise.
+        log_norm_const_debye_lanes(dim, &x, &mut v);
+        oc.copy_from_slice(&v[..oc.len()]);
+        // κ > 10¹⁵⁰ (x² near overflow): the scalar kernel, with its range branches.
+        if clamped {
+            for (o, &k) in oc.iter_mut().zip(kc) {
+                if k > DEBYE_LANES_MAX_ARGUMENT {
+                    *o = log_norm_const_kernel(dim, k);
+                }
+            }
         }
     }
 }
 
-/// ln C_M(κ) for `M ≥ 2` and finite `κ ≥ 0`: the scalar function's kernel. For `ν ≥ 20` the
-/// Debye expansion's own constant `−½ ln 2π` is folded into the normaliser's,
-/// `ln C_M = −((M−1)/2) ln 2π − (g + ½ ln 2π)`: one double-double addition fewer per value,
-/// which the batch kernel's lanes repeat; below, `−(M/2) ln 2π − g` with `g` by regime.
+/// ln C_M(κ) for `M ≥ 2` and finite `κ ≥ 0`: the scalar function's kernel, which the batch
+/// kernel's lanes repeat operation for operation. Three regimes form ln C_M in their own terms:
+/// the Debye expansion (`ν ≥ 20`) with its constants folded into the normaliser's
+/// (`special/debye.rs`), the power series with the order's part `−(M/2) ln 2π − (−ν ln 2 −
+/// ln Γ(ν+1))` as one constant, the Hankel expansion in `f64` (`special/hankel.rs`); the
+/// recurrence and `M = 3` as `−(M/2) ln 2π − g`.
 #[inline(always)]
 pub(crate) fn log_norm_const_kernel(dim: usize, kappa: f64) -> f64 {
     let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
-    if order.hi >= DEBYE_MIN_ORDER {
-        log_norm_const_offset_debye(dim)
-            .sub(log_bessel_i_scaled_debye_plus_half_ln_2pi(order, kappa))
-            .to_f64()
+    let nu = order.hi;
+    if nu >= DEBYE_MIN_ORDER {
+        log_norm_const_debye(dim, kappa)
+    } else if dim != 3 && kappa < HANKEL_MIN_ARGUMENT {
+        log_norm_const_series(
+            log_norm_const_offset(dim).sub(series_prefactor(order)),
+            series_tail(nu, kappa),
+        )
+    } else if dim != 3 && hankel_applies(nu, kappa) {
+        log_norm_const_hankel(nu, kappa)
     } else {
         log_norm_const_offset(dim)
             .sub(log_bessel_i_scaled(order, kappa))
             .to_f64()
     }
+}
+
+/// ln C_M in the power series' regime, `(−(M/2) ln 2π + ν ln 2 + ln Γ(ν+1)) − ln S`: the
+/// order's part (`constant`, double-double) formed once per order by a batch, so that each value
+/// costs one double-double addition where `−(M/2) ln 2π − g` takes two.
+#[inline(always)]
+fn log_norm_const_series(constant: DoubleDouble, tail: f64) -> f64 {
+    constant.add_f64(-ln_1p_lanes(tail)).to_f64()
 }
 
 /// ln C_M(κ_i) for a few `κ_i` of one `M` (finite, `≥ 0`): the scalar function's bits. For
@@ -135,12 +160,7 @@ pub(crate) fn log_norm_const_lanes<const L: usize>(dim: usize, kappas: &[f64; L]
     let order = DoubleDouble::from_f64(dim as f64 / 2.0 - 1.0);
     let mut out = [0.0; L];
     if order.hi >= DEBYE_MIN_ORDER && kappas.iter().all(|&k| k <= DEBYE_LANES_MAX_ARGUMENT) {
-        let mut h = [DoubleDouble::from_f64(0.0); L];
-        log_bessel_i_scaled_debye_plus_half_ln_2pi_lanes(order, kappas, &mut h);
-        let constant = log_norm_const_offset_debye(dim);
-        for (o, hi) in out.iter_mut().zip(&h) {
-            *o = constant.sub(*hi).to_f64();
-        }
+        log_norm_const_debye_lanes(dim, kappas, &mut out);
     } else {
         for (o, &k) in out.iter_mut().zip(kappas) {
             *o = log_norm_const_kernel(dim, k);
@@ -149,15 +169,10 @@ pub(crate) fn log_norm_const_lanes<const L: usize>(dim: usize, kappas: &[f64; L]
     out
 }
 
-/// `−((M−1)/2) ln 2π` in double-double, the constant of `ln C_M = −((M−1)/2) ln 2π − (g + ½ ln 2π)`
-/// for `ν = M/2 − 1 ≥ 20` (`(M−1)/2` is exact).
-#[inline(always)]
-fn log_norm_const_offset_debye(dim: usize) -> DoubleDouble {
-    DoubleDouble::from_pair(LN_2PI).mul_f64(-((dim - 1) as f64 / 2.0))
-}
-
 /// `M < 42`, `M ≠ 3`: every regime of the scalar kernel as one run of lanes
-/// ([`SmallOrderLanes::scaled_by_regime`]), `ln C_M = −(M/2) ln 2π − g` per value.
+/// ([`SmallOrderLanes::by_regime`]), each forming ln C_M as the scalar kernel does: the power
+/// series with its order's part formed once, the Hankel expansion in `f64`, the recurrence as
+/// `−(M/2) ln 2π − g`.
 #[inline(always)]
 fn small_order_by_regime(
     small: SmallOrderLanes,
@@ -165,16 +180,31 @@ fn small_order_by_regime(
     kappas: &[f64],
     out: &mut [f64],
 ) {
-    let mut v = [0.0; DEBYE_LANES];
-    small.scaled_by_regime(
+    let series_constant = constant.sub(small.prefactor());
+    let nu = small.order();
+    small.by_regime(
         kappas,
+        0.0,
         #[inline(always)]
-        |chunk, _, g| {
-            // Every lane first (vectorised), then the chunk's values to their places.
-            for (vi, gi) in v.iter_mut().zip(g) {
-                *vi = constant.sub(*gi).to_f64();
+        |regime, x, v| match regime {
+            SmallOrderRegime::Series => {
+                let tail = series_tail_lanes(nu, x);
+                for (vi, &t) in v.iter_mut().zip(&tail) {
+                    *vi = log_norm_const_series(series_constant, t);
+                }
             }
-            for (&i, &vi) in chunk.iter().zip(&v) {
+            SmallOrderRegime::Hankel => log_norm_const_hankel_lanes(nu, x, v),
+            _ => {
+                let mut g = [DoubleDouble::from_f64(0.0); DEBYE_LANES];
+                small.scaled_in(regime, x, &mut g);
+                for (vi, gi) in v.iter_mut().zip(&g) {
+                    *vi = constant.sub(*gi).to_f64();
+                }
+            }
+        },
+        #[inline(always)]
+        |chunk, _, v| {
+            for (&i, &vi) in chunk.iter().zip(v) {
                 out[i] = vi;
             }
         },
