@@ -23,6 +23,7 @@ pub(crate) mod logarithm;
 mod normal_cdf;
 mod recurrence;
 pub(crate) mod series;
+mod series_prefactors;
 pub(crate) mod small_order_lanes;
 mod x_minus_ln1p;
 
