@@ -49,6 +49,35 @@ fn terms_for_order(nu: f64) -> usize {
     }
 }
 
+/// Evaluates `$body` with the constant `$k` set to the number of terms for the order `$nu`
+/// ([`terms_for_order`]): a constant, so that the loops over the terms unroll.
+macro_rules! with_term_count {
+    ($nu:expr, $k:ident => $body:expr) => {
+        match terms_for_order($nu) {
+            5 => {
+                const $k: usize = 5;
+                $body
+            }
+            6 => {
+                const $k: usize = 6;
+                $body
+            }
+            8 => {
+                const $k: usize = 8;
+                $body
+            }
+            10 => {
+                const $k: usize = 10;
+                $body
+            }
+            _ => {
+                const $k: usize = DEBYE_TERMS;
+                $body
+            }
+        }
+    };
+}
+
 /// Σ_{k=1}^{K} u^k P_k(p²) for one coefficient family, by Horner in u over k; `K` is a
 /// constant so that both loops unroll into straight-line FMAs.
 #[inline(always)]
@@ -125,18 +154,10 @@ pub(crate) fn log_bessel_i_scaled_debye(order: DoubleDouble, x: f64) -> DoubleDo
 #[inline(always)]
 pub(crate) fn log_norm_const_debye(dim: usize, x: f64) -> f64 {
     let nu = dim as f64 / 2.0 - 1.0;
-    #[inline(always)]
-    fn with<const K: usize>(dim: usize, nu: f64, x: f64) -> f64 {
+    with_term_count!(nu, K => {
         let d = correction_polynomial::<K>(&LOG_TERMS, nu);
         debye_log_norm_const::<K, false>(log_norm_const_constant(dim), nu, &d, x)
-    }
-    match terms_for_order(nu) {
-        5 => with::<5>(dim, nu, x),
-        6 => with::<6>(dim, nu, x),
-        8 => with::<8>(dim, nu, x),
-        10 => with::<10>(dim, nu, x),
-        _ => with::<DEBYE_TERMS>(dim, nu, x),
-    }
+    })
 }
 
 /// [`log_norm_const_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` of one dimension `M ≥ 42`, bit
@@ -148,26 +169,13 @@ pub(crate) fn log_norm_const_debye_lanes<const L: usize>(
     out: &mut [f64; L],
 ) {
     let nu = dim as f64 / 2.0 - 1.0;
-    #[inline(always)]
-    fn lanes<const K: usize, const L: usize>(
-        dim: usize,
-        nu: f64,
-        x: &[f64; L],
-        out: &mut [f64; L],
-    ) {
+    with_term_count!(nu, K => {
         let d = correction_polynomial::<K>(&LOG_TERMS, nu);
         let constant = log_norm_const_constant(dim);
         for (o, &v) in out.iter_mut().zip(x) {
             *o = debye_log_norm_const::<K, true>(constant, nu, &d, v);
         }
-    }
-    match terms_for_order(nu) {
-        5 => lanes::<5, L>(dim, nu, x, out),
-        6 => lanes::<6, L>(dim, nu, x, out),
-        8 => lanes::<8, L>(dim, nu, x, out),
-        10 => lanes::<10, L>(dim, nu, x, out),
-        _ => lanes::<DEBYE_TERMS, L>(dim, nu, x, out),
-    }
+    })
 }
 
 /// `−((M−1)/2) ln 2π` in double-double (`(M−1)/2` is exact).
@@ -215,37 +223,21 @@ fn debye_log_norm_const<const K: usize, const LANES: bool>(
 /// [`log_bessel_i`](super::log_bessel_i).
 #[inline(always)]
 pub(crate) fn log_bessel_i_debye(nu: f64, x: f64) -> f64 {
-    #[inline(always)]
-    fn with<const K: usize>(nu: f64, x: f64) -> f64 {
+    with_term_count!(nu, K => {
         debye_log::<K, false>(nu, &correction_polynomial::<K>(&LOG_TERMS, nu), x)
-    }
-    match terms_for_order(nu) {
-        5 => with::<5>(nu, x),
-        6 => with::<6>(nu, x),
-        8 => with::<8>(nu, x),
-        10 => with::<10>(nu, x),
-        _ => with::<DEBYE_TERMS>(nu, x),
-    }
+    })
 }
 
 /// [`log_bessel_i_debye`] at `L` arguments `MIN_POSITIVE ≤ x ≤ 10¹⁵⁰` for one order `ν ≥ 20`,
 /// bit for bit (the same operations, the range branches of `sqrt` and `ln` left out).
 #[inline(always)]
 pub(crate) fn log_bessel_i_debye_lanes<const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
-    #[inline(always)]
-    fn lanes<const K: usize, const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
+    with_term_count!(nu, K => {
         let d = correction_polynomial::<K>(&LOG_TERMS, nu);
         for (o, &v) in out.iter_mut().zip(x) {
             *o = debye_log::<K, true>(nu, &d, v);
         }
-    }
-    match terms_for_order(nu) {
-        5 => lanes::<5, L>(nu, x, out),
-        6 => lanes::<6, L>(nu, x, out),
-        8 => lanes::<8, L>(nu, x, out),
-        10 => lanes::<10, L>(nu, x, out),
-        _ => lanes::<DEBYE_TERMS, L>(nu, x, out),
-    }
+    })
 }
 
 /// ln I_ν(x) with `K` correction terms; `LANES` leaves out the range branches (valid for
@@ -304,18 +296,10 @@ fn debye_root<const LANES: bool>(order: DoubleDouble, x: f64) -> (DoubleDouble, 
 /// The scalar expansion with the term count of the order.
 #[inline(always)]
 fn debye_scalar(order: DoubleDouble, x: f64) -> DoubleDouble {
-    #[inline(always)]
-    fn with<const K: usize>(order: DoubleDouble, x: f64) -> DoubleDouble {
+    with_term_count!(order.hi, K => {
         let d = correction_polynomial::<K>(&LOG_TERMS, order.hi);
         debye_scaled::<K, false>(order, &d, x)
-    }
-    match terms_for_order(order.hi) {
-        5 => with::<5>(order, x),
-        6 => with::<6>(order, x),
-        8 => with::<8>(order, x),
-        10 => with::<10>(order, x),
-        _ => with::<DEBYE_TERMS>(order, x),
-    }
+    })
 }
 
 /// The largest argument [`log_bessel_i_scaled_debye_lanes`] accepts: x² and ν + s stay far
@@ -347,24 +331,12 @@ pub(crate) fn log_bessel_i_scaled_debye_lanes<const L: usize>(
 /// The lanes with the term count of the order.
 #[inline(always)]
 fn debye_lanes<const L: usize>(order: DoubleDouble, x: &[f64; L], out: &mut [DoubleDouble; L]) {
-    #[inline(always)]
-    fn lanes<const K: usize, const L: usize>(
-        order: DoubleDouble,
-        x: &[f64; L],
-        out: &mut [DoubleDouble; L],
-    ) {
+    with_term_count!(order.hi, K => {
         let d = correction_polynomial::<K>(&LOG_TERMS, order.hi);
         for (o, &v) in out.iter_mut().zip(x) {
             *o = debye_scaled::<K, true>(order, &d, v);
         }
-    }
-    match terms_for_order(order.hi) {
-        5 => lanes::<5, L>(order, x, out),
-        6 => lanes::<6, L>(order, x, out),
-        8 => lanes::<8, L>(order, x, out),
-        10 => lanes::<10, L>(order, x, out),
-        _ => lanes::<DEBYE_TERMS, L>(order, x, out),
-    }
+    })
 }
 
 /// The expansion with `K` correction terms; `LANES` picks the branch-free `sqrt` and `ln`
@@ -401,13 +373,7 @@ fn debye_scaled<const K: usize, const LANES: bool>(
 /// I_{ν+1}(x)/I_ν(x) for ν ≥ 20, x > 0 finite.
 #[inline(always)]
 pub(crate) fn bessel_i_ratio_debye(nu: f64, x: f64) -> f64 {
-    match terms_for_order(nu) {
-        5 => ratio_debye::<5, false>(nu, x),
-        6 => ratio_debye::<6, false>(nu, x),
-        8 => ratio_debye::<8, false>(nu, x),
-        10 => ratio_debye::<10, false>(nu, x),
-        _ => ratio_debye::<DEBYE_TERMS, false>(nu, x),
-    }
+    with_term_count!(nu, K => ratio_debye::<K, false>(nu, x))
 }
 
 /// [`bessel_i_ratio_debye`] at `L` arguments `0 ≤ x ≤ 10¹⁵⁰` for one order
@@ -418,19 +384,11 @@ pub(crate) fn bessel_i_ratio_debye_lanes<const L: usize>(
     x: &[f64; L],
     out: &mut [f64; L],
 ) {
-    #[inline(always)]
-    fn lanes<const K: usize, const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
+    with_term_count!(nu, K => {
         for (o, &v) in out.iter_mut().zip(x) {
             *o = ratio_debye::<K, true>(nu, v);
         }
-    }
-    match terms_for_order(nu) {
-        5 => lanes::<5, L>(nu, x, out),
-        6 => lanes::<6, L>(nu, x, out),
-        8 => lanes::<8, L>(nu, x, out),
-        10 => lanes::<10, L>(nu, x, out),
-        _ => lanes::<DEBYE_TERMS, L>(nu, x, out),
-    }
+    })
 }
 
 /// `(I_{ν+1}(x)/I_ν(x), d/dx I_{ν+1}(x)/I_ν(x))` for `ν ≥ 20`, `x > 0` finite: the ratio (the
@@ -449,13 +407,7 @@ pub(crate) fn bessel_i_ratio_debye_lanes<const L: usize>(
 /// ratio), and the third is positive: no cancellation, a few ulp.
 #[inline(always)]
 pub(crate) fn bessel_i_ratio_and_slope_debye(nu: f64, x: f64) -> (f64, f64) {
-    match terms_for_order(nu) {
-        5 => ratio_and_slope_debye::<5>(nu, x),
-        6 => ratio_and_slope_debye::<6>(nu, x),
-        8 => ratio_and_slope_debye::<8>(nu, x),
-        10 => ratio_and_slope_debye::<10>(nu, x),
-        _ => ratio_and_slope_debye::<DEBYE_TERMS>(nu, x),
-    }
+    with_term_count!(nu, K => ratio_and_slope_debye::<K>(nu, x))
 }
 
 /// `(Σ_{k=1}^{K} u^k P_k(p²), Σ_{k=1}^{K} u^k [k P_k(p²) + 2p² P_k'(p²)])` for one family:
@@ -524,9 +476,9 @@ mod tests {
     use super::*;
 
     /// The lane kernels promise their scalar kernels' bits. Each order picks its number of
-    /// terms (`terms_for_order`), and the scalar and the lane kernels each pick it in their own
-    /// `match`: the orders straddle every switch, so that a count changed on one side only is
-    /// seen. Arguments from below the order to far above it, up to the lanes' limit.
+    /// terms (`terms_for_order`), and the scalar and the lane kernels each pick it (through
+    /// `with_term_count!`): the orders straddle every switch, so that a count changed on one side
+    /// only is seen. Arguments from below the order to far above it, up to the lanes' limit.
     #[test]
     fn lanes_give_the_scalar_bits_at_every_term_count() {
         let orders = [

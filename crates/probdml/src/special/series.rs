@@ -154,13 +154,10 @@ mod tests {
                 .neg()
                 .sub(ln_gamma_dd(nu.add_f64(1.0)))
         };
-        for k in 0..SERIES_PREFACTORS.len() {
+        for (k, &(hi, _)) in SERIES_PREFACTORS.iter().enumerate() {
             let nu = DoubleDouble::from_f64(k as f64 / 2.0);
             let table = series_prefactor(nu);
-            assert_eq!(
-                table.hi, SERIES_PREFACTORS[k].0,
-                "k = {k}: the table is read"
-            );
+            assert_eq!(table.hi, hi, "k = {k}: the table is read");
             let err = table.sub(computed(nu)).to_f64().abs();
             assert!(err < 2e-19, "ν = {}: {err:e}", nu.hi);
             let off = DoubleDouble::from_f64(nu.hi.next_up());
