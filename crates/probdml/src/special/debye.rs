@@ -26,7 +26,7 @@
 use super::debye_coefficients::{DEBYE_TERMS, LOG_TERMS, RATIO_TERMS, SERIES_TERMS};
 use super::ln_table::{HALF_LN_2PI, LN_2PI};
 use crate::compensated::DoubleDouble;
-use crate::special::logarithm::{ln_1_to_2, Ln, LN_2_HI, LN_2_LO};
+use crate::special::logarithm::{binary_parts, ln_1_to_2, Ln, LN_2_HI, LN_2_LO};
 
 /// The smallest order for which the expansion is used.
 pub(crate) const DEBYE_MIN_ORDER: f64 = 20.0;
@@ -257,9 +257,8 @@ fn debye_log<const K: usize, const LANES: bool>(
     };
     let leading = s.sub(quotient_log.mul_f64(nu));
     // s = 2^e m (s ≥ 20: normal), and ln s = e ln 2 + ln m + s_lo/s_hi (the last < 2⁻⁵³).
-    let bits = s.hi.to_bits();
-    let e = (((bits >> 52) & 0x7ff) as i64 - 1023) as f64;
-    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    let (e, m) = binary_parts(s.hi);
+    let e = e as f64;
     let correction = polynomial_in_p::<K>(polynomial, nu * r);
     let small = correction
         - 0.5 * (ln_1_to_2(m) + s.lo.mul_add(r, e * LN_2_LO))

@@ -109,9 +109,30 @@ pub(crate) fn log_bessel_i_hankel(nu: f64, x: f64) -> f64 {
 /// the regime's own).
 #[inline(always)]
 pub(crate) fn log_bessel_i_hankel_lanes<const L: usize>(nu: f64, x: &[f64; L], out: &mut [f64; L]) {
+    // A closure, not the function item, as the batch kernels pass their lanes (an item was once
+    // left out of line and ran as baseline x86-64 code).
+    #[allow(clippy::redundant_closure)]
+    from_tail_lanes(
+        nu,
+        x,
+        out,
+        #[inline(always)]
+        |xi, t| large_argument_log(xi, t),
+    );
+}
+
+/// `out_l = form(x_l, Σ_l − 1)` with the Hankel sum's tail in lanes, as the scalar functions
+/// form `form(x, hankel_tail(ν, x))`.
+#[inline(always)]
+fn from_tail_lanes<const L: usize>(
+    nu: f64,
+    x: &[f64; L],
+    out: &mut [f64; L],
+    form: impl Fn(f64, f64) -> f64,
+) {
     let tail = hankel_tail_lanes(nu, x);
     for ((o, &xi), &t) in out.iter_mut().zip(x).zip(&tail) {
-        *o = large_argument_log(xi, t);
+        *o = form(xi, t);
     }
 }
 
@@ -134,10 +155,13 @@ pub(crate) fn log_norm_const_hankel_lanes<const L: usize>(
     x: &[f64; L],
     out: &mut [f64; L],
 ) {
-    let tail = hankel_tail_lanes(nu, x);
-    for ((o, &xi), &t) in out.iter_mut().zip(x).zip(&tail) {
-        *o = log_norm_const_from(nu, xi, t);
-    }
+    from_tail_lanes(
+        nu,
+        x,
+        out,
+        #[inline(always)]
+        |xi, t| log_norm_const_from(nu, xi, t),
+    );
 }
 
 /// ln C_M from x and the tail of the Hankel sum.

@@ -11,6 +11,20 @@ pub(crate) const LN_2_HI: f64 = f64::from_bits(LN_2.0.to_bits() & !0x1f_ffff);
 /// The rest of ln 2 below [`LN_2_HI`] (`LN_2.0 − LN_2_HI` is exact: the cleared bits).
 pub(crate) const LN_2_LO: f64 = (LN_2.0 - LN_2_HI) + LN_2.1;
 
+/// The binary exponent of a normal `v > 0`: `⌊log₂ v⌋`, read from the bits (an integer shift
+/// that vectorises).
+#[inline(always)]
+pub(crate) fn binary_exponent(v: f64) -> i64 {
+    ((v.to_bits() >> 52) & 0x7ff) as i64 - 1023
+}
+
+/// `(e, m)` with `v = 2^e m`, `m ∈ [1, 2)`, for a normal `v > 0`: exact, from the bits.
+#[inline(always)]
+pub(crate) fn binary_parts(v: f64) -> (i64, f64) {
+    let m = f64::from_bits((v.to_bits() & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    (binary_exponent(v), m)
+}
+
 /// The logarithm of a [`DoubleDouble`] (a trait, as the type is the error-free arithmetic's and
 /// the logarithm is the special functions').
 pub(crate) trait Ln {
@@ -49,8 +63,7 @@ impl Ln for DoubleDouble {
             a = a.scale(2f64.powi(64));
             exponent -= 64;
         }
-        let bits = a.hi.to_bits();
-        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        let e = binary_exponent(a.hi);
         exponent += e;
         // 2^(−e) as a double, exact for e ∈ [−1022, 1022]; the top binade goes in two steps.
         let m = if e < 1023 {
@@ -67,8 +80,7 @@ impl Ln for DoubleDouble {
     /// across lanes (the batched normaliser, `vmf/normaliser_batch.rs`).
     #[inline(always)]
     fn ln_normal(self) -> Self {
-        let bits = self.hi.to_bits();
-        let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+        let e = binary_exponent(self.hi);
         let m = self.scale(f64::from_bits(((1023 - e) as u64) << 52));
         ln_reduced(m, e as f64)
     }
@@ -89,11 +101,9 @@ impl Ln for DoubleDouble {
     fn ln_over_normal(self, den: f64) -> Self {
         // self = 2^a n, den = 2^b d with n, d ∈ [1, 2) (exact: exponent bits), so that
         // self/den = 2^(a−b) · n/d and n/d ∈ (½, 2) is formed without overflow.
-        let exponent_of = |v: f64| ((v.to_bits() >> 52) & 0x7ff) as i64 - 1023;
-        let a = exponent_of(self.hi);
+        let a = binary_exponent(self.hi);
         let n = self.scale(f64::from_bits(((1023 - a) as u64) << 52));
-        let b = exponent_of(den);
-        let d = f64::from_bits((den.to_bits() & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+        let (b, d) = binary_parts(den);
         // n/d as a double-double from one division: q₁ = n·(1/d) is within two ulps of the
         // quotient, so n_hi − q₁d is exact (Sterbenz) and the remainder (with n_lo) is formed
         // to a relative 2⁻⁵³; its quotient q₂ ≤ 2⁻⁵⁰ q₁ then carries a relative error of
@@ -183,9 +193,7 @@ pub(crate) fn ln_1_to_2(y: f64) -> f64 {
 /// absolute error `< 2·10⁻¹⁶` plus the final rounding (half an ulp of the result).
 #[inline(always)]
 pub(crate) fn ln_normal_f64(y: f64) -> f64 {
-    let bits = y.to_bits();
-    let e = ((bits >> 52) & 0x7ff) as i64 - 1023;
-    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
+    let (e, m) = binary_parts(y);
     let e = e as f64;
     e.mul_add(LN_2.0, e.mul_add(LN_2.1, ln_1_to_2(m)))
 }

@@ -18,6 +18,7 @@ use super::log_bessel_i::log_bessel_i_scaled;
 use super::recurrence::log_bessel_i_scaled_recurrence_lanes;
 use super::series::{log_bessel_i_scaled_series_lanes, series_prefactor};
 use crate::compensated::DoubleDouble;
+use crate::special::logarithm::binary_exponent;
 
 /// The regime of the scalar kernel at one argument of a small order, in increasing `x`: each
 /// is an interval, so sorted arguments meet them as consecutive runs.
@@ -153,7 +154,7 @@ impl SmallOrderLanes {
         // Branch-free (a select on the regime's rank), so that the passes below vectorise.
         let bucket = |x: f64| {
             let rank = self.regime_rank(x);
-            let exponent = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+            let exponent = binary_exponent(x);
             let octave = (exponent.clamp(-12, 4) + 12) as usize;
             if rank == 0 {
                 octave
