@@ -15,13 +15,16 @@
 #            margin is the deterministic method, the contrastive loss with a margin on the sphere)
 #   MEANS    euclidean (default: ℝ^D, the paper's) or sphere (ℓ₂-normalised means)
 #   LR       the learning rate (default: the program's)
+#   DEVICE   cpu (default) or cuda
+#   PROBDML  the binary (default: target/release/probdml)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 record="$1" work="$2" digits="$3" dim="$4" train="$5" test="$6" epochs="$7" seeds="$8"
 threads="${9:-2}"
 methods="${METHODS:-point mog1 mog2}"
 means="${MEANS:-euclidean}"
-probdml="$root/target/release/probdml"
+probdml="${PROBDML:-$root/target/release/probdml}"
+device="${DEVICE:-cpu}"
 common=()
 if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
 suffix=""
@@ -40,7 +43,7 @@ for seed in $seeds; do
         "$probdml" train "${flags[@]}" "${common[@]}" --dataset "n-digit-mnist-$digits" \
             --train-limit "$train" --test-limit "$test" --latent-dim "$dim" \
             --epochs "$epochs" --batch 128 --eval-samples 8 --seed "$seed" \
-            --device cpu --threads "$threads" --out "$work/$name" --force
+            --device "$device" --threads "$threads" --out "$work/$name" --force
         mkdir -p "$record/$name"
         for file in config.json metrics.json hib_tasks.json curves.json hib_embedding.json state.json; do
             if [[ -f "$work/$name/$file" ]]; then cp "$work/$name/$file" "$record/$name/"; fi

@@ -15,7 +15,7 @@
 # The groups keep each post-hoc method with the deterministic run it starts from (post-hoc LAM
 # and PFE read <group folder>/deterministic-seed<k>); the rest are split so that no process
 # holds much more work than LAM online alone.
-# Environment: PROBDML (default target/release/probdml), DEVICES (space-separated, default
+# Environment: FIRST_SEED (default 0: seeds FIRST_SEED … FIRST_SEED + S − 1), PROBDML (default target/release/probdml), DEVICES (space-separated, default
 # "cuda"; e.g. "cuda:0 cuda:1 cuda:2 cuda:3"), THREADS (CPU threads per process, default 1),
 # LIMIT_S (stop every process after this many seconds; runs finished by then are gathered;
 # default: no limit), FLAGS (more flags for every process, e.g. "--epochs 1 --dataset synthetic"
@@ -27,6 +27,7 @@ if [[ $# -lt 1 || $# -gt 2 ]]; then
 fi
 out="$1"
 seeds="${2:-5}"
+first="${FIRST_SEED:-0}"
 probdml="${PROBDML:-target/release/probdml}"
 read -r -a devices <<<"${DEVICES:-cuda}"
 threads="${THREADS:-1}"
@@ -41,7 +42,7 @@ groups=(
 mkdir -p "$out/logs"
 started=$SECONDS
 pids=()
-for ((k = 0; k < seeds; k++)); do
+for ((k = first; k < first + seeds; k++)); do
     for g in "${!groups[@]}"; do
         timeout "${limit}" "$probdml" reproduce --paper --first-seed "$k" --seeds 1 \
             --methods "${groups[$g]}" --device "${devices[${#pids[@]} % ${#devices[@]}]}" --threads "$threads" ${FLAGS:-} \
@@ -62,7 +63,7 @@ rows=()
 methods=(deterministic ensemble pfe hib mc-dropout lam-posthoc lam-online proxy-nca btl-gaussian btl-vmf)
 for m in "${methods[@]}"; do
     runs=()
-    for ((k = 0; k < seeds; k++)); do
+    for ((k = first; k < first + seeds; k++)); do
         for run in "$out"/seed"$k"-group*/"$m-seed$k"; do
             [[ -f "$run/metrics.json" ]] || continue
             rm -rf "$out/all/$m-seed$k"
