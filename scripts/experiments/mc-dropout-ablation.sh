@@ -11,7 +11,8 @@
 # code's Dropout2d after conv1 and after the pool). PROTOCOL: ours or reference (100 samples
 # scored by Σ_d std_d, RMSprop at 0.001 × batch 256 with weight decay 10⁻⁵; chapter 09).
 # Environment: PROBDML (default target/release/probdml), DEVICE (default cpu), THREADS
-# (default 1).
+# (default 1), CONV_INIT (kaiming, the default, or pytorch: the convolutions' initialisation;
+# pytorch adds "-pytorch-init" to the folders' names).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 if [[ $# -ne 6 ]]; then
@@ -20,10 +21,14 @@ if [[ $# -ne 6 ]]; then
 fi
 record="$1" work="$2" layout="$3" protocol="$4" epochs="$5" seeds="$6"
 probdml="${PROBDML:-$root/target/release/probdml}"
+conv_init="${CONV_INIT:-kaiming}"
+suffix=""
+if [[ "$conv_init" != kaiming ]]; then suffix="-$conv_init-init"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
-    name="$layout-$protocol-seed$seed"
+    name="$layout-$protocol$suffix-seed$seed"
     "$probdml" train --method mc-dropout --dropout-layout "$layout" --protocol "$protocol" \
+        --conv-init "$conv_init" \
         --dataset fashion-mnist --epochs "$epochs" --latent-dim 3 --seed "$seed" \
         --device "${DEVICE:-cpu}" --threads "${THREADS:-1}" --out "$work/$name" --force
     mkdir -p "$record/$name"

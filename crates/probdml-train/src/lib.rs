@@ -49,6 +49,7 @@
 pub mod catalogue;
 pub mod checkpoint;
 pub mod config;
+pub mod conv_init;
 pub mod dropout;
 pub mod epoch_times;
 pub mod error;

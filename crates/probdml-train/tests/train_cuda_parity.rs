@@ -42,14 +42,14 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
     let set = synthetic(10, 8, 28, 3);
     let cpu_set = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
     let cpu = Network::new(
-        config.model.latent_dim,
+        &config.model,
         InputGeometry::MNIST,
         Device::Cpu,
         11,
         probdml_train::dropout::Dropout::NONE,
     );
     let mut gpu = Network::new(
-        config.model.latent_dim,
+        &config.model,
         InputGeometry::MNIST,
         cuda,
         11,

@@ -281,7 +281,10 @@ fn checkpoints_resume_and_reevaluate() {
     );
     // A different configuration in the same folder is refused, not silently mixed.
     let other = TrainConfig {
-        model: ModelOptions { latent_dim: 8 },
+        model: ModelOptions {
+            latent_dim: 8,
+            ..ModelOptions::DEFAULT
+        },
         ..two
     };
     let err =
@@ -363,7 +366,10 @@ fn invalid_configurations_name_the_flag() {
     let cases: [(TrainConfig, &str); 5] = [
         (
             TrainConfig {
-                model: ModelOptions { latent_dim: 1 },
+                model: ModelOptions {
+                    latent_dim: 1,
+                    ..ModelOptions::DEFAULT
+                },
                 ..TrainConfig::default()
             },
             "latent-dim",

@@ -335,7 +335,10 @@ mod tests {
                 train_limit: Some(50),
                 test_limit: Some(20),
             },
-            model: ModelOptions { latent_dim: 16 },
+            model: ModelOptions {
+                latent_dim: 16,
+                ..ModelOptions::DEFAULT
+            },
             optimiser: OptimiserOptions {
                 epochs: 3,
                 batch_size: 32,

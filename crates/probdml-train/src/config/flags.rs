@@ -185,7 +185,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 26] = [
+    const EVERY_FLAG: [&str; 27] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -197,6 +197,7 @@ mod tests {
         "--test-limit=30",
         "--protocol=reference",
         "--latent-dim=8",
+        "--conv-init=pytorch",
         "--epochs=2",
         "--lr=0.25",
         "--seed=9",
@@ -284,7 +285,10 @@ mod tests {
                 test_limit: Some(30),
             },
             protocol: Protocol::Reference,
-            model: ModelOptions { latent_dim: 8 },
+            model: ModelOptions {
+                latent_dim: 8,
+                conv_init: crate::conv_init::ConvInit::Pytorch,
+            },
             optimiser: OptimiserOptions {
                 epochs: 2,
                 learning_rate: 0.25,

@@ -176,6 +176,7 @@ impl ConfigV2 {
             },
             model: ModelOptions {
                 latent_dim: self.latent_dim,
+                ..ModelOptions::DEFAULT
             },
             optimiser: OptimiserOptions {
                 epochs: self.epochs,

@@ -11,6 +11,7 @@ use super::dataset::DatasetChoice;
 use super::spelling::{approximation_name, split_name};
 #[cfg(feature = "tch")]
 use super::spelling::{approximation_parser, split_parser};
+use crate::conv_init::ConvInit;
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
@@ -84,11 +85,22 @@ pub struct ModelOptions {
         arg(long, default_value_t = ModelOptions::DEFAULT.latent_dim)
     )]
     pub latent_dim: usize,
+    /// How the convolutions start: `kaiming` (weights U(±√(6/fan_in)), biases 0) or `pytorch`
+    /// (weights and biases U(±1/√fan_in), the LAM reference code's).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = ModelOptions::DEFAULT.conv_init)
+    )]
+    #[serde(default, skip_serializing_if = "ConvInit::is_kaiming")]
+    pub conv_init: ConvInit,
 }
 
 impl ModelOptions {
-    /// D = 3, the latent dimension of LAM Table 2.
-    pub const DEFAULT: ModelOptions = ModelOptions { latent_dim: 3 };
+    /// D = 3, the latent dimension of LAM Table 2; the convolutions as tch initialises them.
+    pub const DEFAULT: ModelOptions = ModelOptions {
+        latent_dim: 3,
+        conv_init: ConvInit::Kaiming,
+    };
 }
 
 /// The optimiser and its schedule (`config.json`'s `optimiser`).

@@ -123,7 +123,7 @@ mod libtorch {
             seed: u64,
         ) -> Self {
             let network = Network::new(
-                run.model.latent_dim,
+                &run.model,
                 run.data.geometry(),
                 device,
                 seed,

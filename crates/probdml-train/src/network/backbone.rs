@@ -8,6 +8,7 @@
 use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
 
+use crate::conv_init::ConvInit;
 use crate::dropout::{Dropout, DropoutLayout};
 use crate::input_geometry::InputGeometry;
 
@@ -41,15 +42,18 @@ pub struct EmbeddingNet {
 }
 
 impl Backbone {
-    /// Creates the convolutions under `path` for images of `geometry`, initialised as tch's
-    /// `ConvConfig::default()` does: weights Kaiming-uniform for ReLU, bound √(6/fan_in), biases
-    /// 0. (PyTorch's `nn.Conv2d`, and so the LAM reference code, draws weights and biases within
-    /// ±1/√fan_in: its weights start √6 times smaller. The last layer follows PyTorch.)
-    pub fn new(path: &nn::Path<'_>, dropout: Dropout, geometry: InputGeometry) -> Self {
-        let c = nn::ConvConfig::default();
+    /// Creates the convolutions under `path` for images of `geometry`, initialised by `init`
+    /// ([`ConvInit`]: tch's Kaiming-uniform law with zero biases, or PyTorch's `nn.Conv2d` law).
+    /// The last layer follows PyTorch under both.
+    pub fn new(
+        path: &nn::Path<'_>,
+        dropout: Dropout,
+        geometry: InputGeometry,
+        init: ConvInit,
+    ) -> Self {
         Self {
-            conv1: nn::conv2d(path / "conv1", 1, 32, 3, c),
-            conv2: nn::conv2d(path / "conv2", 32, 64, 3, c),
+            conv1: nn::conv2d(path / "conv1", 1, 32, 3, conv_config(init, 1)),
+            conv2: nn::conv2d(path / "conv2", 32, 64, 3, conv_config(init, 32)),
             dropout,
             geometry,
         }
@@ -128,6 +132,24 @@ impl Backbone {
     }
 }
 
+/// The configuration of a 3 × 3 convolution of `in_channels` inputs under `init`. The default
+/// law is tch's own `ConvConfig::default()`, untouched, so that its runs draw the same numbers
+/// as before the choice existed.
+fn conv_config(init: ConvInit, in_channels: i64) -> nn::ConvConfig {
+    match init {
+        ConvInit::Kaiming => nn::ConvConfig::default(),
+        ConvInit::Pytorch => {
+            let fan_in = in_channels * 3 * 3;
+            let uniform = |b: f64| nn::Init::Uniform { lo: -b, up: b };
+            nn::ConvConfig {
+                ws_init: uniform(init.weight_bound(fan_in)),
+                bs_init: uniform(init.bias_bound(fan_in)),
+                ..nn::ConvConfig::default()
+            }
+        }
+    }
+}
+
 impl LastLayer {
     /// PyTorch's `nn.Linear` initialisation: U(−1/√F, 1/√F) for W and b.
     pub fn new(path: &nn::Path<'_>, features: i64, latent_dim: i64) -> Self {
@@ -155,17 +177,19 @@ pub fn normalise(y: &Tensor) -> Tensor {
 }
 
 impl EmbeddingNet {
-    /// The whole network under `vs.root()` for images of `geometry`: `backbone.conv1`,
+    /// The whole network under `vs.root()` for images of `geometry`, its convolutions
+    /// initialised by `init`: `backbone.conv1`,
     /// `backbone.conv2`, `head.weight`, `head.bias`.
     pub fn new(
         vs: &nn::VarStore,
         latent_dim: i64,
         dropout: Dropout,
         geometry: InputGeometry,
+        init: ConvInit,
     ) -> Self {
         let root = vs.root();
         Self {
-            backbone: Backbone::new(&(&root / "backbone"), dropout, geometry),
+            backbone: Backbone::new(&(&root / "backbone"), dropout, geometry, init),
             head: LastLayer::new(&(&root / "head"), geometry.features(), latent_dim),
             latent_dim,
         }
@@ -222,7 +246,13 @@ mod tests {
             let geometry = InputGeometry::new(28, width).unwrap();
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
-            let net = EmbeddingNet::new(&vs, 2, crate::dropout::Dropout::NONE, geometry);
+            let net = EmbeddingNet::new(
+                &vs,
+                2,
+                crate::dropout::Dropout::NONE,
+                geometry,
+                ConvInit::Kaiming,
+            );
             let images = Tensor::rand([3, 1, 28, width as i64], (Kind::Float, Device::Cpu));
             let x = net.backbone.features(&images, false);
             assert_eq!(x.size(), [3, features], "28×{width}");
@@ -271,13 +301,19 @@ mod tests {
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
             let dropout = Dropout { p: 0.5, layout };
-            let net = EmbeddingNet::new(&vs, 2, dropout, InputGeometry::MNIST);
+            let net = EmbeddingNet::new(&vs, 2, dropout, InputGeometry::MNIST, ConvInit::Kaiming);
             (vs, net)
         };
         let (vs0, plain) = {
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
-            let net = EmbeddingNet::new(&vs, 2, Dropout::NONE, InputGeometry::MNIST);
+            let net = EmbeddingNet::new(
+                &vs,
+                2,
+                Dropout::NONE,
+                InputGeometry::MNIST,
+                ConvInit::Kaiming,
+            );
             (vs, net)
         };
         let base = plain.backbone.features(&images, false);
@@ -299,5 +335,39 @@ mod tests {
         );
         let elementwise = zero_channels(&features.backbone.features(&images, true));
         assert!(elementwise < want - 0.3, "{elementwise} against {want}");
+    }
+
+    /// Each law of [`ConvInit`] reaches the convolutions: every weight within its bound b and
+    /// the largest of conv2's 18 432 near it (above 0.99 b: the chance that all fall below is
+    /// 0.99^18432 < 10⁻⁸⁰), the biases zero under `kaiming` and spread over ±1/√fan_in under
+    /// `pytorch` (conv2's 64 biases: the largest above half the bound, chance 2⁻⁶⁴ otherwise).
+    #[test]
+    fn each_conv_init_law_reaches_the_convolutions() {
+        for init in [ConvInit::Kaiming, ConvInit::Pytorch] {
+            let vs = nn::VarStore::new(Device::Cpu);
+            let net = EmbeddingNet::new(&vs, 2, Dropout::NONE, InputGeometry::MNIST, init);
+            for (conv, fan_in) in [(&net.backbone.conv1, 9), (&net.backbone.conv2, 288)] {
+                let largest = |t: &Tensor| t.abs().max().double_value(&[]);
+                let (w, b) = (init.weight_bound(fan_in), init.bias_bound(fan_in));
+                let weights = largest(&conv.ws);
+                assert!(
+                    weights <= w,
+                    "{init:?} fan-in {fan_in}: |w| {weights} > {w}"
+                );
+                if fan_in == 288 {
+                    assert!(weights > 0.99 * w, "{init:?}: largest |w| {weights} of {w}");
+                }
+                let biases = largest(conv.bs.as_ref().expect("the convolutions have biases"));
+                match init {
+                    ConvInit::Kaiming => assert_eq!(biases, 0.0),
+                    ConvInit::Pytorch => {
+                        assert!(biases <= b, "{init:?} fan-in {fan_in}: |b| {biases} > {b}");
+                        if fan_in == 288 {
+                            assert!(biases > 0.5 * b, "largest |b| {biases} of {b}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -8,7 +8,7 @@ pub mod warm_start;
 
 pub use backbone::{features_no_grad, normalise, Backbone, EmbeddingNet, LastLayer};
 
-use crate::config::RunOptions;
+use crate::config::{ModelOptions, RunOptions};
 use crate::input_geometry::InputGeometry;
 use tch::{nn, Device};
 
@@ -23,11 +23,11 @@ pub struct Network {
 }
 
 impl Network {
-    /// A freshly initialised network for images of `geometry`, of latent dimension
-    /// `latent_dim`, on `device` (libtorch seeded from `seed`), with `dropout` (its rate and
-    /// where: [`crate::dropout`]).
+    /// A freshly initialised network for images of `geometry`, of `model`'s latent dimension
+    /// and convolutions' law, on `device` (libtorch seeded from `seed`), with `dropout` (its
+    /// rate and where: [`crate::dropout`]).
     pub fn new(
-        latent_dim: usize,
+        model: &ModelOptions,
         geometry: InputGeometry,
         device: Device,
         seed: u64,
@@ -35,15 +35,21 @@ impl Network {
     ) -> Self {
         tch::manual_seed(crate::seeds::initialisation(seed));
         let vs = nn::VarStore::new(device);
-        let net = EmbeddingNet::new(&vs, latent_dim as i64, dropout, geometry);
+        let net = EmbeddingNet::new(
+            &vs,
+            model.latent_dim as i64,
+            dropout,
+            geometry,
+            model.conv_init,
+        );
         Self { vs, net }
     }
 
-    /// [`Network::new`] for the run's images and latent dimension, without dropout: the network
-    /// of every method but MC dropout.
+    /// [`Network::new`] for the run's images and model, without dropout: the network of every
+    /// method but MC dropout.
     pub fn without_dropout(run: &RunOptions, device: Device, seed: u64) -> Self {
         Self::new(
-            run.model.latent_dim,
+            &run.model,
             run.data.geometry(),
             device,
             seed,
