@@ -7,14 +7,16 @@
 #   2. MC dropout with the LAM reference code's layout (channels), 20 epochs, seeds 0–4, under
 #      our protocol and under the reference protocol, one process each
 #      (scripts/experiments/mc-dropout-ablation.sh) → OUT/mc-dropout/;
-#   3. HIB MoG-1 and then point embeddings on N-digit MNIST, N = 2, D = 2, the paper's data
-#      scale, HIB_EPOCHS epochs at 10⁻⁴, seed 0 (scripts/hib-n-digit.sh) → OUT/hib/.
+#   3. HIB on N-digit MNIST, N = 2, D = 2, the paper's data scale, HIB_EPOCHS epochs at 10⁻⁴,
+#      seed 0, the methods of HIB_METHODS one after another (scripts/hib-n-digit.sh) → OUT/hib/.
 #
 #   bash scripts/experiments/gpu-side-by-side.sh OUT LIMIT_S
 #
-# Environment: PROBDML (default target/release/probdml), FIRST (default 0), SEEDS (default 1),
-# HIB_EPOCHS (default 20), THREADS (CPU threads per process, default 2), DEVICE (default cuda;
-# cpu for a smoke test of the plumbing).
+# Environment: PARTS (default "table-2 mc-dropout hib": the parts to run), PROBDML (default
+# target/release/probdml), FIRST (default 0), SEEDS (default 1), HIB_EPOCHS (default 20),
+# HIB_METHODS (default "mog1 point"), THREADS (CPU threads per process, default 2), DEVICE
+# (default cuda; cpu for a smoke test of the plumbing). E.g. Table 2's seeds 2–4 alone:
+# PARTS=table-2 FIRST=2 SEEDS=3.
 # Each run's files are the ones its script copies (config, metrics, curves, state); checkpoints
 # stay under OUT/work/. Logs in OUT/logs/; OUT/timeline.txt says when each part ended.
 set -uo pipefail
@@ -31,27 +33,32 @@ started=$SECONDS
 mark() { echo "$((SECONDS - started)) s: $*" | tee -a "$out/timeline.txt"; }
 mark "start on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores"
 
-FIRST_SEED="${FIRST:-0}" LIMIT_S="$limit" DEVICES="${DEVICE:-cuda}" \
-    bash "$root/scripts/experiments/paper-sharded.sh" "$out/table-2" "${SEEDS:-1}" \
-    >"$out/logs/table-2.log" 2>&1 &
-table=$!
+parts=" ${PARTS:-table-2 mc-dropout hib} "
 pids=()
-for protocol in ours reference; do
-    DEVICE="${DEVICE:-cuda}" timeout "$limit" bash "$root/scripts/experiments/mc-dropout-ablation.sh" \
-        "$out/mc-dropout" "$out/work/mc-dropout" channels "$protocol" 20 "0 1 2 3 4" \
-        >"$out/logs/mc-dropout-$protocol.log" 2>&1 &
+if [[ "$parts" == *" table-2 "* ]]; then
+    FIRST_SEED="${FIRST:-0}" LIMIT_S="$limit" DEVICES="${DEVICE:-cuda}" \
+        bash "$root/scripts/experiments/paper-sharded.sh" "$out/table-2" "${SEEDS:-1}" \
+        >"$out/logs/table-2.log" 2>&1 &
     pids+=($!)
-done
-DEVICE="${DEVICE:-cuda}" LR=0.0001 METHODS="mog1 point" timeout "$limit" bash "$root/scripts/hib-n-digit.sh" \
-    "$out/hib" "$out/work/hib" 2 2 100000 10000 "${HIB_EPOCHS:-20}" 0 "$THREADS" \
-    >"$out/logs/hib.log" 2>&1 &
-pids+=($!)
+fi
+if [[ "$parts" == *" mc-dropout "* ]]; then
+    for protocol in ours reference; do
+        DEVICE="${DEVICE:-cuda}" timeout "$limit" bash "$root/scripts/experiments/mc-dropout-ablation.sh" \
+            "$out/mc-dropout" "$out/work/mc-dropout" channels "$protocol" 20 "0 1 2 3 4" \
+            >"$out/logs/mc-dropout-$protocol.log" 2>&1 &
+        pids+=($!)
+    done
+fi
+if [[ "$parts" == *" hib "* ]]; then
+    DEVICE="${DEVICE:-cuda}" LR=0.0001 METHODS="${HIB_METHODS:-mog1 point}" timeout "$limit" \
+        bash "$root/scripts/hib-n-digit.sh" "$out/hib" "$out/work/hib" 2 2 100000 10000 \
+        "${HIB_EPOCHS:-20}" 0 "$THREADS" >"$out/logs/hib.log" 2>&1 &
+    pids+=($!)
+fi
 nvidia-smi dmon -s u -d 10 >"$out/logs/gpu-utilisation.txt" 2>&1 &
 dmon=$!
 for p in "${pids[@]}"; do wait "$p"; done
-mark "MC dropout and HIB ended"
-wait "$table"
-mark "Table 2 ended and gathered"
+mark "every part ended (Table 2's runs gathered)"
 kill "$dmon" 2>/dev/null
 shopt -s nullglob
 for run in "$out"/mc-dropout/*/ "$out"/hib/*/; do
