@@ -32,10 +32,9 @@ impl ConvInit {
 
     /// The half-width b of the weights' law U(−b, b) for a convolution of fan-in `fan_in`.
     pub fn weight_bound(self, fan_in: i64) -> f64 {
-        let fan_in = fan_in as f64;
         match self {
-            ConvInit::Kaiming => (6.0 / fan_in).sqrt(),
-            ConvInit::Pytorch => 1.0 / fan_in.sqrt(),
+            ConvInit::Kaiming => (6.0 / fan_in as f64).sqrt(),
+            ConvInit::Pytorch => pytorch_bound(fan_in),
         }
     }
 
@@ -43,9 +42,15 @@ impl ConvInit {
     pub fn bias_bound(self, fan_in: i64) -> f64 {
         match self {
             ConvInit::Kaiming => 0.0,
-            ConvInit::Pytorch => 1.0 / (fan_in as f64).sqrt(),
+            ConvInit::Pytorch => pytorch_bound(fan_in),
         }
     }
+}
+
+/// 1/√fan_in: the half-width of PyTorch's default law for the weights and biases of
+/// `nn.Conv2d` and `nn.Linear` alike (the backbone's last layer always starts from it).
+pub fn pytorch_bound(fan_in: i64) -> f64 {
+    1.0 / (fan_in as f64).sqrt()
 }
 
 #[cfg(test)]

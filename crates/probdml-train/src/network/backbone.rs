@@ -52,8 +52,8 @@ impl Backbone {
         init: ConvInit,
     ) -> Self {
         Self {
-            conv1: nn::conv2d(path / "conv1", 1, 32, 3, conv_config(init, 1)),
-            conv2: nn::conv2d(path / "conv2", 32, 64, 3, conv_config(init, 32)),
+            conv1: conv3x3(path / "conv1", 1, 32, init),
+            conv2: conv3x3(path / "conv2", 32, 64, init),
             dropout,
             geometry,
         }
@@ -132,14 +132,15 @@ impl Backbone {
     }
 }
 
-/// The configuration of a 3 × 3 convolution of `in_channels` inputs under `init`. The default
-/// law is tch's own `ConvConfig::default()`, untouched, so that its runs draw the same numbers
-/// as before the choice existed.
-fn conv_config(init: ConvInit, in_channels: i64) -> nn::ConvConfig {
-    match init {
+/// A 3 × 3 convolution from `in_channels` to `out_channels` under `init`, its fan-in derived
+/// from the same numbers that shape it. The default law is tch's own `ConvConfig::default()`,
+/// untouched, so that its runs draw the same numbers as before the choice existed.
+fn conv3x3(path: nn::Path<'_>, in_channels: i64, out_channels: i64, init: ConvInit) -> nn::Conv2D {
+    const KERNEL: i64 = 3;
+    let config = match init {
         ConvInit::Kaiming => nn::ConvConfig::default(),
         ConvInit::Pytorch => {
-            let fan_in = in_channels * 3 * 3;
+            let fan_in = in_channels * KERNEL * KERNEL;
             let uniform = |b: f64| nn::Init::Uniform { lo: -b, up: b };
             nn::ConvConfig {
                 ws_init: uniform(init.weight_bound(fan_in)),
@@ -147,13 +148,14 @@ fn conv_config(init: ConvInit, in_channels: i64) -> nn::ConvConfig {
                 ..nn::ConvConfig::default()
             }
         }
-    }
+    };
+    nn::conv2d(path, in_channels, out_channels, KERNEL, config)
 }
 
 impl LastLayer {
     /// PyTorch's `nn.Linear` initialisation: U(−1/√F, 1/√F) for W and b.
     pub fn new(path: &nn::Path<'_>, features: i64, latent_dim: i64) -> Self {
-        let bound = 1.0 / (features as f64).sqrt();
+        let bound = crate::conv_init::pytorch_bound(features);
         let init = nn::Init::Uniform {
             lo: -bound,
             up: bound,
