@@ -106,7 +106,7 @@ fn cpu_and_cuda_agree_on_the_ggn_diagonal_and_one_step_loss() {
                 at,
                 train_size: cpu_set.len(),
             },
-            config.pairs.margin,
+            &config.pairs,
         )
         .unwrap();
         step.loss.to_device(Device::Cpu).double_value(&[])

@@ -5,6 +5,9 @@
 //! * RMSprop's weight decay (two steps of a one-parameter model, worked out below);
 //! * the ExponentialLR schedule and the learning rate × batch size;
 //! * the reference's "all" triplet miner on four embeddings whose triplets are counted by hand;
+//! * the reference's training loss over the triplets' pairs (`--loss-mining triplets`): on the
+//!   same four embeddings by hand, and on random batches against a literal loop over the
+//!   triplets, each giving its (a, p) and (a, n), averaged over the non-zero losses;
 //! * the std-sum score of two samples (√2 by hand);
 //! * the online precision's start H₀ = N and its ReLU'd, N²-scaled increments;
 //! * post-hoc H ≡ 0 (Λ = δ exactly), the reference prior 1 (Λ ≥ 1), and the marginal-likelihood
@@ -19,9 +22,10 @@ use probdml_train::config::{
 };
 use probdml_train::guards::Position;
 use probdml_train::input_geometry::InputGeometry;
+use probdml_train::loss::contrastive::contrastive_loss_form_l;
 use probdml_train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml_train::method::{self as methods, Batch, TensorSet};
-use probdml_train::mining::HessianTriplets;
+use probdml_train::mining::{HessianTriplets, MinedPairs};
 use probdml_train::optimiser::RmsProp;
 use probdml_train::pipeline::{self, Environment, OutPolicy, PosthocOptions};
 use probdml_train::prediction::Prediction;
@@ -129,6 +133,104 @@ fn triplet_miner_counts_hand_enumerated_triplets() {
     );
     // A margin below 0.586 leaves the two triplets with gap 0.
     assert_eq!(HessianTriplets::mine(&z, &labels, 0.5, 5000).kept(), 2);
+}
+
+/// The reference's loss pairs on the four embeddings above (margin 0.7): the four triplets
+/// (2,3,·), (3,2,·) give the positive {2, 3} four times; {0, 1} is in no triplet and drops out;
+/// their negatives are at √2 and 2, outside the margin, so none is kept. Form L is then
+/// d(2, 3) = √2, where the pairs each once give (d(0,1) + d(2,3))/2 = (10⁻⁶ + √2)/2 (the floor
+/// ε = 10⁻¹² on d²).
+#[test]
+fn triplet_loss_pairs_count_hand_enumerated_triplets() {
+    let _guard = serial();
+    let z = Tensor::from_slice(&[1.0f64, 0., 0., 1., 0., 0., 0., 1., 0., -1., 0., 0.]).view([4, 3]);
+    let labels = Tensor::from_slice(&[0i64, 0, 1, 1]);
+    let triplets = MinedPairs::from_triplets(&z, &labels, 0.7);
+    assert_eq!(triplets.kept(), (1, 0));
+    assert_eq!(
+        (
+            triplets.positive.0.int64_value(&[0]),
+            triplets.positive.1.int64_value(&[0])
+        ),
+        (2, 3)
+    );
+    let (counts, _) = triplets.counts.as_ref().unwrap();
+    assert_eq!(host(counts), vec![4.0]);
+    let loss = contrastive_loss_form_l(&z, &triplets, 0.7).double_value(&[]);
+    assert!((loss - std::f64::consts::SQRT_2).abs() < 1e-15, "{loss}");
+    let once = MinedPairs::mine(&z, &labels, 0.7, 5000);
+    let loss = contrastive_loss_form_l(&z, &once, 0.7).double_value(&[]);
+    assert!(
+        ((loss - (1e-6 + std::f64::consts::SQRT_2) / 2.0).abs() < 1e-15),
+        "{loss}"
+    );
+}
+
+/// The reference's training loss written as it computes it: every triplet (a, p, n), a ≠ p of
+/// one label and n of another, with d(a, n) − d(a, p) ≤ m gives the pair (a, p) to the positive
+/// list and (a, n) to the negative list; each list's losses (d and (m − d)₊) are averaged over
+/// the non-zero ones, an all-zero list giving 0. Distances ‖z_i − z_j‖ of the host copy.
+fn reference_triplet_loss(z: &[Vec<f64>], labels: &[i64], margin: f64) -> f64 {
+    let d = |i: usize, j: usize| -> f64 {
+        z[i].iter()
+            .zip(&z[j])
+            .map(|(x, y)| (x - y) * (x - y))
+            .sum::<f64>()
+            .sqrt()
+    };
+    let (mut pos, mut neg) = (Vec::new(), Vec::new());
+    for a in 0..z.len() {
+        for p in 0..z.len() {
+            for n in 0..z.len() {
+                let valid = a != p && labels[a] == labels[p] && labels[a] != labels[n];
+                if valid && d(a, n) - d(a, p) <= margin {
+                    pos.push(d(a, p));
+                    neg.push((margin - d(a, n)).max(0.0));
+                }
+            }
+        }
+    }
+    let non_zero_mean = |losses: &[f64]| {
+        let kept: Vec<f64> = losses.iter().copied().filter(|&l| l > 0.0).collect();
+        if kept.is_empty() {
+            0.0
+        } else {
+            kept.iter().sum::<f64>() / kept.len() as f64
+        }
+    };
+    non_zero_mean(&pos) + non_zero_mean(&neg)
+}
+
+/// Form L over [`MinedPairs::from_triplets`] equals the literal loop on random batches of unit
+/// vectors (B = 18, D = 3, three labels), at margins that keep few, some and most triplets;
+/// and it differs from form L over the pairs each once, which the loop would not notice if the
+/// counts were ignored.
+#[test]
+fn triplet_loss_pairs_match_a_loop_over_the_triplets() {
+    let _guard = serial();
+    for seed in 0..6 {
+        for margin in [0.3, 0.7, 1.2] {
+            tch::manual_seed(seed);
+            let raw = Tensor::randn([18, 3], (Kind::Double, Device::Cpu));
+            let z = &raw / raw.norm_scalaropt_dim(2, [1], true);
+            let labels = Tensor::randint(3, [18], (Kind::Int64, Device::Cpu));
+            let rows: Vec<Vec<f64>> = (0..18).map(|i| host(&z.get(i))).collect();
+            let label_list: Vec<i64> = (0..18).map(|i| labels.int64_value(&[i])).collect();
+            let expected = reference_triplet_loss(&rows, &label_list, margin);
+            let mined = MinedPairs::from_triplets(&z, &labels, margin);
+            let got = contrastive_loss_form_l(&z, &mined, margin).double_value(&[]);
+            assert!(
+                (got - expected).abs() < 1e-12 * expected.max(1.0),
+                "seed {seed}, margin {margin}: form L over the triplets' pairs {got}, loop {expected}"
+            );
+            let once = MinedPairs::mine(&z, &labels, margin, i64::MAX);
+            let plain = contrastive_loss_form_l(&z, &once, margin).double_value(&[]);
+            assert!(
+                (plain - expected).abs() > 1e-6,
+                "seed {seed}, margin {margin}: pairs once {plain} = triplets {expected}"
+            );
+        }
+    }
 }
 
 /// Under the reference protocol a sampling method's prediction (MC dropout, ensembles) is

@@ -337,7 +337,7 @@ mod tests {
             },
             model: ModelOptions {
                 latent_dim: 16,
-                ..ModelOptions::DEFAULT
+                conv_init: crate::conv_init::ConvInit::Pytorch,
             },
             optimiser: OptimiserOptions {
                 epochs: 3,
@@ -348,6 +348,7 @@ mod tests {
             pairs: PairOptions {
                 margin: 0.5,
                 max_pairs: 77,
+                loss_mining: crate::mining::LossMining::Triplets,
             },
             evaluation: EvaluationOptions {
                 eval_samples: 9,

@@ -4,7 +4,7 @@
 //! default depends on the method or the protocol (`--batch`, `--eval-samples`,
 //! `--prior-precision`) are the program's.
 
-use super::groups::{DataOptions, LaplaceOptions, ModelOptions, OptimiserOptions};
+use super::groups::{DataOptions, LaplaceOptions, ModelOptions, OptimiserOptions, PairOptions};
 use super::TrainConfig;
 use crate::catalogue::{warm_start_rule, MethodConfig, MethodKind, METHODS};
 use crate::error::{TrainError, TrainResult};
@@ -32,6 +32,9 @@ pub struct TrainFlags {
     /// The optimiser and its schedule.
     #[command(flatten)]
     pub optimiser: OptimiserOptions,
+    /// The pairs of the contrastive losses and of the Hessian.
+    #[command(flatten)]
+    pub pairs: PairOptions,
     /// Seed of every random draw (weights init, batches, weight samples).
     #[arg(long, default_value_t = TrainConfig::DEFAULT.seed)]
     pub seed: u64,
@@ -76,6 +79,7 @@ impl TrainFlags {
             data: self.data.clone(),
             model: self.model.clone(),
             optimiser: self.optimiser.clone(),
+            pairs: self.pairs.clone(),
             laplace: self.laplace.clone(),
             ..TrainConfig::DEFAULT
         })
@@ -185,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 27] = [
+    const EVERY_FLAG: [&str; 30] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -200,6 +204,9 @@ mod tests {
         "--conv-init=pytorch",
         "--epochs=2",
         "--lr=0.25",
+        "--margin=0.5",
+        "--max-pairs=77",
+        "--loss-mining=triplets",
         "--seed=9",
         "--train-samples=4",
         "--dropout=0.2",
@@ -293,6 +300,11 @@ mod tests {
                 epochs: 2,
                 learning_rate: 0.25,
                 ..d.optimiser
+            },
+            pairs: PairOptions {
+                margin: 0.5,
+                max_pairs: 77,
+                loss_mining: crate::mining::LossMining::Triplets,
             },
             seed: 9,
             ..d

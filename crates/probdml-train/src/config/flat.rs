@@ -16,9 +16,10 @@ use super::groups::{
     DataOptions, EvaluationOptions, LaplaceOptions, ModelOptions, OptimiserOptions, PairOptions,
 };
 use super::run::RunOptions;
+use crate::conv_init::ConvInit;
 use crate::method::hib::HibOptions;
 use crate::method::proxy_nca::ProxyOptions;
-use crate::mining::Negatives;
+use crate::mining::{LossMining, Negatives};
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
 use serde::de::DeserializeOwned;
@@ -37,12 +38,18 @@ pub(crate) struct ConfigV2 {
     approximation: Approximation,
     dataset: DatasetChoice,
     latent_dim: usize,
+    /// Absent before the option existed, and for its default: tch's Kaiming bound.
+    #[serde(default, skip_serializing_if = "ConvInit::is_kaiming")]
+    conv_init: ConvInit,
     epochs: usize,
     batch_size: usize,
     learning_rate: f64,
     lr_decay: f64,
     margin: f64,
     max_pairs: usize,
+    /// Absent before the option existed, and for its default: the pairs each once.
+    #[serde(default, skip_serializing_if = "LossMining::is_pairs")]
+    loss_mining: LossMining,
     train_samples: usize,
     eval_samples: usize,
     memory_factor: f64,
@@ -103,12 +110,14 @@ impl ConfigV2 {
             approximation: run.laplace.approximation,
             dataset: run.data.dataset,
             latent_dim: run.model.latent_dim,
+            conv_init: run.model.conv_init,
             epochs: run.optimiser.epochs,
             batch_size: run.optimiser.batch_size,
             learning_rate: run.optimiser.learning_rate,
             lr_decay: run.optimiser.lr_decay,
             margin: run.pairs.margin,
             max_pairs: run.pairs.max_pairs,
+            loss_mining: run.pairs.loss_mining,
             train_samples: typed(take("train_samples")?)?,
             eval_samples: run.evaluation.eval_samples,
             memory_factor: typed(take("memory_factor")?)?,
@@ -176,7 +185,7 @@ impl ConfigV2 {
             },
             model: ModelOptions {
                 latent_dim: self.latent_dim,
-                ..ModelOptions::DEFAULT
+                conv_init: self.conv_init,
             },
             optimiser: OptimiserOptions {
                 epochs: self.epochs,
@@ -187,6 +196,7 @@ impl ConfigV2 {
             pairs: PairOptions {
                 margin: self.margin,
                 max_pairs: self.max_pairs,
+                loss_mining: self.loss_mining,
             },
             laplace: LaplaceOptions {
                 split: self.split,

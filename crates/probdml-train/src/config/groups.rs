@@ -12,6 +12,7 @@ use super::spelling::{approximation_name, split_name};
 #[cfg(feature = "tch")]
 use super::spelling::{approximation_parser, split_parser};
 use crate::conv_init::ConvInit;
+use crate::mining::LossMining;
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
@@ -144,19 +145,38 @@ impl OptimiserOptions {
 
 /// The pairs of the contrastive losses and of the Hessian (`config.json`'s `pairs`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::Args))]
 pub struct PairOptions {
     /// Contrastive margin m on the distance (form L).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = PairOptions::DEFAULT.margin)
+    )]
     pub margin: f64,
     /// At most this many pairs per step; more are subsampled with the rescaled targets of
     /// chapter 03.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, default_value_t = PairOptions::DEFAULT.max_pairs)
+    )]
     pub max_pairs: usize,
+    /// The pairs of form L: `pairs` (every positive, every negative inside the margin, each
+    /// once) or `triplets` (the LAM reference code's: each pair once per margin-violating triplet
+    /// it is in, uncapped). Read by the methods that train on form L.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long, value_enum, default_value_t = PairOptions::DEFAULT.loss_mining)
+    )]
+    #[serde(default, skip_serializing_if = "LossMining::is_pairs")]
+    pub loss_mining: LossMining,
 }
 
 impl PairOptions {
-    /// The reference code's margin 0.7 and cap of 5000 pairs.
+    /// The reference code's margin 0.7 and cap of 5000 pairs; form L over the pairs, each once.
     pub const DEFAULT: PairOptions = PairOptions {
         margin: 0.7,
         max_pairs: 5000,
+        loss_mining: LossMining::Pairs,
     };
 }
 

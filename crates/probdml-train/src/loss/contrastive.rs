@@ -6,8 +6,9 @@ use tch::Tensor;
 
 /// The contrastive loss of form L (chapter 03; what the reference code optimises):
 /// mean over positive pairs of d_ij plus mean over negatives inside the margin of (m − d_ij),
-/// each mean over its own pairs (pytorch-metric-learning's non-zero averaging). An empty set
-/// contributes 0.
+/// each mean over its own pairs (pytorch-metric-learning's non-zero averaging). Pairs that carry
+/// counts ([`MinedPairs::from_triplets`]) enter each mean as often as they count:
+/// Σ c·ℓ / Σ c. An empty set contributes 0.
 ///
 /// d = √(max(d², ε)) with ε = 1e-12: at d = 0 (duplicates, or a collapsed class) √ has an
 /// infinite derivative, and the floor keeps the gradient finite.
@@ -19,15 +20,28 @@ pub fn contrastive_loss_form_l(z: &Tensor, pairs: &MinedPairs, margin: f64) -> T
             .clamp_min(1e-12)
             .sqrt()
     };
+    // Pairs counted once keep the plain mean, so that the runs of the default reproduce the
+    // bits they were recorded with (Σ ℓ / n is not always `mean`'s reduction order).
+    let average = |losses: Tensor, count: Option<&Tensor>| match count {
+        None => losses.mean(z.kind()),
+        Some(c) => {
+            let c = c.to_kind(z.kind());
+            (losses * &c).sum(z.kind()) / c.sum(z.kind())
+        }
+    };
     let zero = Tensor::zeros([], (z.kind(), z.device()));
     let (kp, kn) = pairs.kept();
+    let counts = pairs.counts.as_ref();
     let pos = if kp > 0 {
-        dist(&pairs.positive).mean(z.kind())
+        average(dist(&pairs.positive), counts.map(|c| &c.0))
     } else {
         zero.shallow_clone()
     };
     let neg = if kn > 0 {
-        (margin - dist(&pairs.negative)).relu().mean(z.kind())
+        average(
+            (margin - dist(&pairs.negative)).relu(),
+            counts.map(|c| &c.1),
+        )
     } else {
         zero
     };

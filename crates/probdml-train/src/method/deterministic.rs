@@ -44,7 +44,7 @@ pub use libtorch::*;
 /// that train as it does).
 #[cfg(feature = "tch")]
 mod libtorch {
-    use crate::config::RunOptions;
+    use crate::config::{PairOptions, RunOptions};
     use crate::error::TrainResult;
     use crate::guards::check_collapse;
     use crate::loss::contrastive::contrastive_loss_form_l;
@@ -60,7 +60,7 @@ mod libtorch {
     #[derive(Debug)]
     pub struct Deterministic {
         network: Network,
-        margin: f64,
+        pairs: PairOptions,
     }
 
     impl Deterministic {
@@ -69,14 +69,14 @@ mod libtorch {
             let network = Network::without_dropout(run, device, seed);
             Self {
                 network,
-                margin: run.pairs.margin,
+                pairs: run.pairs.clone(),
             }
         }
     }
 
     /// The form-L loss of one batch under `net` (dropout on during training when the backbone has
-    /// one), every mined pair used: the step of the deterministic, post-hoc LAM and MC-dropout
-    /// methods.
+    /// one), over the pairs `pairs.loss_mining` asks for, uncapped: the step of the
+    /// deterministic, post-hoc LAM and MC-dropout methods.
     ///
     /// # Errors
     ///
@@ -84,15 +84,15 @@ mod libtorch {
     pub fn contrastive_step(
         net: &EmbeddingNet,
         batch: &Batch<'_>,
-        margin: f64,
+        pairs: &PairOptions,
     ) -> TrainResult<Step> {
         let y = net.head.raw(&net.backbone.features(batch.images, true));
         check_collapse(&y, batch.at)?;
         let z = normalise(&y);
-        let mined = MinedPairs::mine(&z.detach(), batch.labels, margin, i64::MAX);
+        let mined = MinedPairs::for_loss(&z.detach(), batch.labels, pairs, i64::MAX);
         let (p, n) = mined.kept();
         Ok(Step {
-            loss: contrastive_loss_form_l(&z, &mined, margin),
+            loss: contrastive_loss_form_l(&z, &mined, pairs.margin),
             pairs: p + n,
         })
     }
@@ -122,7 +122,7 @@ mod libtorch {
             &mut self.network
         }
         fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-            contrastive_step(&self.network.net, batch, self.margin)
+            contrastive_step(&self.network.net, batch, &self.pairs)
         }
         fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
             predict_point(&self.network.net, images, request.device)

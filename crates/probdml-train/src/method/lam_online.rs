@@ -101,7 +101,7 @@ mod libtorch {
     use crate::laplace::{posterior as laplace, LastLayerPrecision};
     use crate::loss::contrastive::contrastive_loss_form_l;
     use crate::method::{Batch, Method, Step};
-    use crate::mining::{HessianTriplets, MinedPairs};
+    use crate::mining::{HessianTriplets, LossMining, MinedPairs};
     use crate::network::normalise;
     use crate::network::Network;
     use crate::prediction::{PredictRequest, Prediction};
@@ -183,7 +183,16 @@ mod libtorch {
                     MinedPairs::mine(&z.detach(), batch.labels, run.pairs.margin, max_pairs);
                 let kept = mined.kept();
                 pairs += kept.0 + kept.1;
-                let l = contrastive_loss_form_l(&z, &mined, run.pairs.margin);
+                // The loss's pairs are the mined ones unless `--loss-mining` asks for the
+                // reference's triplet pairs; the Hessian's follow `hessian_mining` either way.
+                let l = match run.pairs.loss_mining {
+                    LossMining::Pairs => contrastive_loss_form_l(&z, &mined, run.pairs.margin),
+                    LossMining::Triplets => contrastive_loss_form_l(
+                        &z,
+                        &MinedPairs::from_triplets(&z.detach(), batch.labels, run.pairs.margin),
+                        run.pairs.margin,
+                    ),
+                };
                 let kind = features_const.kind();
                 let (hessian_pairs, tuples) = match settings.hessian_mining {
                     HessianMining::Pairs => (mined.hessian_pairs(kind), kept.0 + kept.1),

@@ -360,7 +360,7 @@ mod libtorch {
             &mut self.network
         }
         fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-            contrastive_step(&self.network.net, batch, self.run.pairs.margin)
+            contrastive_step(&self.network.net, batch, &self.run.pairs)
         }
         fn finish(&mut self, train: &TensorSet, device: Device) -> TrainResult<()> {
             self.precision = Some(posthoc_precision(

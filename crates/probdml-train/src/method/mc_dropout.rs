@@ -111,7 +111,7 @@ mod libtorch {
     #[derive(Debug)]
     pub struct McDropout {
         network: Network,
-        margin: f64,
+        pairs: crate::config::PairOptions,
     }
 
     impl McDropout {
@@ -134,7 +134,7 @@ mod libtorch {
             );
             Self {
                 network,
-                margin: run.pairs.margin,
+                pairs: run.pairs.clone(),
             }
         }
     }
@@ -147,7 +147,7 @@ mod libtorch {
             &mut self.network
         }
         fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
-            contrastive_step(&self.network.net, batch, self.margin)
+            contrastive_step(&self.network.net, batch, &self.pairs)
         }
         fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {
             let per_sample: Vec<Tensor> = tch::no_grad(|| {
