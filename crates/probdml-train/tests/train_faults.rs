@@ -86,6 +86,30 @@ fn ensemble_folder_evaluates_and_diagnose_writes_its_out() {
         written["auroc_feature_norm"].as_f64().is_some(),
         "{written}"
     );
+    // The ensemble's part: one map per member after the first, which cannot move the members
+    // apart (the identity is one of the maps the fit chooses among), and in the members' own
+    // frames the spread 1 − R̄ ranks the images as the evaluation's 1/κ̂ does (κ̂ increases
+    // with R̄), so its AUROC is the evaluation's.
+    let e = &written["ensemble"];
+    assert_eq!(e["members"], 2, "{written}");
+    let (before, after) = (
+        e["rms_distance_unaligned"][0].as_f64().unwrap(),
+        e["rms_distance_aligned"][0].as_f64().unwrap(),
+    );
+    assert!(
+        after <= before + 1e-12,
+        "aligned {after} > unaligned {before}"
+    );
+    let metrics: serde_json::Value =
+        serde_json::from_slice(&read(&eval_out.join("metrics.json"))).unwrap();
+    let (ours, evaluation) = (
+        e["auroc_unaligned"].as_f64().unwrap(),
+        metrics["auroc"].as_f64().unwrap(),
+    );
+    assert!(
+        (ours - evaluation).abs() < 1e-12,
+        "spread AUROC {ours}, evaluation's {evaluation}"
+    );
     // An ensemble of another method: members of online LAM, each with its Λ.
     let lam = scratch("train-faults", "ensemble-lam");
     let mut config = fault_run(MethodKind::Ensemble);

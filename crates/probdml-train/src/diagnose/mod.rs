@@ -1,5 +1,9 @@
 //! Sample-free OOD scores of a trained model, for diagnosing its OOD detection (`probdml
-//! diagnose`): how much of a score's separation the feature norm alone explains.
+//! diagnose`): how much of a score's separation the feature norm alone explains, and for a
+//! deep ensemble how much of its members' disagreement is only their frames ([`ensemble`]).
+
+pub mod ensemble;
+pub mod procrustes;
 
 use super::catalogue::Posterior;
 use super::error::TrainResult;
@@ -38,9 +42,13 @@ pub struct OodDiagnosis {
     /// curvature's share of the signal, not the norm's (LAM checkpoints only).
     #[serde(default)]
     pub auroc_output_variance_over_norm: Option<f64>,
+    /// A deep ensemble's members before and after putting them in one frame (ensembles only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ensemble: Option<ensemble::EnsembleAlignment>,
 }
 
-/// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets.
+/// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets, and
+/// for an ensemble its members' alignment on the first training images.
 ///
 /// # Errors
 ///
@@ -61,9 +69,11 @@ pub fn diagnose_ood(
     let std = member
         .posterior()
         .map(|p| p.std_with_prior(prior_at_sampling));
+    let geometry = trained.config.data.geometry();
     let mut per_set = Vec::new();
+    let mut images = Vec::new();
     for set in [&data.test, &data.ood] {
-        let t = TensorSet::new(set, trained.config.data.geometry(), device)?;
+        let t = TensorSet::new(set, geometry, device)?;
         let f =
             crate::network::features_no_grad(&member.net().backbone, &t.images, 500, false, device);
         let (fx, ry, spread) = tch::no_grad(|| {
@@ -96,7 +106,21 @@ pub fn diagnose_ood(
                 .map(|(s, v)| -> TrainResult<_> { Ok((host(s)?, host(v)?)) })
                 .transpose()?,
         ));
+        images.push(t.images);
     }
+    let members = trained.model.members();
+    let ensemble = if members.len() > 1 {
+        let train = TensorSet::new(&data.train, geometry, device)?;
+        Some(ensemble::ensemble_alignment(
+            members,
+            &train.images,
+            &images[0],
+            &images[1],
+            device,
+        )?)
+    } else {
+        None
+    };
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let ((id_x, id_y, id_s), (ood_x, ood_y, ood_s)) = (&per_set[0], &per_set[1]);
     let inv = |v: &[f64]| v.iter().map(|a| 1.0 / a).collect::<Vec<_>>();
@@ -158,5 +182,6 @@ pub fn diagnose_ood(
             }
             _ => None,
         },
+        ensemble,
     })
 }
