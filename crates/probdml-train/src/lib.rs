@@ -21,6 +21,7 @@
 //!   `hib_embedding.json` (`probdml figures`); [`seed_spread`] — the spread over seeds of a
 //!   schedule measured once, quoted beside a run of it (`probdml reproduce --seed-spread`);
 //!   [`epoch_times`] — training epochs against another program's on the same work;
+//!   [`ensemble_disagreement`] — a deep ensemble's disagreement taken apart, as a table;
 //!
 //! With libtorch (feature "tch"):
 //!
@@ -51,6 +52,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod conv_init;
 pub mod dropout;
+pub mod ensemble_disagreement;
 pub mod epoch_times;
 pub mod error;
 pub mod evaluate;

@@ -8,46 +8,31 @@
 //! roughly its class's, fixed by the members' initialisations; so the score's ranking of ID
 //! against OOD images can follow the seed rather than the images.
 //!
-//! [`ensemble_alignment`] separates the two parts: it fits, for every member after the first,
-//! the orthogonal map onto the first member's frame on training images
-//! ([`super::procrustes::orthogonal_procrustes`]) and scores the test and OOD images by the
+//! [`ensemble_disagreement`] takes the score apart. It scores the test and OOD images by the
 //! members' spread 1 − R̄ (R̄ the length of the mean of the M unit embeddings, which the vMF
-//! fit's κ̂ increases with, so that both rank the images alike) before and after the maps.
+//! fit's κ̂ increases with, so that both rank the images alike):
+//!
+//! * in the members' own frames (the ensemble's score);
+//! * after the orthogonal map of every member onto the first one's frame, fitted on training
+//!   images ([`super::procrustes::orthogonal_procrustes`]): what no rotation or reflection
+//!   explains;
+//! * with each member's embedding replaced by the centre of the class it is nearest to in that
+//!   member (the normalised mean of the member's training embeddings of the class): a score
+//!   that knows only the members' class layouts and their votes, not where in a cluster an image
+//!   lies;
+//! * by the votes alone, 1 − (members voting for the most voted class)/M: a disagreement that
+//!   no frame and no layout enters.
 
 use super::procrustes::orthogonal_procrustes;
+pub use crate::ensemble_disagreement::EnsembleDisagreement;
 use crate::error::TrainResult;
 use crate::method::Method;
 use crate::network::{features_no_grad, normalise};
 use probdml::metrics::OodScores;
-use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
 /// Training images the members' maps are fitted on (the first ones of the file).
 pub const ALIGNMENT_IMAGES: i64 = 10_000;
-
-/// A deep ensemble's members before and after putting them in one frame.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EnsembleAlignment {
-    /// Members M.
-    pub members: usize,
-    /// Training images the maps were fitted on.
-    pub alignment_images: usize,
-    /// For each member after the first: the root-mean-square distance ‖z_m − z_1‖ to the first
-    /// member's embedding of the same training image, before the map.
-    pub rms_distance_unaligned: Vec<f64>,
-    /// The same after the member's map: what no orthogonal map explains.
-    pub rms_distance_aligned: Vec<f64>,
-    /// For each member after the first: whether its map is a reflection (det = −1).
-    pub reflected: Vec<bool>,
-    /// Mean spread 1 − R̄ of the (ID test, OOD) images in the members' own frames.
-    pub mean_spread_unaligned: (f64, f64),
-    /// The same in the first member's frame.
-    pub mean_spread_aligned: (f64, f64),
-    /// AUROC (OOD positive) of the spread in the members' own frames: the ensemble's score.
-    pub auroc_unaligned: f64,
-    /// AUROC of the spread in the first member's frame.
-    pub auroc_aligned: f64,
-}
 
 /// Unit embeddings (N × D, f64) of `images` by `member` with its mean weights, dropout off.
 fn embed(member: &dyn Method, images: &Tensor, device: Device) -> Tensor {
@@ -62,6 +47,33 @@ fn embed(member: &dyn Method, images: &Tensor, device: Device) -> Tensor {
 pub fn spread(z: &[Tensor]) -> Tensor {
     let mean = Tensor::stack(z, 0).mean_dim(0i64, false, Kind::Double);
     1.0 - mean.norm_scalaropt_dim(2.0, [1i64], false)
+}
+
+/// Each member's class centres (K × D, unit rows): the normalised mean of its training
+/// embeddings `z[m]` (N × D) of each class of `labels` (int64, N, classes 0..K).
+pub fn class_centres(z: &[Tensor], labels: &Tensor, classes: i64) -> Vec<Tensor> {
+    let one_hot = labels.one_hot(classes).to_kind(Kind::Double);
+    z.iter()
+        .map(|z| normalise(&one_hot.tr().matmul(z)))
+        .collect()
+}
+
+/// Each member's vote (int64, N): the class whose centre `centres[m]` its embedding `z[m]` is
+/// nearest to (largest cosine).
+pub fn votes(z: &[Tensor], centres: &[Tensor]) -> Vec<Tensor> {
+    z.iter()
+        .zip(centres)
+        .map(|(z, c)| z.matmul(&c.tr()).argmax(1, false))
+        .collect()
+}
+
+/// 1 − (members voting for the most voted class)/M of each image, from the members' `votes`
+/// (M of int64 N) among `classes` classes.
+pub fn vote_disagreement(votes: &[Tensor], classes: i64) -> Tensor {
+    let tally = Tensor::stack(votes, 0)
+        .one_hot(classes)
+        .sum_dim_intlist(0i64, false, Kind::Double);
+    1.0 - tally.amax(1i64, false) / votes.len() as f64
 }
 
 /// Each member's embeddings `z[m]` carried by `maps[m]` (the first member's map is I).
@@ -82,20 +94,23 @@ pub fn member_maps(train: &[Tensor]) -> TrainResult<Vec<Tensor>> {
         .collect()
 }
 
-/// [`EnsembleAlignment`] of the members of an ensemble on the first [`ALIGNMENT_IMAGES`] images
-/// of `train` (maps), `test` and `ood` (spreads), image tensors on any device.
+/// [`EnsembleDisagreement`] of the members of an ensemble: maps and class centres from the first
+/// [`ALIGNMENT_IMAGES`] images of `train` with their `train_labels` (int64, classes
+/// 0..`classes`), scores of `test` and `ood`; tensors on any device.
 ///
 /// # Errors
 ///
 /// libtorch failures, and those of [`orthogonal_procrustes`] and of the AUROC (an empty set).
-pub fn ensemble_alignment(
+pub fn ensemble_disagreement(
     members: &[Box<dyn Method>],
-    train: &Tensor,
+    (train, train_labels): (&Tensor, &Tensor),
+    classes: i64,
     test: &Tensor,
     ood: &Tensor,
     device: Device,
-) -> TrainResult<EnsembleAlignment> {
-    let train = train.narrow(0, 0, ALIGNMENT_IMAGES.min(train.size()[0]));
+) -> TrainResult<EnsembleDisagreement> {
+    let n = ALIGNMENT_IMAGES.min(train.size()[0]);
+    let (train, train_labels) = (train.narrow(0, 0, n), train_labels.narrow(0, 0, n));
     let embed_all = |images: &Tensor| -> Vec<Tensor> {
         members
             .iter()
@@ -115,16 +130,32 @@ pub fn ensemble_alignment(
     let train_aligned = aligned(&train_z, &maps);
     let host = |t: &Tensor| Vec::<f64>::try_from(&t.to_device(Device::Cpu));
     let (test_z, ood_z) = (embed_all(test), embed_all(ood));
+    let centres = class_centres(&train_z, &train_labels.to_device(device), classes);
+    let snapped = |z: &[Tensor]| -> Vec<Tensor> {
+        votes(z, &centres)
+            .iter()
+            .zip(&centres)
+            .map(|(v, c)| c.index_select(0, v))
+            .collect()
+    };
     let spreads = [
         (host(&spread(&test_z))?, host(&spread(&ood_z))?),
         (
             host(&spread(&aligned(&test_z, &maps)))?,
             host(&spread(&aligned(&ood_z, &maps)))?,
         ),
+        (
+            host(&spread(&snapped(&test_z)))?,
+            host(&spread(&snapped(&ood_z)))?,
+        ),
+        (
+            host(&vote_disagreement(&votes(&test_z, &centres), classes))?,
+            host(&vote_disagreement(&votes(&ood_z, &centres), classes))?,
+        ),
     ];
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     let auroc = |(id, ood): &(Vec<f64>, Vec<f64>)| OodScores { id, ood }.auroc();
-    Ok(EnsembleAlignment {
+    Ok(EnsembleDisagreement {
         members: members.len(),
         alignment_images: train.size()[0] as usize,
         rms_distance_unaligned: train_z[1..].iter().map(|z| rms(z, &train_z[0])).collect(),
@@ -140,6 +171,9 @@ pub fn ensemble_alignment(
         mean_spread_aligned: (mean(&spreads[1].0), mean(&spreads[1].1)),
         auroc_unaligned: auroc(&spreads[0])?,
         auroc_aligned: auroc(&spreads[1])?,
+        auroc_class_centres: auroc(&spreads[2])?,
+        mean_vote_disagreement: (mean(&spreads[3].0), mean(&spreads[3].1)),
+        auroc_votes: auroc(&spreads[3])?,
     })
 }
 
@@ -186,5 +220,36 @@ mod tests {
             "the frames alone spread the members by {before}"
         );
         assert!(after < 1e-12, "mapped members still spread by {after}");
+    }
+
+    /// Two members, two classes on the circle (D = 2). Member 1 puts class 0 at e₁ and class 1
+    /// at e₂, member 2 the other way round, so the centres are (e₁, e₂) and (e₂, e₁). An image
+    /// at (0.9, 0.1)/‖·‖ in member 1 and (0.3, 0.7)/‖·‖ in member 2 gets the votes 0 and 0
+    /// (member 2's class 0 is at e₂): no vote disagreement, while in the members' own frames the
+    /// two embeddings are far apart. An image voted 0 by one member and 1 by the other has
+    /// disagreement 1 − 1/2.
+    #[test]
+    fn class_centres_and_votes_follow_each_members_layout() {
+        let d = |v: &[f64]| Tensor::from_slice(v).view([-1, 2]);
+        let train = [d(&[1., 0., 0., 1.]), d(&[0., 1., 1., 0.])];
+        let labels = Tensor::from_slice(&[0i64, 1]);
+        let centres = class_centres(&train, &labels, 2);
+        for (c, expected) in centres.iter().zip(&train) {
+            let err = (c - expected).abs().max().double_value(&[]);
+            assert!(err < 1e-15, "centres differ by {err}");
+        }
+        let unit = |x: f64, y: f64| {
+            let r = (x * x + y * y).sqrt();
+            [x / r, y / r]
+        };
+        let agree = [d(&unit(0.9, 0.1)), d(&unit(0.3, 0.7))];
+        let split = [d(&unit(0.9, 0.1)), d(&unit(0.7, 0.3))];
+        let v = votes(&agree, &centres);
+        assert_eq!((v[0].int64_value(&[0]), v[1].int64_value(&[0])), (0, 0));
+        assert_eq!(vote_disagreement(&v, 2).double_value(&[0]), 0.0);
+        assert!(spread(&agree).double_value(&[0]) > 0.05);
+        let v = votes(&split, &centres);
+        assert_eq!((v[0].int64_value(&[0]), v[1].int64_value(&[0])), (0, 1));
+        assert_eq!(vote_disagreement(&v, 2).double_value(&[0]), 0.5);
     }
 }

@@ -42,13 +42,13 @@ pub struct OodDiagnosis {
     /// curvature's share of the signal, not the norm's (LAM checkpoints only).
     #[serde(default)]
     pub auroc_output_variance_over_norm: Option<f64>,
-    /// A deep ensemble's members before and after putting them in one frame (ensembles only).
+    /// A deep ensemble's disagreement taken apart (ensembles only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ensemble: Option<ensemble::EnsembleAlignment>,
+    pub ensemble: Option<ensemble::EnsembleDisagreement>,
 }
 
 /// Computes [`OodDiagnosis`] for the first member of `trained` on the ID test and OOD sets, and
-/// for an ensemble its members' alignment on the first training images.
+/// for an ensemble its members' disagreement taken apart on the first training images.
 ///
 /// # Errors
 ///
@@ -111,9 +111,10 @@ pub fn diagnose_ood(
     let members = trained.model.members();
     let ensemble = if members.len() > 1 {
         let train = TensorSet::new(&data.train, geometry, device)?;
-        Some(ensemble::ensemble_alignment(
+        Some(ensemble::ensemble_disagreement(
             members,
-            &train.images,
+            (&train.images, &train.labels),
+            data.train.classes as i64,
             &images[0],
             &images[1],
             device,
