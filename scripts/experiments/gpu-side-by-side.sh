@@ -15,8 +15,10 @@
 # Environment: PARTS (default "table-2 mc-dropout hib": the parts to run), PROBDML (default
 # target/release/probdml), FIRST (default 0), SEEDS (default 1), HIB_EPOCHS (default 20),
 # HIB_METHODS (default "mog1 point"), THREADS (CPU threads per process, default 2), DEVICE
-# (default cuda; cpu for a smoke test of the plumbing). E.g. Table 2's seeds 2–4 alone:
-# PARTS=table-2 FIRST=2 SEEDS=3.
+# (default cuda; cpu for a smoke test of the plumbing); CONV_INIT and LOSS_MINING reach the MC
+# dropout part (mc-dropout-ablation.sh). E.g. Table 2's seeds 2–4 alone:
+# PARTS=table-2 FIRST=2 SEEDS=3; the MC dropout ablation on the reference code's loss pairs:
+# PARTS=mc-dropout LOSS_MINING=triplets.
 # Each run's files are the ones its script copies (config, metrics, curves, state); checkpoints
 # stay under OUT/work/. Logs in OUT/logs/; OUT/timeline.txt says when each part ended.
 set -uo pipefail
