@@ -20,7 +20,8 @@
 # PARTS=table-2 FIRST=2 SEEDS=3; the MC dropout ablation on the reference code's loss pairs:
 # PARTS=mc-dropout LOSS_MINING=triplets.
 # Each run's files are the ones its script copies (config, metrics, curves, state); checkpoints
-# stay under OUT/work/. Logs in OUT/logs/; OUT/timeline.txt says when each part ended.
+# stay under OUT/work/ and OUT/table-2/. Every finished deep ensemble of Table 2 is diagnosed
+# at the end (scripts/experiments/ensemble-disagreement.sh), into OUT/ensemble-disagreement/. Logs in OUT/logs/; OUT/timeline.txt says when each part ended.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 if [[ $# -ne 2 ]]; then
@@ -63,6 +64,16 @@ for p in "${pids[@]}"; do wait "$p"; done
 mark "every part ended (Table 2's runs gathered)"
 kill "$dmon" 2>/dev/null
 shopt -s nullglob
+# Each finished ensemble's disagreement taken apart while its checkpoint is here
+# (ensemble-disagreement.sh only diagnoses a finished one): OUT/ensemble-disagreement/.
+for dir in "$out"/table-2/*/ensemble-seed*/; do
+    [[ "$dir" != "$out/table-2/all/"* && -f "$dir/metrics.json" ]] || continue
+    seed="${dir%/}" && seed="${seed##*-seed}"
+    DEVICE="${DEVICE:-cuda}" timeout 300 bash "$root/scripts/experiments/ensemble-disagreement.sh" \
+        "$out/ensemble-disagreement" "$(dirname "$dir")" 20 "$seed" \
+        >>"$out/logs/ensemble-disagreement.log" 2>&1 || mark "no diagnosis of $dir"
+done
+mark "ensembles diagnosed"
 for run in "$out"/mc-dropout/*/ "$out"/hib/*/; do
     [[ -f "$run/metrics.json" ]] || { rm -rf "$run"; mark "unfinished: $run"; }
 done
