@@ -126,63 +126,28 @@ pub fn diagnose_ood(
     let ((id_x, id_y, id_s), (ood_x, ood_y, ood_s)) = (&per_set[0], &per_set[1]);
     let inv = |v: &[f64]| v.iter().map(|a| 1.0 / a).collect::<Vec<_>>();
     let ratio = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(a, b)| a / b).collect::<Vec<_>>();
-    use probdml::metrics::OodScores;
+    let auroc = |id: &[f64], ood: &[f64]| probdml::metrics::OodScores { id, ood }.auroc();
+    // The posterior's scores, from each set's (spread, output variance) and its ‖x‖; None
+    // when the checkpoint holds no posterior.
+    type PosteriorScore<'a> = &'a dyn Fn(&(Vec<f64>, Vec<f64>), &[f64]) -> Vec<f64>;
+    let posterior = |score: PosteriorScore<'_>| -> TrainResult<Option<f64>> {
+        match (id_s, ood_s) {
+            (Some(a), Some(b)) => Ok(Some(auroc(&score(a, id_x), &score(b, ood_x))?)),
+            _ => Ok(None),
+        }
+    };
     Ok(OodDiagnosis {
         mean_feature_norm: (mean(id_x), mean(ood_x)),
         mean_output_norm: (mean(id_y), mean(ood_y)),
-        auroc_feature_norm: OodScores {
-            id: id_x,
-            ood: ood_x,
-        }
-        .auroc()?,
-        auroc_inverse_output_norm: OodScores {
-            id: &inv(id_y),
-            ood: &inv(ood_y),
-        }
-        .auroc()?,
-        auroc_isotropic_spread: OodScores {
-            id: &ratio(id_x, id_y),
-            ood: &ratio(ood_x, ood_y),
-        }
-        .auroc()?,
-        auroc_posterior_spread: match (id_s, ood_s) {
-            (Some(a), Some(b)) => Some(
-                OodScores {
-                    id: &a.0,
-                    ood: &b.0,
-                }
-                .auroc()?,
-            ),
-            _ => None,
-        },
-        auroc_output_variance: match (id_s, ood_s) {
-            (Some(a), Some(b)) => Some(
-                OodScores {
-                    id: &a.1,
-                    ood: &b.1,
-                }
-                .auroc()?,
-            ),
-            _ => None,
-        },
-        auroc_output_variance_over_norm: match (id_s, ood_s) {
-            (Some(a), Some(b)) => {
-                let over = |v: &[f64], x: &[f64]| {
-                    v.iter()
-                        .zip(x)
-                        .map(|(v, x)| v / (x * x + 1.0))
-                        .collect::<Vec<_>>()
-                };
-                Some(
-                    OodScores {
-                        id: &over(&a.1, id_x),
-                        ood: &over(&b.1, ood_x),
-                    }
-                    .auroc()?,
-                )
-            }
-            _ => None,
-        },
+        auroc_feature_norm: auroc(id_x, ood_x)?,
+        auroc_inverse_output_norm: auroc(&inv(id_y), &inv(ood_y))?,
+        auroc_isotropic_spread: auroc(&ratio(id_x, id_y), &ratio(ood_x, ood_y))?,
+        auroc_posterior_spread: posterior(&|s, _| s.0.clone())?,
+        auroc_output_variance: posterior(&|s, _| s.1.clone())?,
+        // tr Cov(y) / (‖x‖² + 1): the output variance with the feature norm's share divided out.
+        auroc_output_variance_over_norm: posterior(&|s, x| {
+            s.1.iter().zip(x).map(|(v, x)| v / (x * x + 1.0)).collect()
+        })?,
         ensemble,
     })
 }
