@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Post-hoc LAM on a deterministic model trained under the LAM reference code's protocol, with
+# our loss pairs or the reference's (book chapter 10, "post-hoc LAM with the reference code's
+# loss pairs"): for each seed, `probdml train --method deterministic --protocol reference
+# --loss-mining LOSS_MINING`, then the post-hoc rows of lam-posthoc-ood.sh on that checkpoint
+# (reference protocol, H ≡ 0, ‖x‖ alone, our protocol, tr Cov(y); the marglik rows left out).
+# Each run's config.json, metrics.json, curves.json and summary.json are copied into
+# RECORD/<loss-mining>-seed<S>/{deterministic,<row>}/ (the checkpoints stay in WORK).
+#
+#   bash scripts/experiments/lam-posthoc-loss-pairs.sh RECORD WORK EPOCHS "SEEDS"
+#
+# Environment: LOSS_MINING (pairs, the default, or triplets), PROBDML (default
+# target/release/probdml), THREADS (libtorch CPU threads per process, default 1), DEVICE
+# (default cpu).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+if [[ $# -ne 4 ]]; then
+    echo "usage: $0 RECORD WORK EPOCHS \"SEEDS\"" >&2
+    exit 2
+fi
+record="$1" work="$2" epochs="$3" seeds="$4"
+loss_mining="${LOSS_MINING:-pairs}"
+export PROBDML="${PROBDML:-$root/target/release/probdml}"
+threads="${THREADS:-1}" device="${DEVICE:-cpu}"
+rows=(posthoc-reference posthoc-h0 feature-norm posthoc-ours output-variance)
+mkdir -p "$record" "$work"
+for seed in $seeds; do
+    name="$loss_mining-seed$seed"
+    "$PROBDML" train --method deterministic --protocol reference --loss-mining "$loss_mining" \
+        --dataset fashion-mnist --epochs "$epochs" --latent-dim 3 --seed "$seed" \
+        --device "$device" --threads "$threads" --out "$work/$name/deterministic" --force
+    POSTHOC_FLAGS="--threads $threads --device $device" \
+        SKIP_ROWS="posthoc-marglik marglik-output-variance" \
+        bash "$root/scripts/experiments/lam-posthoc-ood.sh" "$work/$name/deterministic" \
+        "$work/$name/no-online-run" "$work/$name"
+    for run in deterministic "${rows[@]}"; do
+        mkdir -p "$record/$name/$run"
+        for file in config.json metrics.json curves.json summary.json; do
+            if [[ -f "$work/$name/$run/$file" ]]; then cp "$work/$name/$run/$file" "$record/$name/$run/"; fi
+        done
+    done
+done
