@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Post-hoc LAM on a deterministic model trained under the LAM reference code's protocol, with
-# our loss pairs or the reference's (book chapter 10, "post-hoc LAM with the reference code's
-# loss pairs"): for each seed, `probdml train --method deterministic --protocol reference
-# --loss-mining LOSS_MINING`, then the post-hoc rows of lam-posthoc-ood.sh on that checkpoint
-# (reference protocol, H ≡ 0, ‖x‖ alone, our protocol, tr Cov(y); the marglik rows left out).
+# Post-hoc LAM on a deterministic model trained under one protocol (the LAM reference code's by
+# default) with our loss pairs or the reference's (book chapter 10, "post-hoc LAM with the
+# reference code's loss pairs"): for each seed, `probdml train --method deterministic --protocol
+# PROTOCOL --loss-mining LOSS_MINING`, then the post-hoc rows of lam-posthoc-ood.sh on that
+# checkpoint (reference protocol, H ≡ 0, ‖x‖ alone, the checkpoint's own protocol, tr Cov(y);
+# the marglik rows left out).
 # Each run's config.json, metrics.json, curves.json and summary.json are copied into
 # RECORD/<loss-mining>-seed<S>/{deterministic,<row>}/ (the checkpoints stay in WORK).
 #
 #   bash scripts/experiments/lam-posthoc-loss-pairs.sh RECORD WORK EPOCHS "SEEDS"
 #
-# Environment: LOSS_MINING (pairs, the default, or triplets), PROBDML (default
+# Environment: LOSS_MINING (pairs, the default, or triplets), PROTOCOL (reference, the default,
+# or ours: the training protocol and so the posthoc-ours row's prior and samples), PROBDML (default
 # target/release/probdml), THREADS (libtorch CPU threads per process, default 1), DEVICE
 # (default cpu).
 set -euo pipefail
@@ -19,14 +21,14 @@ if [[ $# -ne 4 ]]; then
     exit 2
 fi
 record="$1" work="$2" epochs="$3" seeds="$4"
-loss_mining="${LOSS_MINING:-pairs}"
+loss_mining="${LOSS_MINING:-pairs}" protocol="${PROTOCOL:-reference}"
 export PROBDML="${PROBDML:-$root/target/release/probdml}"
 threads="${THREADS:-1}" device="${DEVICE:-cpu}"
 rows=(posthoc-reference posthoc-h0 feature-norm posthoc-ours output-variance)
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     name="$loss_mining-seed$seed"
-    "$PROBDML" train --method deterministic --protocol reference --loss-mining "$loss_mining" \
+    "$PROBDML" train --method deterministic --protocol "$protocol" --loss-mining "$loss_mining" \
         --dataset fashion-mnist --epochs "$epochs" --latent-dim 3 --seed "$seed" \
         --device "$device" --threads "$threads" --out "$work/$name/deterministic" --force
     POSTHOC_FLAGS="--threads $threads --device $device" \
