@@ -24,7 +24,6 @@ record="$1" work="$2" epochs="$3" seeds="$4"
 loss_mining="${LOSS_MINING:-pairs}" protocol="${PROTOCOL:-reference}"
 export PROBDML="${PROBDML:-$root/target/release/probdml}"
 threads="${THREADS:-1}" device="${DEVICE:-cpu}"
-rows=(posthoc-reference posthoc-h0 feature-norm posthoc-ours output-variance)
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     name="$loss_mining-seed$seed"
@@ -35,10 +34,13 @@ for seed in $seeds; do
         SKIP_ROWS="posthoc-marglik marglik-output-variance" \
         bash "$root/scripts/experiments/lam-posthoc-ood.sh" "$work/$name/deterministic" \
         "$work/$name/no-online-run" "$work/$name"
-    for run in deterministic "${rows[@]}"; do
+    # Every run lam-posthoc-ood.sh finished (its rows are its own to name), and the model.
+    for dir in "$work/$name"/*/; do
+        run="$(basename "$dir")"
+        [[ -f "$dir/metrics.json" ]] || continue
         mkdir -p "$record/$name/$run"
         for file in config.json metrics.json curves.json summary.json; do
-            if [[ -f "$work/$name/$run/$file" ]]; then cp "$work/$name/$run/$file" "$record/$name/$run/"; fi
+            if [[ -f "$dir/$file" ]]; then cp "$dir/$file" "$record/$name/$run/"; fi
         done
     done
 done
