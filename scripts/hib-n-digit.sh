@@ -15,6 +15,8 @@
 #            margin is the deterministic method, the contrastive loss with a margin on the sphere)
 #   MEANS    euclidean (default: ℝ^D, the paper's) or sphere (ℓ₂-normalised means)
 #   LR       the learning rate (default: the program's)
+#   BACKBONE reference (default: the LAM reference code's layout) or hib (HIB §4.1's two 5×5
+#            convolutions, each followed by a pool); a hib run's folder names it
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 set -euo pipefail
@@ -23,12 +25,14 @@ record="$1" work="$2" digits="$3" dim="$4" train="$5" test="$6" epochs="$7" seed
 threads="${9:-2}"
 methods="${METHODS:-point mog1 mog2}"
 means="${MEANS:-euclidean}"
+backbone="${BACKBONE:-reference}"
 probdml="${PROBDML:-$root/target/release/probdml}"
 device="${DEVICE:-cpu}"
-common=()
+common=(--backbone "$backbone")
 if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
+if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do

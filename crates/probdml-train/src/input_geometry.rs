@@ -1,24 +1,20 @@
-//! The input geometry of the reference backbone: the height and width of its one-channel images,
-//! and the number of features F its convolutions hand the last layer.
+//! The input geometry of the backbone: the height and width of its one-channel images.
 //!
-//! The backbone is conv(3×3) · ReLU · conv(3×3) · ReLU · maxpool 2 (chapter 09): each unpadded
-//! 3×3 convolution takes 2 pixels off each side's length and the pool halves it (rounding
-//! down), so an H × W image leaves 64 channels of ⌊(H − 4)/2⌋ × ⌊(W − 4)/2⌋. A 28 × 28 MNIST
-//! image gives 64 · 12 · 12 = 9216; the N-digit MNIST images of HIB (Oh et al. 2019, §4.1: "an
-//! image of size 28 × (N × 28)") give 64 · 12 · 26 = 19 968 for N = 2 and 64 · 12 · 40 = 30 720
-//! for N = 3. Every site that needs F (the heads' fan-in, an empty feature matrix) reads it
-//! from here, so that no image size is written twice.
+//! MNIST and Fashion-MNIST images are 28 × 28; the N-digit MNIST images of HIB (Oh et al. 2019,
+//! §4.1: "an image of size 28 × (N × 28)") are 28 × 56 for N = 2 and 28 × 84 for N = 3. The
+//! features F the convolutions hand the last layer follow from the geometry and the layout
+//! ([`crate::backbone_layout::BackboneLayout::features`]); every site that needs F (the heads'
+//! fan-in, an empty feature matrix) reads it from there, so that no image size is written
+//! twice.
 
 use crate::error::{TrainError, TrainResult};
 
-/// Output channels of the backbone's second convolution.
-const CHANNELS: i64 = 64;
-/// Pixels the two unpadded 3×3 convolutions take off an image's height or width.
-const CONVOLUTION_SHRINK: i64 = 4;
-/// The smallest height or width that leaves one pixel after the convolutions and the 2×2 pool.
-pub const MIN_SIDE: i64 = CONVOLUTION_SHRINK + 2;
-/// The largest height or width accepted: 64 · ⌊(S − 4)/2⌋² stays far inside an `i64`, and no
-/// data set of this crate comes near it.
+/// The smallest height or width that leaves one pixel under every layout: the reference
+/// layout's two unpadded 3×3 convolutions take 4 pixels off a side and its pool halves the
+/// rest, (6 − 4)/2 = 1; the HIB layout's two pools leave ⌊⌊6/2⌋/2⌋ = 1.
+pub const MIN_SIDE: i64 = 6;
+/// The largest height or width accepted: 64 · S² stays far inside an `i64`, and no data set of
+/// this crate comes near it.
 pub const MAX_SIDE: i64 = 4096;
 
 /// Height and width of the backbone's one-channel input images.
@@ -56,7 +52,7 @@ impl InputGeometry {
     ///
     /// ```
     /// use probdml_train::input_geometry::InputGeometry;
-    /// assert_eq!(InputGeometry::new(28, 56)?.features(), 64 * 12 * 26);
+    /// assert_eq!(InputGeometry::new(28, 56)?.width(), 56);
     /// assert!(InputGeometry::new(5, 28).is_err());
     /// # Ok::<(), probdml_train::TrainError>(())
     /// ```
@@ -68,8 +64,8 @@ impl InputGeometry {
                     arg,
                     value,
                     format!(
-                        "the backbone's input must be {MIN_SIDE} to {MAX_SIDE} pixels: two 3×3 \
-                         convolutions and a 2×2 pool leave ⌊(side − 4)/2⌋ ≥ 1"
+                        "the backbone's input must be {MIN_SIDE} to {MAX_SIDE} pixels: below, \
+                         the convolutions and pools leave no pixel"
                     ),
                 )),
             }
@@ -98,13 +94,6 @@ impl InputGeometry {
     pub const fn width(self) -> i64 {
         self.width
     }
-
-    /// Features F after flattening: 64 · ⌊(H − 4)/2⌋ · ⌊(W − 4)/2⌋ (module docs).
-    pub const fn features(self) -> i64 {
-        CHANNELS
-            * ((self.height - CONVOLUTION_SHRINK) / 2)
-            * ((self.width - CONVOLUTION_SHRINK) / 2)
-    }
 }
 
 #[cfg(test)]
@@ -112,10 +101,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn features_of_the_papers_geometries() {
-        // 64 channels × the pooled map, counted by hand: (28 − 4)/2 = 12, (56 − 4)/2 = 26,
-        // (84 − 4)/2 = 40.
-        assert_eq!(InputGeometry::MNIST.features(), 9216);
+    fn the_papers_geometries() {
         assert_eq!(
             InputGeometry::TWO_DIGITS,
             InputGeometry::new(28, 56).unwrap()
@@ -124,13 +110,10 @@ mod tests {
             InputGeometry::THREE_DIGITS,
             InputGeometry::new(28, 84).unwrap()
         );
-        assert_eq!(InputGeometry::new(28, 56).unwrap().features(), 64 * 12 * 26);
         assert_eq!(
-            InputGeometry::digits_side_by_side(3).unwrap().features(),
-            64 * 12 * 40
+            InputGeometry::digits_side_by_side(3).unwrap(),
+            InputGeometry::THREE_DIGITS
         );
-        // An odd map: (29 − 4)/2 rounds down to 12, as max_pool2d does.
-        assert_eq!(InputGeometry::new(29, 7).unwrap().features(), 64 * 12);
     }
 
     #[test]

@@ -47,6 +47,7 @@
 
 #![warn(missing_docs)]
 
+pub mod backbone_layout;
 pub mod catalogue;
 pub mod checkpoint;
 pub mod config;

@@ -144,6 +144,7 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
             3,
             probdml_train::dropout::Dropout::NONE,
             InputGeometry::MNIST,
+            probdml_train::backbone_layout::BackboneLayout::Reference,
             probdml_train::conv_init::ConvInit::Kaiming,
         );
         (vs, net)

@@ -338,6 +338,7 @@ mod tests {
             model: ModelOptions {
                 latent_dim: 16,
                 conv_init: crate::conv_init::ConvInit::Pytorch,
+                backbone: crate::backbone_layout::BackboneLayout::Hib,
             },
             optimiser: OptimiserOptions {
                 epochs: 3,

@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 30] = [
+    const EVERY_FLAG: [&str; 31] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -202,6 +202,7 @@ mod tests {
         "--protocol=reference",
         "--latent-dim=8",
         "--conv-init=pytorch",
+        "--backbone=hib",
         "--epochs=2",
         "--lr=0.25",
         "--margin=0.5",
@@ -295,6 +296,7 @@ mod tests {
             model: ModelOptions {
                 latent_dim: 8,
                 conv_init: crate::conv_init::ConvInit::Pytorch,
+                backbone: crate::backbone_layout::BackboneLayout::Hib,
             },
             optimiser: OptimiserOptions {
                 epochs: 2,

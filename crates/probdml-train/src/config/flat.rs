@@ -16,6 +16,7 @@ use super::groups::{
     DataOptions, EvaluationOptions, LaplaceOptions, ModelOptions, OptimiserOptions, PairOptions,
 };
 use super::run::RunOptions;
+use crate::backbone_layout::BackboneLayout;
 use crate::conv_init::ConvInit;
 use crate::method::hib::HibOptions;
 use crate::method::proxy_nca::ProxyOptions;
@@ -41,6 +42,9 @@ pub(crate) struct ConfigV2 {
     /// Absent before the option existed, and for its default: tch's Kaiming bound.
     #[serde(default, skip_serializing_if = "ConvInit::is_kaiming")]
     conv_init: ConvInit,
+    /// Absent before the option existed, and for its default: the reference layout.
+    #[serde(default, skip_serializing_if = "BackboneLayout::is_reference")]
+    backbone: BackboneLayout,
     epochs: usize,
     batch_size: usize,
     learning_rate: f64,
@@ -111,6 +115,7 @@ impl ConfigV2 {
             dataset: run.data.dataset,
             latent_dim: run.model.latent_dim,
             conv_init: run.model.conv_init,
+            backbone: run.model.backbone,
             epochs: run.optimiser.epochs,
             batch_size: run.optimiser.batch_size,
             learning_rate: run.optimiser.learning_rate,
@@ -186,6 +191,7 @@ impl ConfigV2 {
             model: ModelOptions {
                 latent_dim: self.latent_dim,
                 conv_init: self.conv_init,
+                backbone: self.backbone,
             },
             optimiser: OptimiserOptions {
                 epochs: self.epochs,

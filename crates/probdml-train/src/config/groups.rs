@@ -11,6 +11,7 @@ use super::dataset::DatasetChoice;
 use super::spelling::{approximation_name, split_name};
 #[cfg(feature = "tch")]
 use super::spelling::{approximation_parser, split_parser};
+use crate::backbone_layout::BackboneLayout;
 use crate::conv_init::ConvInit;
 use crate::mining::LossMining;
 use crate::protocol::{Protocol, Score};
@@ -19,7 +20,8 @@ use serde::{Deserialize, Serialize};
 
 /// Features the reference backbone hands the last layer for a 28×28 input: 64 channels of
 /// 12×12 (the fan-in F of the head, and the default prior precision).
-pub const BACKBONE_FEATURES: i64 = crate::input_geometry::InputGeometry::MNIST.features();
+pub const BACKBONE_FEATURES: i64 =
+    BackboneLayout::Reference.features(crate::input_geometry::InputGeometry::MNIST);
 
 /// `Default` as the group's `DEFAULT`, the one place its defaults are written.
 macro_rules! default_is_the_const {
@@ -94,13 +96,23 @@ pub struct ModelOptions {
     )]
     #[serde(default, skip_serializing_if = "ConvInit::is_kaiming")]
     pub conv_init: ConvInit,
+    /// The convolutions and pools: `reference` (the LAM reference code's two 3×3 convolutions
+    /// and one pool) or `hib` (HIB §4.1's two 5×5 convolutions, each followed by a pool).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long = "backbone", value_enum, default_value_t = ModelOptions::DEFAULT.backbone)
+    )]
+    #[serde(default, skip_serializing_if = "BackboneLayout::is_reference")]
+    pub backbone: BackboneLayout,
 }
 
 impl ModelOptions {
-    /// D = 3, the latent dimension of LAM Table 2; the convolutions as tch initialises them.
+    /// D = 3, the latent dimension of LAM Table 2; the reference layout's convolutions as tch
+    /// initialises them.
     pub const DEFAULT: ModelOptions = ModelOptions {
         latent_dim: 3,
         conv_init: ConvInit::Kaiming,
+        backbone: BackboneLayout::Reference,
     };
 }
 

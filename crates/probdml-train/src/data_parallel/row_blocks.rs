@@ -155,6 +155,7 @@ mod tests {
             3,
             crate::dropout::Dropout::NONE,
             crate::input_geometry::InputGeometry::MNIST,
+            crate::backbone_layout::BackboneLayout::Reference,
             crate::conv_init::ConvInit::Kaiming,
         );
         let (n, blocks) = (12i64, 3i64);

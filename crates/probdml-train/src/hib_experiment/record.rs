@@ -1,6 +1,7 @@
 //! The run file of HIB's experiment, `hib_tasks.json`: what one trained model scored on both
 //! test twins, with the scale it was trained at and the time and machine it took.
 
+use crate::backbone_layout::BackboneLayout;
 use crate::catalogue::MethodConfig;
 use crate::checkpoint::TrainingState;
 use crate::error::{TrainError, TrainResult};
@@ -57,33 +58,47 @@ pub struct HibRunRecord {
 
 /// The row name of HIB's tables for a method. The paper's three (Oh et al. 2019, §4.2) are HIB's
 /// loss in ℝ^D: "point" (`--hib-point`, the soft contrastive loss), "MoG-C" (C components).
-/// The variants that differ from them say how: "(sphere)" for means on the unit sphere,
-/// "point (margin)" for the deterministic method (the contrastive loss with a margin, on the
-/// sphere). Only the paper's own names get its numbers beside them.
+/// The variants that differ from them say how, in brackets: "sphere" for means on the unit
+/// sphere, "point (margin)" for the deterministic method (the contrastive loss with a margin, on
+/// the sphere), "HIB net" for the HIB paper's own backbone layout (`--backbone hib`, §4.1)
+/// instead of the reference layout every other table of the book trains. Only the paper's own
+/// names, those of the reference layout, get its numbers beside them, so that a table compares
+/// the paper with one network at a time.
 ///
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `method` for a method the paper's tables do not compare.
-pub fn paper_method(method: &MethodConfig) -> TrainResult<String> {
-    match method {
-        MethodConfig::Deterministic(_) => Ok("point (margin)".to_string()),
+pub fn paper_method(method: &MethodConfig, backbone: BackboneLayout) -> TrainResult<String> {
+    let (name, mut variants) = match method {
+        MethodConfig::Deterministic(_) => ("point".to_string(), vec!["margin"]),
         MethodConfig::Hib(o) => {
             let name = if o.point {
                 "point".to_string()
             } else {
                 format!("MoG-{}", o.components)
             };
-            Ok(match o.means {
-                HibMeans::Euclidean => name,
-                HibMeans::Sphere => format!("{name} (sphere)"),
-            })
+            let space = match o.means {
+                HibMeans::Euclidean => vec![],
+                HibMeans::Sphere => vec!["sphere"],
+            };
+            (name, space)
         }
-        other => Err(TrainError::config(
-            "method",
-            other.name(),
-            "HIB's experiment compares point embeddings (deterministic) and HIB",
-        )),
+        other => {
+            return Err(TrainError::config(
+                "method",
+                other.name(),
+                "HIB's experiment compares point embeddings (deterministic) and HIB",
+            ))
+        }
+    };
+    if backbone == BackboneLayout::Hib {
+        variants.push("HIB net");
     }
+    Ok(if variants.is_empty() {
+        name
+    } else {
+        format!("{name} ({})", variants.join(", "))
+    })
 }
 
 /// The CPU's model name as `lscpu` prints it ("Model name"), read from `/proc/cpuinfo`; "unknown"
@@ -121,4 +136,46 @@ pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
         record.epoch_losses = state.history.iter().map(|e| e.mean_loss).collect();
     }
     Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::method::hib::HibOptions;
+
+    /// The rows are named by the paper's methods, and a variant says how it differs: the means'
+    /// space and the backbone's layout, each on its own and together.
+    #[test]
+    fn the_rows_name_the_method_and_its_variants() {
+        let hib = |point, components, means| {
+            MethodConfig::Hib(HibOptions {
+                point,
+                components,
+                means,
+                ..HibOptions::DEFAULT
+            })
+        };
+        let (euclidean, sphere) = (HibMeans::Euclidean, HibMeans::Sphere);
+        let (reference, paper_net) = (BackboneLayout::Reference, BackboneLayout::Hib);
+        let cases = [
+            (true, 1, euclidean, reference, "point"),
+            (false, 2, euclidean, reference, "MoG-2"),
+            (false, 1, sphere, reference, "MoG-1 (sphere)"),
+            (true, 1, euclidean, paper_net, "point (HIB net)"),
+            (false, 1, sphere, paper_net, "MoG-1 (sphere, HIB net)"),
+        ];
+        for (point, components, means, layout, want) in cases {
+            let got = paper_method(&hib(point, components, means), layout).unwrap();
+            assert_eq!(got, want);
+        }
+        let deterministic = MethodConfig::Deterministic(
+            crate::method::deterministic::DeterministicOptions::DEFAULT,
+        );
+        for (layout, want) in [
+            (reference, "point (margin)"),
+            (paper_net, "point (margin, HIB net)"),
+        ] {
+            assert_eq!(paper_method(&deterministic, layout).unwrap(), want);
+        }
+    }
 }

@@ -1,13 +1,15 @@
-//! The reference backbone of chapter 09 and its last layer, kept apart because every LAM method
-//! treats the last layer (θ = (W, b), the Laplace parameters) differently from the rest.
+//! The backbone of chapter 09 and its last layer, kept apart because every LAM method treats the
+//! last layer (θ = (W, b), the Laplace parameters) differently from the rest.
 //!
-//! conv(1→32, 3×3) · ReLU · conv(32→64, 3×3) · ReLU · maxpool 2 · flatten (F features: 64·12·12
-//! = 9216 for a 28×28 input, [`InputGeometry::features`] for any other) · [dropout p, MC dropout
-//! only] · linear(F → D) · ℓ₂-normalise.
+//! The convolutions of the layout ([`BackboneLayout`]; by default the LAM reference code's
+//! conv(1→32, 3×3) · ReLU · conv(32→64, 3×3) · ReLU · maxpool 2) · flatten (F features: 64·12·12
+//! = 9216 for a 28×28 input, [`BackboneLayout::features`] for any other) · [dropout p, MC
+//! dropout only] · linear(F → D) · ℓ₂-normalise.
 
 use tch::nn::{self, Module};
 use tch::{Device, Kind, Tensor};
 
+use crate::backbone_layout::{BackboneLayout, CHANNELS_1, CHANNELS_2};
 use crate::conv_init::ConvInit;
 use crate::dropout::{Dropout, DropoutLayout};
 use crate::input_geometry::InputGeometry;
@@ -19,6 +21,7 @@ pub struct Backbone {
     conv2: nn::Conv2D,
     dropout: Dropout,
     geometry: InputGeometry,
+    layout: BackboneLayout,
 }
 
 /// The last layer y = W x + b; LAM's Laplace approximation lives on (W, b).
@@ -42,20 +45,22 @@ pub struct EmbeddingNet {
 }
 
 impl Backbone {
-    /// Creates the convolutions under `path` for images of `geometry`, initialised by `init`
-    /// ([`ConvInit`]: tch's Kaiming-uniform law with zero biases, or PyTorch's `nn.Conv2d` law).
-    /// The last layer follows PyTorch under both.
+    /// Creates the convolutions of `layout` under `path` for images of `geometry`, initialised
+    /// by `init` ([`ConvInit`]: tch's Kaiming-uniform law with zero biases, or PyTorch's
+    /// `nn.Conv2d` law). The last layer follows PyTorch under both.
     pub fn new(
         path: &nn::Path<'_>,
         dropout: Dropout,
         geometry: InputGeometry,
+        layout: BackboneLayout,
         init: ConvInit,
     ) -> Self {
         Self {
-            conv1: conv3x3(path / "conv1", 1, 32, init),
-            conv2: conv3x3(path / "conv2", 32, 64, init),
+            conv1: convolution(path / "conv1", 1, CHANNELS_1, layout, init),
+            conv2: convolution(path / "conv2", CHANNELS_1, CHANNELS_2, layout, init),
             dropout,
             geometry,
+            layout,
         }
     }
 
@@ -64,9 +69,14 @@ impl Backbone {
         self.geometry
     }
 
-    /// Features F per image ([`InputGeometry::features`]).
+    /// The layout of the convolutions.
+    pub fn layout(&self) -> BackboneLayout {
+        self.layout
+    }
+
+    /// Features F per image ([`BackboneLayout::features`]).
     pub fn feature_count(&self) -> i64 {
-        self.geometry.features()
+        self.layout.features(self.geometry)
     }
 
     /// Features x (B × F) of images (B × 1 × H × W of the backbone's geometry, values in
@@ -105,20 +115,22 @@ impl Backbone {
         crate::data_parallel::shard::gather_rows(x)
     }
 
-    /// conv1 · ReLU · conv2 · ReLU · maxpool 2 · flatten, each convolution's weight and bias
-    /// passed through `param` (the variables themselves, or a row block's copies): the same ATen
-    /// call as `nn::Conv2D`'s forward (stride 1, no padding, dilation 1, one group). The
-    /// `channels` dropout layout drops whole feature maps after conv1 · ReLU and after the pool
-    /// (`nn.Dropout2d` in the LAM reference code), iff `dropout_on`.
+    /// conv1 · ReLU · [maxpool 2, HIB layout] · conv2 · ReLU · maxpool 2 · flatten, each
+    /// convolution's weight and bias passed through `param` (the variables themselves, or a row
+    /// block's copies): the same ATen call as `nn::Conv2D`'s forward (stride 1, the layout's
+    /// padding, dilation 1, one group). The `channels` dropout layout drops whole feature maps
+    /// after the first block and after the last pool (`nn.Dropout2d` in the LAM reference code),
+    /// iff `dropout_on`.
     fn convolutions(
         &self,
         images: &Tensor,
         param: impl Fn(&Tensor) -> Tensor,
         dropout_on: bool,
     ) -> Tensor {
+        let pad = self.layout.padding();
         let conv = |x: &Tensor, c: &nn::Conv2D| {
             let bias = c.bs.as_ref().map(&param);
-            x.conv2d(&param(&c.ws), bias.as_ref(), [1, 1], [0, 0], [1, 1], 1)
+            x.conv2d(&param(&c.ws), bias.as_ref(), [1, 1], [pad, pad], [1, 1], 1)
         };
         let channels = |x: Tensor| {
             if self.dropout.at(DropoutLayout::Channels) {
@@ -127,20 +139,33 @@ impl Backbone {
                 x
             }
         };
-        let x = channels(conv(images, &self.conv1).relu());
+        let x = conv(images, &self.conv1).relu();
+        let x = if self.layout.pools_after_first() {
+            x.max_pool2d_default(2)
+        } else {
+            x
+        };
+        let x = channels(x);
         channels(conv(&x, &self.conv2).relu().max_pool2d_default(2)).flatten(1, -1)
     }
 }
 
-/// A 3 × 3 convolution from `in_channels` to `out_channels` under `init`, its fan-in derived
-/// from the same numbers that shape it. The default law is tch's own `ConvConfig::default()`,
-/// untouched, so that its runs draw the same numbers as before the choice existed.
-fn conv3x3(path: nn::Path<'_>, in_channels: i64, out_channels: i64, init: ConvInit) -> nn::Conv2D {
-    const KERNEL: i64 = 3;
+/// A convolution of `layout`'s kernel from `in_channels` to `out_channels` under `init`, its
+/// fan-in derived from the same numbers that shape it. The default law is tch's own
+/// `ConvConfig::default()`, untouched, so that its runs draw the same numbers as before the
+/// choice existed. The padding is the forward's ([`Backbone::features`]), not the config's.
+fn convolution(
+    path: nn::Path<'_>,
+    in_channels: i64,
+    out_channels: i64,
+    layout: BackboneLayout,
+    init: ConvInit,
+) -> nn::Conv2D {
+    let kernel = layout.kernel();
     let config = match init {
         ConvInit::Kaiming => nn::ConvConfig::default(),
         ConvInit::Pytorch => {
-            let fan_in = in_channels * KERNEL * KERNEL;
+            let fan_in = in_channels * kernel * kernel;
             let uniform = |b: f64| nn::Init::Uniform { lo: -b, up: b };
             nn::ConvConfig {
                 ws_init: uniform(init.weight_bound(fan_in)),
@@ -149,7 +174,7 @@ fn conv3x3(path: nn::Path<'_>, in_channels: i64, out_channels: i64, init: ConvIn
             }
         }
     };
-    nn::conv2d(path, in_channels, out_channels, KERNEL, config)
+    nn::conv2d(path, in_channels, out_channels, kernel, config)
 }
 
 impl LastLayer {
@@ -179,20 +204,22 @@ pub fn normalise(y: &Tensor) -> Tensor {
 }
 
 impl EmbeddingNet {
-    /// The whole network under `vs.root()` for images of `geometry`, its convolutions
-    /// initialised by `init`: `backbone.conv1`,
-    /// `backbone.conv2`, `head.weight`, `head.bias`.
+    /// The whole network under `vs.root()` for images of `geometry`, its convolutions those of
+    /// `layout`, initialised by `init`: `backbone.conv1`, `backbone.conv2`, `head.weight`,
+    /// `head.bias`.
     pub fn new(
         vs: &nn::VarStore,
         latent_dim: i64,
         dropout: Dropout,
         geometry: InputGeometry,
+        layout: BackboneLayout,
         init: ConvInit,
     ) -> Self {
         let root = vs.root();
+        let backbone = Backbone::new(&(&root / "backbone"), dropout, geometry, layout, init);
         Self {
-            backbone: Backbone::new(&(&root / "backbone"), dropout, geometry, init),
-            head: LastLayer::new(&(&root / "head"), geometry.features(), latent_dim),
+            head: LastLayer::new(&(&root / "head"), backbone.feature_count(), latent_dim),
+            backbone,
             latent_dim,
         }
     }
@@ -240,11 +267,19 @@ impl Module for EmbeddingNet {
 mod tests {
     use super::*;
 
-    /// The network runs at the image sizes of MNIST and of 2- and 3-digit MNIST (HIB §4.1),
-    /// with the feature counts counted by hand: 64 · 12 · 12, 64 · 12 · 26, 64 · 12 · 40.
+    /// The network runs at the image sizes of MNIST and of 2- and 3-digit MNIST (HIB §4.1)
+    /// under each layout, with the feature counts counted by hand: 64 · 12 · 12, 64 · 12 · 26,
+    /// 64 · 12 · 40 (reference); 64 · 7 · 7, 64 · 7 · 14, 64 · 7 · 21 (HIB).
     #[test]
     fn runs_at_each_geometry() {
-        for (width, features) in [(28, 9216), (56, 19_968), (84, 30_720)] {
+        for (layout, width, features) in [
+            (BackboneLayout::Reference, 28, 9216),
+            (BackboneLayout::Reference, 56, 19_968),
+            (BackboneLayout::Reference, 84, 30_720),
+            (BackboneLayout::Hib, 28, 3136),
+            (BackboneLayout::Hib, 56, 6272),
+            (BackboneLayout::Hib, 84, 9408),
+        ] {
             let geometry = InputGeometry::new(28, width).unwrap();
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
@@ -253,11 +288,12 @@ mod tests {
                 2,
                 crate::dropout::Dropout::NONE,
                 geometry,
+                layout,
                 ConvInit::Kaiming,
             );
             let images = Tensor::rand([3, 1, 28, width as i64], (Kind::Float, Device::Cpu));
             let x = net.backbone.features(&images, false);
-            assert_eq!(x.size(), [3, features], "28×{width}");
+            assert_eq!(x.size(), [3, features], "{layout:?} 28×{width}");
             assert_eq!(net.head.weight.size(), [2, features]);
             let z = net.embed(&images, false);
             assert_eq!(z.size(), [3, 2]);
@@ -303,7 +339,14 @@ mod tests {
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
             let dropout = Dropout { p: 0.5, layout };
-            let net = EmbeddingNet::new(&vs, 2, dropout, InputGeometry::MNIST, ConvInit::Kaiming);
+            let net = EmbeddingNet::new(
+                &vs,
+                2,
+                dropout,
+                InputGeometry::MNIST,
+                BackboneLayout::Reference,
+                ConvInit::Kaiming,
+            );
             (vs, net)
         };
         let (vs0, plain) = {
@@ -314,6 +357,7 @@ mod tests {
                 2,
                 Dropout::NONE,
                 InputGeometry::MNIST,
+                BackboneLayout::Reference,
                 ConvInit::Kaiming,
             );
             (vs, net)
@@ -339,16 +383,29 @@ mod tests {
         assert!(elementwise < want - 0.3, "{elementwise} against {want}");
     }
 
-    /// Each law of [`ConvInit`] reaches the convolutions: every weight within its bound b and
-    /// the largest of conv2's 18 432 near it (above 0.99 b: the chance that all fall below is
-    /// 0.99^18432 < 10⁻⁸⁰), the biases zero under `kaiming` and spread over ±1/√fan_in under
-    /// `pytorch` (conv2's 64 biases: the largest above half the bound, chance 2⁻⁶⁴ otherwise).
+    /// Each law of [`ConvInit`] reaches the convolutions of each layout: every weight within
+    /// its bound b and the largest of conv2's (18 432 of 3 × 3, 51 200 of 5 × 5) near it (above
+    /// 0.99 b: the chance that all fall below is 0.99^18432 < 10⁻⁸⁰), the biases zero under
+    /// `kaiming` and spread over ±1/√fan_in under `pytorch` (conv2's 64 biases: the largest
+    /// above half the bound, chance 2⁻⁶⁴ otherwise). The fan-ins are counted by hand: 1 · 3²,
+    /// 32 · 3², 1 · 5², 32 · 5².
     #[test]
     fn each_conv_init_law_reaches_the_convolutions() {
-        for init in [ConvInit::Kaiming, ConvInit::Pytorch] {
+        let layouts = [
+            (BackboneLayout::Reference, [9, 288]),
+            (BackboneLayout::Hib, [25, 800]),
+        ];
+        for (init, (layout, [fan_in_1, fan_in_2])) in [ConvInit::Kaiming, ConvInit::Pytorch]
+            .into_iter()
+            .flat_map(|init| layouts.map(|l| (init, l)))
+        {
             let vs = nn::VarStore::new(Device::Cpu);
-            let net = EmbeddingNet::new(&vs, 2, Dropout::NONE, InputGeometry::MNIST, init);
-            for (conv, fan_in) in [(&net.backbone.conv1, 9), (&net.backbone.conv2, 288)] {
+            let net = EmbeddingNet::new(&vs, 2, Dropout::NONE, InputGeometry::MNIST, layout, init);
+            let convolutions = [
+                (&net.backbone.conv1, fan_in_1),
+                (&net.backbone.conv2, fan_in_2),
+            ];
+            for (conv, fan_in) in convolutions {
                 let largest = |t: &Tensor| t.abs().max().double_value(&[]);
                 let (w, b) = (init.weight_bound(fan_in), init.bias_bound(fan_in));
                 let weights = largest(&conv.ws);
@@ -356,7 +413,7 @@ mod tests {
                     weights <= w,
                     "{init:?} fan-in {fan_in}: |w| {weights} > {w}"
                 );
-                if fan_in == 288 {
+                if fan_in == fan_in_2 {
                     assert!(weights > 0.99 * w, "{init:?}: largest |w| {weights} of {w}");
                 }
                 let biases = largest(conv.bs.as_ref().expect("the convolutions have biases"));
@@ -364,12 +421,66 @@ mod tests {
                     ConvInit::Kaiming => assert_eq!(biases, 0.0),
                     ConvInit::Pytorch => {
                         assert!(biases <= b, "{init:?} fan-in {fan_in}: |b| {biases} > {b}");
-                        if fan_in == 288 {
+                        if fan_in == fan_in_2 {
                             assert!(biases > 0.5 * b, "largest |b| {biases} of {b}");
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The HIB layout (HIB §4.1) is conv1 · ReLU · pool · conv2 · ReLU · pool with maps kept
+    /// by the padding, as tch's own `nn::Conv2D` modules configured with padding 2 and its
+    /// `max_pool2d` compute it from the same weights; and the reference layout is conv1 · ReLU ·
+    /// conv2 · ReLU · pool, unpadded, as before the layouts existed.
+    #[test]
+    fn each_layout_composes_its_layers_in_order() {
+        let images = {
+            tch::manual_seed(8);
+            Tensor::rand([4, 1, 28, 56], (Kind::Float, Device::Cpu))
+        };
+        for layout in [BackboneLayout::Reference, BackboneLayout::Hib] {
+            let vs = nn::VarStore::new(Device::Cpu);
+            let net = EmbeddingNet::new(
+                &vs,
+                2,
+                Dropout::NONE,
+                InputGeometry::TWO_DIGITS,
+                layout,
+                ConvInit::Pytorch,
+            );
+            let mut modules = nn::VarStore::new(Device::Cpu);
+            let padding = match layout {
+                BackboneLayout::Reference => 0,
+                BackboneLayout::Hib => 2,
+            };
+            let config = nn::ConvConfig {
+                padding,
+                ..nn::ConvConfig::default()
+            };
+            let kernel = match layout {
+                BackboneLayout::Reference => 3,
+                BackboneLayout::Hib => 5,
+            };
+            let path = modules.root() / "backbone";
+            let conv1 = nn::conv2d(&path / "conv1", 1, 32, kernel, config);
+            let conv2 = nn::conv2d(&path / "conv2", 32, 64, kernel, config);
+            // The same weights by name: every variable of `modules` from `vs`.
+            modules.copy(&vs).unwrap();
+            let first = images.apply(&conv1).relu();
+            let first = match layout {
+                BackboneLayout::Reference => first,
+                BackboneLayout::Hib => first.max_pool2d_default(2),
+            };
+            let want = first
+                .apply(&conv2)
+                .relu()
+                .max_pool2d_default(2)
+                .flatten(1, -1);
+            let got = net.backbone.features(&images, false);
+            assert_eq!(got.size(), want.size(), "{layout:?}");
+            assert!(got.equal(&want), "{layout:?}");
         }
     }
 }

@@ -23,8 +23,8 @@ pub struct Network {
 }
 
 impl Network {
-    /// A freshly initialised network for images of `geometry`, of `model`'s latent dimension
-    /// and convolutions' law, on `device` (libtorch seeded from `seed`), with `dropout` (its
+    /// A freshly initialised network for images of `geometry`, of `model`'s latent dimension,
+    /// convolutions' layout and law, on `device` (libtorch seeded from `seed`), with `dropout` (its
     /// rate and where: [`crate::dropout`]).
     pub fn new(
         model: &ModelOptions,
@@ -40,6 +40,7 @@ impl Network {
             model.latent_dim as i64,
             dropout,
             geometry,
+            model.backbone,
             model.conv_init,
         );
         Self { vs, net }
