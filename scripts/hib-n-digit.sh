@@ -15,6 +15,7 @@
 #            margin is the deterministic method, the contrastive loss with a margin on the sphere)
 #   MEANS    euclidean (default: ℝ^D, the paper's) or sphere (ℓ₂-normalised means)
 #   LR       the learning rate (default: the program's)
+#   LR_DECAY the learning rate's factor per epoch (default: the program's, 0.95; 1: constant)
 #   BACKBONE reference (default: the LAM reference code's layout) or hib (HIB §4.1's two 5×5
 #            convolutions, each followed by a pool); a hib run's folder names it
 #   DEVICE   cpu (default) or cuda
@@ -30,6 +31,7 @@ probdml="${PROBDML:-$root/target/release/probdml}"
 device="${DEVICE:-cpu}"
 common=(--backbone "$backbone")
 if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
+if [[ -n "${LR_DECAY:-}" ]]; then common+=(--lr-decay "$LR_DECAY"); fi
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi

@@ -537,6 +537,7 @@ fn no_flag_value_panics() {
         "--latent-dim",
         "--batch",
         "--lr",
+        "--lr-decay",
         "--eval-samples",
         "--train-samples",
         "--prior-precision",
@@ -560,7 +561,7 @@ fn no_flag_value_panics() {
         "18446744073709551616",
         "3000000000",
     ];
-    // 140 runs of the program, each single-threaded (`--threads 1`): as many at once as the
+    // 150 runs of the program, each single-threaded (`--threads 1`): as many at once as the
     // machine has cores, each in its own folder.
     let cases: Vec<(&str, &str)> = flags
         .iter()

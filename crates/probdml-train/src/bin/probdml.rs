@@ -168,7 +168,7 @@ struct Common {
 }
 
 /// `train`'s flags: the configuration's own (each default is the configuration's or its
-/// method's, written once, [`TrainFlags`]), and the three whose default depends on the method or
+/// method's, written once, [`TrainFlags`]), and the four whose default depends on the method or
 /// the protocol.
 #[derive(Args)]
 #[command(allow_negative_numbers = true)]
@@ -184,6 +184,10 @@ struct TrainArgs {
     /// Prior precision of the last-layer weights (default: the protocol's, else the fan-in F = 9216 of the last layer).
     #[arg(long)]
     prior_precision: Option<f64>,
+    /// Factor of the learning rate per epoch, in (0, 1]; 1 keeps it constant (default: the
+    /// protocol's, 0.95 for ours, e^-0.01 for reference).
+    #[arg(long)]
+    lr_decay: Option<f64>,
     /// Row blocks of each global batch, over which the backbone runs one at a time (default:
     /// one per rank). One process with --row-blocks N trains bit for bit as N ranks at --batch
     /// B/N (chapter 09); a multiple of the world size that divides the global batch.
@@ -282,6 +286,9 @@ fn train_config(a: &TrainArgs) -> TrainResult<ValidConfig> {
     }
     if let Some(p) = a.prior_precision {
         config.laplace.prior_precision = p;
+    }
+    if let Some(d) = a.lr_decay {
+        config.optimiser.lr_decay = d;
     }
     ValidConfig::new(config)
 }
