@@ -113,6 +113,7 @@ impl Problem {
             first: Tensor::from_slice(&first),
             second: Tensor::from_slice(&second),
             is_match: Tensor::from_slice(&matched),
+            weight: None,
         }
     }
 
@@ -271,6 +272,55 @@ fn vib_loss_tensor_edge_cases() {
     .check(true);
 }
 
+/// `--hib-pairs all` (`PairIndices::all_weighted`): every pair i < j of the batch once, the
+/// positives and the negatives each carrying half the loss. On the same heads and draws, the
+/// weighted loss equals ½ L₊ + ½ L₋, the plain means over the positive and over the negative
+/// pairs, listed here by hand from the labels; a batch of one kind gives the plain mean.
+#[test]
+fn all_pairs_weigh_positives_and_negatives_half_each() {
+    let double = (Kind::Double, Device::Cpu);
+    let (b, d, k) = (6i64, 2i64, 3i64);
+    let heads = {
+        tch::manual_seed(21);
+        (
+            Tensor::randn([b, 1, d], double),
+            Tensor::randn([b, 1, d], double) * 0.5 - 1.0,
+            Tensor::randn([b, 1, k, d], double),
+        )
+    };
+    let (a, shift) = (Tensor::from_slice(&[2.0f64]), Tensor::from_slice(&[1.5f64]));
+    let loss = |pairs: &PairIndices| {
+        let terms = vib_loss_tensor(&heads.0, &heads.1, &heads.2, pairs, &a, &shift, 0.25);
+        terms.unwrap().loss.double_value(&[])
+    };
+    let listed = |pairs: &[(i64, i64)], is_match: bool| PairIndices {
+        first: Tensor::from_slice(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
+        second: Tensor::from_slice(&pairs.iter().map(|p| p.1).collect::<Vec<_>>()),
+        is_match: Tensor::from_slice(&vec![is_match; pairs.len()]),
+        weight: None,
+    };
+    // Labels 3 1 3 2 1 3: the 4 matching pairs of the 15.
+    let labels = Tensor::from_slice(&[3i64, 1, 3, 2, 1, 3]);
+    let positives = [(0, 2), (0, 5), (1, 4), (2, 5)];
+    let negatives: Vec<(i64, i64)> = (0..b)
+        .flat_map(|i| (i + 1..b).map(move |j| (i, j)))
+        .filter(|p| !positives.contains(p))
+        .collect();
+    assert_eq!(negatives.len(), 11);
+    let all = PairIndices::all_weighted(&labels, Kind::Double);
+    assert_eq!(all.len(), 15);
+    let weight = all.weight.as_ref().expect("all pairs are weighted");
+    assert!((weight.sum(Kind::Double).double_value(&[]) - 1.0).abs() < 1e-15);
+    let want = 0.5 * loss(&listed(&positives, true)) + 0.5 * loss(&listed(&negatives, false));
+    let got = loss(&all);
+    assert!((got - want).abs() <= 1e-12 * want.abs(), "{got} vs {want}");
+    // One kind only: labels 7 7 7, every pair matching, each weighing 1/3.
+    let one_kind = PairIndices::all_weighted(&Tensor::from_slice(&[7i64, 7, 7]), Kind::Double);
+    let plain = listed(&[(0, 1), (0, 2), (1, 2)], true);
+    let (got, want) = (loss(&one_kind), loss(&plain));
+    assert!((got - want).abs() <= 1e-12 * want.abs(), "{got} vs {want}");
+}
+
 /// Fills B × C × K × D noise for `x1` then `x2` from `rng` in the math crate's order.
 fn replay_noise(rng: &mut ChaCha8Rng, images: usize, c: usize, k: usize, d: usize) -> Vec<f64> {
     (0..images * c * k * d)
@@ -324,6 +374,7 @@ fn mixture_match_probability_and_self_mismatch_equal_fast_on_same_draws() {
             first: Tensor::from_slice(&[0i64]),
             second: Tensor::from_slice(&[1i64]),
             is_match: Tensor::from_slice(&[true]),
+            weight: None,
         };
         let (at, bt) = (Tensor::from_slice(&[a]), Tensor::from_slice(&[b]));
         let terms = vib_loss_tensor(&mean, &log_variance, &noise_t, &pairs, &at, &bt, 0.0).unwrap();
@@ -354,6 +405,7 @@ fn bad_input_is_an_error_not_a_panic() {
         first: Tensor::from_slice(&[0i64]),
         second: Tensor::from_slice(&[1i64]),
         is_match: Tensor::from_slice(&[true]),
+        weight: None,
     };
     let one = |v: f64| Tensor::from_slice(&[v]);
     let run = |noise: &Tensor, pairs: &PairIndices, a: f64, b: f64, beta: f64| {
@@ -370,6 +422,7 @@ fn bad_input_is_an_error_not_a_panic() {
         first: Tensor::zeros([0], (Kind::Int64, Device::Cpu)),
         second: Tensor::zeros([0], (Kind::Int64, Device::Cpu)),
         is_match: Tensor::zeros([0], (Kind::Bool, Device::Cpu)),
+        weight: None,
     };
     assert_invalid(run(&noise(2), &empty, 1.0, 0.0, 0.0), "pairs");
     let z = Tensor::zeros([2, 0, 3], (Kind::Double, Device::Cpu));

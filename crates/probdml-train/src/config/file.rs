@@ -289,6 +289,7 @@ mod tests {
                 beta: 0.5,
                 means: crate::method::hib::HibMeans::Euclidean,
                 point: false,
+                pairs: crate::method::hib::HibPairs::All,
             }),
             MethodConfig::ProxyNca(_) => MethodConfig::ProxyNca(ProxyOptions {
                 distance: ProxyDistanceChoice::Cos,

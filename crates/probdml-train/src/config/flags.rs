@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 31] = [
+    const EVERY_FLAG: [&str; 32] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -214,6 +214,7 @@ mod tests {
         "--dropout-layout=channels",
         "--hib-components=2",
         "--hib-samples=3",
+        "--hib-pairs=all",
         "--vib-beta=0.125",
         "--hib-means=euclidean",
         "--proxy-distance=cos",
@@ -234,6 +235,7 @@ mod tests {
             beta: 0.125,
             means: crate::method::hib::HibMeans::Euclidean,
             point: false,
+            pairs: crate::method::hib::HibPairs::All,
         };
         let btl = BtlOptions {
             negatives: Negatives::Hardest,

@@ -5,7 +5,7 @@ use crate::backbone_layout::BackboneLayout;
 use crate::catalogue::MethodConfig;
 use crate::checkpoint::TrainingState;
 use crate::error::{TrainError, TrainResult};
-use crate::method::hib::HibMeans;
+use crate::method::hib::{HibMeans, HibPairs};
 use serde::{Deserialize, Serialize};
 
 use super::tasks::TwinMetrics;
@@ -34,6 +34,10 @@ pub struct HibRunRecord {
     /// [`read_record`] takes it from the run folder's `config.json`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learning_rate: Option<f64>,
+    /// The learning rate's factor per epoch (1: constant). Records written before it was kept
+    /// lack it, and [`read_record`] takes it from the run folder's `config.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lr_decay: Option<f64>,
     /// The mean training loss of each epoch. Records written before it was kept lack it, and
     /// [`read_record`] takes it from the run folder's `state.json` where the folder has one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -60,10 +64,11 @@ pub struct HibRunRecord {
 /// loss in ℝ^D: "point" (`--hib-point`, the soft contrastive loss), "MoG-C" (C components).
 /// The variants that differ from them say how, in brackets: "sphere" for means on the unit
 /// sphere, "point (margin)" for the deterministic method (the contrastive loss with a margin, on
-/// the sphere), "HIB net" for the HIB paper's own backbone layout (`--backbone hib`, §4.1)
-/// instead of the reference layout every other table of the book trains. Only the paper's own
-/// names, those of the reference layout, get its numbers beside them, so that a table compares
-/// the paper with one network at a time.
+/// the sphere), "all pairs" for the loss over every pair of a batch (`--hib-pairs all`), "HIB
+/// net" for the HIB paper's own backbone layout (`--backbone hib`, §4.1) instead of the
+/// reference layout every other table of the book trains. Only the names without a variant get
+/// the paper's numbers beside them, so that a table compares the paper with one setting at a
+/// time.
 ///
 /// # Errors
 ///
@@ -77,11 +82,14 @@ pub fn paper_method(method: &MethodConfig, backbone: BackboneLayout) -> TrainRes
             } else {
                 format!("MoG-{}", o.components)
             };
-            let space = match o.means {
+            let mut variants = match o.means {
                 HibMeans::Euclidean => vec![],
                 HibMeans::Sphere => vec!["sphere"],
             };
-            (name, space)
+            if o.pairs == HibPairs::All {
+                variants.push("all pairs");
+            }
+            (name, variants)
         }
         other => {
             return Err(TrainError::config(
@@ -115,7 +123,7 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The record of the run folder `dir` (`dir/hib_tasks.json`), its learning rate from
+/// The record of the run folder `dir` (`dir/hib_tasks.json`), its learning rate and decay from
 /// `dir/config.json` and its epochs' losses from `dir/state.json` (when present) when the record
 /// does not hold them.
 ///
@@ -123,12 +131,15 @@ pub fn cpu_model() -> String {
 ///
 /// [`TrainError::Io`] or [`TrainError::Json`] naming the file when it is missing or not a
 /// record; those of [`crate::config::TrainConfig::read_json`] for a record without a learning
-/// rate whose folder holds no readable configuration.
+/// rate or decay whose folder holds no readable configuration.
 pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
     let mut record: HibRunRecord = crate::json::read_json(&dir.join(HIB_TASKS))?;
-    if record.learning_rate.is_none() {
+    if record.learning_rate.is_none() || record.lr_decay.is_none() {
         let config = crate::config::TrainConfig::read_json(&dir.join("config.json"))?;
-        record.learning_rate = Some(config.optimiser.learning_rate);
+        record.learning_rate = record
+            .learning_rate
+            .or(Some(config.optimiser.learning_rate));
+        record.lr_decay = record.lr_decay.or(Some(config.optimiser.lr_decay));
     }
     let state = dir.join(crate::checkpoint::layout::STATE);
     if record.epoch_losses.is_empty() && state.exists() {
@@ -155,6 +166,16 @@ mod tests {
                 ..HibOptions::DEFAULT
             })
         };
+        let all_pairs = MethodConfig::Hib(HibOptions {
+            point: true,
+            means: HibMeans::Euclidean,
+            pairs: HibPairs::All,
+            ..HibOptions::DEFAULT
+        });
+        assert_eq!(
+            paper_method(&all_pairs, BackboneLayout::Hib).unwrap(),
+            "point (all pairs, HIB net)"
+        );
         let (euclidean, sphere) = (HibMeans::Euclidean, HibMeans::Sphere);
         let (reference, paper_net) = (BackboneLayout::Reference, BackboneLayout::Hib);
         let cases = [

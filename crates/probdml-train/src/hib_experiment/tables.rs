@@ -50,6 +50,17 @@ fn cell(values: &[Option<f64>], digits: usize) -> String {
     s
 }
 
+/// The learning rate and its schedule: "1e-4 × 0.95/epoch", "1e-3 constant" (decay 1), the rate
+/// alone where the decay is unknown, "—" where both are.
+fn schedule(rate: Option<f64>, decay: Option<f64>) -> String {
+    match (rate, decay) {
+        (Some(lr), Some(1.0)) => format!("{lr:e} constant"),
+        (Some(lr), Some(d)) => format!("{lr:e} × {d}/epoch"),
+        (Some(lr), None) => format!("{lr:e}"),
+        (None, _) => "—".to_string(),
+    }
+}
+
 /// The first and last epoch's mean training loss of each run of a row, "—" where a record has
 /// none: a loss that jumps by orders of magnitude in the first epoch marks a run that diverged.
 fn losses(runs: &[&HibRunRecord]) -> String {
@@ -82,7 +93,8 @@ fn loss(x: f64) -> String {
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `runs` when there is none, or when the runs of one row
-/// differ in scale (images, epochs, learning rate, pairs, samples), or when two runs of a row share a seed.
+/// differ in scale (images, epochs, learning rate and its decay, pairs, samples), or when two
+/// runs of a row share a seed.
 pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     if records.is_empty() {
         return Err(TrainError::config("runs", 0, "at least one hib_tasks.json"));
@@ -99,6 +111,7 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
                 r.test_images,
                 r.epochs,
                 r.learning_rate.map(f64::to_bits),
+                r.lr_decay.map(f64::to_bits),
                 r.pairs,
                 r.samples,
             )
@@ -107,7 +120,8 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             return Err(TrainError::config(
                 "runs",
                 format!("N = {}, D = {}, {}", r.digits, r.latent_dim, r.method),
-                "the runs of one row must share their scale (images, epochs, learning rate, pairs, samples)",
+                "the runs of one row must share their scale (images, epochs, learning rate and \
+                 its decay, pairs, samples)",
             ));
         }
         let mut seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
@@ -219,8 +233,7 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             r.train_images,
             r.test_images,
             r.epochs,
-            r.learning_rate
-                .map_or("—".to_string(), |lr| format!("{lr:e}")),
+            schedule(r.learning_rate, r.lr_decay),
             losses(runs),
             r.pairs,
             r.samples,
@@ -253,6 +266,7 @@ mod tests {
             test_images: 500,
             epochs: 2,
             learning_rate: Some(1e-3),
+            lr_decay: Some(0.95),
             epoch_losses: vec![29_646.8, 0.6788],
             pairs: 10_000,
             samples: 8,
@@ -294,11 +308,20 @@ mod tests {
         assert_eq!(t.matches("| 2, 2 | point |").count(), 2, "{t}");
         assert!(
             t.contains(
-                "| 2, 2 | MoG-1 | 0, 1 | 1000 | 500 | 2 | 1e-3 | 2.96e4 → 0.679; 2.96e4 → 0.679 \
+                "| 2, 2 | MoG-1 | 0, 1 | 1000 | 500 | 2 | 1e-3 × 0.95/epoch | 2.96e4 → 0.679; \
+                 2.96e4 → 0.679 \
                  | 10000 | 8 | 10 | 2 | Cpu | AMD EPYC |"
             ),
             "{t}"
         );
+    }
+
+    #[test]
+    fn the_schedule_names_rate_and_decay() {
+        assert_eq!(schedule(Some(1e-4), Some(0.95)), "1e-4 × 0.95/epoch");
+        assert_eq!(schedule(Some(1e-3), Some(1.0)), "1e-3 constant");
+        assert_eq!(schedule(Some(1e-3), None), "1e-3");
+        assert_eq!(schedule(None, Some(0.95)), "—");
     }
 
     #[test]
@@ -327,6 +350,11 @@ mod tests {
         assert!(arg(&[run("point", 0, 0.9, None), other_rate])
             .1
             .contains("learning rate"));
+        let mut other_decay = run("point", 1, 0.9, None);
+        other_decay.lr_decay = Some(1.0);
+        assert!(arg(&[run("point", 0, 0.9, None), other_decay])
+            .1
+            .contains("decay"));
         assert!(
             arg(&[run("point", 0, 0.9, None), run("point", 0, 0.8, None)])
                 .1

@@ -27,9 +27,16 @@
 //! has no closed form). β = 10⁻⁴ by default (`--vib-beta`): the value HIB implementations use
 //! (the seed text's extraction lost the paper's own statement of it).
 //!
-//! Pairs: every positive pair (i < j, same label) of the batch and as many negatives, drawn
-//! uniformly (HIB §2.3 balances m = 0 and m = 1 within a batch), at most `max_pairs` in all.
-//! The loss is the mean of `L_ij` over the pairs.
+//! Pairs (`--hib-pairs`; HIB §2.3 balances m = 0 and m = 1 within a batch):
+//!
+//! * `balanced` (the default): every positive pair (i < j, same label) of the batch and as many
+//!   negatives, drawn uniformly, at most `max_pairs` in all; the loss is the mean of `L_ij`
+//!   over the pairs.
+//! * `all`: every pair i < j of the batch, weighted so that the positives and the negatives
+//!   each carry half the loss, `L = ½ mean_{m̂=1} L_ij + ½ mean_{m̂=0} L_ij` (the whole weight
+//!   on the one kind a batch has when it lacks the other). Its expectation is the balanced
+//!   loss's; a batch of 128 images over 100 classes gives it all 8 128 pairs instead of about
+//!   162. `max_pairs` does not apply.
 //!
 //! # Prediction (HIB eq. 9)
 //!
@@ -82,6 +89,35 @@ pub struct HibOptions {
     #[cfg_attr(feature = "tch", arg(id = "hib_point", long = "hib-point"))]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub point: bool,
+    /// HIB: the pairs of a batch the loss is formed over: `balanced` (every positive and as
+    /// many random negatives) or `all` (every pair, positives and negatives weighted to half
+    /// the loss each).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_pairs", long = "hib-pairs", value_enum, default_value_t = HibOptions::DEFAULT.pairs)
+    )]
+    #[serde(default, skip_serializing_if = "HibPairs::is_balanced")]
+    pub pairs: HibPairs,
+}
+
+/// Which pairs of a batch HIB's loss is formed over (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum HibPairs {
+    /// Every positive pair and as many negatives drawn uniformly, the mean over them.
+    #[default]
+    Balanced,
+    /// Every pair, the positives and the negatives weighted to half the loss each.
+    All,
+}
+
+impl HibPairs {
+    /// Whether this is the default (`config.json` leaves it out, so that runs of the default
+    /// write the file older versions wrote).
+    pub fn is_balanced(&self) -> bool {
+        *self == HibPairs::Balanced
+    }
 }
 
 /// Where HIB's component means live.
@@ -117,6 +153,7 @@ impl HibOptions {
         beta: 1e-4,
         means: HibMeans::Sphere,
         point: false,
+        pairs: HibPairs::Balanced,
     };
 }
 
@@ -175,7 +212,8 @@ impl MethodOptions for HibOptions {
             (false, k) => Some(format!("MoG, C = {k}")),
         };
         let space = (self.means == HibMeans::Euclidean).then(|| "ℝ^D".to_string());
-        let parts: Vec<String> = kind.into_iter().chain(space).collect();
+        let pairs = (self.pairs == HibPairs::All).then(|| "all pairs".to_string());
+        let parts: Vec<String> = kind.into_iter().chain(space).chain(pairs).collect();
         if parts.is_empty() {
             Self::NAME.to_string()
         } else {
@@ -200,7 +238,7 @@ pub use libtorch::*;
 /// The method on libtorch, and the tensor twins of its maths.
 #[cfg(feature = "tch")]
 mod libtorch {
-    use super::{HibMeans, HibOptions};
+    use super::{HibMeans, HibOptions, HibPairs};
     use crate::config::RunOptions;
     use crate::error::{TrainError, TrainResult};
     use crate::guards::{check_collapse, check_finite};
@@ -237,6 +275,9 @@ mod libtorch {
         pub second: Tensor,
         /// Whether the pair matches (bool, P).
         pub is_match: Tensor,
+        /// Each pair's weight in the loss (P, summing to 1); None: the plain mean over the
+        /// pairs.
+        pub weight: Option<Tensor>,
     }
 
     impl PairIndices {
@@ -274,6 +315,39 @@ mod libtorch {
                         ],
                         0,
                     ),
+                    weight: None,
+                }
+            })
+        }
+
+        /// Every pair i < j of `labels` (int64, B), row by row, weighted `1/(2 n₊)` if it
+        /// matches and `1/(2 n₋)` if not (n₊, n₋ the batch's matching and other pairs), so that
+        /// each kind carries half the loss; `1/n` each when the batch has only one kind.
+        pub fn all_weighted(labels: &Tensor, kind: Kind) -> Self {
+            tch::no_grad(|| {
+                let b = labels.size()[0];
+                let device = labels.device();
+                let upper = Tensor::ones([b, b], (Kind::Bool, device)).triu(1);
+                let all = upper.nonzero();
+                let (first, second) = (all.select(1, 0), all.select(1, 1));
+                let is_match = labels
+                    .index_select(0, &first)
+                    .eq_tensor(&labels.index_select(0, &second));
+                let positives = is_match.sum(Kind::Int64).int64_value(&[]);
+                let negatives = first.size()[0] - positives;
+                let share = |n: i64, other: i64| match (n, other) {
+                    (0, _) => 0.0,
+                    (_, 0) => 1.0 / n as f64,
+                    _ => 0.5 / n as f64,
+                };
+                let on_match = share(positives, negatives);
+                let otherwise = share(negatives, positives);
+                let weight = is_match.to_kind(kind) * (on_match - otherwise) + otherwise;
+                PairIndices {
+                    first,
+                    second,
+                    is_match,
+                    weight: Some(weight),
                 }
             })
         }
@@ -419,7 +493,11 @@ mod libtorch {
         ) * 0.5)
             .mean_dim(-1i64, false, mean.kind());
         let pair_kl = kl.index_select(0, &pairs.first) + kl.index_select(0, &pairs.second);
-        let loss = (&nll + pair_kl * beta).mean(mean.kind());
+        let per_pair = &nll + pair_kl * beta;
+        let loss = match &pairs.weight {
+            None => per_pair.mean(mean.kind()),
+            Some(w) => (per_pair * w).sum(mean.kind()),
+        };
         Ok(VibTerms { loss, nll, kl })
     }
 
@@ -602,7 +680,7 @@ mod libtorch {
             &mut self.network
         }
 
-        /// The VIB loss over the batch's balanced pairs, K draws per component and image.
+        /// The VIB loss over the batch's pairs (`--hib-pairs`), K draws per component and image.
         fn step(&mut self, batch: &Batch<'_>) -> TrainResult<Step> {
             let f = self.network.net.backbone.features(batch.images, false);
             let (y0, mean, log_variance) = self.heads(&f);
@@ -624,7 +702,10 @@ mod libtorch {
                     0.0,
                 ),
             };
-            let pairs = PairIndices::balanced(batch.labels, self.max_pairs);
+            let pairs = match self.options.pairs {
+                HibPairs::Balanced => PairIndices::balanced(batch.labels, self.max_pairs),
+                HibPairs::All => PairIndices::all_weighted(batch.labels, mean.kind()),
+            };
             if pairs.is_empty() {
                 return Ok(Step {
                     loss: Tensor::zeros([], (mean.kind(), mean.device())),

@@ -219,6 +219,7 @@ pub fn evaluate_hib_tasks(
         test_images: data.test.len(),
         epochs: config.optimiser.epochs,
         learning_rate: Some(config.optimiser.learning_rate),
+        lr_decay: Some(config.optimiser.lr_decay),
         epoch_losses: trained.history.iter().map(|e| e.mean_loss).collect(),
         pairs: pairs.len(),
         samples: config.evaluation.eval_samples,
