@@ -18,6 +18,8 @@
 #   LR_DECAY the learning rate's factor per epoch (default: the program's, 0.95; 1: constant)
 #   BACKBONE reference (default: the LAM reference code's layout) or hib (HIB §4.1's two 5×5
 #            convolutions, each followed by a pool); a hib run's folder names it
+#   PAIRS    balanced (default) or all (every pair of a batch, `--hib-pairs all`); an all run's
+#            folder names it
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 set -euo pipefail
@@ -27,6 +29,7 @@ threads="${9:-2}"
 methods="${METHODS:-point mog1 mog2}"
 means="${MEANS:-euclidean}"
 backbone="${BACKBONE:-reference}"
+pairs="${PAIRS:-balanced}"
 probdml="${PROBDML:-$root/target/release/probdml}"
 device="${DEVICE:-cpu}"
 common=(--backbone "$backbone")
@@ -34,14 +37,15 @@ if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
 if [[ -n "${LR_DECAY:-}" ]]; then common+=(--lr-decay "$LR_DECAY"); fi
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
+if [[ "$pairs" != balanced ]]; then suffix+="-$pairs-pairs"; fi
 if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do
         case "$method" in
-            point) flags=(--method hib --hib-point --hib-means "$means") ;;
-            mog1) flags=(--method hib --hib-components 1 --hib-means "$means") ;;
-            mog2) flags=(--method hib --hib-components 2 --hib-means "$means") ;;
+            point) flags=(--method hib --hib-point --hib-means "$means" --hib-pairs "$pairs") ;;
+            mog1) flags=(--method hib --hib-components 1 --hib-means "$means" --hib-pairs "$pairs") ;;
+            mog2) flags=(--method hib --hib-components 2 --hib-means "$means" --hib-pairs "$pairs") ;;
             margin) flags=(--method deterministic) ;;
             *) echo "hib-n-digit: unknown method '$method' in METHODS" >&2; exit 2 ;;
         esac

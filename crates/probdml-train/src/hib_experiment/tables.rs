@@ -174,16 +174,20 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             p(paper.map(|q| q.knn_accuracy[1])),
         );
     }
-    out.push_str(
-        "\nTable 2: Kendall τ between η(x) and AP / K-NN accuracy over 20 uncertainty bins (sign \
-         inverted), ours beside HIB Table 2.\n\n| N, D | method | runs | AP τ clean | paper | \
-         AP τ corrupt | paper | KNN τ clean | paper | KNN τ corrupt | paper |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for runs in rows
+    // Table 2 needs η: point embeddings have none, and a set of them alone has no Table 2.
+    let with_eta: Vec<_> = rows
         .values()
         .filter(|runs| runs[0].clean.mean_eta.is_some())
-    {
+        .collect();
+    if !with_eta.is_empty() {
+        out.push_str(
+            "\nTable 2: Kendall τ between η(x) and AP / K-NN accuracy over 20 uncertainty bins \
+             (sign inverted), ours beside HIB Table 2.\n\n| N, D | method | runs | AP τ clean | \
+             paper | AP τ corrupt | paper | KNN τ clean | paper | KNN τ corrupt | paper |\n\
+             |---|---|---|---|---|---|---|---|---|---|---|\n",
+        );
+    }
+    for runs in with_eta {
         let r = runs[0];
         let paper = table_2_row(r.digits, r.latent_dim, &r.method);
         let p = |v: Option<(f64, f64)>| {
@@ -314,6 +318,15 @@ mod tests {
             ),
             "{t}"
         );
+    }
+
+    #[test]
+    fn point_embeddings_alone_have_no_table_2() {
+        let t = hib_tables(&[run("point", 0, 0.8, None)]).unwrap();
+        assert!(t.contains("Table 1:") && t.contains("The runs:"), "{t}");
+        assert!(!t.contains("Table 2:"), "{t}");
+        let t = hib_tables(&[run("point", 0, 0.8, None), run("MoG-1", 0, 0.9, Some(0.5))]).unwrap();
+        assert!(t.contains("Table 2:"), "{t}");
     }
 
     #[test]
