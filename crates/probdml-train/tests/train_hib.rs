@@ -418,6 +418,11 @@ fn bad_input_is_an_error_not_a_panic() {
     assert_invalid(run(&noise(2), &pairs(), 1.0, f64::INFINITY, 0.0), "hib b");
     assert_invalid(run(&noise(2), &pairs(), 1.0, 0.0, -1.0), "vib-beta");
     assert_invalid(run(&noise(2), &pairs(), 1.0, 0.0, f64::NAN), "vib-beta");
+    let two_weights = PairIndices {
+        weight: Some(Tensor::from_slice(&[0.5f64, 0.5])),
+        ..pairs()
+    };
+    assert_invalid(run(&noise(2), &two_weights, 1.0, 0.0, 0.0), "pairs");
     let empty = PairIndices {
         first: Tensor::zeros([0], (Kind::Int64, Device::Cpu)),
         second: Tensor::zeros([0], (Kind::Int64, Device::Cpu)),

@@ -420,10 +420,13 @@ mod libtorch {
     ///
     /// $$ L = \frac1P \sum_{(i,j)} \Big[ \ln (KC)^2 - \operatorname{LSE}_{k,l} \ln \operatorname{sigmoid}\big(\pm(-a\lVert z_i^{(k)} - z_j^{(l)}\rVert + b)\big) + \beta (\mathrm{KL}_i + \mathrm{KL}_j) \Big] $$
     ///
+    /// with the pairs' weights `w_ij` in place of `1/P` where `pairs.weight` holds them
+    /// ([`PairIndices::all_weighted`]).
+    ///
     /// # Errors
     ///
-    /// [`TrainError::InvalidConfig`] for mismatched shapes, `K = 0`, no pair, `a ≤ 0` or not
-    /// finite, a non-finite `b`, or `β` negative or not finite.
+    /// [`TrainError::InvalidConfig`] for mismatched shapes, `K = 0`, no pair, pair weights not
+    /// one per pair, `a ≤ 0` or not finite, a non-finite `b`, or `β` negative or not finite.
     pub fn vib_loss_tensor(
         mean: &Tensor,
         log_variance: &Tensor,
@@ -460,6 +463,15 @@ mod libtorch {
                 0,
                 "the soft contrastive loss needs at least one pair",
             ));
+        }
+        if let Some(w) = &pairs.weight {
+            if w.size() != [pairs.len()] {
+                return Err(TrainError::config(
+                    "pairs",
+                    format!("weights {:?} for {} pairs", w.size(), pairs.len()),
+                    "one weight per pair",
+                ));
+            }
         }
         if !(beta.is_finite() && beta >= 0.0) {
             return Err(TrainError::config(
