@@ -22,6 +22,9 @@
 #            folder names it
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
+#   RESUME   1: continue each run found in WORK up to EPOCHS (`--resume`: bit for bit what an
+#            uninterrupted run of EPOCHS gives, the flags otherwise the same) instead of
+#            replacing it (`--force`); a longer run of the same setting re-uses the shorter's epochs
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 record="$1" work="$2" digits="$3" dim="$4" train="$5" test="$6" epochs="$7" seeds="$8"
@@ -32,6 +35,8 @@ backbone="${BACKBONE:-reference}"
 pairs="${PAIRS:-balanced}"
 probdml="${PROBDML:-$root/target/release/probdml}"
 device="${DEVICE:-cpu}"
+start=--force
+if [[ "${RESUME:-0}" == 1 ]]; then start=--resume; fi
 common=(--backbone "$backbone")
 if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
 if [[ -n "${LR_DECAY:-}" ]]; then common+=(--lr-decay "$LR_DECAY"); fi
@@ -53,7 +58,7 @@ for seed in $seeds; do
         "$probdml" train "${flags[@]}" "${common[@]}" --dataset "n-digit-mnist-$digits" \
             --train-limit "$train" --test-limit "$test" --latent-dim "$dim" \
             --epochs "$epochs" --batch 128 --eval-samples 8 --seed "$seed" \
-            --device "$device" --threads "$threads" --out "$work/$name" --force
+            --device "$device" --threads "$threads" --out "$work/$name" "$start"
         mkdir -p "$record/$name"
         for file in config.json metrics.json hib_tasks.json curves.json hib_embedding.json state.json; do
             if [[ -f "$work/$name/$file" ]]; then cp "$work/$name/$file" "$record/$name/"; fi
