@@ -8,7 +8,11 @@
 //!   against accuracy of its non-empty bins) with the diagonal of perfect calibration;
 //! * `hib-embedding` — for one N-digit MNIST run, its `hib_embedding.json`: the mean embeddings
 //!   of the same test images clean and corrupt, side by side, coloured by number (HIB, Oh et al.
-//!   2019, Figs. 3–4).
+//!   2019, Figs. 3–4);
+//! * `hib-steps` — for rows `LABEL=RUN[,RUN...]` of N-digit MNIST runs, each row one setting
+//!   trained for several step counts (and seeds), the K-NN identification accuracy of every run
+//!   on both test twins against its training steps (`state.json`), beside HIB Table 1's at the
+//!   paper's 500 000 steps.
 //!
 //! The first run of a row stands for it (the row's other seeds would draw near-copies over it);
 //! the legend gives that run's AUROC or ECE. The SVG text is a function of the run files alone,
@@ -18,11 +22,12 @@
 use crate::checkpoint::layout::{CURVES, METRICS};
 use crate::error::{TrainError, TrainResult};
 use crate::evaluate::{CurvesFile, Metrics};
-use crate::hib_experiment::read_embedding;
+use crate::hib_experiment::paper::{table_1_row, TRAINING_STEPS};
+use crate::hib_experiment::{read_embedding, read_record, training_steps, HIB_TASKS};
 use crate::json;
 use crate::plots::{
-    embedding_panels, reliability_figure, render, roc_figure, EmbeddingPanel, ReliabilityCurve,
-    RocCurve, PALETTE,
+    embedding_panels, reliability_figure, render, roc_figure, steps_figure, EmbeddingPanel,
+    PublishedMark, ReliabilityCurve, RocCurve, StepsSeries, PALETTE,
 };
 use crate::results::{parse_row, ROW_RULE};
 use plotters::style::Color;
@@ -42,11 +47,18 @@ pub enum FigureKind {
     Calibration,
     /// One N-digit MNIST run's embeddings, clean and corrupt.
     HibEmbedding,
+    /// N-digit MNIST runs' K-NN accuracy against their training steps.
+    HibSteps,
 }
 
 impl FigureKind {
     /// Every figure, in the order of `--help`.
-    pub const ALL: [Self; 3] = [Self::Roc, Self::Calibration, Self::HibEmbedding];
+    pub const ALL: [Self; 4] = [
+        Self::Roc,
+        Self::Calibration,
+        Self::HibEmbedding,
+        Self::HibSteps,
+    ];
 
     /// The figure's name on the command line and in the chapter's comments.
     pub fn name(self) -> &'static str {
@@ -54,13 +66,14 @@ impl FigureKind {
             Self::Roc => "roc",
             Self::Calibration => "calibration",
             Self::HibEmbedding => "hib-embedding",
+            Self::HibSteps => "hib-steps",
         }
     }
 
     /// What the figure's inputs are.
     pub fn inputs(self) -> &'static str {
         match self {
-            Self::Roc | Self::Calibration => ROW_RULE,
+            Self::Roc | Self::Calibration | Self::HibSteps => ROW_RULE,
             Self::HibEmbedding => "one run folder of an N-digit MNIST run, with hib_embedding.json",
         }
     }
@@ -288,21 +301,123 @@ fn hib_embedding(runs: &[String], path: &Path) -> TrainResult<String> {
     })
 }
 
+/// The K-NN accuracy of each row's runs against their training steps (one setting per row, its
+/// runs at several step counts and seeds), beside HIB Table 1's at the paper's steps (in the
+/// colour of the first row of its method) for each method the rows train in its own form (the row names of [`crate::hib_experiment::hib_tables`]
+/// without a variant: "point", "MoG-1", "MoG-2"; a variant such as "point (HIB net)" is marked
+/// against its method's published value, the one it tries to reach). Every run must share one
+/// (N, D), as HIB Table 1's rows differ by it.
+fn hib_steps(rows: &[String], path: &Path) -> TrainResult<String> {
+    if rows.is_empty() {
+        return Err(TrainError::config("row", "(none)", ROW_RULE));
+    }
+    let mut setting: Option<(usize, usize)> = None;
+    // Each method the rows train, with the colour of the first row that trains it.
+    let mut methods: Vec<(String, usize)> = Vec::new();
+    let mut series = Vec::with_capacity(rows.len());
+    let mut extent = (TRAINING_STEPS as f64, TRAINING_STEPS as f64);
+    for spec in rows {
+        let (label, runs) = parse_row(spec)?;
+        let mut points = Vec::with_capacity(runs.len());
+        for run in &runs {
+            let record = read_record(run)?;
+            let here = (record.digits, record.latent_dim);
+            if *setting.get_or_insert(here) != here {
+                let (n, d) = setting.unwrap_or(here);
+                return Err(TrainError::config(
+                    "row",
+                    spec,
+                    format!(
+                        "every run must share one (N, D), as HIB Table 1's rows do: {} has ({}, {}), the first run ({n}, {d})",
+                        run.display(),
+                        record.digits,
+                        record.latent_dim
+                    ),
+                ));
+            }
+            let steps = training_steps(run, &record)? as f64;
+            extent = (extent.0.min(steps), extent.1.max(steps));
+            let method = record
+                .method
+                .split(" (")
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            if !methods.iter().any(|(m, _)| *m == method) {
+                methods.push((method, series.len()));
+            }
+            let accuracy = [record.clean.knn_accuracy, record.corrupt.knn_accuracy];
+            if accuracy.iter().any(|a| !(0.0..=1.0).contains(a)) {
+                return Err(TrainError::config(
+                    "knn_accuracy",
+                    format!("{accuracy:?} in {}", run.join(HIB_TASKS).display()),
+                    "an accuracy in [0, 1] on each twin",
+                ));
+            }
+            points.push((steps, accuracy));
+        }
+        let mut means: Vec<(f64, [f64; 2])> = Vec::new();
+        let mut at: Vec<f64> = points.iter().map(|p| p.0).collect();
+        at.sort_by(f64::total_cmp);
+        at.dedup();
+        for x in at {
+            let here: Vec<&[f64; 2]> = points.iter().filter(|p| p.0 == x).map(|p| &p.1).collect();
+            let mean = |t: usize| here.iter().map(|a| a[t]).sum::<f64>() / here.len() as f64;
+            means.push((x, [mean(0), mean(1)]));
+        }
+        series.push(StepsSeries {
+            label,
+            runs: points,
+            means,
+            colour: PALETTE[series.len() % PALETTE.len()],
+        });
+    }
+    let (digits, latent_dim) = setting.unwrap_or_default();
+    let published: Vec<PublishedMark> = methods
+        .iter()
+        .filter_map(|(m, row)| Some((table_1_row(digits, latent_dim, m)?, *row)))
+        .map(|(paper, row)| PublishedMark {
+            label: format!("HIB Table 1, {}", paper.method),
+            steps: TRAINING_STEPS as f64,
+            accuracy: paper.knn_accuracy,
+            colour: PALETTE[row % PALETTE.len()],
+        })
+        .collect();
+    // Every run and the paper's steps, none on the frame.
+    let steps = (extent.0 / 1.5, extent.1 * 1.5);
+    let caption = format!(
+        "K-NN (K = 5) identification against training steps, N = {digits}, D = {latent_dim}"
+    );
+    render(path, METHODS_SIZE, |root| {
+        steps_figure(
+            root,
+            &caption,
+            "K-NN identification accuracy",
+            steps,
+            &series,
+            &published,
+        )
+    })
+}
+
 /// The SVG text of figure `kind` of `inputs` (rows `LABEL=RUN[,RUN...]` for `roc` and
-/// `calibration`, one run folder for `hib-embedding`), for the file `path` (named in errors
+/// `calibration` and `hib-steps`, one run folder for `hib-embedding`), for the file `path` (named in errors
 /// only: the text does not depend on it).
 ///
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `row` (a malformed row, runs against different OOD sets,
-/// no run with the curve), `run` (not one run folder), `roc` or `calibration` (a curve out of
-/// [0, 1]), `latent_dim` (an embedding not in 2 or 3 dimensions) or `hib_embedding`;
+/// no run with the curve, runs of different (N, D)), `run` (not one run folder; a `state.json`
+/// that does not log its record's epochs), `roc` or `calibration` (a curve out of [0, 1]),
+/// `knn_accuracy` (out of [0, 1]), `latent_dim` (an embedding not in 2 or 3 dimensions) or
+/// `hib_embedding`;
 /// [`TrainError::Io`] or [`TrainError::Json`] naming a missing or malformed run file.
 pub fn render_figure(kind: FigureKind, inputs: &[String], path: &Path) -> TrainResult<String> {
     match kind {
         FigureKind::Roc => roc(&read_rows(inputs)?, path),
         FigureKind::Calibration => calibration(&read_rows(inputs)?, path),
         FigureKind::HibEmbedding => hib_embedding(inputs, path),
+        FigureKind::HibSteps => hib_steps(inputs, path),
     }
 }
 

@@ -197,9 +197,9 @@ fn legend_notes<'a, 'b: 'a>(chart: &mut Chart2d<'a, 'b>, notes: &[String]) -> Dr
     Ok(())
 }
 
-/// Draws the legend of `chart` at `position`.
-fn finish_legend<'a, 'b: 'a>(
-    chart: &mut Chart2d<'a, 'b>,
+/// Draws the legend of `chart` (of any axes) at `position`.
+fn finish_legend<'a, 'b: 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
     position: SeriesLabelPosition,
 ) -> DrawResult {
     chart
@@ -691,4 +691,110 @@ pub(crate) fn embedding_panels(
         }
     }
     Ok(())
+}
+
+/// One setting of the figure of accuracy against training steps ([`steps_figure`]).
+pub(crate) struct StepsSeries {
+    /// Its legend entries' stem ("LABEL, clean", "LABEL, corrupt").
+    pub label: String,
+    /// Every run: (steps, [clean, corrupt] accuracy).
+    pub runs: Vec<(f64, [f64; 2])>,
+    /// The mean over the runs at each step count, by increasing steps.
+    pub means: Vec<(f64, [f64; 2])>,
+    /// Its colour.
+    pub colour: RGBColor,
+}
+
+/// A published value beside the series ([`steps_figure`]): the paper's accuracies at its
+/// step count.
+pub(crate) struct PublishedMark {
+    /// Its legend entry.
+    pub label: String,
+    /// The paper's steps.
+    pub steps: f64,
+    /// [clean, corrupt] accuracy.
+    pub accuracy: [f64; 2],
+    /// The colour of the series it is for.
+    pub colour: RGBColor,
+}
+
+/// Steps as the axis writes them, digits grouped by thin spaces (15 620 → "15 620"); the axis
+/// is logarithmic, so its labels are the powers of ten and their multiples plotters picks.
+fn steps_label(steps: &f64) -> String {
+    let digits = format!("{:.0}", steps);
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push('\u{2009}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Accuracy against training steps on a logarithmic step axis from `steps` (its two ends):
+/// each series' runs as markers and the mean at each step count as a line, the clean twin
+/// filled and solid, the corrupt one hollow and dashed; each published mark as a cross (clean)
+/// and a triangle (corrupt) in its series' colour.
+pub(crate) fn steps_figure(
+    root: &Canvas<'_>,
+    caption: &str,
+    y_desc: &str,
+    steps: (f64, f64),
+    series: &[StepsSeries],
+    published: &[PublishedMark],
+) -> DrawResult {
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(42)
+        .y_label_area_size(52)
+        .margin_right(36)
+        .build_cartesian_2d((steps.0..steps.1).log_scale(), 0f64..1f64)?;
+    chart
+        .configure_mesh()
+        .x_desc("training steps (logarithmic)")
+        .y_desc(y_desc)
+        .x_label_formatter(&steps_label)
+        .draw()?;
+    for s in series {
+        for (twin, name) in ["clean", "corrupt"].into_iter().enumerate() {
+            let at = |(x, y): &(f64, [f64; 2])| (*x, y[twin]);
+            let (line, marker) = if twin == 0 {
+                (s.colour.stroke_width(2), s.colour.filled())
+            } else {
+                (s.colour.stroke_width(1), s.colour.stroke_width(1))
+            };
+            chart.draw_series(s.runs.iter().map(|r| Circle::new(at(r), 3, marker)))?;
+            let label = format!("{}, {name}", s.label);
+            if twin == 0 {
+                chart
+                    .draw_series(LineSeries::new(s.means.iter().map(at), line))?
+                    .label(label)
+                    .legend(legend_line(line));
+            } else {
+                chart
+                    .draw_series(DashedLineSeries::new(s.means.iter().map(at), 6, 4, line))?
+                    .label(label)
+                    .legend(legend_line(line));
+            }
+        }
+    }
+    for mark in published {
+        let [clean, corrupt] = mark.accuracy;
+        let (cross, triangle) = (mark.colour.stroke_width(2), mark.colour.filled());
+        chart
+            .draw_series(std::iter::once(Cross::new((mark.steps, clean), 5, cross)))?
+            .label(format!("{}, clean", mark.label))
+            .legend(move |(x, y)| Cross::new((x + 10, y), 5, cross));
+        chart
+            .draw_series(std::iter::once(TriangleMarker::new(
+                (mark.steps, corrupt),
+                5,
+                triangle,
+            )))?
+            .label(format!("{}, corrupt", mark.label))
+            .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 5, triangle));
+    }
+    finish_legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }

@@ -34,7 +34,7 @@
 //! -->
 //! ```
 //!
-//! names the figure (`roc`, `calibration`, `hib-embedding`), the SVG file (in the chapter's
+//! names the figure (`roc`, `calibration`, `hib-embedding`, `hib-steps`), the SVG file (in the chapter's
 //! `img/` folder, which the chapter must show as `img/NAME.svg`) and its inputs, one per line
 //! (rows `LABEL=RUN[,RUN...]`, or one run folder), paths relative to the repository root. The
 //! test redraws every such SVG from the run files and fails on any byte of difference;
@@ -229,7 +229,9 @@ fn figure_blocks(chapter: &str, text: &str) -> Vec<FigureBlock> {
 fn draw_block(root: &Path, block: &FigureBlock) -> Result<String, TrainError> {
     let lines: Vec<&str> = block.inputs.iter().map(String::as_str).collect();
     let inputs = match block.kind {
-        FigureKind::Roc | FigureKind::Calibration => rows_under(root, &lines),
+        FigureKind::Roc | FigureKind::Calibration | FigureKind::HibSteps => {
+            rows_under(root, &lines)
+        }
         FigureKind::HibEmbedding => lines
             .iter()
             .map(|run| root.join(run).display().to_string())
@@ -337,11 +339,11 @@ fn every_results_table_is_summarise_of_its_committed_runs() {
     }
 }
 
-/// The fixture chapter's four figures are redrawn byte for byte from its run files (and
+/// The fixture chapter's five figures are redrawn byte for byte from its run files (and
 /// `PROBDML_WRITE_RESULTS=1` writes them, as for the book).
 #[test]
 fn the_fixture_figures_are_probdml_figures_of_their_runs() {
-    assert_eq!(check_figures(&fixture(), "chapter.md", write_mode()), Ok(4));
+    assert_eq!(check_figures(&fixture(), "chapter.md", write_mode()), Ok(5));
 }
 
 /// A figure that is not what its runs draw — one byte changed, or the file missing — fails the
@@ -369,8 +371,8 @@ fn a_planted_wrong_figure_fails() {
         e.contains("img/roc.svg") && e.contains("img/calibration.svg"),
         "{e}"
     );
-    assert_eq!(check_figures(&root, "chapter.md", true), Ok(4));
-    assert_eq!(check_figures(&root, "chapter.md", false), Ok(4));
+    assert_eq!(check_figures(&root, "chapter.md", true), Ok(5));
+    assert_eq!(check_figures(&root, "chapter.md", false), Ok(5));
     assert_eq!(std::fs::read_to_string(&svg).unwrap(), good);
     std::fs::remove_dir_all(&root).unwrap();
 }
@@ -471,6 +473,81 @@ fn the_figures_show_their_run_files() {
     );
     // plotters writes each text on a line of its own.
     assert!(d3.contains("\nclean test images\n"), "{d3}");
+    hib_steps_shows_its_runs();
+}
+
+/// The figure of K-NN accuracy against training steps, read from its SVG text against the
+/// fixture's runs: one setting at 1 000 steps (clean 0.2), 10 000 in two seeds (0.4 and 0.5)
+/// and 100 000 (0.6), each step count the sum of its `state.json`'s epochs; a MoG-1 setting at
+/// 10 000 (0.7). Every run is a marker on each twin (5 runs: 10 circles); the step axis is
+/// logarithmic (the decades 1 000 → 10 000 → 100 000 one width apart); the clean line of the
+/// first setting passes through the mean of the seeds at each step count (0.45 at 10 000); the
+/// paper's values are marked for both methods the rows name, variants and all.
+fn hib_steps_shows_its_runs() {
+    let rows = fixture_rows(&[
+        "point=runs/steps-1k,runs/steps-10k-seed0,runs/steps-10k-seed1,runs/steps-100k",
+        "MoG-1=runs/steps-mog1",
+    ]);
+    let svg = draw(FigureKind::HibSteps, &rows).unwrap();
+    for text in [
+        "point, clean",
+        "point, corrupt",
+        "MoG-1, clean",
+        "HIB Table 1, point, clean",
+        "HIB Table 1, MoG-1, corrupt",
+        "N = 2, D = 2",
+    ] {
+        assert!(svg.contains(text), "steps figure without `{text}`");
+    }
+    let centres = circle_centres(&svg);
+    assert_eq!(centres.len(), 10, "{centres:?}");
+    // plotters draws a series' runs clean first, then corrupt: the first four centres are the
+    // point setting's clean runs in the rows' order.
+    let (c1k, c10k0, c10k1, c100k) = (centres[0], centres[1], centres[2], centres[3]);
+    assert_eq!(c10k0.0, c10k1.0, "two seeds at one step count");
+    let (decade1, decade2) = (c10k0.0 - c1k.0, c100k.0 - c10k0.0);
+    assert!(
+        decade1 > 100.0 && (decade1 - decade2).abs() <= 1.0,
+        "{decade1} {decade2}"
+    );
+    // Accuracy on a linear axis: 0.2 → 0.4 is twice 0.4 → 0.5, in pixels (whole, so ±0.05).
+    let ratio = (c1k.1 - c10k0.1) / (c10k0.1 - c10k1.1);
+    assert!((ratio - 2.0).abs() < 0.05, "pixel ratio {ratio}");
+    // The line of the point setting's clean means: its three vertices, the middle one halfway
+    // between the two seeds.
+    let line = polyline_points(&svg, "#1F77B4", "2")
+        .into_iter()
+        .find(|p| p.len() == 3)
+        .expect("a clean line of three vertices");
+    assert_eq!((line[0].0, line[2].0), (c1k.0, c100k.0));
+    assert!(
+        (line[1].1 - (c10k0.1 + c10k1.1) / 2.0).abs() <= 1.0,
+        "{line:?}"
+    );
+    assert_eq!(draw(FigureKind::HibSteps, &rows).unwrap(), svg);
+}
+
+/// The vertices of every `<polyline` of `svg` with this stroke colour and width.
+fn polyline_points(svg: &str, stroke: &str, width: &str) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .map(|element| &element[..element.find("/>").unwrap()])
+        .filter(|e| {
+            e.contains(&format!("stroke=\"{stroke}\""))
+                && e.contains(&format!("stroke-width=\"{width}\""))
+        })
+        .map(|e| {
+            let start = e.find(" points=\"").unwrap() + 9;
+            let end = start + e[start..].find('"').unwrap();
+            e[start..end]
+                .split_whitespace()
+                .map(|xy| {
+                    let (x, y) = xy.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Bad inputs are refused with an error naming the argument, never a panic.
@@ -520,6 +597,18 @@ fn bad_figure_inputs_name_the_argument() {
         arg(draw(FigureKind::HibEmbedding, &[run("runs/d4")])),
         "latent_dim"
     );
+    // The steps figure: runs of two (N, D); a state.json of other epochs than its record's; an
+    // accuracy out of [0, 1]; a run without a state.json.
+    let steps = |rows: &[&str]| draw(FigureKind::HibSteps, &fixture_rows(rows));
+    assert_eq!(arg(steps(&[])), "row");
+    assert_eq!(arg(steps(&["a=runs/steps-1k,runs/steps-n3"])), "row");
+    assert_eq!(arg(steps(&["a=runs/steps-1k", "b=runs/steps-n3"])), "row");
+    assert_eq!(arg(steps(&["a=runs/steps-epochs"])), "run");
+    assert_eq!(arg(steps(&["a=runs/steps-accuracy"])), "knn_accuracy");
+    match steps(&["a=runs/mog1-d2"]) {
+        Err(TrainError::Io { path, .. }) => assert!(path.ends_with("hib_tasks.json")),
+        other => panic!("{:?}", other.map(|s| s.len())),
+    }
     // A run folder without the file: an I/O error naming it.
     match draw(FigureKind::HibEmbedding, &[run("runs/a")]) {
         Err(TrainError::Io { path, .. }) => assert!(path.ends_with("hib_embedding.json")),

@@ -7,7 +7,7 @@
 //! probdml diagnose   --checkpoint runs/posthoc   # sample-free OOD scores
 //! probdml reproduce  [--paper]        # the LAM Table 2 rows beside the paper's
 //! probdml summarise  --row LABEL=RUN,RUN ...
-//! probdml figures    roc --out roc.svg LABEL=RUN,RUN ...   # also calibration, hib-embedding RUN
+//! probdml figures    roc --out roc.svg LABEL=RUN,RUN ...   # also calibration, hib-steps, hib-embedding RUN
 //! ```
 //!
 //! This file only parses the command line: each subcommand calls one function of
@@ -69,20 +69,22 @@ enum Command {
     /// from the `hib_tasks.json` of N-digit MNIST runs; no training.
     HibTables(HibTablesArgs),
     /// Draw a figure of the results chapter as SVG from finished runs' curves.json (roc,
-    /// calibration: one curve per row, its first run) or hib_embedding.json (hib-embedding: one
-    /// run's clean and corrupt test embeddings); no training.
+    /// calibration: one curve per row, its first run), hib_embedding.json (hib-embedding: one
+    /// run's clean and corrupt test embeddings) or hib_tasks.json and state.json (hib-steps: K-NN
+    /// accuracy against training steps, one line per row); no training.
     Figures(FiguresArgs),
 }
 
 #[derive(Args)]
 struct FiguresArgs {
-    /// The figure: roc, calibration or hib-embedding.
+    /// The figure: roc, calibration, hib-embedding or hib-steps.
     figure: String,
     /// The SVG file to write.
     #[arg(long)]
     out: PathBuf,
     /// roc, calibration: rows `LABEL=RUN[,RUN...]` as `summarise --row` takes them (each row's
-    /// first run is drawn); hib-embedding: one run folder.
+    /// first run is drawn); hib-steps: the same rows, every run drawn; hib-embedding: one run
+    /// folder.
     #[arg(required = true)]
     inputs: Vec<String>,
 }

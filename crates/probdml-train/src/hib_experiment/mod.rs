@@ -25,6 +25,6 @@ pub use embedding::{
     embedding_subset, read_embedding, HibEmbedding, TwinEmbedding, EMBEDDING_IMAGES, HIB_EMBEDDING,
 };
 pub use pairs::{VerificationPairs, PAPER_PAIRS};
-pub use record::{cpu_model, paper_method, read_record, HibRunRecord, HIB_TASKS};
+pub use record::{cpu_model, paper_method, read_record, training_steps, HibRunRecord, HIB_TASKS};
 pub use tables::hib_tables;
 pub use tasks::{TwinMetrics, TwinScores, KNN_K, TAU_BINS};

@@ -1,6 +1,10 @@
 //! The published numbers of HIB's own experiment (Oh et al., "Modeling Uncertainty with Hedged
 //! Instance Embeddings", ICLR 2019, §4.3–4.4), transcribed once from Tables 1 and 2.
 
+/// The paper's training steps (Appendix A: "We use a batch size of 128 and 500k training
+/// iterations"), for every setting and method of its tables.
+pub const TRAINING_STEPS: usize = 500_000;
+
 /// The three settings of the paper's tables, in its order: (N digits, D dimensions).
 pub const SETTINGS: [(usize, usize); 3] = [(2, 2), (3, 3), (3, 2)];
 

@@ -149,6 +149,34 @@ pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
     Ok(record)
 }
 
+/// The optimiser steps of the run folder `dir`, summed over the epochs of its `state.json` (a
+/// resumed run's file holds every epoch since the first): the x-axis of the figure of HIB's
+/// accuracy against training steps, whose paper trained 500 000
+/// ([`super::paper::TRAINING_STEPS`]).
+///
+/// # Errors
+///
+/// [`TrainError::Io`] or [`TrainError::Json`] naming `state.json` when it is missing or not a
+/// run's progress; [`TrainError::InvalidConfig`] naming `run` when it logs no step, or other
+/// epochs than the record's `epochs` (`hib_tasks.json` and `state.json` of different runs).
+pub fn training_steps(dir: &std::path::Path, record: &HibRunRecord) -> TrainResult<usize> {
+    let state: TrainingState = crate::json::read_json(&dir.join(crate::checkpoint::layout::STATE))?;
+    let steps: usize = state.history.iter().map(|e| e.steps).sum();
+    if steps == 0 || state.history.len() != record.epochs {
+        return Err(TrainError::config(
+            "run",
+            format!(
+                "{}: {} epochs and {steps} steps in state.json, {} epochs in {HIB_TASKS}",
+                dir.display(),
+                state.history.len(),
+                record.epochs
+            ),
+            "a run folder whose state.json logs the epochs of its hib_tasks.json, at least one step",
+        ));
+    }
+    Ok(steps)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
