@@ -8,13 +8,14 @@ use std::fmt::Write;
 use crate::error::{TrainError, TrainResult};
 use crate::evaluate::MeanStd;
 
-use super::paper::{table_1_row, table_2_row, METHODS, SETTINGS};
+use super::paper::{table_1_row, table_2_row, METHODS, SETTINGS, TRAINING_STEPS};
 use super::record::HibRunRecord;
 use super::tasks::TwinMetrics;
 
-/// A table row's key: (N, D, method), ordered as the paper orders its rows; a variant of one of
-/// the paper's methods ("MoG-1 (sphere)") comes right after it.
-fn order(r: &HibRunRecord) -> (usize, usize, usize, String) {
+/// A table row's key: (N, D, method, epochs), ordered as the paper orders its rows; a variant of
+/// one of the paper's methods ("MoG-1 (sphere)") comes right after it, and one setting trained
+/// for several epochs gives a row for each, the shortest first.
+fn order(r: &HibRunRecord) -> (usize, usize, usize, String, usize) {
     let setting = SETTINGS
         .iter()
         .position(|&s| s == (r.digits, r.latent_dim))
@@ -29,6 +30,7 @@ fn order(r: &HibRunRecord) -> (usize, usize, usize, String) {
         r.digits * 1000 + r.latent_dim,
         method,
         r.method.clone(),
+        r.epochs,
     )
 }
 
@@ -93,13 +95,13 @@ fn loss(x: f64) -> String {
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `runs` when there is none, or when the runs of one row
-/// differ in scale (images, epochs, learning rate and its decay, pairs, samples), or when two
-/// runs of a row share a seed.
+/// (a method at one number of epochs) differ in scale (images, learning rate and its decay,
+/// pairs, samples), or when two runs of a row share a seed.
 pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     if records.is_empty() {
         return Err(TrainError::config("runs", 0, "at least one hib_tasks.json"));
     }
-    let mut rows: BTreeMap<(usize, usize, usize, String), Vec<&HibRunRecord>> = BTreeMap::new();
+    let mut rows: BTreeMap<_, Vec<&HibRunRecord>> = BTreeMap::new();
     for r in records {
         rows.entry(order(r)).or_default().push(r);
     }
@@ -109,7 +111,6 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             (
                 r.train_images,
                 r.test_images,
-                r.epochs,
                 r.learning_rate.map(f64::to_bits),
                 r.lr_decay.map(f64::to_bits),
                 r.pairs,
@@ -120,8 +121,8 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             return Err(TrainError::config(
                 "runs",
                 format!("N = {}, D = {}, {}", r.digits, r.latent_dim, r.method),
-                "the runs of one row must share their scale (images, epochs, learning rate and \
-                 its decay, pairs, samples)",
+                "the runs of one row must share their scale (images, learning rate and its decay, \
+                 pairs, samples)",
             ));
         }
         let mut seeds: Vec<u64> = runs.iter().map(|r| r.seed).collect();
@@ -150,10 +151,13 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
         ]
     };
     let mut out = String::new();
-    out.push_str(
+    let _ = write!(
+        out,
         "Table 1: verification AP and K-NN (K = 5) identification accuracy, ours beside HIB \
-         Table 1.\n\n| N, D | method | runs | AP clean | paper | AP corrupt | paper | KNN clean \
-         | paper | KNN corrupt | paper |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+         Table 1 (trained for {}k steps of 128 images, its Appendix A).\n\n| N, D | method | epochs | runs | AP \
+         clean | paper | AP corrupt | paper | KNN clean | paper | KNN corrupt | paper |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        TRAINING_STEPS / 1000
     );
     for runs in rows.values() {
         let r = runs[0];
@@ -163,10 +167,11 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
         let [knc, knx] = twins(runs, &|t| Some(t.knn_accuracy), 3);
         let _ = writeln!(
             out,
-            "| {}, {} | {} | {} | {apc} | {} | {apx} | {} | {knc} | {} | {knx} | {} |",
+            "| {}, {} | {} | {} | {} | {apc} | {} | {apx} | {} | {knc} | {} | {knx} | {} |",
             r.digits,
             r.latent_dim,
             r.method,
+            r.epochs,
             runs.len(),
             p(paper.map(|q| q.verification_ap[0])),
             p(paper.map(|q| q.verification_ap[1])),
@@ -182,9 +187,9 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     if !with_eta.is_empty() {
         out.push_str(
             "\nTable 2: Kendall τ between η(x) and AP / K-NN accuracy over 20 uncertainty bins \
-             (sign inverted), ours beside HIB Table 2.\n\n| N, D | method | runs | AP τ clean | \
-             paper | AP τ corrupt | paper | KNN τ clean | paper | KNN τ corrupt | paper |\n\
-             |---|---|---|---|---|---|---|---|---|---|---|\n",
+             (sign inverted), ours beside HIB Table 2.\n\n| N, D | method | epochs | runs | AP τ \
+             clean | paper | AP τ corrupt | paper | KNN τ clean | paper | KNN τ corrupt | paper \
+             |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         );
     }
     for runs in with_eta {
@@ -197,10 +202,11 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
         let [knc, knx] = twins(runs, &|t| t.knn_tau, 2);
         let _ = writeln!(
             out,
-            "| {}, {} | {} | {} | {apc} | {} | {apx} | {} | {knc} | {} | {knx} | {} |",
+            "| {}, {} | {} | {} | {} | {apc} | {} | {apx} | {} | {knc} | {} | {knx} | {} |",
             r.digits,
             r.latent_dim,
             r.method,
+            r.epochs,
             runs.len(),
             p(paper.map(|q| q.ap_tau[0])),
             p(paper.map(|q| q.ap_tau[1])),
@@ -294,19 +300,20 @@ mod tests {
         ])
         .unwrap();
         assert!(
-            t.contains("| 2, 2 | MoG-1 | 2 | 0.920 ± 0.028 | 0.989 | 0.920 ± 0.028 | 0.907 |"),
+            t.contains("| 2, 2 | MoG-1 | 2 | 2 | 0.920 ± 0.028 | 0.989 | 0.920 ± 0.028 | 0.907 |"),
             "{t}"
         );
         // The point row comes first (the paper's order) and has no Table 2 row.
-        let point = t.find("| 2, 2 | point | 1 | 0.800 | 0.987 |").unwrap();
+        let point = t.find("| 2, 2 | point | 2 | 1 | 0.800 | 0.987 |").unwrap();
         assert!(point < t.find("| 2, 2 | point (margin) |").unwrap());
         assert!(
-            t.find("| 2, 2 | point (margin) |").unwrap() < t.find("| 2, 2 | MoG-1 | 2 |").unwrap()
+            t.find("| 2, 2 | point (margin) |").unwrap()
+                < t.find("| 2, 2 | MoG-1 | 2 | 2 |").unwrap()
         );
-        assert!(point < t.find("| 2, 2 | MoG-1 | 2 |").unwrap());
+        assert!(point < t.find("| 2, 2 | MoG-1 | 2 | 2 |").unwrap());
         // τ defined on one run of two; the paper's 0.74 ± 0.03 beside it.
         assert!(
-            t.contains("| 2, 2 | MoG-1 | 2 | 0.50 (1 of 2) | 0.74 ± 0.03 |"),
+            t.contains("| 2, 2 | MoG-1 | 2 | 2 | 0.50 (1 of 2) | 0.74 ± 0.03 |"),
             "{t}"
         );
         assert_eq!(t.matches("| 2, 2 | point |").count(), 2, "{t}");
@@ -318,6 +325,32 @@ mod tests {
             ),
             "{t}"
         );
+    }
+
+    /// One setting trained for several numbers of epochs gives a row for each, the shortest
+    /// first, each row its own runs (seeds may repeat across rows): 0.5 at 2 epochs, 0.7 ± 0.141
+    /// (0.6 and 0.8) at 4.
+    #[test]
+    fn each_number_of_epochs_is_a_row() {
+        let at = |epochs, seed, knn| {
+            let mut r = run("point", seed, 0.9, None);
+            r.epochs = epochs;
+            r.clean.knn_accuracy = knn;
+            r
+        };
+        let t = hib_tables(&[at(4, 0, 0.6), at(2, 0, 0.5), at(4, 1, 0.8)]).unwrap();
+        let two = t
+            .find("| 2, 2 | point | 2 | 1 | 0.900 | 0.987 | 0.900 | 0.880 | 0.500 | 0.871 |")
+            .expect(&t);
+        let four = t
+            .find("| 2, 2 | point | 4 | 2 | 0.900 ± 0.000 | 0.987 | 0.900 ± 0.000 | 0.880 | 0.700 ± 0.141 |")
+            .expect(&t);
+        assert!(two < four, "{t}");
+        assert!(
+            t.contains("| 2, 2 | point | 0, 1 | 1000 | 500 | 4 |"),
+            "{t}"
+        );
+        assert!(t.contains("500k steps"), "{t}");
     }
 
     #[test]
@@ -354,7 +387,7 @@ mod tests {
         };
         assert_eq!(arg(&[]).0, "runs");
         let mut other_scale = run("point", 1, 0.9, None);
-        other_scale.epochs = 3;
+        other_scale.train_images = 2000;
         assert!(arg(&[run("point", 0, 0.9, None), other_scale])
             .1
             .contains("scale"));
