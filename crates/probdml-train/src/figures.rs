@@ -8,7 +8,8 @@
 //!   against accuracy of its non-empty bins) with the diagonal of perfect calibration;
 //! * `hib-embedding` — for one N-digit MNIST run, its `hib_embedding.json`: the mean embeddings
 //!   of the same test images clean and corrupt, side by side, coloured by number (HIB, Oh et al.
-//!   2019, Figs. 3–4);
+//!   2019, Figs. 3–4), each panel titled with its mean η and its spread within numbers
+//!   ([`crate::hib_experiment::HibEmbedding::within_number_spread`]);
 //! * `hib-steps` — for rows `LABEL=RUN[,RUN...]` of N-digit MNIST runs, each row one setting
 //!   trained for several step counts (and seeds), the K-NN identification accuracy of every run
 //!   on both test twins against its training steps (`state.json`), beside HIB Table 1's at the
@@ -23,7 +24,9 @@ use crate::checkpoint::layout::{CURVES, METRICS};
 use crate::error::{TrainError, TrainResult};
 use crate::evaluate::{CurvesFile, Metrics};
 use crate::hib_experiment::paper::{table_1_row, TRAINING_STEPS};
-use crate::hib_experiment::{read_embedding, read_record, training_steps, HIB_TASKS};
+use crate::hib_experiment::{
+    read_embedding, read_record, training_steps, TwinEmbedding, HIB_TASKS,
+};
 use crate::json;
 use crate::plots::{
     embedding_panels, reliability_figure, render, roc_figure, steps_figure, EmbeddingPanel,
@@ -31,6 +34,7 @@ use crate::plots::{
 };
 use crate::results::{parse_row, ROW_RULE};
 use plotters::style::Color;
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// Pixel size of the figures of several methods.
@@ -269,21 +273,26 @@ fn hib_embedding(runs: &[String], path: &Path) -> TrainResult<String> {
         ));
     }
     let classes = 10usize.pow(e.digits as u32);
-    let title = |twin: &str, eta: &Option<Vec<f64>>| match eta {
-        Some(eta) => format!(
-            "{twin} test images, mean η = {:.3}",
-            eta.iter().sum::<f64>() / eta.len() as f64
-        ),
-        None => format!("{twin} test images"),
+    // Each panel's title: its mean η (HIB) and how far apart its numbers lie.
+    let title = |name: &str, twin: &TwinEmbedding| {
+        let mut title = format!("{name} test images");
+        if let Some(eta) = &twin.eta {
+            let mean = eta.iter().sum::<f64>() / eta.len() as f64;
+            let _ = write!(title, ", mean η = {mean:.3}");
+        }
+        if let Some(spread) = e.within_number_spread(twin) {
+            let _ = write!(title, ", spread within numbers {spread:.2}");
+        }
+        title
     };
     let panels = [
         EmbeddingPanel {
-            title: title("clean", &e.clean.eta),
+            title: title("clean", &e.clean),
             mean: &e.clean.mean,
             label: &e.label,
         },
         EmbeddingPanel {
-            title: title("corrupt", &e.corrupt.eta),
+            title: title("corrupt", &e.corrupt),
             mean: &e.corrupt.mean,
             label: &e.label,
         },

@@ -437,8 +437,13 @@ fn the_figures_show_their_run_files() {
     .unwrap();
     assert_eq!(d2.matches("<circle").count(), 12);
     // Mean η of the clean twin (0.1, 0.1, 0.2, 0.2, 0.3, 0.3) is 0.2, of the corrupt one 0.5.
-    assert!(d2.contains("clean test images, mean η = 0.200"), "{d2}");
-    assert!(d2.contains("corrupt test images, mean η = 0.500"));
+    // The spread within numbers, √(within / total sums of squares), computed from the
+    // fixture's means outside this crate: 0.0832 on both twins (each twin the other rotated).
+    assert!(
+        d2.contains("clean test images, mean η = 0.200, spread within numbers 0.08"),
+        "{d2}"
+    );
+    assert!(d2.contains("corrupt test images, mean η = 0.500, spread within numbers 0.08"));
     assert!(d2.contains("MoG-1 means of 6 test images (N = 2, D = 2, seed 0)"));
     let d3 = draw(
         FigureKind::HibEmbedding,
@@ -471,8 +476,13 @@ fn the_figures_show_their_run_files() {
         (ratio - 5.0 / 6.0).abs() < 0.03,
         "pixel spacing ratio {ratio}"
     );
-    // plotters writes each text on a line of its own.
-    assert!(d3.contains("\nclean test images\n"), "{d3}");
+    // plotters writes each text on a line of its own; point embeddings have no η. The two
+    // images of number 3 lie √2 apart, of four whose squares about their centroid sum to
+    // 2.3: √(1/2.3) = 0.66.
+    assert!(
+        d3.contains("\nclean test images, spread within numbers 0.66\n"),
+        "{d3}"
+    );
     hib_steps_shows_its_runs();
 }
 

@@ -110,6 +110,40 @@ impl HibEmbedding {
     }
 }
 
+impl HibEmbedding {
+    /// How far apart the numbers lie in `twin` (`self.clean` or `self.corrupt`): the RMS distance
+    /// of each image's mean to the centroid of its number's means over the RMS distance to the
+    /// centroid of all, √(within-number sum of squares / total sum of squares) of a one-way
+    /// analysis of variance. 0 when every number is one point, about 1 when the numbers are
+    /// mixed; it does not change when the whole plane is scaled, so it tells a loss that falls
+    /// by separating the numbers from one that falls by scaling them. None when every mean is
+    /// the same point.
+    pub fn within_number_spread(&self, twin: &TwinEmbedding) -> Option<f64> {
+        let d = self.latent_dim;
+        let mut sums: std::collections::BTreeMap<usize, (Vec<f64>, usize)> = Default::default();
+        let mut all = vec![0.0; d];
+        for (m, &l) in twin.mean.chunks(d).zip(&self.label) {
+            let (sum, count) = sums.entry(l).or_insert_with(|| (vec![0.0; d], 0));
+            for k in 0..d {
+                sum[k] += f64::from(m[k]);
+                all[k] += f64::from(m[k]);
+            }
+            *count += 1;
+        }
+        let n = self.label.len() as f64;
+        let (mut within, mut total) = (0.0, 0.0);
+        for (m, l) in twin.mean.chunks(d).zip(&self.label) {
+            let (sum, count) = &sums[l];
+            for k in 0..d {
+                let x = f64::from(m[k]);
+                within += (x - sum[k] / *count as f64).powi(2);
+                total += (x - all[k] / n).powi(2);
+            }
+        }
+        (total > 0.0).then(|| (within / total).sqrt())
+    }
+}
+
 /// The embedding file of the run folder `dir` (`dir/hib_embedding.json`), checked by
 /// [`HibEmbedding::validate`].
 ///
@@ -126,6 +160,34 @@ pub fn read_embedding(dir: &std::path::Path) -> TrainResult<HibEmbedding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Four means in the plane, two numbers: (0, 0) and (2, 0) show 0, (0, 4) and (2, 4) show 1.
+    /// The numbers' centroids are (1, 0) and (1, 4), all four's (1, 2): within-number squares
+    /// 4 · 1 = 4, total 4 · (1 + 4) = 20, so √(4/20) = √0.2. Scaling the plane keeps it; one
+    /// point per number gives 0; every mean alike gives none.
+    #[test]
+    fn within_number_spread_is_the_anova_ratio() {
+        let twin = |mean: Vec<f32>| TwinEmbedding { mean, eta: None };
+        let mut e = HibEmbedding {
+            method: "point".into(),
+            digits: 2,
+            latent_dim: 2,
+            seed: 0,
+            test_images: 4,
+            index: vec![0, 1, 2, 3],
+            label: vec![0, 0, 1, 1],
+            clean: twin(vec![0.0, 0.0, 2.0, 0.0, 0.0, 4.0, 2.0, 4.0]),
+            corrupt: twin(vec![0.0, 0.0, 4.0, 0.0, 0.0, 8.0, 4.0, 8.0]),
+        };
+        let clean = e.within_number_spread(&e.clean).unwrap();
+        assert!((clean - 0.2f64.sqrt()).abs() < 1e-12, "{clean}");
+        let scaled = e.within_number_spread(&e.corrupt).unwrap();
+        assert!((scaled - clean).abs() < 1e-12, "{scaled}");
+        e.label = vec![0, 1, 2, 3];
+        assert_eq!(e.within_number_spread(&e.clean), Some(0.0));
+        let alike = twin(vec![1.0; 8]);
+        assert_eq!(e.within_number_spread(&alike), None);
+    }
 
     #[test]
     fn the_subset_is_distinct_ascending_and_seeded() {
