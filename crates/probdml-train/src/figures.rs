@@ -392,8 +392,10 @@ fn hib_steps(rows: &[String], path: &Path) -> TrainResult<String> {
             colour: PALETTE[row % PALETTE.len()],
         })
         .collect();
-    // Every run and the paper's steps, none on the frame.
-    let steps = (extent.0 / 1.5, extent.1 * 1.5);
+    // Every run and the paper's steps, none on the frame, and a labelled power of ten at the
+    // left.
+    let decade = 10f64.powf(extent.0.log10().floor());
+    let steps = (decade.min(extent.0 / 1.5), extent.1 * 1.5);
     let caption = format!(
         "K-NN (K = 5) identification against training steps, N = {digits}, D = {latent_dim}"
     );
