@@ -15,8 +15,9 @@
 //!   on both test twins against its training steps (`state.json`), beside HIB Table 1's at the
 //!   paper's 500 000 steps.
 //!
-//! The first run of a row stands for it (the row's other seeds would draw near-copies over it);
-//! the legend gives that run's AUROC or ECE. The SVG text is a function of the run files alone,
+//! In `roc` and `calibration` the first run of a row stands for it (the row's other seeds would
+//! draw near-copies over it); the legend gives that run's AUROC or ECE. `hib-steps` draws every
+//! run, as its seeds are the spread it shows. The SVG text is a function of the run files alone,
 //! byte for byte, so `crates/probdml-train/tests/results_tables.rs` redraws every figure the
 //! chapter names and fails on any difference.
 
@@ -311,11 +312,11 @@ fn hib_embedding(runs: &[String], path: &Path) -> TrainResult<String> {
 }
 
 /// The K-NN accuracy of each row's runs against their training steps (one setting per row, its
-/// runs at several step counts and seeds), beside HIB Table 1's at the paper's steps (in the
-/// colour of the first row of its method) for each method the rows train in its own form (the row names of [`crate::hib_experiment::hib_tables`]
-/// without a variant: "point", "MoG-1", "MoG-2"; a variant such as "point (HIB net)" is marked
-/// against its method's published value, the one it tries to reach). Every run must share one
-/// (N, D), as HIB Table 1's rows differ by it.
+/// runs at several step counts and seeds), beside HIB Table 1's at the paper's steps, in the
+/// colour of the first row of its method, for each method the rows train: "point", "MoG-1",
+/// "MoG-2", the row names of [`crate::hib_experiment::hib_tables`] without their variant (a
+/// variant such as "point (HIB net)" is marked against its method's published value, the one
+/// it tries to reach). Every run must share one (N, D), as HIB Table 1's rows differ by it.
 fn hib_steps(rows: &[String], path: &Path) -> TrainResult<String> {
     if rows.is_empty() {
         return Err(TrainError::config("row", "(none)", ROW_RULE));
