@@ -412,9 +412,9 @@ fn hib_steps(rows: &[String], path: &Path) -> TrainResult<String> {
     })
 }
 
-/// The SVG text of figure `kind` of `inputs` (rows `LABEL=RUN[,RUN...]` for `roc` and
-/// `calibration` and `hib-steps`, one run folder for `hib-embedding`), for the file `path` (named in errors
-/// only: the text does not depend on it).
+/// The SVG text of figure `kind` of `inputs` (rows `LABEL=RUN[,RUN...]` for `roc`,
+/// `calibration` and `hib-steps`, one run folder for `hib-embedding`), for the file `path`
+/// (named in errors only: the text does not depend on it).
 ///
 /// # Errors
 ///

@@ -34,8 +34,8 @@
 //! -->
 //! ```
 //!
-//! names the figure (`roc`, `calibration`, `hib-embedding`, `hib-steps`), the SVG file (in the chapter's
-//! `img/` folder, which the chapter must show as `img/NAME.svg`) and its inputs, one per line
+//! names the figure (`roc`, `calibration`, `hib-embedding`, `hib-steps`), the SVG file (in the
+//! chapter's `img/` folder, which the chapter must show as `img/NAME.svg`) and its inputs, one per line
 //! (rows `LABEL=RUN[,RUN...]`, or one run folder), paths relative to the repository root. The
 //! test redraws every such SVG from the run files and fails on any byte of difference;
 //! `PROBDML_WRITE_RESULTS=1` writes them. The mechanism is checked on a chapter of its own under

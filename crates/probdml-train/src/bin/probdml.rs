@@ -7,7 +7,8 @@
 //! probdml diagnose   --checkpoint runs/posthoc   # sample-free OOD scores
 //! probdml reproduce  [--paper]        # the LAM Table 2 rows beside the paper's
 //! probdml summarise  --row LABEL=RUN,RUN ...
-//! probdml figures    roc --out roc.svg LABEL=RUN,RUN ...   # also calibration, hib-steps, hib-embedding RUN
+//! probdml figures    roc --out roc.svg LABEL=RUN,RUN ...   # also calibration, hib-steps,
+//!                                                          # hib-embedding RUN
 //! ```
 //!
 //! This file only parses the command line: each subcommand calls one function of
