@@ -615,17 +615,22 @@ fn bad_figure_inputs_name_the_argument() {
     assert_eq!(arg(steps(&["a=runs/steps-1k", "b=runs/steps-n3"])), "row");
     assert_eq!(arg(steps(&["a=runs/steps-epochs"])), "run");
     assert_eq!(arg(steps(&["a=runs/steps-accuracy"])), "knn_accuracy");
-    match steps(&["a=runs/mog1-d2"]) {
-        Err(TrainError::Io { path, .. }) => assert!(path.ends_with("hib_tasks.json")),
-        other => panic!("{:?}", other.map(|s| s.len())),
-    }
+    assert!(io_path(steps(&["a=runs/mog1-d2"])).ends_with("hib_tasks.json"));
     // A run folder without the file: an I/O error naming it.
-    match draw(FigureKind::HibEmbedding, &[run("runs/a")]) {
-        Err(TrainError::Io { path, .. }) => assert!(path.ends_with("hib_embedding.json")),
-        other => panic!("{:?}", other.map(|s| s.len())),
-    }
-    match draw(FigureKind::Roc, &fixture_rows(&["A=runs/mog1-d2"])) {
-        Err(TrainError::Io { path, .. }) => assert!(path.ends_with("metrics.json")),
+    assert!(
+        io_path(draw(FigureKind::HibEmbedding, &[run("runs/a")])).ends_with("hib_embedding.json")
+    );
+    assert!(
+        io_path(draw(FigureKind::Roc, &fixture_rows(&["A=runs/mog1-d2"])))
+            .ends_with("metrics.json")
+    );
+}
+
+/// The file an I/O error names; any other outcome fails the test.
+#[track_caller]
+fn io_path(r: Result<String, TrainError>) -> PathBuf {
+    match r {
+        Err(TrainError::Io { path, .. }) => path,
         other => panic!("{:?}", other.map(|s| s.len())),
     }
 }
