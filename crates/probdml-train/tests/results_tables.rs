@@ -408,27 +408,28 @@ fn draw(kind: FigureKind, inputs: &[String]) -> Result<String, TrainError> {
 fn the_figures_show_their_run_files() {
     let rows = fixture_rows(&["A=runs/a", "B=runs/b", "det=runs/det"]);
     let roc = draw(FigureKind::Roc, &rows).unwrap();
-    for text in [
-        "A (AUROC = 0.7500)",
-        "B (AUROC = 0.5000)",
-        "no uncertainty: det",
-        "OOD: synthetic OOD images",
-        "chance",
-    ] {
-        assert!(roc.contains(text), "ROC figure without `{text}`");
-    }
+    shows(
+        &roc,
+        "ROC figure",
+        &[
+            "A (AUROC = 0.7500)",
+            "B (AUROC = 0.5000)",
+            "no uncertainty: det",
+            "OOD: synthetic OOD images",
+            "chance",
+        ],
+    );
     assert_eq!(draw(FigureKind::Roc, &rows).unwrap(), roc);
     let calibration = draw(FigureKind::Calibration, &rows).unwrap();
-    for text in [
-        "A (ECE = 0.1250)",
-        "B (ECE = 0.2500)",
-        "no calibration: det",
-    ] {
-        assert!(
-            calibration.contains(text),
-            "calibration figure without `{text}`"
-        );
-    }
+    shows(
+        &calibration,
+        "calibration figure",
+        &[
+            "A (ECE = 0.1250)",
+            "B (ECE = 0.2500)",
+            "no calibration: det",
+        ],
+    );
     assert_eq!(calibration.matches("<circle").count(), 5);
     let d2 = draw(
         FigureKind::HibEmbedding,
@@ -499,16 +500,18 @@ fn hib_steps_shows_its_runs() {
         "MoG-1=runs/steps-mog1",
     ]);
     let svg = draw(FigureKind::HibSteps, &rows).unwrap();
-    for text in [
-        "point, clean",
-        "point, corrupt",
-        "MoG-1, clean",
-        "HIB Table 1, point, clean",
-        "HIB Table 1, MoG-1, corrupt",
-        "N = 2, D = 2",
-    ] {
-        assert!(svg.contains(text), "steps figure without `{text}`");
-    }
+    shows(
+        &svg,
+        "steps figure",
+        &[
+            "point, clean",
+            "point, corrupt",
+            "MoG-1, clean",
+            "HIB Table 1, point, clean",
+            "HIB Table 1, MoG-1, corrupt",
+            "N = 2, D = 2",
+        ],
+    );
     let centres = circle_centres(&svg);
     assert_eq!(centres.len(), 10, "{centres:?}");
     // plotters draws a series' runs clean first, then corrupt: the first four centres are the
@@ -624,6 +627,14 @@ fn bad_figure_inputs_name_the_argument() {
         io_path(draw(FigureKind::Roc, &fixture_rows(&["A=runs/mog1-d2"])))
             .ends_with("metrics.json")
     );
+}
+
+/// Fails unless the SVG text `svg` of the figure `name` holds every one of `texts`.
+#[track_caller]
+fn shows(svg: &str, name: &str, texts: &[&str]) {
+    for text in texts {
+        assert!(svg.contains(text), "{name} without `{text}`");
+    }
 }
 
 /// The file an I/O error names; any other outcome fails the test.
