@@ -920,6 +920,31 @@ fn n_digit_mnist_keeps_the_splits_apart_balances_the_numbers_and_twins_the_test_
     assert_eq!(sets.test_clean.numbers, sets.test_corrupt.numbers);
     assert!(sets.test_clean.occlusions.iter().all(Option::is_none));
     assert!(sets.test_corrupt.occlusions.iter().all(Option::is_some));
+    // The training images without their occlusions: the same digits, none occluded, the same
+    // pixels as an image that had no square, other pixels than one that had a visible square.
+    let unoccluded = sets.train.without_occlusions(&train);
+    assert_eq!(unoccluded.name, "n-digit-mnist-2-train-unoccluded");
+    assert_eq!(
+        (&unoccluded.sources, &unoccluded.numbers),
+        (&sets.train.sources, &sets.train.numbers)
+    );
+    assert!(unoccluded.occlusions.iter().all(Option::is_none));
+    check_composition(&unoccluded, &train);
+    let (mut same, mut changed) = (0, 0);
+    for i in 0..sets.train.len() {
+        let squares = &sets.train.occlusions[i * 2..][..2];
+        if squares.iter().all(Option::is_none) {
+            assert_eq!(unoccluded.image(i), sets.train.image(i), "image {i}");
+            same += 1;
+        } else if squares.iter().flatten().any(|o| o.side > 0) {
+            assert_ne!(unoccluded.image(i), sets.train.image(i), "image {i}");
+            changed += 1;
+        }
+    }
+    assert!(
+        same > 0 && changed > 0,
+        "{same} unoccluded, {changed} occluded"
+    );
     // Seeded: the same bytes again, other bytes for another seed.
     assert_eq!(n_digit_mnist(&train, &test, &config).unwrap(), sets);
     let other = n_digit_mnist(

@@ -128,6 +128,16 @@ fn assert_embedding(r: &HibRunRecord, e: &HibEmbedding, per_number: usize) {
             counts[l] += 1;
         }
         assert!(counts.iter().all(|&c| c == per_number), "{counts:?}");
+        // Each twin's K-NN among its own images, recomputed from the embedding file by brute
+        // force: the record's leave-one-out gallery.
+        let galleries = r.knn_galleries.as_ref().unwrap();
+        for (twin, recorded) in [&e.clean, &e.corrupt]
+            .into_iter()
+            .zip(galleries.twin_leave_one_out)
+        {
+            let own = leave_one_out_knn(&twin.mean, &e.label, e.latent_dim);
+            assert!((own - recorded).abs() < 1e-12, "{own} vs {recorded}");
+        }
         for (twin, metrics) in [(&e.clean, &r.clean), (&e.corrupt, &r.corrupt)] {
             let mean = twin
                 .eta
@@ -140,6 +150,40 @@ fn assert_embedding(r: &HibRunRecord, e: &HibEmbedding, per_number: usize) {
             }
         }
     }
+}
+
+/// K-NN (K = 5) accuracy of each row of `means` (`dim` values each) among the others: the
+/// majority label of its five nearest by Euclidean distance, a tied vote to the label that ranks
+/// nearest first (HIB §4.1's task, written out without the library's neighbour search).
+fn leave_one_out_knn(means: &[f32], labels: &[usize], dim: usize) -> f64 {
+    let row = |i: usize| &means[i * dim..(i + 1) * dim];
+    let n = labels.len();
+    let correct = (0..n)
+        .filter(|&q| {
+            let mut others: Vec<(f64, usize)> = (0..n)
+                .filter(|&j| j != q)
+                .map(|j| {
+                    let d2: f64 = row(q)
+                        .iter()
+                        .zip(row(j))
+                        .map(|(a, b)| (f64::from(*a) - f64::from(*b)).powi(2))
+                        .sum();
+                    (d2, j)
+                })
+                .collect();
+            others.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let nearest: Vec<usize> = others[..5].iter().map(|&(_, j)| labels[j]).collect();
+            let votes = |l: usize| nearest.iter().filter(|&&x| x == l).count();
+            // The most votes; among equals the first in rank order.
+            let best =
+                nearest
+                    .iter()
+                    .copied()
+                    .fold(nearest[0], |b, l| if votes(l) > votes(b) { l } else { b });
+            best == labels[q]
+        })
+        .count();
+    correct as f64 / n as f64
 }
 
 /// `curves.json`: the ROC (HIB only: point embeddings have no uncertainty) thinned to at most
@@ -172,6 +216,18 @@ fn assert_sane(r: &HibRunRecord, method: &str, digits: usize, dim: usize, has_et
             assert!((0.0..=1.0).contains(&eta), "{r:?}");
         }
     }
+    let g = r.knn_galleries.as_ref().unwrap();
+    let accuracies = [
+        g.unoccluded_train.as_slice(),
+        g.twin_leave_one_out.as_slice(),
+        &[g.train_leave_one_out],
+    ];
+    assert!(
+        accuracies.concat().iter().all(|a| (0.0..=1.0).contains(a)),
+        "{g:?}"
+    );
+    // As many training images as the test twin, or every training image when it is smaller.
+    assert_eq!(g.train_queries, r.test_images.min(r.train_images), "{g:?}");
     assert!(r.train_seconds > 0.0 && r.evaluation_seconds > 0.0, "{r:?}");
     assert!(!r.cpu.is_empty());
 }

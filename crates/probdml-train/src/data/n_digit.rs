@@ -127,6 +127,19 @@ impl NDigitSet {
         &self.images[i * len..(i + 1) * len]
     }
 
+    /// The same images without their occlusions: the same digit images of `split`, the MNIST
+    /// split this set was drawn from (the K-NN galleries of chapter 10's diagnostics).
+    pub fn without_occlusions(&self, split: &ImageSet) -> NDigitSet {
+        compose(
+            split,
+            self.digits,
+            format!("{}-unoccluded", self.name),
+            self.sources.clone(),
+            self.numbers.clone(),
+            vec![None; self.sources.len()],
+        )
+    }
+
     /// As an [`ImageSet`] (one channel, 28 × 28N) for the training loop, labelled by the
     /// numbers.
     pub fn to_image_set(&self) -> ImageSet {

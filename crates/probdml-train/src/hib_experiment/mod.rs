@@ -7,6 +7,8 @@
 //! * [`tasks`] — the verification AP, the K-NN (K = 5) identification accuracy against the
 //!   training images as the labelled gallery, and the Kendall τ between the self-mismatch
 //!   η(x) = 1 − p(m | x, x) (eq. 9) and each task's performance over 20 uncertainty bins (§4.4);
+//! * [`galleries`] — the K-NN accuracy against other galleries, to locate a gap in the
+//!   gallery's occlusions, the gallery itself or the fit of the training images;
 //! * [`record`] — the run file `hib_tasks.json`; [`embedding`] — the run file
 //!   `hib_embedding.json` (a seeded subset of both twins' embeddings, for HIB's Figs. 3–4); [`paper`] — the paper's Tables 1 and 2;
 //!   [`tables`] — our tables beside them (`probdml hib-tables`).
@@ -15,6 +17,7 @@
 //! "tch").
 
 pub mod embedding;
+pub mod galleries;
 pub mod pairs;
 pub mod paper;
 pub mod record;
@@ -24,6 +27,7 @@ pub mod tasks;
 pub use embedding::{
     embedding_subset, read_embedding, HibEmbedding, TwinEmbedding, EMBEDDING_IMAGES, HIB_EMBEDDING,
 };
+pub use galleries::{fit_images, KnnGalleries};
 pub use pairs::{VerificationPairs, PAPER_PAIRS};
 pub use record::{cpu_model, paper_method, read_record, training_steps, HibRunRecord, HIB_TASKS};
 pub use tables::hib_tables;

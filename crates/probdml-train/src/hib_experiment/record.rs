@@ -8,6 +8,7 @@ use crate::error::{TrainError, TrainResult};
 use crate::method::hib::{HibMeans, HibPairs};
 use serde::{Deserialize, Serialize};
 
+use super::galleries::KnnGalleries;
 use super::tasks::TwinMetrics;
 
 /// The run file's name inside a run folder.
@@ -50,6 +51,10 @@ pub struct HibRunRecord {
     pub clean: TwinMetrics,
     /// The corrupt test twin (every digit occluded).
     pub corrupt: TwinMetrics,
+    /// K-NN accuracy against other galleries than Table 1's ([`super::galleries`]). Records
+    /// written before it was kept lack it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knn_galleries: Option<KnnGalleries>,
     /// Seconds spent training (the sum of the epochs).
     pub train_seconds: f64,
     /// Seconds spent on these tasks' evaluation.

@@ -214,6 +214,55 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             p(paper.map(|q| q.knn_tau[1])),
         );
     }
+    // The galleries' table, for the rows with a run that recorded them (`hib_tasks.json`
+    // written before they were kept lacks them).
+    let with_galleries: Vec<_> = rows
+        .values()
+        .filter(|runs| runs.iter().any(|r| r.knn_galleries.is_some()))
+        .collect();
+    if let Some(first) = with_galleries.first() {
+        let fit = first[0]
+            .knn_galleries
+            .as_ref()
+            .or_else(|| first.iter().find_map(|r| r.knn_galleries.as_ref()))
+            .map_or(0, |g| g.train_queries);
+        let _ = write!(
+            out,
+            "\nK-NN (K = 5) identification accuracy by gallery: the training images as trained \
+             (Table 1's), the same images without their occlusions, the other images of the query's \
+             own twin (leave one out), and {fit} unoccluded training images among themselves \
+             (leave one out, the clean twin's gallery size).\n\n| N, D | method | epochs | runs | \
+             training clean | corrupt | unoccluded training clean | corrupt | own twin clean | \
+             corrupt | training among themselves |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
+        );
+    }
+    for runs in with_galleries {
+        let r = runs[0];
+        let g = |f: &dyn Fn(&super::galleries::KnnGalleries) -> f64| {
+            cell(
+                &runs
+                    .iter()
+                    .map(|r| r.knn_galleries.as_ref().map(f))
+                    .collect::<Vec<_>>(),
+                3,
+            )
+        };
+        let [knc, knx] = twins(runs, &|t| Some(t.knn_accuracy), 3);
+        let _ = writeln!(
+            out,
+            "| {}, {} | {} | {} | {} | {knc} | {knx} | {} | {} | {} | {} | {} |",
+            r.digits,
+            r.latent_dim,
+            r.method,
+            r.epochs,
+            runs.len(),
+            g(&|g| g.unoccluded_train[0]),
+            g(&|g| g.unoccluded_train[1]),
+            g(&|g| g.twin_leave_one_out[0]),
+            g(&|g| g.twin_leave_one_out[1]),
+            g(&|g| g.train_leave_one_out),
+        );
+    }
     out.push_str(
         "\nThe runs: seeds, scale, mean training and evaluation wall time per run, machine.\n\n\
          | N, D | method | seeds | train images | test images per twin | epochs | learning rate | \
@@ -282,6 +331,7 @@ mod tests {
             samples: 8,
             clean: twin.clone(),
             corrupt: twin,
+            knn_galleries: None,
             train_seconds: 10.0,
             evaluation_seconds: 2.0,
             device: "Cpu".to_string(),
@@ -360,6 +410,39 @@ mod tests {
         assert!(!t.contains("Table 2:"), "{t}");
         let t = hib_tables(&[run("point", 0, 0.8, None), run("MoG-1", 0, 0.9, Some(0.5))]).unwrap();
         assert!(t.contains("Table 2:"), "{t}");
+    }
+
+    /// The galleries' table has a row for each setting with a run that recorded them, each
+    /// cell over the runs that did ("(1 of 2)"), and none without such a run.
+    #[test]
+    fn the_galleries_table_reads_each_gallery() {
+        let with = |seed, knn: f64| {
+            let mut r = run("point", seed, 0.9, None);
+            r.clean.knn_accuracy = knn;
+            r.knn_galleries = Some(super::super::galleries::KnnGalleries {
+                unoccluded_train: [knn + 0.1, 0.2],
+                twin_leave_one_out: [0.3, 0.4],
+                train_leave_one_out: 0.6,
+                train_queries: 500,
+            });
+            r
+        };
+        let t = hib_tables(&[with(0, 0.5), with(1, 0.7)]).unwrap();
+        assert!(t.contains("and 500 unoccluded training images"), "{t}");
+        assert!(
+            t.contains(
+                "| 2, 2 | point | 2 | 2 | 0.600 ± 0.141 | 0.500 ± 0.000 | 0.700 ± 0.141 | \
+                 0.200 ± 0.000 | 0.300 ± 0.000 | 0.400 ± 0.000 | 0.600 ± 0.000 |"
+            ),
+            "{t}"
+        );
+        let t = hib_tables(&[with(0, 0.5), run("point", 1, 0.9, None)]).unwrap();
+        assert!(
+            t.contains("| 2, 2 | point | 2 | 2 | 0.500 ± 0.000 | 0.500 ± 0.000 | 0.600 (1 of 2) |"),
+            "{t}"
+        );
+        let t = hib_tables(&[run("point", 0, 0.9, None)]).unwrap();
+        assert!(!t.contains("by gallery"), "{t}");
     }
 
     #[test]

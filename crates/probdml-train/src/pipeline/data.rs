@@ -20,6 +20,9 @@ pub struct RunData {
     pub ood: ImageSet,
     /// The note stored with every metric about which OOD set this is.
     pub ood_note: String,
+    /// N-digit MNIST's training images without their occlusions (the same digits), a K-NN
+    /// gallery of [`crate::hib_experiment::galleries`]; None for the other data sets.
+    pub train_unoccluded: Option<ImageSet>,
 }
 
 /// The first `limit` images of `set`, or all of them; keeps classes interleaved for
@@ -65,6 +68,7 @@ pub fn load_data(data: &DataOptions, seed: u64, data_dir: &Path) -> TrainResult<
         test: limited(test, data.test_limit),
         ood: limited(ood, data.test_limit),
         ood_note: note,
+        train_unoccluded: None,
     })
 }
 
@@ -80,8 +84,9 @@ fn n_digit(data: &DataOptions, digits: usize, data_dir: &Path) -> TrainResult<Ru
         occlusion_rate: N_DIGIT_OCCLUSION_RATE,
         seed: N_DIGIT_DATA_SEED,
     };
+    let mnist_train = data::mnist(data_dir, Partition::Train)?;
     let sets = data::n_digit_mnist(
-        &data::mnist(data_dir, Partition::Train)?,
+        &mnist_train,
         &data::mnist(data_dir, Partition::Test)?,
         &config,
     )?;
@@ -93,5 +98,6 @@ fn n_digit(data: &DataOptions, digits: usize, data_dir: &Path) -> TrainResult<Ru
             "the corrupt twin of the {digits}-digit MNIST test set (every digit occluded, HIB \
              Appendix A), not out-of-distribution classes"
         ),
+        train_unoccluded: Some(sets.train.without_occlusions(&mnist_train).to_image_set()),
     })
 }

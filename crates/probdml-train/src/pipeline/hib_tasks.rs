@@ -4,8 +4,9 @@
 
 use crate::error::{TrainError, TrainResult};
 use crate::hib_experiment::{
-    cpu_model, embedding_subset, paper_method, HibEmbedding, HibRunRecord, TwinEmbedding,
-    TwinMetrics, TwinScores, VerificationPairs, EMBEDDING_IMAGES, KNN_K, PAPER_PAIRS,
+    cpu_model, embedding_subset, fit_images, paper_method, HibEmbedding, HibRunRecord,
+    KnnGalleries, TwinEmbedding, TwinMetrics, TwinScores, VerificationPairs, EMBEDDING_IMAGES,
+    KNN_K, PAPER_PAIRS,
 };
 use crate::method::{Method, TensorSet};
 use crate::pipeline::RunData;
@@ -166,39 +167,79 @@ pub fn evaluate_hib_tasks(
             ))
         }
     };
+    let unoccluded_train = data.train_unoccluded.as_ref().ok_or_else(|| {
+        TrainError::config(
+            "dataset",
+            config.data.dataset.name(),
+            "N-digit MNIST loaded with its unoccluded training images",
+        )
+    })?;
     let started = Instant::now();
     let geometry = config.data.geometry();
-    let gallery_set = TensorSet::new(&data.train, geometry, device)?;
-    let gallery = embed(trained, member, &gallery_set, device)?;
-    drop(gallery_set);
+    let embed_set = |set: &crate::data::ImageSet| {
+        embed(
+            trained,
+            member,
+            &TensorSet::new(set, geometry, device)?,
+            device,
+        )
+    };
+    let gallery = embed_set(&data.train)?;
+    let unoccluded = embed_set(unoccluded_train)?;
     let labels = data.test.labels_usize();
     let pairs = VerificationPairs::draw(&labels, PAPER_PAIRS, seeds::verification_pairs())?;
     let d = config.model.latent_dim;
     let train_labels = data.train.labels_usize();
-    // The same images of both twins (the corrupt twin is the clean one occluded, image by image).
-    let subset = embedding_subset(labels.len(), EMBEDDING_IMAGES, seeds::embedding_subset());
-    let score_twin = |set: &crate::data::ImageSet| -> TrainResult<(TwinMetrics, TwinEmbedding)> {
-        let twin = TensorSet::new(set, geometry, device)?;
-        let embedded = embed(trained, member, &twin, device)?;
-        let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
+    let knn_against = |queries: &[f32], query_labels: &[usize], database: &[f32]| {
         let task = Retrieval::query_database(
-            Embeddings::from_f32(&embedded.mean, d)?,
-            twin.labels_host.as_slice(),
-            Embeddings::from_f32(&gallery.mean, d)?,
+            Embeddings::from_f32(queries, d)?,
+            query_labels,
+            Embeddings::from_f32(database, d)?,
             train_labels.as_slice(),
             Distance::Euclidean,
         )?;
-        let knn = knn_identification(&task, KNN_K)?;
-        let metrics = TwinMetrics::compute(&TwinScores {
-            pairs: &pairs,
-            match_score: &scores,
-            knn_correct: &knn.correct,
-            eta: embedded.eta.as_deref(),
-        })?;
-        Ok((metrics, embedded.subset(&subset, d)))
+        Ok::<_, TrainError>(knn_identification(&task, KNN_K)?)
     };
-    let (clean, clean_embedding) = score_twin(&data.test)?;
-    let (corrupt, corrupt_embedding) = score_twin(&data.ood)?;
+    let knn_within = |means: &[f32], labels: &[usize]| {
+        let task =
+            Retrieval::leave_one_out(Embeddings::from_f32(means, d)?, labels, Distance::Euclidean)?;
+        Ok::<_, TrainError>(knn_identification(&task, KNN_K)?.accuracy)
+    };
+    // The same images of both twins (the corrupt twin is the clean one occluded, image by image).
+    let subset = embedding_subset(labels.len(), EMBEDDING_IMAGES, seeds::embedding_subset());
+    // One twin's Table 1 and 2 numbers, its K-NN accuracy against the other galleries
+    // (unoccluded training images, the twin itself) and its figures' embeddings.
+    let score_twin =
+        |set: &crate::data::ImageSet| -> TrainResult<(TwinMetrics, [f64; 2], TwinEmbedding)> {
+            let twin = TensorSet::new(set, geometry, device)?;
+            let embedded = embed(trained, member, &twin, device)?;
+            let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
+            let query_labels = twin.labels_host.as_slice();
+            let knn = knn_against(&embedded.mean, query_labels, &gallery.mean)?;
+            let metrics = TwinMetrics::compute(&TwinScores {
+                pairs: &pairs,
+                match_score: &scores,
+                knn_correct: &knn.correct,
+                eta: embedded.eta.as_deref(),
+            })?;
+            let galleries = [
+                knn_against(&embedded.mean, query_labels, &unoccluded.mean)?.accuracy,
+                knn_within(&embedded.mean, query_labels)?,
+            ];
+            Ok((metrics, galleries, embedded.subset(&subset, d)))
+        };
+    let (clean, clean_galleries, clean_embedding) = score_twin(&data.test)?;
+    let (corrupt, corrupt_galleries, corrupt_embedding) = score_twin(&data.ood)?;
+    let fit = fit_images(data.train.len(), data.test.len(), data.train.classes);
+    let knn_galleries = KnnGalleries {
+        unoccluded_train: [clean_galleries[0], corrupt_galleries[0]],
+        twin_leave_one_out: [clean_galleries[1], corrupt_galleries[1]],
+        train_leave_one_out: knn_within(
+            &unoccluded.subset(&fit, d).mean,
+            &fit.iter().map(|&i| train_labels[i]).collect::<Vec<_>>(),
+        )?,
+        train_queries: fit.len(),
+    };
     let embedding = HibEmbedding {
         method: method.clone(),
         digits,
@@ -225,6 +266,7 @@ pub fn evaluate_hib_tasks(
         samples: config.evaluation.eval_samples,
         clean,
         corrupt,
+        knn_galleries: Some(knn_galleries),
         train_seconds: trained.history.iter().map(|e| e.seconds).sum(),
         evaluation_seconds: started.elapsed().as_secs_f64(),
         device: format!("{device:?}"),
