@@ -20,6 +20,7 @@
 #            convolutions, each followed by a pool); a hib run's folder names it
 #   PAIRS    balanced (default) or all (every pair of a batch, `--hib-pairs all`); an all run's
 #            folder names it
+#   OPTIMISER rmsprop (default) or adam (`--optimiser adam`); an adam run's folder names it
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 #   RESUME   1: continue each run found in WORK up to EPOCHS (`--resume`: bit for bit what an
@@ -40,10 +41,13 @@ if [[ "${RESUME:-0}" == 1 ]]; then start=--resume; fi
 common=(--backbone "$backbone")
 if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
 if [[ -n "${LR_DECAY:-}" ]]; then common+=(--lr-decay "$LR_DECAY"); fi
+optimiser="${OPTIMISER:-rmsprop}"
+common+=(--optimiser "$optimiser")
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 if [[ "$pairs" != balanced ]]; then suffix+="-$pairs-pairs"; fi
 if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi
+if [[ "$optimiser" != rmsprop ]]; then suffix+="-$optimiser"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do

@@ -63,6 +63,7 @@ pub mod input_geometry;
 pub mod json;
 pub mod method;
 pub mod mining;
+pub mod optimiser_algorithm;
 pub mod plots;
 pub mod protocol;
 pub mod report;

@@ -12,7 +12,7 @@ use crate::data_parallel;
 use crate::error::{TrainError, TrainResult};
 use crate::guards::{check_collapse, check_finite, Position, CONSTANT_LOSS_STEPS};
 use crate::method::{Batch, Method, Model, TensorSet};
-use crate::optimiser::RmsProp;
+use crate::optimiser::Optimiser;
 use crate::seeds;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::seq::SliceRandom;
@@ -66,7 +66,11 @@ pub fn train(
         let seed = seeds::member(config.seed, k);
         let dir = out_dir.map(|d| member_dir(d, k, members));
         let mut m = member.method.build(&run, device, seed)?;
-        let mut opt = RmsProp::new(m.var_store(), run.optimiser.learning_rate);
+        let mut opt = Optimiser::new(
+            m.var_store(),
+            run.optimiser.algorithm,
+            run.optimiser.learning_rate,
+        );
         opt.weight_decay = run.settings().weight_decay;
         let resumed = match (resume, dir.as_deref()) {
             (true, Some(dir)) => resume_member(dir, &member, m.as_mut(), &mut opt)?,
@@ -137,7 +141,7 @@ struct Member<'a> {
 #[allow(clippy::too_many_arguments)]
 fn train_member(
     m: &mut dyn Method,
-    opt: &mut RmsProp,
+    opt: &mut Optimiser,
     member: &Member<'_>,
     train: &TensorSet,
     device: Device,

@@ -12,7 +12,8 @@ use probdml_train::guards::Position;
 use probdml_train::input_geometry::InputGeometry;
 use probdml_train::method::TensorSet;
 use probdml_train::network::EmbeddingNet;
-use probdml_train::optimiser::RmsProp;
+use probdml_train::optimiser::Optimiser;
+use probdml_train::optimiser_algorithm::OptimiserAlgorithm;
 use probdml_train::TrainError;
 use std::path::Path;
 mod train_support;
@@ -152,7 +153,7 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
     let (vs_a, net_a) = make();
     let (vs_b, net_b) = make();
     let mut theirs = nn::RmsProp::default().build(&vs_a, 1e-3).unwrap();
-    let mut ours = RmsProp::new(&vs_b, 1e-3);
+    let mut ours = Optimiser::rmsprop(&vs_b, 1e-3);
     for step in 0..6 {
         let lr = 1e-3 * 0.95f64.powi(step);
         theirs.set_lr(lr);
@@ -176,6 +177,98 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
     }
 }
 
+/// Our Adam takes libtorch's steps (the optimiser `tch::nn::Adam` wraps) up to f32 rounding:
+/// libtorch adds (1 − β₁) g to β₁ m in one fused multiply-add, ours rounds the product first
+/// (`crate::optimiser`). One rounding of m moves a step by a relative 2⁻²⁴ of the step, whose
+/// size is at most lr·(1 − β₁)/√(1 − β₂) ≈ 3.2 lr, not of the weight (a weight near 0 has far
+/// smaller ulps than its steps); the next gradients pass the difference on. The bound allows
+/// each of the six steps 2⁻²⁰ lr (sixteen such roundings) on top of one ulp of the weight per
+/// step and one more: 7 ulp + 6·2⁻²⁰·10⁻³ ≈ 5.7·10⁻⁹. The weights move by five orders of
+/// magnitude more than that (checked), so the comparison is not of two untrained networks.
+#[test]
+fn adam_equals_libtorch_to_rounding() {
+    let _guard = serial();
+    let set = probdml_train::data::synthetic(10, 8, 28, 3);
+    let data = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
+    let make = || {
+        tch::manual_seed(11);
+        let vs = nn::VarStore::new(Device::Cpu);
+        let net = EmbeddingNet::new(
+            &vs,
+            3,
+            probdml_train::dropout::Dropout::NONE,
+            InputGeometry::MNIST,
+            probdml_train::backbone_layout::BackboneLayout::Reference,
+            probdml_train::conv_init::ConvInit::Kaiming,
+        );
+        (vs, net)
+    };
+    let (vs_a, net_a) = make();
+    let (vs_b, net_b) = make();
+    let start: Vec<(String, Vec<f32>)> = {
+        let mut v: Vec<_> = vs_a
+            .variables()
+            .into_iter()
+            .map(|(n, t)| (n, Vec::<f32>::try_from(t.flatten(0, -1)).unwrap()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    let mut theirs = nn::Adam::default().build(&vs_a, 1e-3).unwrap();
+    let mut ours = Optimiser::new(&vs_b, OptimiserAlgorithm::Adam, 1e-3);
+    for step in 0..6 {
+        let lr = 1e-3 * 0.95f64.powi(step);
+        theirs.set_lr(lr);
+        ours.lr = lr;
+        let loss = |net: &EmbeddingNet| net.embed(&data.images, false).sum(Kind::Float).square();
+        theirs.backward_step(&loss(&net_a));
+        ours.backward_step(&loss(&net_b)).unwrap();
+    }
+    let (a, b) = (vs_a.variables(), vs_b.variables());
+    assert_eq!(a.len(), 6);
+    let mut moved = 0.0f32;
+    for (name, initial) in &start {
+        let (x, y) = (
+            Vec::<f32>::try_from(a[name].flatten(0, -1)).unwrap(),
+            Vec::<f32>::try_from(b[name].flatten(0, -1)).unwrap(),
+        );
+        for ((p, q), p0) in x.iter().zip(&y).zip(initial) {
+            let ulp = f32::from_bits(p.abs().to_bits() + 1) - p.abs();
+            let bound = 7.0 * ulp + 6.0 * 2f32.powi(-20) * 1e-3;
+            assert!((p - q).abs() <= bound, "{name}: {p} vs {q}");
+            moved = moved.max((p - p0).abs());
+        }
+    }
+    assert!(moved > 1e-3, "the weights moved by at most {moved}");
+}
+
+/// Two Adam steps on L(θ) = θ from θ₀ = 2 (gradient 1), lr 0.5, β₁ 0.9, β₂ 0.999, ε 1e-8:
+///
+/// * λ = 0: the gradient is constant, so m̂ₜ = 1 and v̂ₜ = 1 at every step (the bias
+///   corrections divide out exactly what the zero start left out), and each step moves θ by
+///   lr/(1 + ε): θ₂ = 2 − 1/(1 + 10⁻⁸) = 1.000 000 01;
+/// * λ = 1: g₁ = 3, m̂₁ = 3, v̂₁ = 9, θ₁ = 2 − 0.5·3/(3 + ε) = 1.5; g₂ = 1 + 1.5 = 2.5,
+///   m₂ = 0.9·0.3 + 0.1·2.5 = 0.52, v₂ = 0.999·0.009 + 0.001·2.5² = 0.015241,
+///   θ₂ = θ₁ − 0.5·(m₂/0.19)/(√(v₂/0.001999) + ε) = 1.5 − 0.5·2.736842/2.761216 = 1.004 413 566.
+#[test]
+fn adam_matches_hand_derived_steps() {
+    let _guard = serial();
+    for (decay, expected) in [(0.0, 1.000_000_01), (1.0, 1.004_413_566)] {
+        let vs = nn::VarStore::new(Device::Cpu);
+        let theta = vs.root().var("theta", &[1], nn::Init::Const(2.0));
+        let mut opt = Optimiser::new(&vs, OptimiserAlgorithm::Adam, 0.5);
+        opt.weight_decay = decay;
+        for _ in 0..2 {
+            opt.backward_step(&theta.sum(Kind::Float)).unwrap();
+        }
+        let got = theta.double_value(&[0]);
+        assert!(
+            (got - expected).abs() < 2e-6,
+            "λ = {decay}: θ₂ = {got}, by hand {expected}"
+        );
+    }
+}
+
 /// Fault: `--resume` restarted the optimiser's running averages, so a resumed run never
 /// equalled an uninterrupted one. Now two epochs straight and one epoch + resume for the
 /// second write byte-identical weights, Λ and optimiser state, and the same metrics.
@@ -183,27 +276,43 @@ fn rmsprop_equals_libtorch_bit_for_bit() {
 fn resume_continues_bit_for_bit() {
     let _guard = serial();
     let data = Path::new("unused");
-    let two = fault_run(MethodKind::LamOnline);
-    let straight = scratch("train-faults", "straight");
-    let a = train_support::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
-    let resumed = scratch("train-faults", "resumed");
-    let mut one = two.clone();
-    one.optimiser.epochs = 1;
-    train_support::train_and_evaluate(&one, data, &resumed, false, Device::Cpu).unwrap();
-    let b = train_support::train_and_evaluate(&two, data, &resumed, true, Device::Cpu).unwrap();
-    for file in [
-        "model.safetensors",
-        "laplace.safetensors",
-        "optimiser.safetensors",
-    ] {
+    for algorithm in [OptimiserAlgorithm::RmsProp, OptimiserAlgorithm::Adam] {
+        let mut two = fault_run(MethodKind::LamOnline);
+        two.optimiser.algorithm = algorithm;
+        let straight = scratch("train-faults", "straight");
+        let a =
+            train_support::train_and_evaluate(&two, data, &straight, false, Device::Cpu).unwrap();
+        let resumed = scratch("train-faults", "resumed");
+        let mut one = two.clone();
+        one.optimiser.epochs = 1;
+        train_support::train_and_evaluate(&one, data, &resumed, false, Device::Cpu).unwrap();
+        let b = train_support::train_and_evaluate(&two, data, &resumed, true, Device::Cpu).unwrap();
+        for file in [
+            "model.safetensors",
+            "laplace.safetensors",
+            "optimiser.safetensors",
+        ] {
+            assert!(
+                read(&straight.join(file)) == read(&resumed.join(file)),
+                "{algorithm:?}: {file} of the resumed run differs from the uninterrupted run's"
+            );
+        }
+        assert_eq!(a.metrics, b.metrics, "{algorithm:?}");
+        // The other rule's state is not this run's: resuming under it is refused.
+        let mut other = two.clone();
+        other.optimiser.algorithm = match algorithm {
+            OptimiserAlgorithm::RmsProp => OptimiserAlgorithm::Adam,
+            OptimiserAlgorithm::Adam => OptimiserAlgorithm::RmsProp,
+        };
+        other.optimiser.epochs = 3;
+        let refused = train_support::train_and_evaluate(&other, data, &resumed, true, Device::Cpu);
         assert!(
-            read(&straight.join(file)) == read(&resumed.join(file)),
-            "{file} of the resumed run differs from the uninterrupted run's"
+            matches!(&refused, Err(TrainError::Checkpoint { reason, .. }) if reason.contains("config.json differs")),
+            "{refused:?}"
         );
+        let _ = std::fs::remove_dir_all(&straight);
+        let _ = std::fs::remove_dir_all(&resumed);
     }
-    assert_eq!(a.metrics, b.metrics);
-    let _ = std::fs::remove_dir_all(&straight);
-    let _ = std::fs::remove_dir_all(&resumed);
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -26,7 +26,7 @@ use probdml_train::loss::contrastive::contrastive_loss_form_l;
 use probdml_train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml_train::method::{self as methods, Batch, TensorSet};
 use probdml_train::mining::{HessianTriplets, MinedPairs};
-use probdml_train::optimiser::RmsProp;
+use probdml_train::optimiser::Optimiser;
 use probdml_train::pipeline::{self, Environment, OutPolicy, PosthocOptions};
 use probdml_train::prediction::Prediction;
 use probdml_train::prediction::{score_samples, std_sum_prediction};
@@ -56,7 +56,7 @@ fn rmsprop_weight_decay_matches_hand_derived_steps() {
     ] {
         let vs = nn::VarStore::new(Device::Cpu);
         let theta = vs.root().var("theta", &[1], nn::Init::Const(2.0));
-        let mut opt = RmsProp::new(&vs, 0.01);
+        let mut opt = Optimiser::rmsprop(&vs, 0.01);
         opt.weight_decay = decay;
         for _ in 0..2 {
             opt.backward_step(&theta.sum(Kind::Float)).unwrap();

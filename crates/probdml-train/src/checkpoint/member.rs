@@ -10,7 +10,7 @@ use crate::error::{TrainError, TrainResult};
 use crate::json;
 use crate::laplace::LastLayerPrecision;
 use crate::method::Method;
-use crate::optimiser::RmsProp;
+use crate::optimiser::Optimiser;
 use crate::seeds;
 use std::path::Path;
 use tch::{Device, Tensor};
@@ -26,7 +26,7 @@ pub fn save_member(
     dir: &Path,
     config_json: &str,
     m: &dyn Method,
-    opt: Option<&RmsProp>,
+    opt: Option<&Optimiser>,
     history: &[EpochLog],
     epochs_done: usize,
 ) -> TrainResult<()> {
@@ -75,7 +75,7 @@ pub fn resume_member(
     dir: &Path,
     config: &ValidConfig,
     m: &mut dyn Method,
-    opt: &mut RmsProp,
+    opt: &mut Optimiser,
 ) -> TrainResult<Option<TrainingState>> {
     let Some(manifest) = verify(dir)? else {
         if dir.join(STATE).exists() || dir.join(MODEL).exists() {

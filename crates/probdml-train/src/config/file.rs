@@ -346,6 +346,7 @@ mod tests {
                 batch_size: 32,
                 learning_rate: 0.1 + 0.2,
                 lr_decay: 0.9,
+                algorithm: crate::optimiser_algorithm::OptimiserAlgorithm::Adam,
             },
             pairs: PairOptions {
                 margin: 0.5,

@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 32] = [
+    const EVERY_FLAG: [&str; 33] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -205,6 +205,7 @@ mod tests {
         "--backbone=hib",
         "--epochs=2",
         "--lr=0.25",
+        "--optimiser=adam",
         "--margin=0.5",
         "--max-pairs=77",
         "--loss-mining=triplets",
@@ -303,6 +304,7 @@ mod tests {
             optimiser: OptimiserOptions {
                 epochs: 2,
                 learning_rate: 0.25,
+                algorithm: crate::optimiser_algorithm::OptimiserAlgorithm::Adam,
                 ..d.optimiser
             },
             pairs: PairOptions {

@@ -21,6 +21,7 @@ use crate::conv_init::ConvInit;
 use crate::method::hib::HibOptions;
 use crate::method::proxy_nca::ProxyOptions;
 use crate::mining::{LossMining, Negatives};
+use crate::optimiser_algorithm::OptimiserAlgorithm;
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
 use serde::de::DeserializeOwned;
@@ -49,6 +50,9 @@ pub(crate) struct ConfigV2 {
     batch_size: usize,
     learning_rate: f64,
     lr_decay: f64,
+    /// Absent before the option existed, and for its default: RMSprop.
+    #[serde(default, skip_serializing_if = "OptimiserAlgorithm::is_rmsprop")]
+    optimiser: OptimiserAlgorithm,
     margin: f64,
     max_pairs: usize,
     /// Absent before the option existed, and for its default: the pairs each once.
@@ -120,6 +124,7 @@ impl ConfigV2 {
             batch_size: run.optimiser.batch_size,
             learning_rate: run.optimiser.learning_rate,
             lr_decay: run.optimiser.lr_decay,
+            optimiser: run.optimiser.algorithm,
             margin: run.pairs.margin,
             max_pairs: run.pairs.max_pairs,
             loss_mining: run.pairs.loss_mining,
@@ -198,6 +203,7 @@ impl ConfigV2 {
                 batch_size: self.batch_size,
                 learning_rate: self.learning_rate,
                 lr_decay: self.lr_decay,
+                algorithm: self.optimiser,
             },
             pairs: PairOptions {
                 margin: self.margin,

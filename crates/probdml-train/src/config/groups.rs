@@ -14,6 +14,7 @@ use super::spelling::{approximation_parser, split_parser};
 use crate::backbone_layout::BackboneLayout;
 use crate::conv_init::ConvInit;
 use crate::mining::LossMining;
+use crate::optimiser_algorithm::OptimiserAlgorithm;
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
 use serde::{Deserialize, Serialize};
@@ -130,7 +131,7 @@ pub struct OptimiserOptions {
     /// defaults to the method's, [`MethodRow::batch`](crate::catalogue::MethodRow::batch)).
     #[cfg_attr(feature = "tch", arg(skip = OptimiserOptions::DEFAULT.batch_size))]
     pub batch_size: usize,
-    /// Learning rate (RMSprop; the reference protocol multiplies it by the batch size).
+    /// Learning rate (of either update rule; the reference protocol multiplies it by the batch size).
     #[cfg_attr(
         feature = "tch",
         arg(
@@ -143,6 +144,13 @@ pub struct OptimiserOptions {
     /// Exponential learning-rate decay per epoch.
     #[cfg_attr(feature = "tch", arg(skip = OptimiserOptions::DEFAULT.lr_decay))]
     pub lr_decay: f64,
+    /// The update rule: `rmsprop` (chapter 09's) or `adam`.
+    #[cfg_attr(
+        feature = "tch",
+        arg(long = "optimiser", value_enum, default_value_t = OptimiserOptions::DEFAULT.algorithm)
+    )]
+    #[serde(default, skip_serializing_if = "OptimiserAlgorithm::is_rmsprop")]
+    pub algorithm: OptimiserAlgorithm,
 }
 
 impl OptimiserOptions {
@@ -152,6 +160,7 @@ impl OptimiserOptions {
         batch_size: 64,
         learning_rate: 1e-3,
         lr_decay: 0.95,
+        algorithm: OptimiserAlgorithm::RmsProp,
     };
 }
 

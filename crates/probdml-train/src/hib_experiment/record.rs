@@ -6,6 +6,7 @@ use crate::catalogue::MethodConfig;
 use crate::checkpoint::TrainingState;
 use crate::error::{TrainError, TrainResult};
 use crate::method::hib::{HibMeans, HibPairs};
+use crate::optimiser_algorithm::OptimiserAlgorithm;
 use serde::{Deserialize, Serialize};
 
 use super::galleries::KnnGalleries;
@@ -71,14 +72,19 @@ pub struct HibRunRecord {
 /// sphere, "point (margin)" for the deterministic method (the contrastive loss with a margin, on
 /// the sphere), "all pairs" for the loss over every pair of a batch (`--hib-pairs all`), "HIB
 /// net" for the HIB paper's own backbone layout (`--backbone hib`, §4.1) instead of the
-/// reference layout every other table of the book trains. Only the names without a variant get
+/// reference layout every other table of the book trains, "Adam" for Adam instead of RMSprop
+/// (`--optimiser adam`; the paper names no optimiser). Only the names without a variant get
 /// the paper's numbers beside them, so that a table compares the paper with one setting at a
 /// time.
 ///
 /// # Errors
 ///
 /// [`TrainError::InvalidConfig`] naming `method` for a method the paper's tables do not compare.
-pub fn paper_method(method: &MethodConfig, backbone: BackboneLayout) -> TrainResult<String> {
+pub fn paper_method(
+    method: &MethodConfig,
+    backbone: BackboneLayout,
+    algorithm: OptimiserAlgorithm,
+) -> TrainResult<String> {
     let (name, mut variants) = match method {
         MethodConfig::Deterministic(_) => ("point".to_string(), vec!["margin"]),
         MethodConfig::Hib(o) => {
@@ -106,6 +112,9 @@ pub fn paper_method(method: &MethodConfig, backbone: BackboneLayout) -> TrainRes
     };
     if backbone == BackboneLayout::Hib {
         variants.push("HIB net");
+    }
+    if !algorithm.is_rmsprop() {
+        variants.push(algorithm.display_name());
     }
     Ok(if variants.is_empty() {
         name
@@ -205,9 +214,23 @@ mod tests {
             pairs: HibPairs::All,
             ..HibOptions::DEFAULT
         });
+        let (rmsprop, adam) = (OptimiserAlgorithm::RmsProp, OptimiserAlgorithm::Adam);
         assert_eq!(
-            paper_method(&all_pairs, BackboneLayout::Hib).unwrap(),
+            paper_method(&all_pairs, BackboneLayout::Hib, rmsprop).unwrap(),
             "point (all pairs, HIB net)"
+        );
+        assert_eq!(
+            paper_method(&all_pairs, BackboneLayout::Hib, adam).unwrap(),
+            "point (all pairs, HIB net, Adam)"
+        );
+        assert_eq!(
+            paper_method(
+                &hib(false, 1, HibMeans::Euclidean),
+                BackboneLayout::Reference,
+                adam
+            )
+            .unwrap(),
+            "MoG-1 (Adam)"
         );
         let (euclidean, sphere) = (HibMeans::Euclidean, HibMeans::Sphere);
         let (reference, paper_net) = (BackboneLayout::Reference, BackboneLayout::Hib);
@@ -219,7 +242,7 @@ mod tests {
             (false, 1, sphere, paper_net, "MoG-1 (sphere, HIB net)"),
         ];
         for (point, components, means, layout, want) in cases {
-            let got = paper_method(&hib(point, components, means), layout).unwrap();
+            let got = paper_method(&hib(point, components, means), layout, rmsprop).unwrap();
             assert_eq!(got, want);
         }
         let deterministic = MethodConfig::Deterministic(
@@ -229,7 +252,7 @@ mod tests {
             (reference, "point (margin)"),
             (paper_net, "point (margin, HIB net)"),
         ] {
-            assert_eq!(paper_method(&deterministic, layout).unwrap(), want);
+            assert_eq!(paper_method(&deterministic, layout, rmsprop).unwrap(), want);
         }
     }
 }
