@@ -27,6 +27,7 @@ use probdml_train::method::lam_posthoc::{PosthocHessian, PriorChoice};
 use probdml_train::method::{self as methods, Batch, TensorSet};
 use probdml_train::mining::{HessianTriplets, MinedPairs};
 use probdml_train::optimiser::Optimiser;
+use probdml_train::optimiser_algorithm::OptimiserAlgorithm;
 use probdml_train::pipeline::{self, Environment, OutPolicy, PosthocOptions};
 use probdml_train::prediction::Prediction;
 use probdml_train::prediction::{score_samples, std_sum_prediction};
@@ -41,6 +42,23 @@ fn scratch(name: &str) -> PathBuf {
     train_support::scratch("train-protocol", name)
 }
 
+/// θ after two steps of `algorithm` at `lr` with weight decay `decay` on L(θ) = θ from θ₀ = 2
+/// (gradient 1 + λθ), beside the value derived by hand; they agree to f32's rounding of θ.
+fn two_steps_match(algorithm: OptimiserAlgorithm, lr: f64, decay: f64, by_hand: f64) {
+    let vs = nn::VarStore::new(Device::Cpu);
+    let theta = vs.root().var("theta", &[1], nn::Init::Const(2.0));
+    let mut opt = Optimiser::new(&vs, algorithm, lr);
+    opt.weight_decay = decay;
+    for _ in 0..2 {
+        opt.backward_step(&theta.sum(Kind::Float)).unwrap();
+    }
+    let got = theta.double_value(&[0]);
+    assert!(
+        (got - by_hand).abs() < 2e-6,
+        "{algorithm:?}, λ = {decay}: θ₂ = {got}, by hand {by_hand}"
+    );
+}
+
 /// Two RMSprop steps on L(θ) = θ from θ₀ = 2 (gradient 1), lr 0.01, α 0.99, ε 1e-8:
 ///
 /// * λ = 0.1: g₁ = 1 + 0.1·2 = 1.2, v₁ = 0.01·1.44 = 0.0144, θ₁ = 2 − 0.01·1.2/(0.12 + ε)
@@ -50,23 +68,33 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn rmsprop_weight_decay_matches_hand_derived_steps() {
     let _guard = serial();
-    for (decay, expected) in [
-        (0.1, 1.829_407_628_675_017_4),
-        (0.0, 1.829_111_894_524_290_6),
-    ] {
-        let vs = nn::VarStore::new(Device::Cpu);
-        let theta = vs.root().var("theta", &[1], nn::Init::Const(2.0));
-        let mut opt = Optimiser::rmsprop(&vs, 0.01);
-        opt.weight_decay = decay;
-        for _ in 0..2 {
-            opt.backward_step(&theta.sum(Kind::Float)).unwrap();
-        }
-        let got = theta.double_value(&[0]);
-        assert!(
-            (got - expected).abs() < 2e-6,
-            "λ = {decay}: θ₂ = {got}, by hand {expected}"
-        );
-    }
+    two_steps_match(
+        OptimiserAlgorithm::RmsProp,
+        0.01,
+        0.1,
+        1.829_407_628_675_017_4,
+    );
+    two_steps_match(
+        OptimiserAlgorithm::RmsProp,
+        0.01,
+        0.0,
+        1.829_111_894_524_290_6,
+    );
+}
+
+/// Two Adam steps on L(θ) = θ from θ₀ = 2 (gradient 1), lr 0.5, β₁ 0.9, β₂ 0.999, ε 1e-8:
+///
+/// * λ = 0: the gradient is constant, so m̂ₜ = 1 and v̂ₜ = 1 at every step (the bias
+///   corrections divide out exactly what the zero start left out), and each step moves θ by
+///   lr/(1 + ε): θ₂ = 2 − 1/(1 + 10⁻⁸) = 1.000 000 01;
+/// * λ = 1: g₁ = 3, m̂₁ = 3, v̂₁ = 9, θ₁ = 2 − 0.5·3/(3 + ε) = 1.5; g₂ = 1 + 1.5 = 2.5,
+///   m₂ = 0.9·0.3 + 0.1·2.5 = 0.52, v₂ = 0.999·0.009 + 0.001·2.5² = 0.015241,
+///   θ₂ = θ₁ − 0.5·(m₂/0.19)/(√(v₂/0.001999) + ε) = 1.5 − 0.5·2.736842/2.761216 = 1.004 413 566.
+#[test]
+fn adam_matches_hand_derived_steps() {
+    let _guard = serial();
+    two_steps_match(OptimiserAlgorithm::Adam, 0.5, 0.0, 1.000_000_01);
+    two_steps_match(OptimiserAlgorithm::Adam, 0.5, 1.0, 1.004_413_566);
 }
 
 /// The reference's learning rate: 1e-3 × batch (0.256 at 256, 0.064 at 64), times e^{−0.01}
