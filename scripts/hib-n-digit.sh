@@ -21,6 +21,8 @@
 #   PAIRS    balanced (default) or all (every pair of a batch, `--hib-pairs all`); an all run's
 #            folder names it
 #   OPTIMISER rmsprop (default) or adam (`--optimiser adam`); an adam run's folder names it
+#   BATCHES  shuffled (default) or two-streams (`--batch-sampler two-streams`, HIB §2.3: half of
+#            each batch another image of a class in it); a two-streams run's folder names it
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 #   RESUME   1: continue each run found in WORK up to EPOCHS (`--resume`: bit for bit what an
@@ -43,11 +45,14 @@ if [[ -n "${LR:-}" ]]; then common+=(--lr "$LR"); fi
 if [[ -n "${LR_DECAY:-}" ]]; then common+=(--lr-decay "$LR_DECAY"); fi
 optimiser="${OPTIMISER:-rmsprop}"
 common+=(--optimiser "$optimiser")
+batches="${BATCHES:-shuffled}"
+common+=(--batch-sampler "$batches")
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 if [[ "$pairs" != balanced ]]; then suffix+="-$pairs-pairs"; fi
 if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi
 if [[ "$optimiser" != rmsprop ]]; then suffix+="-$optimiser"; fi
+if [[ "$batches" != shuffled ]]; then suffix+="-$batches"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do

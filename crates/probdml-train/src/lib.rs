@@ -48,6 +48,7 @@
 #![warn(missing_docs)]
 
 pub mod backbone_layout;
+pub mod batch_sampler;
 pub mod catalogue;
 pub mod checkpoint;
 pub mod config;

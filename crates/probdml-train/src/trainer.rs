@@ -1,9 +1,10 @@
-//! The epoch loop every method shares: seeded batches, RMSprop with exponential decay
-//! ([`crate::optimiser`]), the [`crate::guards`] on the loss, the weights and the
+//! The epoch loop every method shares: seeded batches ([`crate::batch_sampler`]), RMSprop or
+//! Adam with exponential decay ([`crate::optimiser`]), the [`crate::guards`] on the loss, the weights and the
 //! outputs, a progress bar, a `tracing` line per epoch and an atomic checkpoint per epoch
 //! ([`crate::checkpoint::member`]) that `--resume` verifies and continues bit for bit
 //! (weights, optimiser state, the posterior, the epoch's seeds).
 
+use crate::batch_sampler::{epoch_batches, BatchSampler, ClassMembers};
 use crate::checkpoint::layout::member_dir;
 use crate::checkpoint::member::{resume_member, save_member, sorted_variables};
 use crate::checkpoint::{self, EpochLog, TrainingState};
@@ -15,8 +16,6 @@ use crate::method::{Batch, Method, Model, TensorSet};
 use crate::optimiser::Optimiser;
 use crate::seeds;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::path::Path;
 use std::time::Instant;
 use tch::{Device, Tensor};
@@ -183,15 +182,24 @@ fn train_member(
         ));
     }
     let steps_per_epoch = n / batch;
+    let sampler = optimiser.batch_sampler;
+    let classes = match sampler {
+        BatchSampler::Shuffled => None,
+        BatchSampler::TwoStreams => Some(ClassMembers::new(&train.labels_host)),
+    };
     let mut global_step = start_epoch * steps_per_epoch;
     let (mut last_loss, mut repeats) = (f64::NAN, 0usize);
     for epoch in start_epoch..optimiser.epochs {
         opt.lr = optimiser.learning_rate * optimiser.lr_decay.powi(epoch as i32);
         tch::manual_seed(seeds::epoch(seed, epoch));
-        let mut order: Vec<i64> = (0..n as i64).collect();
-        order.shuffle(&mut rand::rngs::StdRng::seed_from_u64(
+        let order = epoch_batches(
+            sampler,
+            classes.as_ref(),
+            n,
+            batch,
+            steps_per_epoch,
             seeds::epoch(seed, epoch) as u64,
-        ));
+        );
         let bar = ProgressBar::new(steps_per_epoch as u64);
         bar.set_style(
             ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")

@@ -7,6 +7,7 @@
 // Each bar is written `!(value > bar)`: a NaN metric must fail it, not slip through.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use probdml_train::batch_sampler::BatchSampler;
 use probdml_train::config::{
     EvaluationOptions, MethodConfig, MethodKind, ModelOptions, OptimiserOptions, PairOptions,
     TrainConfig, ValidConfig,
@@ -317,6 +318,37 @@ fn seeds_reproduce() {
     )
     .unwrap();
     assert_eq!(a.metrics, b.metrics);
+}
+
+/// The trainer cuts its epochs as `--batch-sampler` says. HIB's balanced pairs are every
+/// matching pair of a batch and as many others (all 28 of a batch of B = 8 when none
+/// matches), so their mean count over an epoch measures how many pairs match. On the synthetic
+/// set's 10 classes of 40 images, a pair of distinct random images matches with probability
+/// p = 39/399: a shuffled batch expects 28p = 2.7 matching pairs and no match with probability
+/// about e^(−2.7) = 0.065, so 2 · 2.7 + 28 · 0.065 = 7.3 pairs a step; a two-stream batch holds
+/// its 4 partners' pairs and expects about 24p = 2.3 more, so 2 · 6.3 = 12.7 pairs a step.
+/// Over 50 steps either mean lies within about 1 of its expectation.
+#[test]
+fn the_trainer_draws_the_batches_the_sampler_names() {
+    let _guard = serial();
+    let set = probdml_train::data::synthetic(10, 40, 28, 1);
+    let tensors = TensorSet::new(&set, InputGeometry::MNIST, Device::Cpu).unwrap();
+    let mean_pairs = |sampler| {
+        let mut config = learning_run(MethodKind::Hib);
+        config.optimiser.batch_size = 8;
+        config.optimiser.epochs = 1;
+        config.optimiser.batch_sampler = sampler;
+        let config = ValidConfig::new(config).unwrap();
+        let trained = trainer::train(&config, &tensors, Device::Cpu, None, false).unwrap();
+        trained.history[0].mean_pairs
+    };
+    let two_streams = mean_pairs(BatchSampler::TwoStreams);
+    let shuffled = mean_pairs(BatchSampler::Shuffled);
+    assert!(
+        two_streams > 10.5,
+        "two streams: {two_streams} pairs a step"
+    );
+    assert!(shuffled < 9.5, "shuffled: {shuffled} pairs a step");
 }
 
 /// A non-finite value stops training at once, naming the tensor, the epoch and the step.

@@ -347,6 +347,7 @@ mod tests {
                 learning_rate: 0.1 + 0.2,
                 lr_decay: 0.9,
                 algorithm: crate::optimiser_algorithm::OptimiserAlgorithm::Adam,
+                batch_sampler: crate::batch_sampler::BatchSampler::TwoStreams,
             },
             pairs: PairOptions {
                 margin: 0.5,

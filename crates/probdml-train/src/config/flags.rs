@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 33] = [
+    const EVERY_FLAG: [&str; 34] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -206,6 +206,7 @@ mod tests {
         "--epochs=2",
         "--lr=0.25",
         "--optimiser=adam",
+        "--batch-sampler=two-streams",
         "--margin=0.5",
         "--max-pairs=77",
         "--loss-mining=triplets",
@@ -305,6 +306,7 @@ mod tests {
                 epochs: 2,
                 learning_rate: 0.25,
                 algorithm: crate::optimiser_algorithm::OptimiserAlgorithm::Adam,
+                batch_sampler: crate::batch_sampler::BatchSampler::TwoStreams,
                 ..d.optimiser
             },
             pairs: PairOptions {

@@ -17,6 +17,7 @@ use super::groups::{
 };
 use super::run::RunOptions;
 use crate::backbone_layout::BackboneLayout;
+use crate::batch_sampler::BatchSampler;
 use crate::conv_init::ConvInit;
 use crate::method::hib::HibOptions;
 use crate::method::proxy_nca::ProxyOptions;
@@ -53,6 +54,9 @@ pub(crate) struct ConfigV2 {
     /// Absent before the option existed, and for its default: RMSprop.
     #[serde(default, skip_serializing_if = "OptimiserAlgorithm::is_rmsprop")]
     optimiser: OptimiserAlgorithm,
+    /// Absent before the option existed, and for its default: shuffled.
+    #[serde(default, skip_serializing_if = "BatchSampler::is_shuffled")]
+    batch_sampler: BatchSampler,
     margin: f64,
     max_pairs: usize,
     /// Absent before the option existed, and for its default: the pairs each once.
@@ -125,6 +129,7 @@ impl ConfigV2 {
             learning_rate: run.optimiser.learning_rate,
             lr_decay: run.optimiser.lr_decay,
             optimiser: run.optimiser.algorithm,
+            batch_sampler: run.optimiser.batch_sampler,
             margin: run.pairs.margin,
             max_pairs: run.pairs.max_pairs,
             loss_mining: run.pairs.loss_mining,
@@ -204,6 +209,7 @@ impl ConfigV2 {
                 learning_rate: self.learning_rate,
                 lr_decay: self.lr_decay,
                 algorithm: self.optimiser,
+                batch_sampler: self.batch_sampler,
             },
             pairs: PairOptions {
                 margin: self.margin,

@@ -12,6 +12,7 @@ use super::spelling::{approximation_name, split_name};
 #[cfg(feature = "tch")]
 use super::spelling::{approximation_parser, split_parser};
 use crate::backbone_layout::BackboneLayout;
+use crate::batch_sampler::BatchSampler;
 use crate::conv_init::ConvInit;
 use crate::mining::LossMining;
 use crate::optimiser_algorithm::OptimiserAlgorithm;
@@ -151,6 +152,14 @@ pub struct OptimiserOptions {
     )]
     #[serde(default, skip_serializing_if = "OptimiserAlgorithm::is_rmsprop")]
     pub algorithm: OptimiserAlgorithm,
+    /// How an epoch is cut into batches: `shuffled` (every chapter's) or `two-streams` (HIB
+    /// §2.3: half of each batch another image of a class already in it).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long = "batch-sampler", value_enum, default_value_t = OptimiserOptions::DEFAULT.batch_sampler)
+    )]
+    #[serde(default, skip_serializing_if = "BatchSampler::is_shuffled")]
+    pub batch_sampler: BatchSampler,
 }
 
 impl OptimiserOptions {
@@ -161,6 +170,7 @@ impl OptimiserOptions {
         learning_rate: 1e-3,
         lr_decay: 0.95,
         algorithm: OptimiserAlgorithm::RmsProp,
+        batch_sampler: BatchSampler::Shuffled,
     };
 }
 

@@ -4,9 +4,9 @@
 use crate::backbone_layout::BackboneLayout;
 use crate::catalogue::MethodConfig;
 use crate::checkpoint::TrainingState;
+use crate::config::OptimiserOptions;
 use crate::error::{TrainError, TrainResult};
 use crate::method::hib::{HibMeans, HibPairs};
-use crate::optimiser_algorithm::OptimiserAlgorithm;
 use serde::{Deserialize, Serialize};
 
 use super::galleries::KnnGalleries;
@@ -73,7 +73,8 @@ pub struct HibRunRecord {
 /// the sphere), "all pairs" for the loss over every pair of a batch (`--hib-pairs all`), "HIB
 /// net" for the HIB paper's own backbone layout (`--backbone hib`, §4.1) instead of the
 /// reference layout every other table of the book trains, "Adam" for Adam instead of RMSprop
-/// (`--optimiser adam`; the paper names no optimiser). Only the names without a variant get
+/// (`--optimiser adam`; the paper names no optimiser), "two streams" for batches half of which
+/// are another image of a class already in them (`--batch-sampler two-streams`, HIB §2.3). Only the names without a variant get
 /// the paper's numbers beside them, so that a table compares the paper with one setting at a
 /// time.
 ///
@@ -83,7 +84,7 @@ pub struct HibRunRecord {
 pub fn paper_method(
     method: &MethodConfig,
     backbone: BackboneLayout,
-    algorithm: OptimiserAlgorithm,
+    optimiser: &OptimiserOptions,
 ) -> TrainResult<String> {
     let (name, mut variants) = match method {
         MethodConfig::Deterministic(_) => ("point".to_string(), vec!["margin"]),
@@ -113,9 +114,10 @@ pub fn paper_method(
     if backbone == BackboneLayout::Hib {
         variants.push("HIB net");
     }
-    if !algorithm.is_rmsprop() {
-        variants.push(algorithm.display_name());
+    if !optimiser.algorithm.is_rmsprop() {
+        variants.push(optimiser.algorithm.display_name());
     }
+    variants.extend(optimiser.batch_sampler.display_name());
     Ok(if variants.is_empty() {
         name
     } else {
@@ -195,6 +197,7 @@ pub fn training_steps(dir: &std::path::Path, record: &HibRunRecord) -> TrainResu
 mod tests {
     use super::*;
     use crate::method::hib::HibOptions;
+    use crate::optimiser_algorithm::OptimiserAlgorithm;
 
     /// The rows are named by the paper's methods, and a variant says how it differs: the means'
     /// space and the backbone's layout, each on its own and together.
@@ -214,7 +217,19 @@ mod tests {
             pairs: HibPairs::All,
             ..HibOptions::DEFAULT
         });
-        let (rmsprop, adam) = (OptimiserAlgorithm::RmsProp, OptimiserAlgorithm::Adam);
+        let rmsprop = &OptimiserOptions::DEFAULT;
+        let adam = &OptimiserOptions {
+            algorithm: OptimiserAlgorithm::Adam,
+            ..OptimiserOptions::DEFAULT
+        };
+        let two_streams = &OptimiserOptions {
+            batch_sampler: crate::batch_sampler::BatchSampler::TwoStreams,
+            ..OptimiserOptions::DEFAULT
+        };
+        assert_eq!(
+            paper_method(&all_pairs, BackboneLayout::Hib, two_streams).unwrap(),
+            "point (all pairs, HIB net, two streams)"
+        );
         assert_eq!(
             paper_method(&all_pairs, BackboneLayout::Hib, rmsprop).unwrap(),
             "point (all pairs, HIB net)"

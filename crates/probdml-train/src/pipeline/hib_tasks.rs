@@ -156,11 +156,7 @@ pub fn evaluate_hib_tasks(
             "HIB's tasks are defined on N-digit MNIST (n-digit-mnist-2, n-digit-mnist-3)",
         )
     })?;
-    let method = paper_method(
-        &config.method,
-        config.model.backbone,
-        config.optimiser.algorithm,
-    )?;
+    let method = paper_method(&config.method, config.model.backbone, &config.optimiser)?;
     let member = match trained.model.members() {
         [one] => one.as_ref(),
         many => {
