@@ -23,6 +23,9 @@
 #   OPTIMISER rmsprop (default) or adam (`--optimiser adam`); an adam run's folder names it
 #   BATCHES  shuffled (default) or two-streams (`--batch-sampler two-streams`, HIB §2.3: half of
 #            each batch another image of a class in it); a two-streams run's folder names it
+#   GAP      instance (default: every number in training and test) or number
+#            (`--n-digit-gap number`, HIB Table 3: 70 % of the numbers in training, the rest
+#            tested as unseen); a number run's folder names it
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 #   RESUME   1: continue each run found in WORK up to EPOCHS (`--resume`: bit for bit what an
@@ -47,12 +50,15 @@ optimiser="${OPTIMISER:-rmsprop}"
 common+=(--optimiser "$optimiser")
 batches="${BATCHES:-shuffled}"
 common+=(--batch-sampler "$batches")
+gap="${GAP:-instance}"
+common+=(--n-digit-gap "$gap")
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 if [[ "$pairs" != balanced ]]; then suffix+="-$pairs-pairs"; fi
 if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi
 if [[ "$optimiser" != rmsprop ]]; then suffix+="-$optimiser"; fi
 if [[ "$batches" != shuffled ]]; then suffix+="-$batches"; fi
+if [[ "$gap" != instance ]]; then suffix+="-$gap-gap"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do

@@ -64,6 +64,7 @@ pub mod input_geometry;
 pub mod json;
 pub mod method;
 pub mod mining;
+pub mod n_digit_gap;
 pub mod optimiser_algorithm;
 pub mod plots;
 pub mod protocol;

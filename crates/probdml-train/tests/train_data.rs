@@ -16,6 +16,7 @@ use probdml_train::data::{
     read_idx_labels, read_idx_pair, synthetic, synthetic_ood, ImageSet, NDigitConfig, NDigitSet,
     Partition, DATA_FIX,
 };
+use probdml_train::n_digit_gap::NDigitGap;
 use probdml_train::pipeline::load_data;
 use probdml_train::report::MNIST_TEST_OOD_SET;
 use probdml_train::TrainError;
@@ -874,6 +875,7 @@ fn n_digit_mnist_keeps_the_splits_apart_balances_the_numbers_and_twins_the_test_
         test_images: 300,
         occlusion_rate: 0.2,
         seed: 7,
+        gap: NDigitGap::Instance,
     };
     let sets = n_digit_mnist(&train, &test, &config).unwrap();
     assert_eq!(sets.train.name, "n-digit-mnist-2-train");
@@ -994,6 +996,90 @@ fn n_digit_mnist_keeps_the_splits_apart_balances_the_numbers_and_twins_the_test_
     assert_eq!(three_set.labels, (0..1000u16).collect::<Vec<_>>());
 }
 
+/// The number gap (HIB Table 3, the published generator's `--domain_gap number`): 70 of the
+/// 100 numbers in training, the seen test twins of the same numbers, the unseen twins of the 30
+/// others, each part ⌊images / its numbers⌋ images of each of its numbers.
+#[test]
+fn n_digit_mnist_number_gap_tests_thirty_numbers_unseen() {
+    let (train, test) = (stand_in_digits(12, 0), stand_in_digits(12, 1));
+    let config = NDigitConfig {
+        digits: 2,
+        train_images: 800,
+        test_images: 300,
+        occlusion_rate: 0.2,
+        seed: 3,
+        gap: NDigitGap::Number,
+    };
+    let sets = n_digit_mnist(&train, &test, &config).unwrap();
+    let [unseen_clean, unseen_corrupt] = sets.unseen.clone().unwrap();
+    // Each part's numbers, with how many images each holds, in the order of the images.
+    let numbers = |set: &NDigitSet| {
+        let mut counts: Vec<(u16, usize)> = Vec::new();
+        for &x in &set.numbers {
+            match counts.last_mut() {
+                Some((last, k)) if *last == x => *k += 1,
+                _ => counts.push((x, 1)),
+            }
+        }
+        counts
+    };
+    let trained = numbers(&sets.train);
+    // 800 / 70 = 11 images of each of 70 numbers, grouped, ascending.
+    assert_eq!(trained.len(), 70);
+    assert!(trained.iter().all(|&(_, k)| k == 11), "{trained:?}");
+    assert!(trained.windows(2).all(|w| w[0].0 < w[1].0));
+    // The seen twins: the trained numbers, 300 / 70 = 4 images each.
+    let seen = numbers(&sets.test_clean);
+    assert_eq!(
+        seen.iter().map(|&(x, _)| x).collect::<Vec<_>>(),
+        trained.iter().map(|&(x, _)| x).collect::<Vec<_>>()
+    );
+    assert!(seen.iter().all(|&(_, k)| k == 4), "{seen:?}");
+    // The unseen twins: the 30 others, 300 / 30 = 10 images each; together every number once.
+    let unseen = numbers(&unseen_clean);
+    assert_eq!(unseen.len(), 30);
+    assert!(unseen.iter().all(|&(_, k)| k == 10), "{unseen:?}");
+    let mut all: Vec<u16> = trained.iter().chain(&unseen).map(|&(x, _)| x).collect();
+    all.sort_unstable();
+    assert_eq!(all, (0..100).collect::<Vec<u16>>());
+    // Each part from its own split, and twinned as the seen test set is.
+    check_composition(&sets.train, &train);
+    for set in [
+        &sets.test_clean,
+        &sets.test_corrupt,
+        &unseen_clean,
+        &unseen_corrupt,
+    ] {
+        check_composition(set, &test);
+    }
+    assert_eq!(unseen_clean.name, "n-digit-mnist-2-test-unseen-clean");
+    assert_eq!(unseen_corrupt.name, "n-digit-mnist-2-test-unseen-corrupt");
+    assert_eq!(unseen_clean.sources, unseen_corrupt.sources);
+    assert!(unseen_clean.occlusions.iter().all(Option::is_none));
+    assert!(unseen_corrupt.occlusions.iter().all(Option::is_some));
+    assert_eq!(unseen_clean.to_image_set().classes, 100);
+    // Seeded: another seed holds out other numbers.
+    let other = n_digit_mnist(
+        &train,
+        &test,
+        &NDigitConfig {
+            seed: 4,
+            ..config.clone()
+        },
+    )
+    .unwrap();
+    assert_ne!(numbers(&other.train), trained);
+    // The instance gap has no unseen part.
+    let instance = NDigitConfig {
+        gap: NDigitGap::Instance,
+        ..config
+    };
+    assert_eq!(
+        n_digit_mnist(&train, &test, &instance).unwrap().unseen,
+        None
+    );
+}
+
 #[test]
 fn n_digit_mnist_occludes_by_the_papers_law() {
     // One digit per image, 30 000 training digits at rate 0.2: about 6 000 squares.
@@ -1004,6 +1090,7 @@ fn n_digit_mnist_occludes_by_the_papers_law() {
         test_images: 10,
         occlusion_rate: 0.2,
         seed: 11,
+        gap: NDigitGap::Instance,
     };
     let sets = n_digit_mnist(&train, &test, &config).unwrap();
     let squares: Vec<_> = sets.train.occlusions.iter().flatten().collect();
@@ -1071,6 +1158,7 @@ fn n_digit_mnist_refuses_what_it_cannot_build_naming_the_field() {
         test_images: 300,
         occlusion_rate: 0.2,
         seed: 0,
+        gap: NDigitGap::Instance,
     };
     let cases: Vec<(NDigitConfig, &str)> = vec![
         (

@@ -46,6 +46,7 @@ fn n_digit_run(
             },
             train_limit: Some(train),
             test_limit: Some(test),
+            ..DataOptions::DEFAULT
         },
         optimiser: OptimiserOptions {
             epochs: 1,

@@ -313,6 +313,7 @@ fn synthetic(method: MethodKind, protocol: Protocol) -> TrainConfig {
             dataset: DatasetChoice::Synthetic,
             train_limit: Some(640),
             test_limit: Some(200),
+            ..DataOptions::DEFAULT
         },
         optimiser: OptimiserOptions {
             epochs: 1,

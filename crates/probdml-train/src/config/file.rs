@@ -217,6 +217,7 @@ mod tests {
                 dataset: DatasetChoice::Synthetic,
                 train_limit: Some(384),
                 test_limit: Some(100),
+                ..DataOptions::DEFAULT
             },
             optimiser: OptimiserOptions {
                 epochs: 2,
@@ -332,9 +333,10 @@ mod tests {
                 tempering: 0.25,
             },
             data: DataOptions {
-                dataset: DatasetChoice::Synthetic,
-                train_limit: Some(50),
-                test_limit: Some(20),
+                dataset: DatasetChoice::NDigitMnist2,
+                train_limit: Some(500),
+                test_limit: Some(200),
+                n_digit_gap: crate::n_digit_gap::NDigitGap::Number,
             },
             model: ModelOptions {
                 latent_dim: 16,

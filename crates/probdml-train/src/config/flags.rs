@@ -147,7 +147,7 @@ impl clap::FromArgMatches for MethodFlags {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{DatasetChoice, WarmStartOptions};
+    use crate::config::{DatasetChoice, ValidConfig, WarmStartOptions};
     use crate::method::btl::gaussian::BtlGaussianOptions;
     use crate::method::btl::vmf::BtlVmfOptions;
     use crate::method::btl::BtlOptions;
@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 34] = [
+    const EVERY_FLAG: [&str; 35] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -198,6 +198,7 @@ mod tests {
         "--tempering=0.5",
         "--dataset=synthetic",
         "--train-limit=70",
+        "--n-digit-gap=number",
         "--test-limit=30",
         "--protocol=reference",
         "--latent-dim=8",
@@ -295,6 +296,7 @@ mod tests {
                 dataset: DatasetChoice::Synthetic,
                 train_limit: Some(70),
                 test_limit: Some(30),
+                n_digit_gap: crate::n_digit_gap::NDigitGap::Number,
             },
             protocol: Protocol::Reference,
             model: ModelOptions {
@@ -352,6 +354,29 @@ mod tests {
                 && err.contains("only --method btl-gaussian, btl-vmf, pfe start from"),
             "{err}"
         );
+    }
+
+    /// The number gap splits N-digit MNIST's numbers: on another dataset it is refused, naming
+    /// the flag and the datasets that take it.
+    #[test]
+    fn a_number_gap_outside_n_digit_mnist_is_refused() {
+        let config = parse_flags(&["--dataset=fashion-mnist", "--n-digit-gap=number"])
+            .config()
+            .unwrap();
+        let err = ValidConfig::new(config).unwrap_err().to_string();
+        assert!(
+            err.contains("invalid `n-digit-gap` = number")
+                && err.contains(
+                    "N-digit MNIST only (n-digit-mnist-2, n-digit-mnist-3), not fashion-mnist"
+                ),
+            "{err}"
+        );
+        for flags in [
+            ["--dataset=fashion-mnist", "--n-digit-gap=instance"],
+            ["--dataset=n-digit-mnist-2", "--n-digit-gap=number"],
+        ] {
+            ValidConfig::new(parse_flags(&flags).config().unwrap()).unwrap();
+        }
     }
 
     #[test]

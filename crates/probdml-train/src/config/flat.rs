@@ -22,6 +22,7 @@ use crate::conv_init::ConvInit;
 use crate::method::hib::HibOptions;
 use crate::method::proxy_nca::ProxyOptions;
 use crate::mining::{LossMining, Negatives};
+use crate::n_digit_gap::NDigitGap;
 use crate::optimiser_algorithm::OptimiserAlgorithm;
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
@@ -79,6 +80,9 @@ pub(crate) struct ConfigV2 {
     seed: u64,
     train_limit: Option<usize>,
     test_limit: Option<usize>,
+    /// Absent before the option existed, and for its default: instance.
+    #[serde(default, skip_serializing_if = "NDigitGap::is_instance")]
+    n_digit_gap: NDigitGap,
     #[serde(default)]
     hib: Option<HibOptions>,
     #[serde(default)]
@@ -146,6 +150,7 @@ impl ConfigV2 {
             seed: run.seed,
             train_limit: run.data.train_limit,
             test_limit: run.data.test_limit,
+            n_digit_gap: run.data.n_digit_gap,
             hib: Some(typed(take("hib")?)?),
             proxy: Some(typed(take("proxy")?)?),
             btl: Some(typed(take("btl")?)?),
@@ -197,6 +202,7 @@ impl ConfigV2 {
                 dataset: self.dataset,
                 train_limit: self.train_limit,
                 test_limit: self.test_limit,
+                n_digit_gap: self.n_digit_gap,
             },
             model: ModelOptions {
                 latent_dim: self.latent_dim,

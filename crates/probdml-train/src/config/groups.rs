@@ -15,6 +15,7 @@ use crate::backbone_layout::BackboneLayout;
 use crate::batch_sampler::BatchSampler;
 use crate::conv_init::ConvInit;
 use crate::mining::LossMining;
+use crate::n_digit_gap::NDigitGap;
 use crate::optimiser_algorithm::OptimiserAlgorithm;
 use crate::protocol::{Protocol, Score};
 use probdml::ggn::{Approximation, Split};
@@ -62,6 +63,15 @@ pub struct DataOptions {
     /// Use only the first N test and OOD images.
     #[cfg_attr(feature = "tch", arg(long))]
     pub test_limit: Option<usize>,
+    /// N-digit MNIST only: `instance` (every number in training and test, the digit images
+    /// apart) or `number` (70 % of the numbers in training, the rest tested as unseen; HIB
+    /// Table 3).
+    #[cfg_attr(
+        feature = "tch",
+        arg(long = "n-digit-gap", value_enum, default_value_t = DataOptions::DEFAULT.n_digit_gap)
+    )]
+    #[serde(default, skip_serializing_if = "NDigitGap::is_instance")]
+    pub n_digit_gap: NDigitGap,
 }
 
 impl DataOptions {
@@ -77,6 +87,7 @@ impl DataOptions {
         dataset: DatasetChoice::FashionMnist,
         train_limit: None,
         test_limit: None,
+        n_digit_gap: NDigitGap::Instance,
     };
 }
 

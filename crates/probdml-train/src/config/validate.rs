@@ -63,6 +63,16 @@ impl TrainConfig {
             // The retrieval metrics rank 10 neighbours besides the query.
             limits::count("test-limit", k, 11)?;
         }
+        if !self.data.n_digit_gap.is_instance() && self.data.dataset.digits().is_none() {
+            return Err(TrainError::config(
+                "n-digit-gap",
+                self.data.n_digit_gap.name(),
+                format!(
+                    "N-digit MNIST only (n-digit-mnist-2, n-digit-mnist-3), not {}",
+                    self.data.dataset.name()
+                ),
+            ));
+        }
         if let Some(digits) = self.data.dataset.digits() {
             // N-digit MNIST holds as many images of every number (HIB Appendix A): the limits
             // are the generator's counts.

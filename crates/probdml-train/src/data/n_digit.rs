@@ -10,6 +10,9 @@
 //! * **Classes.** Every number 0 … 10ᴺ − 1 holds the same number of images, `images / 10ᴺ`
 //!   (100 000 training and 10 000 test images in the paper: 1 000 and 100 per number for N =
 //!   2, 100 and 10 for N = 3), as in the paper's published generator ("instance" protocol).
+//!   Under its "number" protocol ([`NDigitGap::Number`]) the training set holds 70 % of the
+//!   numbers and the test set comes twice: the seen numbers and the unseen rest, each part
+//!   ⌊images / its numbers⌋ images of each of its numbers.
 //! * **Digits.** For each number and each of its N positions, the images of that position are
 //!   distinct MNIST images of the position's digit, drawn without replacement from the split
 //!   (a partial Fisher–Yates shuffle of the digit's images); different numbers and positions
@@ -28,7 +31,8 @@
 //! # Seeds
 //!
 //! Everything drawn comes from one [`Xoshiro256PlusPlusX8`] seeded with
-//! `seed_from_u64(seed)`, read word by word in a fixed order (training split, then test split;
+//! `seed_from_u64(seed)`, read word by word in a fixed order (under the number gap first the
+//! training numbers; then the training split, then the test split, then the unseen test split;
 //! within a split number by number and position by position, then the occlusions image by
 //! image and digit by digit), and integers below n are drawn by Lemire's multiply-and-reject
 //! ([`below`]): the same seed and MNIST files give the same bytes on every machine and with
@@ -39,6 +43,7 @@ use probdml::xoshiro_x8::Xoshiro256PlusPlusX8;
 
 use super::ImageSet;
 use crate::error::{TrainError, TrainResult};
+use crate::n_digit_gap::NDigitGap;
 
 /// Side of an MNIST digit image, in pixels.
 const SIDE: usize = 28;
@@ -56,6 +61,8 @@ pub struct NDigitConfig {
     pub occlusion_rate: f64,
     /// Seed of every draw.
     pub seed: u64,
+    /// Whether the training and test sets also differ in their numbers.
+    pub gap: NDigitGap,
 }
 
 impl NDigitConfig {
@@ -68,6 +75,7 @@ impl NDigitConfig {
             test_images: 10_000,
             occlusion_rate: 0.2,
             seed,
+            gap: NDigitGap::Instance,
         }
     }
 }
@@ -87,7 +95,7 @@ pub struct Occlusion {
 /// One split of N-digit MNIST.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NDigitSet {
-    /// `n-digit-mnist-<N>-<train|test-clean|test-corrupt>`.
+    /// `n-digit-mnist-<N>-<train|test-clean|test-corrupt|test-unseen-clean|test-unseen-corrupt>`.
     pub name: String,
     /// Digits per image.
     pub digits: usize,
@@ -164,6 +172,10 @@ pub struct NDigitMnist {
     pub test_clean: NDigitSet,
     /// The clean twin's images with every digit occluded.
     pub test_corrupt: NDigitSet,
+    /// Under [`NDigitGap::Number`], the test images of the numbers the training set lacks, as
+    /// twins [clean, corrupt]; None under [`NDigitGap::Instance`]. `test_clean` and
+    /// `test_corrupt` then hold the seen numbers.
+    pub unseen: Option<[NDigitSet; 2]>,
 }
 
 /// N-digit MNIST from MNIST's official `train` and `test` splits ([`super::mnist`]), as the
@@ -221,13 +233,31 @@ pub fn n_digit_mnist(
         }
     }
     let mut rng = Xoshiro256PlusPlusX8::seed_from_u64(config.seed);
+    // The numbers of the training set (and the seen test set), ascending, and the unseen rest.
+    let (seen, unseen): (Vec<usize>, Vec<usize>) = match config.gap {
+        NDigitGap::Instance => ((0..classes).collect(), Vec::new()),
+        NDigitGap::Number => {
+            let mut pool: Vec<u32> = (0..classes as u32).collect();
+            let mut chosen =
+                choose_distinct(&mut pool, config.gap.train_numbers(classes), &mut rng);
+            chosen.sort_unstable();
+            let chosen: Vec<usize> = chosen.into_iter().map(|x| x as usize).collect();
+            let rest = (0..classes)
+                .filter(|x| chosen.binary_search(x).is_err())
+                .collect();
+            (chosen, rest)
+        }
+    };
     let name = |part: &str| format!("n-digit-mnist-{n}-{part}");
-    // The digits of one split, or the error naming its image count when a digit is too rare.
+    // The digits of one split's numbers, or the error naming its image count when a digit is
+    // too rare. A count is a positive multiple of 10ᴺ, so every number gets an image.
     let draw = |split: &ImageSet,
+                numbers: &[usize],
                 (arg, count): (&'static str, usize),
                 part: &str,
                 rng: &mut Xoshiro256PlusPlusX8| {
-        draw_sources(split, n, count / classes, rng).map_err(|(digit, have, need)| {
+        let per_number = count / numbers.len();
+        draw_sources(split, n, numbers, per_number, rng).map_err(|(digit, have, need)| {
             invalid(
                 arg,
                 count.to_string(),
@@ -237,6 +267,7 @@ pub fn n_digit_mnist(
     };
     let (sources, numbers) = draw(
         train,
+        &seen,
         ("train_images", config.train_images),
         "training",
         &mut rng,
@@ -244,29 +275,58 @@ pub fn n_digit_mnist(
     let occlusions = draw_occlusions(sources.len(), config.occlusion_rate, &mut rng);
     let train_set = compose(train, n, name("train"), sources, numbers, occlusions);
 
-    let (sources, numbers) = draw(test, ("test_images", config.test_images), "test", &mut rng)?;
-    let occlusions = draw_occlusions(sources.len(), 1.0, &mut rng);
-    let test_clean = compose(
-        test,
-        n,
-        name("test-clean"),
-        sources.clone(),
-        numbers.clone(),
-        vec![None; sources.len()],
-    );
-    let test_corrupt = compose(test, n, name("test-corrupt"), sources, numbers, occlusions);
+    // A test split's twins: the same digits, none and every one occluded.
+    let twins = |numbers: &[usize],
+                 part: &str,
+                 rng: &mut Xoshiro256PlusPlusX8|
+     -> TrainResult<[NDigitSet; 2]> {
+        let (sources, numbers) = draw(
+            test,
+            numbers,
+            ("test_images", config.test_images),
+            "test",
+            rng,
+        )?;
+        let occlusions = draw_occlusions(sources.len(), 1.0, rng);
+        let clean = compose(
+            test,
+            n,
+            name(&format!("{part}clean")),
+            sources.clone(),
+            numbers.clone(),
+            vec![None; sources.len()],
+        );
+        let corrupt = compose(
+            test,
+            n,
+            name(&format!("{part}corrupt")),
+            sources,
+            numbers,
+            occlusions,
+        );
+        Ok([clean, corrupt])
+    };
+    let [test_clean, test_corrupt] = twins(&seen, "test-", &mut rng)?;
+    let unseen = if unseen.is_empty() {
+        None
+    } else {
+        Some(twins(&unseen, "test-unseen-", &mut rng)?)
+    };
     Ok(NDigitMnist {
         train: train_set,
         test_clean,
         test_corrupt,
+        unseen,
     })
 }
 
-/// For every number (in order) `per_number` images: the split's indices of their digits, N per
-/// image, and the numbers. Err((digit, images of it, per_number)) when a digit is too rare.
+/// For every number of `chosen` (in order) `per_number` images: the split's indices of their
+/// digits, N per image, and the numbers. Err((digit, images of it, per_number)) when a digit is
+/// too rare.
 fn draw_sources(
     split: &ImageSet,
     n: usize,
+    chosen: &[usize],
     per_number: usize,
     rng: &mut Xoshiro256PlusPlusX8,
 ) -> Result<(Vec<u32>, Vec<u16>), (usize, usize, usize)> {
@@ -281,17 +341,16 @@ fn draw_sources(
     {
         return Err((digit, pool.len(), per_number));
     }
-    let classes = 10usize.pow(n as u32);
     let mut columns = vec![Vec::new(); n];
-    let mut sources = vec![0u32; classes * per_number * n];
-    let mut numbers = Vec::with_capacity(classes * per_number);
-    for number in 0..classes {
+    let mut sources = vec![0u32; chosen.len() * per_number * n];
+    let mut numbers = Vec::with_capacity(chosen.len() * per_number);
+    for (slot, &number) in chosen.iter().enumerate() {
         for (position, column) in columns.iter_mut().enumerate() {
             let digit = number / 10usize.pow((n - 1 - position) as u32) % 10;
             *column = choose_distinct(&mut by_digit[digit], per_number, rng);
         }
         for k in 0..per_number {
-            let image = number * per_number + k;
+            let image = slot * per_number + k;
             for (position, column) in columns.iter().enumerate() {
                 sources[image * n + position] = column[k];
             }

@@ -31,14 +31,25 @@ pub struct KnnGalleries {
     pub train_queries: usize,
 }
 
-/// The training images of the fit measure: the first `test_images / classes` images of every
-/// number of a training set of `train_images` grouped by number (the N-digit generator's
-/// order, each number's images in the order drawn), so that every number holds as many as in
-/// a test twin. Indices into the training set, number by number.
-pub fn fit_images(train_images: usize, test_images: usize, classes: usize) -> Vec<usize> {
-    let (per_train, per_test) = (train_images / classes, test_images / classes);
-    (0..classes)
-        .flat_map(|number| (0..per_test.min(per_train)).map(move |k| number * per_train + k))
+/// The training images of the fit measure: of every number, the first training images (in the
+/// N-digit generator's order, each number's in the order drawn) up to as many as the test twin
+/// holds of it, so that the two galleries match; a number the test twin lacks gives none.
+/// Indices into the training set, ascending.
+pub fn fit_images(train_labels: &[usize], test_labels: &[usize]) -> Vec<usize> {
+    let mut left = std::collections::HashMap::new();
+    for &label in test_labels {
+        *left.entry(label).or_insert(0usize) += 1;
+    }
+    train_labels
+        .iter()
+        .enumerate()
+        .filter_map(|(i, label)| {
+            let n = left.get_mut(label)?;
+            (*n > 0).then(|| {
+                *n -= 1;
+                i
+            })
+        })
         .collect()
 }
 
@@ -46,12 +57,36 @@ pub fn fit_images(train_images: usize, test_images: usize, classes: usize) -> Ve
 mod tests {
     use super::*;
 
+    /// Labels grouped by number, `per` images of each of `numbers`.
+    fn grouped(numbers: &[usize], per: usize) -> Vec<usize> {
+        numbers
+            .iter()
+            .flat_map(|&x| std::iter::repeat_n(x, per))
+            .collect()
+    }
+
     /// Every number gives as many images as a test twin holds of it, the first it has.
     #[test]
     fn the_fit_images_are_each_numbers_first() {
-        assert_eq!(fit_images(12, 6, 3), vec![0, 1, 4, 5, 8, 9]);
-        assert_eq!(fit_images(100_000, 10_000, 100).len(), 10_000);
+        let three = [0, 1, 2];
+        assert_eq!(
+            fit_images(&grouped(&three, 4), &grouped(&three, 2)),
+            vec![0, 1, 4, 5, 8, 9]
+        );
+        let hundred: Vec<usize> = (0..100).collect();
+        assert_eq!(
+            fit_images(&grouped(&hundred, 1_000), &grouped(&hundred, 100)).len(),
+            10_000
+        );
         // A training set smaller than the test twin gives all its images.
-        assert_eq!(fit_images(6, 12, 3), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(
+            fit_images(&grouped(&three, 2), &grouped(&three, 4)),
+            vec![0, 1, 2, 3, 4, 5]
+        );
+        // The number gap: numbers 1 and 3 trained, 1428 and 142 images each as the generator
+        // builds 99 960 and 9 940; a number of the test alone gives none.
+        let fit = fit_images(&grouped(&[1, 3], 1_428), &grouped(&[1, 3, 5], 142));
+        assert_eq!(fit.len(), 284);
+        assert_eq!((fit[141], fit[142], fit[283]), (141, 1_428, 1_428 + 141));
     }
 }

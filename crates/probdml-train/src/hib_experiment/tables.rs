@@ -263,6 +263,59 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             g(&|g| g.train_leave_one_out),
         );
     }
+    // The numbers the training set lacks, for the rows trained under the number gap.
+    let with_unseen: Vec<_> = rows
+        .values()
+        .filter(|runs| runs.iter().any(|r| r.unseen.is_some()))
+        .collect();
+    if !with_unseen.is_empty() {
+        out.push_str(
+            "\nSeen and unseen numbers (the number gap, HIB Table 3: the training set holds 70 % \
+             of the numbers): verification AP of each part's own pairs, and K-NN (K = 5) \
+             accuracy of each image against the other images of its twin (leave one out; no \
+             training image shows an unseen number).\n\n| N, D | method | epochs | runs | AP \
+             seen clean | unseen clean | AP seen corrupt | unseen corrupt | KNN own twin seen \
+             clean | unseen clean | KNN own twin seen corrupt | unseen corrupt |\n\
+             |---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        );
+    }
+    for runs in with_unseen {
+        let r = runs[0];
+        let unseen = |twin: usize, f: &dyn Fn(&TwinMetrics) -> f64| {
+            cell(
+                &runs
+                    .iter()
+                    .map(|r| r.unseen.as_ref().map(|u| f(&u[twin])))
+                    .collect::<Vec<_>>(),
+                3,
+            )
+        };
+        let own_twin = |twin: usize| {
+            cell(
+                &runs
+                    .iter()
+                    .map(|r| r.knn_galleries.as_ref().map(|g| g.twin_leave_one_out[twin]))
+                    .collect::<Vec<_>>(),
+                3,
+            )
+        };
+        let [apc, apx] = twins(runs, &|t| Some(t.verification_ap), 3);
+        let _ = writeln!(
+            out,
+            "| {}, {} | {} | {} | {} | {apc} | {} | {apx} | {} | {} | {} | {} | {} |",
+            r.digits,
+            r.latent_dim,
+            r.method,
+            r.epochs,
+            runs.len(),
+            unseen(0, &|t| t.verification_ap),
+            unseen(1, &|t| t.verification_ap),
+            own_twin(0),
+            unseen(0, &|t| t.knn_accuracy),
+            own_twin(1),
+            unseen(1, &|t| t.knn_accuracy),
+        );
+    }
     out.push_str(
         "\nThe runs: seeds, scale, mean training and evaluation wall time per run, machine.\n\n\
          | N, D | method | seeds | train images | test images per twin | epochs | learning rate | \
@@ -331,6 +384,7 @@ mod tests {
             samples: 8,
             clean: twin.clone(),
             corrupt: twin,
+            unseen: None,
             knn_galleries: None,
             train_seconds: 10.0,
             evaluation_seconds: 2.0,
@@ -443,6 +497,42 @@ mod tests {
         );
         let t = hib_tables(&[run("point", 0, 0.9, None)]).unwrap();
         assert!(!t.contains("by gallery"), "{t}");
+    }
+
+    /// Each unseen cell reads its twin and task, each seen cell the seen twin's; a row without
+    /// unseen numbers gives no table.
+    #[test]
+    fn the_unseen_table_sets_each_part_beside_the_seen() {
+        let with = |seed, unseen_ap: f64| {
+            let mut r = run("point (number gap)", seed, 0.9, None);
+            r.corrupt.verification_ap = 0.8;
+            r.knn_galleries = Some(super::super::galleries::KnnGalleries {
+                unoccluded_train: [0.1, 0.2],
+                twin_leave_one_out: [0.3, 0.4],
+                train_leave_one_out: 0.6,
+                train_queries: 500,
+            });
+            let twin = |ap, knn| TwinMetrics {
+                verification_ap: ap,
+                knn_accuracy: knn,
+                ap_tau: None,
+                knn_tau: None,
+                mean_eta: None,
+            };
+            r.unseen = Some([twin(unseen_ap, 0.25), twin(0.65, 0.15)]);
+            r
+        };
+        let t = hib_tables(&[with(0, 0.7), with(1, 0.74)]).unwrap();
+        assert!(
+            t.contains(
+                "| 2, 2 | point (number gap) | 2 | 2 | 0.900 ± 0.000 | 0.720 ± 0.028 | \
+                 0.800 ± 0.000 | 0.650 ± 0.000 | 0.300 ± 0.000 | 0.250 ± 0.000 | \
+                 0.400 ± 0.000 | 0.150 ± 0.000 |"
+            ),
+            "{t}"
+        );
+        let t = hib_tables(&[run("point", 0, 0.9, None)]).unwrap();
+        assert!(!t.contains("unseen"), "{t}");
     }
 
     #[test]

@@ -23,6 +23,10 @@ pub struct RunData {
     /// N-digit MNIST's training images without their occlusions (the same digits), a K-NN
     /// gallery of [`crate::hib_experiment::galleries`]; None for the other data sets.
     pub train_unoccluded: Option<ImageSet>,
+    /// N-digit MNIST under the number gap ([`crate::n_digit_gap::NDigitGap::Number`]): the test twins
+    /// [clean, corrupt] of the numbers the training set lacks; `test` and `ood` then hold the
+    /// seen numbers. None otherwise.
+    pub unseen: Option<[ImageSet; 2]>,
 }
 
 /// The first `limit` images of `set`, or all of them; keeps classes interleaved for
@@ -37,8 +41,9 @@ fn limited(set: ImageSet, limit: Option<usize>) -> ImageSet {
 /// Loads the images `data` names (from `data_dir` for the real sets; drawn from `seed`, the
 /// run's, for the synthetic one). N-digit MNIST is generated from MNIST's official splits with
 /// the fixed [`N_DIGIT_DATA_SEED`], `train_limit` / `test_limit` training and test images (the
-/// paper's 100 000 / 10 000 when unset); its clean test twin is the test set and its corrupt
-/// twin (every digit occluded, HIB Appendix A) the second set.
+/// paper's 100 000 / 10 000 when unset) and the data options' gap; its clean test twin is the
+/// test set and its corrupt twin (every digit occluded, HIB Appendix A) the second set, both of
+/// the seen numbers under the number gap.
 ///
 /// # Errors
 ///
@@ -69,6 +74,7 @@ pub fn load_data(data: &DataOptions, seed: u64, data_dir: &Path) -> TrainResult<
         ood: limited(ood, data.test_limit),
         ood_note: note,
         train_unoccluded: None,
+        unseen: None,
     })
 }
 
@@ -83,6 +89,7 @@ fn n_digit(data: &DataOptions, digits: usize, data_dir: &Path) -> TrainResult<Ru
         test_images: data.test_limit.unwrap_or(test_images),
         occlusion_rate: N_DIGIT_OCCLUSION_RATE,
         seed: N_DIGIT_DATA_SEED,
+        gap: data.n_digit_gap,
     };
     let mnist_train = data::mnist(data_dir, Partition::Train)?;
     let sets = data::n_digit_mnist(
@@ -99,5 +106,8 @@ fn n_digit(data: &DataOptions, digits: usize, data_dir: &Path) -> TrainResult<Ru
              Appendix A), not out-of-distribution classes"
         ),
         train_unoccluded: Some(sets.train.without_occlusions(&mnist_train).to_image_set()),
+        unseen: sets
+            .unseen
+            .map(|twins| twins.map(|twin| twin.to_image_set())),
     })
 }

@@ -156,7 +156,12 @@ pub fn evaluate_hib_tasks(
             "HIB's tasks are defined on N-digit MNIST (n-digit-mnist-2, n-digit-mnist-3)",
         )
     })?;
-    let method = paper_method(&config.method, config.model.backbone, &config.optimiser)?;
+    let method = paper_method(
+        &config.method,
+        config.model.backbone,
+        &config.optimiser,
+        config.data.n_digit_gap,
+    )?;
     let member = match trained.model.members() {
         [one] => one.as_ref(),
         many => {
@@ -203,7 +208,7 @@ pub fn evaluate_hib_tasks(
     let knn_within = |means: &[f32], labels: &[usize]| {
         let task =
             Retrieval::leave_one_out(Embeddings::from_f32(means, d)?, labels, Distance::Euclidean)?;
-        Ok::<_, TrainError>(knn_identification(&task, KNN_K)?.accuracy)
+        Ok::<_, TrainError>(knn_identification(&task, KNN_K)?)
     };
     // The same images of both twins (the corrupt twin is the clean one occluded, image by image).
     let subset = embedding_subset(labels.len(), EMBEDDING_IMAGES, seeds::embedding_subset());
@@ -224,20 +229,44 @@ pub fn evaluate_hib_tasks(
             })?;
             let galleries = [
                 knn_against(&embedded.mean, query_labels, &unoccluded.mean)?.accuracy,
-                knn_within(&embedded.mean, query_labels)?,
+                knn_within(&embedded.mean, query_labels)?.accuracy,
             ];
             Ok((metrics, galleries, embedded.subset(&subset, d)))
         };
     let (clean, clean_galleries, clean_embedding) = score_twin(&data.test)?;
     let (corrupt, corrupt_galleries, corrupt_embedding) = score_twin(&data.ood)?;
-    let fit = fit_images(data.train.len(), data.test.len(), data.train.classes);
+    // The numbers the training set lacks (the number gap): their own pairs, and K-NN within
+    // their twin, as no training image shows them.
+    let unseen = data
+        .unseen
+        .as_ref()
+        .map(|twins| -> TrainResult<[TwinMetrics; 2]> {
+            let labels = twins[0].labels_usize();
+            let pairs = VerificationPairs::draw(&labels, PAPER_PAIRS, seeds::verification_pairs())?;
+            let score = |set: &crate::data::ImageSet| {
+                let twin = TensorSet::new(set, geometry, device)?;
+                let embedded = embed(trained, member, &twin, device)?;
+                let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
+                let knn = knn_within(&embedded.mean, &labels)?;
+                TwinMetrics::compute(&TwinScores {
+                    pairs: &pairs,
+                    match_score: &scores,
+                    knn_correct: &knn.correct,
+                    eta: embedded.eta.as_deref(),
+                })
+            };
+            Ok([score(&twins[0])?, score(&twins[1])?])
+        })
+        .transpose()?;
+    let fit = fit_images(&train_labels, &labels);
     let knn_galleries = KnnGalleries {
         unoccluded_train: [clean_galleries[0], corrupt_galleries[0]],
         twin_leave_one_out: [clean_galleries[1], corrupt_galleries[1]],
         train_leave_one_out: knn_within(
             &unoccluded.subset(&fit, d).mean,
             &fit.iter().map(|&i| train_labels[i]).collect::<Vec<_>>(),
-        )?,
+        )?
+        .accuracy,
         train_queries: fit.len(),
     };
     let embedding = HibEmbedding {
@@ -266,6 +295,7 @@ pub fn evaluate_hib_tasks(
         samples: config.evaluation.eval_samples,
         clean,
         corrupt,
+        unseen,
         knn_galleries: Some(knn_galleries),
         train_seconds: trained.history.iter().map(|e| e.seconds).sum(),
         evaluation_seconds: started.elapsed().as_secs_f64(),

@@ -309,6 +309,7 @@ pub fn synthetic(
             dataset: DatasetChoice::Synthetic,
             train_limit: Some(train),
             test_limit: Some(test),
+            ..DataOptions::DEFAULT
         },
         optimiser: OptimiserOptions {
             epochs,
