@@ -316,6 +316,46 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
             unseen(1, &|t| t.knn_accuracy),
         );
     }
+    // Whether η rises on the numbers no training image shows: uncertainty the paper's model
+    // (aleatoric, HIB §2) need not carry, beside the occlusion it should.
+    let eta_unseen: Vec<_> = rows
+        .values()
+        .filter(|runs| {
+            runs.iter()
+                .any(|r| r.unseen.as_ref().is_some_and(|u| u[0].mean_eta.is_some()))
+        })
+        .collect();
+    if !eta_unseen.is_empty() {
+        out.push_str(
+            "\nThe uncertainty on seen and unseen numbers: the mean η(x) over each part's \
+             twin.\n\n| N, D | method | epochs | runs | η seen clean | unseen clean | η seen \
+             corrupt | unseen corrupt |\n|---|---|---|---|---|---|---|---|\n",
+        );
+    }
+    for runs in eta_unseen {
+        let r = runs[0];
+        let [seen_clean, seen_corrupt] = twins(runs, &|t| t.mean_eta, 4);
+        let unseen = |twin: usize| {
+            cell(
+                &runs
+                    .iter()
+                    .map(|r| r.unseen.as_ref().and_then(|u| u[twin].mean_eta))
+                    .collect::<Vec<_>>(),
+                4,
+            )
+        };
+        let _ = writeln!(
+            out,
+            "| {}, {} | {} | {} | {} | {seen_clean} | {} | {seen_corrupt} | {} |",
+            r.digits,
+            r.latent_dim,
+            r.method,
+            r.epochs,
+            runs.len(),
+            unseen(0),
+            unseen(1),
+        );
+    }
     out.push_str(
         "\nThe runs: seeds, scale, mean training and evaluation wall time per run, machine.\n\n\
          | N, D | method | seeds | train images | test images per twin | epochs | learning rate | \
@@ -533,6 +573,45 @@ mod tests {
         );
         let t = hib_tables(&[run("point", 0, 0.9, None)]).unwrap();
         assert!(!t.contains("unseen"), "{t}");
+    }
+
+    /// The η table reads each part's twin, seen from the run's twins, unseen from its unseen
+    /// part; point embeddings (no η) and runs without unseen numbers give none.
+    #[test]
+    fn the_unseen_eta_table_sets_each_part_beside_the_seen() {
+        let twin = |eta| TwinMetrics {
+            verification_ap: 0.9,
+            knn_accuracy: 0.5,
+            ap_tau: Some(0.1),
+            knn_tau: Some(0.2),
+            mean_eta: Some(eta),
+        };
+        let with = |seed, unseen_clean: f64| {
+            let mut r = run("MoG-1 (number gap)", seed, 0.9, Some(0.3));
+            r.clean.mean_eta = Some(0.01);
+            r.corrupt.mean_eta = Some(0.2);
+            r.unseen = Some([twin(unseen_clean), twin(0.25)]);
+            r
+        };
+        let t = hib_tables(&[with(0, 0.02), with(1, 0.04)]).unwrap();
+        assert!(
+            t.contains(
+                "| 2, 2 | MoG-1 (number gap) | 2 | 2 | 0.0100 ± 0.0000 | 0.0300 ± 0.0141 | \
+                 0.2000 ± 0.0000 | 0.2500 ± 0.0000 |"
+            ),
+            "{t}"
+        );
+        let mut point = run("point (number gap)", 0, 0.9, None);
+        point.unseen = Some([twin(0.1), twin(0.1)].map(|t| TwinMetrics {
+            mean_eta: None,
+            ..t
+        }));
+        for t in [
+            hib_tables(&[point]).unwrap(),
+            hib_tables(&[run("MoG-1", 0, 0.9, Some(0.3))]).unwrap(),
+        ] {
+            assert!(!t.contains("mean η(x) over each part"), "{t}");
+        }
     }
 
     #[test]
