@@ -13,7 +13,7 @@ use crate::pipeline::RunData;
 use crate::prediction::{sample_mean_direction, PredictRequest, Prediction, EVAL_BATCH};
 use crate::seeds;
 use crate::trainer::Trained;
-use probdml::metrics::{knn_identification, Distance, Embeddings, Retrieval};
+use probdml::metrics::{knn_identification, Distance, Embeddings, KnnIdentification, Retrieval};
 use std::time::Instant;
 use tch::{Device, Kind, Tensor};
 
@@ -212,24 +212,35 @@ pub fn evaluate_hib_tasks(
     };
     // The same images of both twins (the corrupt twin is the clean one occluded, image by image).
     let subset = embedding_subset(labels.len(), EMBEDDING_IMAGES, seeds::embedding_subset());
-    // One twin's Table 1 and 2 numbers, its K-NN accuracy against the other galleries
+    // One twin's Table 1 and 2 numbers under `pairs`, with `knn` the K-NN identification of its
+    // means and labels against its gallery; and its embeddings.
+    let score = |set: &crate::data::ImageSet,
+                 pairs: &VerificationPairs,
+                 knn: &dyn Fn(&[f32], &[usize]) -> TrainResult<KnnIdentification>|
+     -> TrainResult<(TwinMetrics, Embedded)> {
+        let twin = TensorSet::new(set, geometry, device)?;
+        let embedded = embed(trained, member, &twin, device)?;
+        let scores = match_scores(trained, member, &twin, &embedded, pairs, device)?;
+        let knn = knn(&embedded.mean, &twin.labels_host)?;
+        let metrics = TwinMetrics::compute(&TwinScores {
+            pairs,
+            match_score: &scores,
+            knn_correct: &knn.correct,
+            eta: embedded.eta.as_deref(),
+        })?;
+        Ok((metrics, embedded))
+    };
+    // A test twin against the training images, and its K-NN accuracy against the other galleries
     // (unoccluded training images, the twin itself) and its figures' embeddings.
     let score_twin =
         |set: &crate::data::ImageSet| -> TrainResult<(TwinMetrics, [f64; 2], TwinEmbedding)> {
-            let twin = TensorSet::new(set, geometry, device)?;
-            let embedded = embed(trained, member, &twin, device)?;
-            let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
-            let query_labels = twin.labels_host.as_slice();
-            let knn = knn_against(&embedded.mean, query_labels, &gallery.mean)?;
-            let metrics = TwinMetrics::compute(&TwinScores {
-                pairs: &pairs,
-                match_score: &scores,
-                knn_correct: &knn.correct,
-                eta: embedded.eta.as_deref(),
+            let (metrics, embedded) = score(set, &pairs, &|means, labels| {
+                knn_against(means, labels, &gallery.mean)
             })?;
+            let labels = set.labels_usize();
             let galleries = [
-                knn_against(&embedded.mean, query_labels, &unoccluded.mean)?.accuracy,
-                knn_within(&embedded.mean, query_labels)?.accuracy,
+                knn_against(&embedded.mean, &labels, &unoccluded.mean)?.accuracy,
+                knn_within(&embedded.mean, &labels)?.accuracy,
             ];
             Ok((metrics, galleries, embedded.subset(&subset, d)))
         };
@@ -243,19 +254,8 @@ pub fn evaluate_hib_tasks(
         .map(|twins| -> TrainResult<[TwinMetrics; 2]> {
             let labels = twins[0].labels_usize();
             let pairs = VerificationPairs::draw(&labels, PAPER_PAIRS, seeds::verification_pairs())?;
-            let score = |set: &crate::data::ImageSet| {
-                let twin = TensorSet::new(set, geometry, device)?;
-                let embedded = embed(trained, member, &twin, device)?;
-                let scores = match_scores(trained, member, &twin, &embedded, &pairs, device)?;
-                let knn = knn_within(&embedded.mean, &labels)?;
-                TwinMetrics::compute(&TwinScores {
-                    pairs: &pairs,
-                    match_score: &scores,
-                    knn_correct: &knn.correct,
-                    eta: embedded.eta.as_deref(),
-                })
-            };
-            Ok([score(&twins[0])?, score(&twins[1])?])
+            let twin = |set| Ok::<_, TrainError>(score(set, &pairs, &knn_within)?.0);
+            Ok([twin(&twins[0])?, twin(&twins[1])?])
         })
         .transpose()?;
     let fit = fit_images(&train_labels, &labels);
