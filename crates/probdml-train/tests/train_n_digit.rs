@@ -23,6 +23,7 @@ use probdml_train::hib_experiment::{
 use probdml_train::json::read_json;
 use probdml_train::method::hib::{Hib, HibMeans, HibOptions, PairIndices};
 use probdml_train::method::{Batch, Method};
+use probdml_train::n_digit_gap::NDigitGap;
 use probdml_train::prediction::{PredictRequest, Prediction};
 use tch::{Device, Kind, Tensor};
 use train_support::{assert_invalid, scratch, serial};
@@ -276,6 +277,41 @@ fn three_digits_mog1_end_to_end() {
         // A subset of 500 of the 2000 images, drawn as a seeded subset of each twin.
         assert_embedding(&r, &e, 2);
         assert_curves(&c, true);
+    }
+}
+
+/// The number gap end to end (HIB Table 3): Table 1 and the galleries score the 70 seen numbers,
+/// and the 30 unseen ones are scored on their own twins. Their K-NN gallery is the twin itself:
+/// against the training images, which show no unseen number, every vote would miss.
+#[test]
+fn number_gap_scores_the_unseen_numbers_within_their_twins() {
+    let _guard = serial();
+    let mut config = n_digit_run(MethodConfig::Hib(paper_hib(1, false)), 2, 2, 1000, 1000);
+    config.data.n_digit_gap = NDigitGap::Number;
+    if let Some((r, e, _)) = run(&config, "mog1-number-gap-2") {
+        assert_sane(&r, "MoG-1 (number gap)", 2, 2, true);
+        // ⌊1000 / 70⌋ = 14 images of each seen number, in training and in the seen twins.
+        assert_eq!((r.train_images, r.test_images), (980, 980));
+        assert_eq!(e.test_images, 980);
+        let unseen = r
+            .unseen
+            .as_ref()
+            .expect("a number-gap run scores its unseen numbers");
+        for twin in unseen {
+            assert!((0.0..=1.0).contains(&twin.verification_ap), "{twin:?}");
+            assert!((0.0..=1.0).contains(&twin.knn_accuracy), "{twin:?}");
+            assert!(
+                twin.mean_eta.is_some_and(|eta| (0.0..=1.0).contains(&eta)),
+                "{twin:?}"
+            );
+        }
+        // ⌊1000 / 30⌋ = 33 images of each unseen number: leave-one-out votes find some.
+        assert!(unseen[0].knn_accuracy > 0.0, "{:?}", unseen[0]);
+    }
+    // The instance gap has no unseen part.
+    let instance = n_digit_run(MethodConfig::Hib(paper_hib(1, false)), 2, 2, 500, 200);
+    if let Some((r, _, _)) = run(&instance, "mog1-instance-gap-2") {
+        assert!(r.unseen.is_none(), "{r:?}");
     }
 }
 
