@@ -324,7 +324,9 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
         );
     }
     // Whether η rises on the numbers no training image shows: uncertainty the paper's model
-    // (aleatoric, HIB §2) need not carry, beside the occlusion it should.
+    // (aleatoric, HIB §2) need not carry, beside the occlusion it should; and whether η still
+    // ranks the unseen part's images by how well they are matched (Table 2's τ; the seen part's
+    // are Table 2's own).
     let eta_unseen: Vec<_> = rows
         .values()
         .filter(|runs| {
@@ -335,32 +337,39 @@ pub fn hib_tables(records: &[HibRunRecord]) -> TrainResult<String> {
     if !eta_unseen.is_empty() {
         out.push_str(
             "\nThe uncertainty on seen and unseen numbers: the mean η(x) over each part's \
-             twin.\n\n| N, D | method | epochs | runs | η seen clean | unseen clean | η seen \
-             corrupt | unseen corrupt |\n|---|---|---|---|---|---|---|---|\n",
+             twin, and on the unseen part Kendall τ between η(x) and AP / K-NN accuracy over 20 \
+             uncertainty bins as in Table 2 (the K-NN within the twin; the seen part's τ are \
+             Table 2's).\n\n| N, D | method | epochs | runs | η seen clean | unseen clean | η \
+             seen corrupt | unseen corrupt | AP τ unseen clean | corrupt | KNN τ unseen clean | \
+             corrupt |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         );
     }
     for runs in eta_unseen {
         let r = runs[0];
         let [seen_clean, seen_corrupt] = twins(runs, &|t| t.mean_eta, 4);
-        let unseen = |twin: usize| {
+        let unseen = |twin: usize, f: &dyn Fn(&TwinMetrics) -> Option<f64>, digits| {
             cell(
                 &runs
                     .iter()
-                    .map(|r| r.unseen.as_ref().and_then(|u| u[twin].mean_eta))
+                    .map(|r| r.unseen.as_ref().and_then(|u| f(&u[twin])))
                     .collect::<Vec<_>>(),
-                4,
+                digits,
             )
         };
         let _ = writeln!(
             out,
-            "| {}, {} | {} | {} | {} | {seen_clean} | {} | {seen_corrupt} | {} |",
+            "| {}, {} | {} | {} | {} | {seen_clean} | {} | {seen_corrupt} | {} | {} | {} | {} | {} |",
             r.digits,
             r.latent_dim,
             r.method,
             r.epochs,
             runs.len(),
-            unseen(0),
-            unseen(1),
+            unseen(0, &|t| t.mean_eta, 4),
+            unseen(1, &|t| t.mean_eta, 4),
+            unseen(0, &|t| t.ap_tau, 2),
+            unseen(1, &|t| t.ap_tau, 2),
+            unseen(0, &|t| t.knn_tau, 2),
+            unseen(1, &|t| t.knn_tau, 2),
         );
     }
     out.push_str(
@@ -592,36 +601,40 @@ mod tests {
     }
 
     /// The η table reads each part's twin, seen from the run's twins, unseen from its unseen
-    /// part; point embeddings (no η) and runs without unseen numbers give none.
+    /// part, and the unseen part's τ from its twins in order (AP then K-NN, clean then
+    /// corrupt); point embeddings (no η) and runs without unseen numbers give none.
     #[test]
     fn the_unseen_eta_table_sets_each_part_beside_the_seen() {
-        let twin = |eta| TwinMetrics {
+        let twin = |eta, ap_tau, knn_tau| TwinMetrics {
             verification_ap: 0.9,
             knn_accuracy: 0.5,
-            ap_tau: Some(0.1),
-            knn_tau: Some(0.2),
+            ap_tau: Some(ap_tau),
+            knn_tau: Some(knn_tau),
             mean_eta: Some(eta),
         };
-        let with = |seed, unseen_clean: f64| {
+        let with = |seed, unseen_clean: f64, knn_tau_clean: f64| {
             let mut r = run("MoG-1 (number gap)", seed, 0.9, Some(0.3));
             r.clean.mean_eta = Some(0.01);
             r.corrupt.mean_eta = Some(0.2);
-            r.unseen = Some([twin(unseen_clean), twin(0.25)]);
+            r.unseen = Some([twin(unseen_clean, 0.1, knn_tau_clean), twin(0.25, 0.6, 0.9)]);
             r
         };
-        let t = hib_tables(&[with(0, 0.02), with(1, 0.04)]).unwrap();
+        let t = hib_tables(&[with(0, 0.02, 0.5), with(1, 0.04, 0.7)]).unwrap();
         assert!(
             t.contains(
                 "| 2, 2 | MoG-1 (number gap) | 2 | 2 | 0.0100 ± 0.0000 | 0.0300 ± 0.0141 | \
-                 0.2000 ± 0.0000 | 0.2500 ± 0.0000 |"
+                 0.2000 ± 0.0000 | 0.2500 ± 0.0000 | 0.10 ± 0.00 | 0.60 ± 0.00 | \
+                 0.60 ± 0.14 | 0.90 ± 0.00 |"
             ),
             "{t}"
         );
         let mut point = run("point (number gap)", 0, 0.9, None);
-        point.unseen = Some([twin(0.1), twin(0.1)].map(|t| TwinMetrics {
-            mean_eta: None,
-            ..t
-        }));
+        point.unseen = Some(
+            [twin(0.1, 0.1, 0.2), twin(0.1, 0.1, 0.2)].map(|t| TwinMetrics {
+                mean_eta: None,
+                ..t
+            }),
+        );
         for t in [
             hib_tables(&[point]).unwrap(),
             hib_tables(&[run("MoG-1", 0, 0.9, Some(0.3))]).unwrap(),
