@@ -26,6 +26,10 @@
 #   GAP      instance (default: every number in training and test) or number
 #            (`--n-digit-gap number`, HIB Table 3: 70 % of the numbers in training, the rest
 #            tested as unseen); a number run's folder names it
+#   VIB_BETA the weight β of HIB's VIB regulariser (`--vib-beta`; default: the program's, 10⁻⁴;
+#            0: none); a run of another β names it in its folder (…-beta0-…)
+#   HIB_SAMPLES the samples K per component (`--hib-samples`; default: the program's, 8, the
+#            paper's); a run of another K names it in its folder (…-k1-…)
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 #   RESUME   1: continue each run found in WORK up to EPOCHS (`--resume`: bit for bit what an
@@ -52,6 +56,9 @@ batches="${BATCHES:-shuffled}"
 common+=(--batch-sampler "$batches")
 gap="${GAP:-instance}"
 common+=(--n-digit-gap "$gap")
+hib=()
+if [[ -n "${VIB_BETA:-}" ]]; then hib+=(--vib-beta "$VIB_BETA"); fi
+if [[ -n "${HIB_SAMPLES:-}" ]]; then hib+=(--hib-samples "$HIB_SAMPLES"); fi
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 if [[ "$pairs" != balanced ]]; then suffix+="-$pairs-pairs"; fi
@@ -59,13 +66,19 @@ if [[ "$backbone" != reference ]]; then suffix+="-$backbone-net"; fi
 if [[ "$optimiser" != rmsprop ]]; then suffix+="-$optimiser"; fi
 if [[ "$batches" != shuffled ]]; then suffix+="-$batches"; fi
 if [[ "$gap" != instance ]]; then suffix+="-$gap-gap"; fi
+if [[ -n "${VIB_BETA:-}" ]]; then suffix+="-beta$VIB_BETA"; fi
+if [[ -n "${HIB_SAMPLES:-}" ]]; then suffix+="-k$HIB_SAMPLES"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do
+        if [[ ${#hib[@]} -gt 0 && "$method" != mog* ]]; then
+            echo "hib-n-digit: VIB_BETA and HIB_SAMPLES apply to mog1 and mog2 only, not '$method'" >&2
+            exit 2
+        fi
         case "$method" in
             point) flags=(--method hib --hib-point --hib-means "$means" --hib-pairs "$pairs") ;;
-            mog1) flags=(--method hib --hib-components 1 --hib-means "$means" --hib-pairs "$pairs") ;;
-            mog2) flags=(--method hib --hib-components 2 --hib-means "$means" --hib-pairs "$pairs") ;;
+            mog1) flags=(--method hib --hib-components 1 --hib-means "$means" --hib-pairs "$pairs" "${hib[@]}") ;;
+            mog2) flags=(--method hib --hib-components 2 --hib-means "$means" --hib-pairs "$pairs" "${hib[@]}") ;;
             margin) flags=(--method deterministic) ;;
             *) echo "hib-n-digit: unknown method '$method' in METHODS" >&2; exit 2 ;;
         esac

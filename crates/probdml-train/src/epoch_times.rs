@@ -216,6 +216,7 @@ mod tests {
                 seconds: s,
                 steps,
                 mean_pairs: 10.0,
+                at_bound: None,
             })
             .collect();
         let state = TrainingState {

@@ -7,7 +7,7 @@
 use crate::batch_sampler::{epoch_batches, BatchSampler, ClassMembers};
 use crate::checkpoint::layout::member_dir;
 use crate::checkpoint::member::{resume_member, save_member, sorted_variables};
-use crate::checkpoint::{self, EpochLog, TrainingState};
+use crate::checkpoint::{self, AtBound, EpochLog, TrainingState};
 use crate::config::{OptimiserOptions, ValidConfig};
 use crate::data_parallel;
 use crate::error::{TrainError, TrainResult};
@@ -212,6 +212,7 @@ fn train_member(
         ));
         let started = Instant::now();
         let (mut loss_sum, mut pair_sum) = (0.0, 0.0);
+        let mut at_bound = Vec::new();
         let mut last_batch = None;
         for step in 0..steps_per_epoch {
             global_step += 1;
@@ -280,6 +281,7 @@ fn train_member(
             }
             loss_sum += loss_value;
             pair_sum += out.pairs as f64;
+            at_bound.extend(out.at_bound);
             bar.inc(1);
             last_batch = Some(x);
         }
@@ -311,7 +313,18 @@ fn train_member(
             seconds,
             steps: steps_per_epoch,
             mean_pairs: pair_sum / steps_per_epoch.max(1) as f64,
+            at_bound: AtBound::of_steps(&at_bound),
         };
+        if let Some(bound) = log.at_bound.filter(|b| b.steps > 0) {
+            tracing::warn!(
+                method,
+                seed,
+                epoch = log.epoch,
+                steps = bound.steps,
+                mean_fraction = bound.mean_fraction,
+                "outputs held at their bound, where no gradient reaches them (HIB: ln σ² at its cap)"
+            );
+        }
         tracing::info!(
             method,
             seed,

@@ -15,12 +15,20 @@ mod train_support;
 
 use probdml::hib::{self, exact, HedgedEmbedding, SoftThreshold, VibPair};
 use probdml_proofs::registry::budget::HIB_VIB;
+use probdml_train::checkpoint::AtBound;
+use probdml_train::config::ValidConfig;
 use probdml_train::config::{MethodConfig, MethodKind, TrainConfig};
+use probdml_train::guards::Position;
 use probdml_train::method::hib::HibOptions;
-use probdml_train::method::hib::{draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices};
+use probdml_train::method::hib::{
+    at_cap, draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices, MAX_LOG_VARIANCE,
+};
+use probdml_train::method::{self, Batch, TensorSet};
+use probdml_train::{pipeline, trainer};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
+use std::path::Path;
 use tch::{Device, Kind, Tensor};
 use train_support::{
     assert_flags_never_panic, assert_invalid, assert_learns, assert_resume_is_exact, host, leaf,
@@ -502,6 +510,74 @@ fn hib_learns_on_the_synthetic_set() {
             ..synthetic(MethodKind::Hib, epochs, limit, 200, 5)
         };
         assert_learns(&format!("hib C = {components}"), &config, 0.15);
+    }
+}
+
+/// `ln σ²` is capped by a clamp, which passes no gradient: the step reports the fraction of its
+/// entries at the cap, and the epoch log keeps the mean and the steps with any. None at HIB's
+/// initial σ = 0.1; all of them when the log-variance head's bias is pushed past the cap; no
+/// report at all for point embeddings (no σ) and for a method without a bound.
+#[test]
+fn hib_reports_log_variances_held_at_their_cap() {
+    let _guard = serial();
+    assert_eq!(
+        at_cap(&Tensor::from_slice(&[20.0f64, 19.5, 20.0, -4.6])),
+        0.5
+    );
+    assert_eq!(at_cap(&Tensor::zeros([0], (Kind::Float, Device::Cpu))), 0.0);
+    let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
+    let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
+    let batch = Batch {
+        images: &images,
+        labels: &labels,
+        at: Position {
+            epoch: 1,
+            step: 1,
+            global_step: 1,
+        },
+        train_size: 8,
+    };
+    let build = |point: bool| {
+        let config = TrainConfig {
+            method: MethodConfig::Hib(HibOptions {
+                point,
+                ..HibOptions::default()
+            }),
+            ..synthetic(MethodKind::Hib, 1, 128, 20, 0)
+        };
+        method::build(&config, Device::Cpu, 0).unwrap()
+    };
+    let mut hib = build(false);
+    assert_eq!(hib.step(&batch).unwrap().at_bound, Some(0.0));
+    let bias = hib
+        .var_store()
+        .variables()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("log_variance_head.bias"))
+        .expect("the log-variance head's bias")
+        .1;
+    tch::no_grad(|| {
+        let _ = bias.shallow_clone().fill_(MAX_LOG_VARIANCE + 30.0);
+    });
+    assert_eq!(hib.step(&batch).unwrap().at_bound, Some(1.0));
+    assert_eq!(build(true).step(&batch).unwrap().at_bound, None);
+    // Through the epoch loop into the log: HIB records its (empty) share, the margin loss none.
+    for (kind, want) in [
+        (
+            MethodKind::Hib,
+            Some(AtBound {
+                mean_fraction: 0.0,
+                steps: 0,
+            }),
+        ),
+        (MethodKind::Deterministic, None),
+    ] {
+        let config = ValidConfig::new(synthetic(kind, 1, 128, 20, 0)).unwrap();
+        let data = pipeline::load_data(&config.data, config.seed, Path::new("unused")).unwrap();
+        let train_set = TensorSet::new(&data.train, config.data.geometry(), Device::Cpu).unwrap();
+        let trained = trainer::train(&config, &train_set, Device::Cpu, None, false).unwrap();
+        assert_eq!(trained.history.len(), 1);
+        assert_eq!(trained.history[0].at_bound, want, "{kind:?}");
     }
 }
 

@@ -33,6 +33,6 @@ pub use commit::{
     find_tensor, fnv1a64, load_model, read_tensors, save, verify, Content, FileEntry, Manifest,
 };
 pub use layout::{CONFIG, MANIFEST, MODEL, OPTIMISER, POSTERIOR, STATE};
-pub use progress::{EpochLog, TrainingState};
+pub use progress::{AtBound, EpochLog, TrainingState};
 #[cfg(feature = "tch")]
 pub use run_config::read_config;

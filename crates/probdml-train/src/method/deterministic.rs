@@ -94,6 +94,7 @@ mod libtorch {
         Ok(Step {
             loss: contrastive_loss_form_l(&z, &mined, pairs.margin),
             pairs: p + n,
+            at_bound: None,
         })
     }
 

@@ -374,6 +374,24 @@ mod libtorch {
         pub kl: Tensor,
     }
 
+    /// The fraction of the entries of `log_variance` (the heads' output, already capped) held at
+    /// [`MAX_LOG_VARIANCE`]. The cap is a clamp, so no gradient reaches them: neither the match
+    /// probability nor the VIB term can pull them back, only a change of the shared features
+    /// can. At the cap σ ≈ 2.2·10⁴, and `β·KL` alone is about `β·e²⁰/2 ≈ 2.4·10⁴` per
+    /// coordinate at β = 10⁻⁴: a step's loss in the thousands says the cap was reached.
+    pub fn at_cap(log_variance: &Tensor) -> f64 {
+        if log_variance.numel() == 0 {
+            return 0.0;
+        }
+        tch::no_grad(|| {
+            log_variance
+                .ge(MAX_LOG_VARIANCE)
+                .to_kind(Kind::Double)
+                .mean(Kind::Double)
+                .double_value(&[])
+        })
+    }
+
     /// Stratified reparametrised draws `z = μ_c + σ_c ⊙ ε`: `mean` and `log_variance` are
     /// B × C × D, `noise` B × C × K × D (component by component, draw by draw, coordinate by
     /// coordinate, the order of [`probdml::hib::SoftThreshold::match_probability`]); returns B × (C·K) × D.
@@ -701,6 +719,7 @@ mod libtorch {
             let options = (mean.kind(), mean.device());
             // Point embeddings: σ = 1 and zero noise make the one draw the mean itself, and
             // the VIB term is left out (its KL is infinite at σ = 0): the soft contrastive loss.
+            let at_bound = log_variance.as_ref().map(at_cap);
             let (log_variance, noise, beta) = match log_variance {
                 Some(v) => {
                     check_finite(&v, "hib log-variance ln σ²", batch.at)?;
@@ -722,6 +741,7 @@ mod libtorch {
                 return Ok(Step {
                     loss: Tensor::zeros([], (mean.kind(), mean.device())),
                     pairs: 0,
+                    at_bound,
                 });
             }
             let terms = vib_loss_tensor(
@@ -736,6 +756,7 @@ mod libtorch {
             Ok(Step {
                 loss: terms.loss,
                 pairs: pairs.len(),
+                at_bound,
             })
         }
 

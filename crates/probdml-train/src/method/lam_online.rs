@@ -243,6 +243,7 @@ mod libtorch {
             Ok(Step {
                 loss,
                 pairs: pairs / s as i64,
+                at_bound: None,
             })
         }
 

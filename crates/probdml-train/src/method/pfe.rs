@@ -197,7 +197,11 @@ mod libtorch {
             let var = log_var.exp();
             check_finite(&var, "σ² = exp(head_var)", batch.at)?;
             Ok(match mls_loss(&normalise(&y), &var, batch.labels) {
-                Some((loss, pairs)) => Step { loss, pairs },
+                Some((loss, pairs)) => Step {
+                    loss,
+                    pairs,
+                    at_bound: None,
+                },
                 None => no_triplets(batch.images.device()),
             })
         }

@@ -570,6 +570,7 @@ mod libtorch {
             Ok(Step {
                 loss,
                 pairs: d.numel() as i64,
+                at_bound: None,
             })
         }
 

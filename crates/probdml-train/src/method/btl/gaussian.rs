@@ -135,6 +135,7 @@ mod libtorch {
             Ok(Step {
                 loss: nll + triplet_kl(&kl, &fwd.triplets) * DEFAULT_KL_SCALE,
                 pairs: fwd.triplets.len(),
+                at_bound: None,
             })
         }
         fn predict(&self, images: &Tensor, request: &PredictRequest) -> TrainResult<Prediction> {

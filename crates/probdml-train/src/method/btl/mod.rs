@@ -274,6 +274,7 @@ mod libtorch {
         Step {
             loss: Tensor::zeros([], (Kind::Float, device)),
             pairs: 0,
+            at_bound: None,
         }
     }
 
