@@ -6,7 +6,7 @@ use crate::catalogue::MethodConfig;
 use crate::checkpoint::TrainingState;
 use crate::config::OptimiserOptions;
 use crate::error::{TrainError, TrainResult};
-use crate::method::hib::{HibMeans, HibPairs};
+use crate::method::hib::{HibMeans, HibOptions, HibPairs};
 use crate::n_digit_gap::NDigitGap;
 use serde::{Deserialize, Serialize};
 
@@ -83,7 +83,9 @@ pub struct HibRunRecord {
 /// reference layout every other table of the book trains, "Adam" for Adam instead of RMSprop
 /// (`--optimiser adam`; the paper names no optimiser), "two streams" for batches half of which
 /// are another image of a class already in them (`--batch-sampler two-streams`, HIB §2.3),
-/// "number gap" for training on 70 % of the numbers (`--n-digit-gap number`, HIB Table 3).
+/// "number gap" for training on 70 % of the numbers (`--n-digit-gap number`, HIB Table 3),
+/// "β = 0" for another weight of the VIB term than the default 10⁻⁴ (`--vib-beta`), "K = 1" for
+/// other samples per component than the paper's 8 (`--hib-samples`).
 /// Only the names without a variant get the paper's numbers beside them, so that a table
 /// compares the paper with one setting at a time.
 ///
@@ -97,7 +99,7 @@ pub fn paper_method(
     gap: NDigitGap,
 ) -> TrainResult<String> {
     let (name, mut variants) = match method {
-        MethodConfig::Deterministic(_) => ("point".to_string(), vec!["margin"]),
+        MethodConfig::Deterministic(_) => ("point".to_string(), vec!["margin".to_string()]),
         MethodConfig::Hib(o) => {
             let name = if o.point {
                 "point".to_string()
@@ -106,10 +108,17 @@ pub fn paper_method(
             };
             let mut variants = match o.means {
                 HibMeans::Euclidean => vec![],
-                HibMeans::Sphere => vec!["sphere"],
+                HibMeans::Sphere => vec!["sphere".to_string()],
             };
             if o.pairs == HibPairs::All {
-                variants.push("all pairs");
+                variants.push("all pairs".to_string());
+            }
+            // β and K matter only where there is a σ (the point embeddings ignore both).
+            if !o.point && o.beta != HibOptions::DEFAULT.beta {
+                variants.push(format!("β = {}", o.beta));
+            }
+            if !o.point && o.samples != HibOptions::DEFAULT.samples {
+                variants.push(format!("K = {}", o.samples));
             }
             (name, variants)
         }
@@ -122,13 +131,13 @@ pub fn paper_method(
         }
     };
     if backbone == BackboneLayout::Hib {
-        variants.push("HIB net");
+        variants.push("HIB net".to_string());
     }
     if !optimiser.algorithm.is_rmsprop() {
-        variants.push(optimiser.algorithm.display_name());
+        variants.push(optimiser.algorithm.display_name().to_string());
     }
-    variants.extend(optimiser.batch_sampler.display_name());
-    variants.extend(gap.display_name());
+    variants.extend(optimiser.batch_sampler.display_name().map(str::to_string));
+    variants.extend(gap.display_name().map(str::to_string));
     Ok(if variants.is_empty() {
         name
     } else {
@@ -150,9 +159,10 @@ pub fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// The record of the run folder `dir` (`dir/hib_tasks.json`), its learning rate and decay from
-/// `dir/config.json` and its epochs' losses from `dir/state.json` (when present) when the record
-/// does not hold them.
+/// The record of the run folder `dir` (`dir/hib_tasks.json`), its method's row name
+/// ([`paper_method`]) from `dir/config.json` when the folder has one, its learning rate and decay
+/// from there and its epochs' losses from `dir/state.json` (when present) when the record does
+/// not hold them.
 ///
 /// # Errors
 ///
@@ -161,8 +171,18 @@ pub fn cpu_model() -> String {
 /// rate or decay whose folder holds no readable configuration.
 pub fn read_record(dir: &std::path::Path) -> TrainResult<HibRunRecord> {
     let mut record: HibRunRecord = crate::json::read_json(&dir.join(HIB_TASKS))?;
-    if record.learning_rate.is_none() || record.lr_decay.is_none() {
-        let config = crate::config::TrainConfig::read_json(&dir.join("config.json"))?;
+    let config_file = dir.join("config.json");
+    if config_file.exists() || record.learning_rate.is_none() || record.lr_decay.is_none() {
+        let config = crate::config::TrainConfig::read_json(&config_file)?;
+        // The row's name from the configuration, not the one the run wrote: a binary older
+        // than a variant's name (β, K) wrote the default's, and a table must not average
+        // runs of different settings into one row.
+        record.method = paper_method(
+            &config.method,
+            config.model.backbone,
+            &config.optimiser,
+            config.data.n_digit_gap,
+        )?;
         record.learning_rate = record
             .learning_rate
             .or(Some(config.optimiser.learning_rate));
@@ -300,6 +320,36 @@ mod tests {
             .unwrap();
             assert_eq!(got, want);
         }
+        // The VIB weight and the samples name themselves away from their defaults, for the
+        // methods with a σ only.
+        let vib = |point, beta, samples| {
+            MethodConfig::Hib(HibOptions {
+                point,
+                beta,
+                samples,
+                means: HibMeans::Euclidean,
+                pairs: HibPairs::All,
+                ..HibOptions::DEFAULT
+            })
+        };
+        for (method, want) in [
+            (
+                vib(false, 0.0, 8),
+                "MoG-1 (all pairs, β = 0, HIB net, number gap)",
+            ),
+            (
+                vib(false, 1e-3, 1),
+                "MoG-1 (all pairs, β = 0.001, K = 1, HIB net, number gap)",
+            ),
+            (
+                vib(false, 1e-4, 8),
+                "MoG-1 (all pairs, HIB net, number gap)",
+            ),
+            (vib(true, 0.0, 1), "point (all pairs, HIB net, number gap)"),
+        ] {
+            let got = paper_method(&method, paper_net, rmsprop, NDigitGap::Number).unwrap();
+            assert_eq!(got, want);
+        }
         let deterministic = MethodConfig::Deterministic(
             crate::method::deterministic::DeterministicOptions::DEFAULT,
         );
@@ -312,5 +362,33 @@ mod tests {
                 want
             );
         }
+    }
+
+    /// A run folder's row name comes from its `config.json`, so a record written by a binary
+    /// that did not yet name a variant (here β = 0) does not join the default's row.
+    #[test]
+    fn a_record_is_named_by_its_configuration() {
+        let run = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+            "../../docs/runs/2026-12-02-hib-images-per-number/\
+             mog1-all-pairs-hib-net-number-gap-n2-d2-seed0",
+        );
+        let dir = std::env::temp_dir().join(format!("probdml-record-name-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(run.join(HIB_TASKS), dir.join(HIB_TASKS)).unwrap();
+        let default_name = "MoG-1 (all pairs, HIB net, number gap)";
+        let mut config: serde_json::Value =
+            crate::json::read_json(&run.join("config.json")).unwrap();
+        for (beta, want) in [
+            (1e-4, default_name),
+            (0.0, "MoG-1 (all pairs, β = 0, HIB net, number gap)"),
+        ] {
+            config["hib"]["beta"] = serde_json::json!(beta);
+            std::fs::write(dir.join("config.json"), config.to_string()).unwrap();
+            let record = read_record(&dir).unwrap();
+            assert_eq!(record.method, want);
+        }
+        let written: HibRunRecord = crate::json::read_json(&dir.join(HIB_TASKS)).unwrap();
+        assert_eq!(written.method, default_name);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
