@@ -514,7 +514,7 @@ fn hib_learns_on_the_synthetic_set() {
 }
 
 /// `ln σ²` is capped by a clamp, which passes no gradient: the step reports the fraction of its
-/// entries at the cap, and the epoch log keeps the mean and the steps with any. None at HIB's
+/// entries at the cap, and the epoch log keeps the mean and the steps with any. No entry at HIB's
 /// initial σ = 0.1; all of them when the log-variance head's bias is pushed past the cap; no
 /// report at all for point embeddings (no σ) and for a method without a bound.
 #[test]

@@ -376,8 +376,9 @@ mod libtorch {
 
     /// The fraction of the entries of `log_variance` (the heads' output, already capped) held at
     /// [`MAX_LOG_VARIANCE`]. The cap is a clamp, so no gradient reaches them: neither the match
-    /// probability nor the VIB term can pull them back, only a change of the shared features
-    /// can. At the cap σ ≈ 2.2·10⁴, and `β·KL` alone is about `β·e²⁰/2 ≈ 2.4·10⁴` per
+    /// probability nor the VIB term pulls them back directly, only a change of the features or
+    /// of the head's weights, which the entries still below the cap train (chapter 10 measures
+    /// how long a run stays there with and without the VIB term). At the cap σ ≈ 2.2·10⁴, and `β·KL` alone is about `β·e²⁰/2 ≈ 2.4·10⁴` per
     /// coordinate at β = 10⁻⁴: a step's loss in the thousands says the cap was reached.
     pub fn at_cap(log_variance: &Tensor) -> f64 {
         if log_variance.numel() == 0 {
@@ -717,9 +718,9 @@ mod libtorch {
             check_collapse(&y0, batch.at)?;
             let size = mean.size();
             let options = (mean.kind(), mean.device());
+            let at_bound = log_variance.as_ref().map(at_cap);
             // Point embeddings: σ = 1 and zero noise make the one draw the mean itself, and
             // the VIB term is left out (its KL is infinite at σ = 0): the soft contrastive loss.
-            let at_bound = log_variance.as_ref().map(at_cap);
             let (log_variance, noise, beta) = match log_variance {
                 Some(v) => {
                     check_finite(&v, "hib log-variance ln σ²", batch.at)?;
