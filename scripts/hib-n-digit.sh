@@ -30,6 +30,8 @@
 #            0: none); a run of another β names it in its folder (…-beta0-…)
 #   HIB_SAMPLES the samples K per component (`--hib-samples`; default: the program's, 8, the
 #            paper's); a run of another K names it in its folder (…-k1-…)
+#   VARIANCE_CAP clamp (default) or soft (`--hib-variance-cap soft`: ln σ² held below its cap
+#            by a softplus, which passes a gradient); a soft run's folder names it (…-softcap-…)
 #   DEVICE   cpu (default) or cuda
 #   PROBDML  the binary (default: target/release/probdml)
 #   RESUME   1: continue each run found in WORK up to EPOCHS (`--resume`: bit for bit what an
@@ -59,6 +61,8 @@ common+=(--n-digit-gap "$gap")
 hib=()
 if [[ -n "${VIB_BETA:-}" ]]; then hib+=(--vib-beta "$VIB_BETA"); fi
 if [[ -n "${HIB_SAMPLES:-}" ]]; then hib+=(--hib-samples "$HIB_SAMPLES"); fi
+cap="${VARIANCE_CAP:-clamp}"
+if [[ "$cap" != clamp ]]; then hib+=(--hib-variance-cap "$cap"); fi
 suffix=""
 if [[ "$means" != euclidean ]]; then suffix="-$means"; fi
 if [[ "$pairs" != balanced ]]; then suffix+="-$pairs-pairs"; fi
@@ -68,11 +72,12 @@ if [[ "$batches" != shuffled ]]; then suffix+="-$batches"; fi
 if [[ "$gap" != instance ]]; then suffix+="-$gap-gap"; fi
 if [[ -n "${VIB_BETA:-}" ]]; then suffix+="-beta$VIB_BETA"; fi
 if [[ -n "${HIB_SAMPLES:-}" ]]; then suffix+="-k$HIB_SAMPLES"; fi
+if [[ "$cap" != clamp ]]; then suffix+="-${cap}cap"; fi
 mkdir -p "$record" "$work"
 for seed in $seeds; do
     for method in $methods; do
         if [[ ${#hib[@]} -gt 0 && "$method" != mog* ]]; then
-            echo "hib-n-digit: VIB_BETA and HIB_SAMPLES apply to mog1 and mog2 only, not '$method'" >&2
+            echo "hib-n-digit: VIB_BETA, HIB_SAMPLES and VARIANCE_CAP apply to mog1 and mog2 only, not '$method'" >&2
             exit 2
         fi
         case "$method" in

@@ -322,7 +322,7 @@ fn train_member(
                 epoch = log.epoch,
                 steps = bound.steps,
                 mean_fraction = bound.mean_fraction,
-                "outputs held at their bound, where no gradient reaches them (HIB: ln σ² at its cap)"
+                "outputs at or past their bound, where a clamp passes no gradient (HIB: ln σ² at its cap)"
             );
         }
         tracing::info!(

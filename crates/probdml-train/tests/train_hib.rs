@@ -21,7 +21,8 @@ use probdml_train::config::{MethodConfig, MethodKind, TrainConfig};
 use probdml_train::guards::Position;
 use probdml_train::method::hib::HibOptions;
 use probdml_train::method::hib::{
-    at_cap, draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices, MAX_LOG_VARIANCE,
+    at_cap, draws, self_mismatch_tensor, vib_loss_tensor, Hib, PairIndices, VarianceCap,
+    MAX_LOG_VARIANCE,
 };
 use probdml_train::method::{self, Batch, TensorSet};
 use probdml_train::{pipeline, trainer};
@@ -480,6 +481,14 @@ fn bad_input_is_an_error_not_a_panic() {
             },
             "vib-beta",
         ),
+        (
+            HibOptions {
+                point: true,
+                variance_cap: VarianceCap::Soft,
+                ..HibOptions::default()
+            },
+            "hib-variance-cap",
+        ),
     ] {
         let config = TrainConfig {
             method: MethodConfig::Hib(options.clone()),
@@ -491,6 +500,81 @@ fn bad_input_is_an_error_not_a_panic() {
             arg,
         );
     }
+}
+
+/// The soft cap `c − softplus(c − x)` (c = 20) against its closed form `c − ln(1 + e^{c − x})`
+/// in f64 (x itself below 0, where libtorch's softplus is linear), its share at the cap counted from the head's output `x ≥ c` (capped value
+/// `≥ c − ln 2`), and, in a real step with every entry past the cap, a gradient on the
+/// log-variance head where the clamp passes exactly none.
+#[test]
+fn a_soft_cap_passes_gradient_where_the_clamp_passes_none() {
+    let _guard = serial();
+    let raw = [-4.6f64, 0.0, 10.0, 19.0, 20.5, 21.0, 50.0, 1e4];
+    let capped = host(&VarianceCap::Soft.apply(&Tensor::from_slice(&raw)));
+    for (x, got) in raw.iter().zip(&capped) {
+        // libtorch's softplus is the identity past 20 (its `threshold`), so the cap is x itself
+        // for x < c − 20 = 0, an error below ln(1 + e⁻²⁰) = 2.1·10⁻⁹ against the closed form.
+        let want = if MAX_LOG_VARIANCE - x > 20.0 {
+            *x
+        } else {
+            MAX_LOG_VARIANCE - (MAX_LOG_VARIANCE - x).exp().ln_1p()
+        };
+        assert!(
+            (got - want).abs() <= 1e-14 * want.abs().max(1.0),
+            "{x}: {got} vs {want}"
+        );
+        assert!(
+            *got < MAX_LOG_VARIANCE || *x > 50.0,
+            "{x}: {got} not below the cap"
+        );
+    }
+    // Below the cap it is the identity to within e^{x − c}: 2·10⁻¹¹ at HIB's initial ln 0.01.
+    assert!((capped[0] + 4.6).abs() < 3e-11, "{}", capped[0]);
+    assert_eq!(at_cap(&Tensor::from_slice(&capped), VarianceCap::Soft), 0.5);
+    assert_eq!(
+        at_cap(&Tensor::from_slice(&capped[..4]), VarianceCap::Soft),
+        0.0
+    );
+
+    let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
+    let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
+    let batch = Batch {
+        images: &images,
+        labels: &labels,
+        at: Position {
+            epoch: 1,
+            step: 1,
+            global_step: 1,
+        },
+        train_size: 8,
+    };
+    let gradient = |variance_cap| {
+        let config = TrainConfig {
+            method: MethodConfig::Hib(HibOptions {
+                variance_cap,
+                ..HibOptions::default()
+            }),
+            ..synthetic(MethodKind::Hib, 1, 128, 20, 0)
+        };
+        let mut hib = method::build(&config, Device::Cpu, 0).unwrap();
+        let bias = hib
+            .var_store()
+            .variables()
+            .into_iter()
+            .find(|(name, _)| name.ends_with("log_variance_head.bias"))
+            .expect("the log-variance head's bias")
+            .1;
+        tch::no_grad(|| {
+            let _ = bias.shallow_clone().fill_(MAX_LOG_VARIANCE + 10.0);
+        });
+        let step = hib.step(&batch).unwrap();
+        assert_eq!(step.at_bound, Some(1.0), "{variance_cap:?}");
+        step.loss.backward();
+        host(&bias.grad().abs().to_kind(Kind::Double))
+    };
+    assert!(gradient(VarianceCap::Clamp).iter().all(|g| *g == 0.0));
+    let soft = gradient(VarianceCap::Soft);
+    assert!(soft.iter().all(|g| *g > 0.0), "{soft:?}");
 }
 
 /// HIB learns the seeded synthetic set (`train_support::assert_learns`): the VIB loss falls by
@@ -521,10 +605,19 @@ fn hib_learns_on_the_synthetic_set() {
 fn hib_reports_log_variances_held_at_their_cap() {
     let _guard = serial();
     assert_eq!(
-        at_cap(&Tensor::from_slice(&[20.0f64, 19.5, 20.0, -4.6])),
+        at_cap(
+            &Tensor::from_slice(&[20.0f64, 19.5, 20.0, -4.6]),
+            VarianceCap::Clamp
+        ),
         0.5
     );
-    assert_eq!(at_cap(&Tensor::zeros([0], (Kind::Float, Device::Cpu))), 0.0);
+    assert_eq!(
+        at_cap(
+            &Tensor::zeros([0], (Kind::Float, Device::Cpu)),
+            VarianceCap::Clamp
+        ),
+        0.0
+    );
     let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
     let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
     let batch = Batch {

@@ -25,7 +25,7 @@ pub struct EpochLog {
     pub at_bound: Option<AtBound>,
 }
 
-/// The epoch's share of a bounded output held at its bound, where it gets no gradient
+/// The epoch's share of a bounded output at or past its bound, where a clamp passes no gradient
 /// ([`crate::method::training::Step::at_bound`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AtBound {

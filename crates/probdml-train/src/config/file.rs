@@ -291,6 +291,7 @@ mod tests {
                 means: crate::method::hib::HibMeans::Euclidean,
                 point: false,
                 pairs: crate::method::hib::HibPairs::All,
+                variance_cap: crate::method::hib::VarianceCap::Soft,
             }),
             MethodConfig::ProxyNca(_) => MethodConfig::ProxyNca(ProxyOptions {
                 distance: ProxyDistanceChoice::Cos,

@@ -189,7 +189,7 @@ mod tests {
         }
     }
 
-    const EVERY_FLAG: [&str; 35] = [
+    const EVERY_FLAG: [&str; 36] = [
         "--method=ensemble",
         "--member-method=hib",
         "--ensemble-size=3",
@@ -220,6 +220,7 @@ mod tests {
         "--hib-pairs=all",
         "--vib-beta=0.125",
         "--hib-means=euclidean",
+        "--hib-variance-cap=soft",
         "--proxy-distance=cos",
         "--proxy-temperature=0.5",
         "--proxy-samples=6",
@@ -239,6 +240,7 @@ mod tests {
             means: crate::method::hib::HibMeans::Euclidean,
             point: false,
             pairs: crate::method::hib::HibPairs::All,
+            variance_cap: crate::method::hib::VarianceCap::Soft,
         };
         let btl = BtlOptions {
             negatives: Negatives::Hardest,

@@ -85,7 +85,8 @@ pub struct HibRunRecord {
 /// are another image of a class already in them (`--batch-sampler two-streams`, HIB §2.3),
 /// "number gap" for training on 70 % of the numbers (`--n-digit-gap number`, HIB Table 3),
 /// "β = 0" for another weight of the VIB term than the default 10⁻⁴ (`--vib-beta`), "K = 1" for
-/// other samples per component than the paper's 8 (`--hib-samples`).
+/// other samples per component than the paper's 8 (`--hib-samples`), "soft cap" for ln σ² held
+/// below its cap by a softplus instead of a clamp (`--hib-variance-cap soft`).
 /// Only the names without a variant get the paper's numbers beside them, so that a table
 /// compares the paper with one setting at a time.
 ///
@@ -119,6 +120,9 @@ pub fn paper_method(
             }
             if !o.point && o.samples != HibOptions::DEFAULT.samples {
                 variants.push(format!("K = {}", o.samples));
+            }
+            if !o.variance_cap.is_clamp() {
+                variants.push("soft cap".to_string());
             }
             (name, variants)
         }
@@ -346,6 +350,13 @@ mod tests {
                 "MoG-1 (all pairs, HIB net, number gap)",
             ),
             (vib(true, 0.0, 1), "point (all pairs, HIB net, number gap)"),
+            (
+                MethodConfig::Hib(HibOptions {
+                    variance_cap: crate::method::hib::VarianceCap::Soft,
+                    ..HibOptions::DEFAULT
+                }),
+                "MoG-1 (sphere, soft cap, HIB net, number gap)",
+            ),
         ] {
             let got = paper_method(&method, paper_net, rmsprop, NDigitGap::Number).unwrap();
             assert_eq!(got, want);

@@ -98,7 +98,56 @@ pub struct HibOptions {
     )]
     #[serde(default, skip_serializing_if = "HibPairs::is_balanced")]
     pub pairs: HibPairs,
+    /// HIB: how the log-variance head's output is held below ln σ² = 20: `clamp` (no gradient
+    /// past it) or `soft` (20 − softplus(20 − x), a gradient everywhere).
+    #[cfg_attr(
+        feature = "tch",
+        arg(id = "hib_variance_cap", long = "hib-variance-cap", value_enum, default_value_t = HibOptions::DEFAULT.variance_cap)
+    )]
+    #[serde(default, skip_serializing_if = "VarianceCap::is_clamp")]
+    pub variance_cap: VarianceCap,
 }
+
+/// How HIB's log-variance head is held below [`MAX_LOG_VARIANCE`] (see `Hib`'s heads for why
+/// there is a cap at all).
+///
+/// A clamp passes no gradient past the cap: an entry the first steps push past it stays there
+/// until the head's weights, trained through the entries still below it, bring it back, and a
+/// run without the VIB term can spend most of its first epochs there (chapter 10). The soft cap
+/// `c − softplus(c − x)` is below `c` everywhere, equals `x` to within `e^{x − c}` below it
+/// (2·10⁻¹¹ at the initial ln σ² = ln 0.01), and its slope `sigmoid(c − x)` is never 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "tch", derive(clap::ValueEnum))]
+#[serde(rename_all = "kebab-case")]
+pub enum VarianceCap {
+    /// `min(x, c)`: no gradient past the cap.
+    #[default]
+    Clamp,
+    /// `c − softplus(c − x)`: smooth, strictly below the cap, a gradient everywhere.
+    Soft,
+}
+
+impl VarianceCap {
+    /// Whether this is the default (`config.json` leaves it out, so that runs of the default
+    /// write the file older versions wrote).
+    pub fn is_clamp(&self) -> bool {
+        *self == VarianceCap::Clamp
+    }
+
+    /// The least capped value whose head output `x` is at or past the cap: `c` for the clamp,
+    /// `c − ln 2` (= `c − softplus(0)`) for the soft cap, which is increasing, so that
+    /// `capped ≥ threshold ⇔ x ≥ c` for both.
+    pub fn threshold(&self) -> f64 {
+        match self {
+            VarianceCap::Clamp => MAX_LOG_VARIANCE,
+            VarianceCap::Soft => MAX_LOG_VARIANCE - std::f64::consts::LN_2,
+        }
+    }
+}
+
+/// The largest `ln σ²` HIB's log-variance head outputs ([`VarianceCap`]; see `Hib`'s heads): far
+/// beyond any useful spread, far below f32's overflow of `σ = e^{ln σ² / 2}` at `ln σ² ≈ 177`.
+pub const MAX_LOG_VARIANCE: f64 = 20.0;
 
 /// Which pairs of a batch HIB's loss is formed over (module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -154,6 +203,7 @@ impl HibOptions {
         means: HibMeans::Sphere,
         point: false,
         pairs: HibPairs::Balanced,
+        variance_cap: VarianceCap::Clamp,
     };
 }
 
@@ -193,6 +243,13 @@ impl MethodOptions for HibOptions {
                 "vib-beta",
                 self.beta,
                 "must be finite and >= 0 (0: no VIB regulariser)",
+            ));
+        }
+        if self.point && !self.variance_cap.is_clamp() {
+            return Err(TrainError::config(
+                "hib-variance-cap",
+                "soft",
+                "point embeddings (--hib-point) have no σ to cap",
             ));
         }
         if self.point && self.components != 1 {
@@ -238,7 +295,7 @@ pub use libtorch::*;
 /// The method on libtorch, and the tensor twins of its maths.
 #[cfg(feature = "tch")]
 mod libtorch {
-    use super::{HibMeans, HibOptions, HibPairs};
+    use super::{HibMeans, HibOptions, HibPairs, VarianceCap, MAX_LOG_VARIANCE};
     use crate::config::RunOptions;
     use crate::error::{TrainError, TrainResult};
     use crate::guards::{check_collapse, check_finite};
@@ -253,9 +310,6 @@ mod libtorch {
     /// Initial `ln σ²` of every coordinate: σ = 0.1 around unit means (classes on the sphere lie
     /// about 1 apart), well inside the sigmoid's slope at the initial `a`, `b`.
     pub const LOG_VARIANCE_INIT: f64 = -4.605_170_185_988_091; // ln 0.01
-    /// The largest `ln σ²` the log-variance head outputs (see [`Hib`]'s heads): far beyond any
-    /// useful spread, far below f32's overflow of `σ = e^{ln σ² / 2}` at `ln σ² ≈ 177`.
-    pub const MAX_LOG_VARIANCE: f64 = 20.0;
     /// Initial `a` of the match probability sigmoid(−a‖z₁ − z₂‖ + b).
     pub const A_INIT: f64 = 5.0;
     /// Initial `b`: the match probability crosses ½ at ‖z₁ − z₂‖ = b/a = 0.5.
@@ -374,19 +428,34 @@ mod libtorch {
         pub kl: Tensor,
     }
 
-    /// The fraction of the entries of `log_variance` (the heads' output, already capped) held at
-    /// [`MAX_LOG_VARIANCE`]. The cap is a clamp, so no gradient reaches them: neither the match
-    /// probability nor the VIB term pulls them back directly, only a change of the features or
-    /// of the head's weights, which the entries still below the cap train (chapter 10 measures
-    /// how long a run stays there with and without the VIB term). At the cap σ ≈ 2.2·10⁴, and `β·KL` alone is about `β·e²⁰/2 ≈ 2.4·10⁴` per
-    /// coordinate at β = 10⁻⁴: a step's loss in the thousands says the cap was reached.
-    pub fn at_cap(log_variance: &Tensor) -> f64 {
+    impl VarianceCap {
+        /// The log-variance head's output `raw` held below [`MAX_LOG_VARIANCE`].
+        pub fn apply(&self, raw: &Tensor) -> Tensor {
+            match self {
+                VarianceCap::Clamp => raw.clamp_max(MAX_LOG_VARIANCE),
+                // libtorch's softplus is linear past 20 (its threshold) and never overflows: the
+                // cap is x itself for x < c − 20 = 0, within ln(1 + e⁻²⁰) = 2.1·10⁻⁹ of the
+                // closed form.
+                VarianceCap::Soft => -(-raw + MAX_LOG_VARIANCE).softplus() + MAX_LOG_VARIANCE,
+            }
+        }
+    }
+
+    /// The fraction of the entries of `log_variance` (the heads' output, already capped by
+    /// `cap`) whose head output is at or past [`MAX_LOG_VARIANCE`] ([`VarianceCap::threshold`]).
+    /// Under the clamp no gradient reaches them: neither the match probability nor the VIB term
+    /// pulls them back directly, only a change of the features or of the head's weights, which
+    /// the entries still below the cap train (chapter 10 measures how long a run stays there
+    /// with and without the VIB term); under the soft cap at most `sigmoid(0) = ½` of it does.
+    /// At the cap σ ≈ 2.2·10⁴, and `β·KL` alone is about `β·e²⁰/2 ≈ 2.4·10⁴` per coordinate at
+    /// β = 10⁻⁴: a step's loss in the thousands says the cap was reached.
+    pub fn at_cap(log_variance: &Tensor, cap: VarianceCap) -> f64 {
         if log_variance.numel() == 0 {
             return 0.0;
         }
         tch::no_grad(|| {
             log_variance
-                .ge(MAX_LOG_VARIANCE)
+                .ge(cap.threshold())
                 .to_kind(Kind::Double)
                 .mean(Kind::Double)
                 .double_value(&[])
@@ -669,15 +738,15 @@ mod libtorch {
             let Some((w, bias)) = &self.log_variance_head else {
                 return (y0, mean, None);
             };
-            // Capped at ln σ² = 20 (σ ≈ 2.2·10⁴ around unit means, where p(m | x₁, x₂) is long
+            // Capped at ln σ² = 20 (`--hib-variance-cap`; σ ≈ 2.2·10⁴ around unit means, where p(m | x₁, x₂) is long
             // at its floor): the head's fan-in is F = 64·12·(14N − 2) features on N-digit
             // images (30 720 for N = 3), and one RMSprop step moves every weight by up to
             // 10·lr, so a batch of non-matching pairs alone (1 000 classes) can push ln σ² past
             // 176, where σ overflows f32 and the draws z = μ + σε become infinite.
-            let log_variance = f
-                .linear(w, Some(bias))
-                .view([b, -1, d])
-                .clamp_max(MAX_LOG_VARIANCE);
+            let log_variance = self
+                .options
+                .variance_cap
+                .apply(&f.linear(w, Some(bias)).view([b, -1, d]));
             (y0, mean, Some(log_variance))
         }
 
@@ -718,7 +787,8 @@ mod libtorch {
             check_collapse(&y0, batch.at)?;
             let size = mean.size();
             let options = (mean.kind(), mean.device());
-            let at_bound = log_variance.as_ref().map(at_cap);
+            let cap = self.options.variance_cap;
+            let at_bound = log_variance.as_ref().map(|v| at_cap(v, cap));
             // Point embeddings: σ = 1 and zero noise make the one draw the mean itself, and
             // the VIB term is left out (its KL is infinite at σ = 0): the soft contrastive loss.
             let (log_variance, noise, beta) = match log_variance {

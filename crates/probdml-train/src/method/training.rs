@@ -90,9 +90,10 @@ pub struct Step {
     pub loss: Tensor,
     /// Pairs used (after mining and the cap).
     pub pairs: i64,
-    /// The fraction of the method's bounded outputs held at their bound in this step, where
-    /// no gradient reaches them (HIB: `ln σ²` at its cap
-    /// [`super::hib::MAX_LOG_VARIANCE`]); None for a method without such a bound. The epoch's
+    /// The fraction of the method's bounded outputs at or past their bound in this step, where
+    /// a clamp passes no gradient and a soft bound little (HIB: `ln σ²` at its cap
+    /// [`super::hib::MAX_LOG_VARIANCE`], [`super::hib::VarianceCap`]); None for a method without
+    /// such a bound. The epoch's
     /// log keeps its mean, so that a run stuck at the bound says so instead of only showing
     /// a large loss.
     pub at_bound: Option<f64>,
