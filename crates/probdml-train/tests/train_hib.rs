@@ -502,6 +502,36 @@ fn bad_input_is_an_error_not_a_panic() {
     }
 }
 
+/// Eight random 28 × 28 images, two of each of four classes: one batch for a single step.
+fn eight_images() -> (Tensor, Tensor) {
+    let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
+    (images, Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]))
+}
+
+/// `images` and `labels` as a run's first step.
+fn first_step<'a>(images: &'a Tensor, labels: &'a Tensor) -> Batch<'a> {
+    Batch {
+        images,
+        labels,
+        at: Position {
+            epoch: 1,
+            step: 1,
+            global_step: 1,
+        },
+        train_size: labels.size()[0],
+    }
+}
+
+/// The bias of a HIB method's log-variance head (shares its storage: filling it sets the head).
+fn log_variance_bias(hib: &dyn method::Method) -> Tensor {
+    hib.var_store()
+        .variables()
+        .into_iter()
+        .find(|(name, _)| name.ends_with("log_variance_head.bias"))
+        .expect("the log-variance head's bias")
+        .1
+}
+
 /// The soft cap `c − softplus(c − x)` (c = 20) against its closed form `c − ln(1 + e^{c − x})`
 /// in f64 (x itself below 0, where libtorch's softplus is linear), its share at the cap counted from the head's output `x ≥ c` (capped value
 /// `≥ c − ln 2`), and, in a real step with every entry past the cap, a gradient on the
@@ -536,18 +566,8 @@ fn a_soft_cap_passes_gradient_where_the_clamp_passes_none() {
         0.0
     );
 
-    let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
-    let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
-    let batch = Batch {
-        images: &images,
-        labels: &labels,
-        at: Position {
-            epoch: 1,
-            step: 1,
-            global_step: 1,
-        },
-        train_size: 8,
-    };
+    let (images, labels) = eight_images();
+    let batch = first_step(&images, &labels);
     let gradient = |variance_cap| {
         let config = TrainConfig {
             method: MethodConfig::Hib(HibOptions {
@@ -557,13 +577,7 @@ fn a_soft_cap_passes_gradient_where_the_clamp_passes_none() {
             ..synthetic(MethodKind::Hib, 1, 128, 20, 0)
         };
         let mut hib = method::build(&config, Device::Cpu, 0).unwrap();
-        let bias = hib
-            .var_store()
-            .variables()
-            .into_iter()
-            .find(|(name, _)| name.ends_with("log_variance_head.bias"))
-            .expect("the log-variance head's bias")
-            .1;
+        let bias = log_variance_bias(hib.as_ref());
         tch::no_grad(|| {
             let _ = bias.shallow_clone().fill_(MAX_LOG_VARIANCE + 10.0);
         });
@@ -618,18 +632,8 @@ fn hib_reports_log_variances_held_at_their_cap() {
         ),
         0.0
     );
-    let labels = Tensor::from_slice(&[0i64, 0, 1, 1, 2, 2, 3, 3]);
-    let images = Tensor::rand([8, 1, 28, 28], (Kind::Float, Device::Cpu));
-    let batch = Batch {
-        images: &images,
-        labels: &labels,
-        at: Position {
-            epoch: 1,
-            step: 1,
-            global_step: 1,
-        },
-        train_size: 8,
-    };
+    let (images, labels) = eight_images();
+    let batch = first_step(&images, &labels);
     let build = |point: bool| {
         let config = TrainConfig {
             method: MethodConfig::Hib(HibOptions {
@@ -642,13 +646,7 @@ fn hib_reports_log_variances_held_at_their_cap() {
     };
     let mut hib = build(false);
     assert_eq!(hib.step(&batch).unwrap().at_bound, Some(0.0));
-    let bias = hib
-        .var_store()
-        .variables()
-        .into_iter()
-        .find(|(name, _)| name.ends_with("log_variance_head.bias"))
-        .expect("the log-variance head's bias")
-        .1;
+    let bias = log_variance_bias(hib.as_ref());
     tch::no_grad(|| {
         let _ = bias.shallow_clone().fill_(MAX_LOG_VARIANCE + 30.0);
     });
