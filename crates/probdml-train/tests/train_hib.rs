@@ -533,9 +533,9 @@ fn log_variance_bias(hib: &dyn method::Method) -> Tensor {
 }
 
 /// The soft cap `c − softplus(c − x)` (c = 20) against its closed form `c − ln(1 + e^{c − x})`
-/// in f64 (x itself below 0, where libtorch's softplus is linear), its share at the cap counted from the head's output `x ≥ c` (capped value
-/// `≥ c − ln 2`), and, in a real step with every entry past the cap, a gradient on the
-/// log-variance head where the clamp passes exactly none.
+/// in f64 (x itself below 0, where libtorch's softplus is linear), its share at the cap counted
+/// from the head's output `x ≥ c` (capped value `≥ c − ln 2`), and, in a real step with every
+/// entry past the cap, a gradient on the log-variance head where the clamp passes exactly none.
 #[test]
 fn a_soft_cap_passes_gradient_where_the_clamp_passes_none() {
     let _guard = serial();

@@ -446,7 +446,8 @@ mod libtorch {
     /// Under the clamp no gradient reaches them: neither the match probability nor the VIB term
     /// pulls them back directly, only a change of the features or of the head's weights, which
     /// the entries still below the cap train (chapter 10 measures how long a run stays there
-    /// with and without the VIB term); under the soft cap at most `sigmoid(0) = ½` of it does.
+    /// with and without the VIB term); under the soft cap the share `sigmoid(c − x) ≤ ½` of it
+    /// does, which falls as `e^{−(x − c)}` far past the cap.
     /// At the cap σ ≈ 2.2·10⁴, and `β·KL` alone is about `β·e²⁰/2 ≈ 2.4·10⁴` per coordinate at
     /// β = 10⁻⁴: a step's loss in the thousands says the cap was reached.
     pub fn at_cap(log_variance: &Tensor, cap: VarianceCap) -> f64 {
@@ -738,8 +739,8 @@ mod libtorch {
             let Some((w, bias)) = &self.log_variance_head else {
                 return (y0, mean, None);
             };
-            // Capped at ln σ² = 20 (`--hib-variance-cap`; σ ≈ 2.2·10⁴ around unit means, where p(m | x₁, x₂) is long
-            // at its floor): the head's fan-in is F = 64·12·(14N − 2) features on N-digit
+            // Capped at ln σ² = 20 (`--hib-variance-cap`; σ ≈ 2.2·10⁴ around unit means, where
+            // p(m | x₁, x₂) is long at its floor): the head's fan-in is F = 64·12·(14N − 2) features on N-digit
             // images (30 720 for N = 3), and one RMSprop step moves every weight by up to
             // 10·lr, so a batch of non-matching pairs alone (1 000 classes) can push ln σ² past
             // 176, where σ overflows f32 and the draws z = μ + σε become infinite.

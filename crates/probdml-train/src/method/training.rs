@@ -93,9 +93,8 @@ pub struct Step {
     /// The fraction of the method's bounded outputs at or past their bound in this step, where
     /// a clamp passes no gradient and a soft bound little (HIB: `ln σ²` at its cap
     /// [`super::hib::MAX_LOG_VARIANCE`], [`super::hib::VarianceCap`]); None for a method without
-    /// such a bound. The epoch's
-    /// log keeps its mean, so that a run stuck at the bound says so instead of only showing
-    /// a large loss.
+    /// such a bound. The epoch's log keeps its mean, so that a run stuck at the bound says so
+    /// instead of only showing a large loss.
     pub at_bound: Option<f64>,
 }
 
