@@ -37,8 +37,15 @@ def test_sigint_interrupts_a_long_call(name):
         "import sys\nimport numpy as np\nfrom probdml import hib, metrics, vmf\n"
         "print('started', flush=True)\n" + LONG_CALLS[name] + "\nprint('finished', flush=True)\n"
     )
+    # A shell without job control starts a background command (`cmd &`, nohup) with SIGINT
+    # ignored, and the child inherits that; Python then installs no KeyboardInterrupt handler
+    # and the signal is dropped. Restore the default, as a terminal's foreground command has it.
     child = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert child.stdout.readline().strip() == "started"
