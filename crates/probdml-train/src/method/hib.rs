@@ -740,10 +740,10 @@ mod libtorch {
                 return (y0, mean, None);
             };
             // Capped at ln σ² = 20 (`--hib-variance-cap`; σ ≈ 2.2·10⁴ around unit means, where
-            // p(m | x₁, x₂) is long at its floor): the head's fan-in is F = 64·12·(14N − 2) features on N-digit
-            // images (30 720 for N = 3), and one RMSprop step moves every weight by up to
-            // 10·lr, so a batch of non-matching pairs alone (1 000 classes) can push ln σ² past
-            // 176, where σ overflows f32 and the draws z = μ + σε become infinite.
+            // p(m | x₁, x₂) is long at its floor): the head's fan-in is F = 64·12·(14N − 2)
+            // features on N-digit images (30 720 for N = 3), and one RMSprop step moves every
+            // weight by up to 10·lr, so a batch of non-matching pairs alone (1 000 classes) can
+            // push ln σ² past 176, where σ overflows f32 and the draws z = μ + σε become infinite.
             let log_variance = self
                 .options
                 .variance_cap
